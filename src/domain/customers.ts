@@ -1,0 +1,197 @@
+// Customers: create, read, list, replace, patch, delete (tombstone), with versions for ETags.
+import type { Selectable } from "kysely";
+import type { Store } from "../store/database.js";
+import type { CustomersTable } from "../store/schema.js";
+import { ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError } from "./errors.js";
+import { newId, now } from "./ids.js";
+import { checkLimit, decodeCursor, encodeCursor, type Page, type PageRequest } from "./pagination.js";
+import { holds, type Preconditions } from "./preconditions.js";
+import { checkFields, email, id, name } from "./rules.js";
+
+export interface Customer {
+  customerId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface CustomerInput {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** Fields to change; null is rejected (a required field cannot be removed). */
+export type CustomerChanges = { [K in keyof CustomerInput]?: CustomerInput[K] | null };
+
+const FIELDS = { firstName: name, lastName: name, email };
+const REQUIRED = Object.keys(FIELDS);
+
+const toCustomer = (row: Selectable<CustomersTable>): Customer => ({
+  customerId: row.customer_id,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  email: row.email,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  version: row.version,
+});
+
+function validInput(input: Record<string, unknown>, required: string[]): void {
+  const errors = checkFields(input, FIELDS, required);
+  if (errors.length > 0) throw new InvalidInputError(errors);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string };
+  return e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "23505";
+}
+
+export class CustomerService {
+  constructor(private readonly store: Store) {}
+
+  private async row(customerId: string) {
+    return this.store.db.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
+  }
+
+  /** The live customer, or the reason there is none (404, 410, 301). */
+  async get(customerId: string): Promise<Customer> {
+    const row = await this.row(customerId);
+    return toCustomer(this.live(customerId, row));
+  }
+
+  private live(customerId: string, row: Selectable<CustomersTable> | undefined): Selectable<CustomersTable> {
+    if (!row) throw new NotFoundError("customer", customerId);
+    if (row.merged_into) throw new MovedError("customer", customerId, row.merged_into);
+    if (row.deleted_at) throw new GoneError("customer", customerId);
+    return row;
+  }
+
+  /** Live customers among `ids`, in no particular order (for batch loading). */
+  async getMany(ids: readonly string[]): Promise<Customer[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.store.db
+      .selectFrom("customers")
+      .selectAll()
+      .where("customer_id", "in", ids)
+      .where("deleted_at", "is", null)
+      .where("merged_into", "is", null)
+      .execute();
+    return rows.map(toCustomer);
+  }
+
+  async list(page: PageRequest): Promise<Page<Customer>> {
+    const limit = checkLimit(page.limit);
+    let query = this.store.db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
+    if (page.cursor) {
+      const [createdAt, customerId] = decodeCursor(page.cursor);
+      query = query.where((eb) =>
+        eb.or([eb("created_at", ">", createdAt), eb.and([eb("created_at", "=", createdAt), eb("customer_id", ">", customerId)])]),
+      );
+    }
+    const rows = await query.orderBy("created_at").orderBy("customer_id").limit(limit + 1).execute();
+    const items = rows.slice(0, limit).map(toCustomer);
+    const last = items.at(-1);
+    return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.customerId) : null };
+  }
+
+  /** Cursor that continues a listing right after `customerId` (GraphQL's `after`). */
+  async cursorAfter(customerId: string): Promise<string> {
+    const row = await this.row(customerId);
+    if (!row) throw new InvalidInputError([{ pointer: "/after", message: `no customer ${customerId} to continue after` }]);
+    return encodeCursor(row.created_at, row.customer_id);
+  }
+
+  async create(input: CustomerInput, customerId = newId("cus")): Promise<Customer> {
+    validInput({ ...input }, REQUIRED);
+    const at = now();
+    const customer: Customer = { customerId, ...pick(input), createdAt: at, updatedAt: at, version: 1 };
+    try {
+      await this.store.db
+        .insertInto("customers")
+        .values({
+          customer_id: customerId,
+          first_name: customer.firstName,
+          last_name: customer.lastName,
+          email: customer.email,
+          version: 1,
+          created_at: at,
+          updated_at: at,
+          deleted_at: null,
+          merged_into: null,
+        })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw this.conflictOn(customer.email, customerId);
+      throw error;
+    }
+    return customer;
+  }
+
+  /** PUT: creates at a client-chosen id, or replaces the whole state; the same state twice changes nothing. */
+  async put(customerId: string, input: CustomerInput, pre?: Preconditions): Promise<{ customer: Customer; created: boolean }> {
+    const idError = id(customerId);
+    if (idError) throw new InvalidInputError([{ pointer: "/customerId", message: idError }]);
+    validInput({ ...input }, REQUIRED);
+    const row = await this.row(customerId);
+    if (!row) {
+      if (pre?.versions) throw new PreconditionError("customer", customerId);
+      return { customer: await this.create(input, customerId), created: true };
+    }
+    return { customer: await this.update(customerId, pick(input), pre), created: false };
+  }
+
+  /** Changes the given fields; unchanged state keeps its version (and so its ETag). */
+  async update(customerId: string, changes: CustomerChanges, pre?: Preconditions): Promise<Customer> {
+    validInput({ ...changes }, []);
+    if (Object.keys(changes).length === 0) throw new InvalidInputError([{ pointer: "", message: "must change at least one field" }]);
+    return this.store.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
+      const current = toCustomer(this.live(customerId, row));
+      if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
+      const next = { ...current, ...pick({ ...current, ...(changes as Partial<CustomerInput>) }) };
+      if (next.firstName === current.firstName && next.lastName === current.lastName && next.email === current.email) return current;
+      const updated: Customer = { ...next, version: current.version + 1, updatedAt: now() };
+      try {
+        const result = await trx
+          .updateTable("customers")
+          .set({ first_name: updated.firstName, last_name: updated.lastName, email: updated.email, version: updated.version, updated_at: updated.updatedAt })
+          .where("customer_id", "=", customerId)
+          .where("version", "=", current.version)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) throw new PreconditionError("customer", customerId);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw this.conflictOn(updated.email, customerId);
+        throw error;
+      }
+      return updated;
+    });
+  }
+
+  /** Tombstones the customer: the row stays so later requests answer 410, never 404. */
+  async delete(customerId: string, pre?: Preconditions): Promise<void> {
+    await this.store.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
+      const current = toCustomer(this.live(customerId, row));
+      if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
+      const at = now();
+      await trx
+        .updateTable("customers")
+        .set({ deleted_at: at, updated_at: at, version: current.version + 1 })
+        .where("customer_id", "=", customerId)
+        .execute();
+    });
+  }
+
+  private conflictOn(emailAddress: string, customerId: string) {
+    return new ConflictError(`another customer already uses the email ${emailAddress} (while creating or changing ${customerId})`);
+  }
+}
+
+/** Only the writable fields, in a fixed order (drops anything else the caller sent). */
+function pick(input: CustomerInput): CustomerInput {
+  return { firstName: input.firstName, lastName: input.lastName, email: input.email };
+}

@@ -1,0 +1,29 @@
+// Per-request DataLoaders: one query per relationship per tick, whatever the number of parents (no N+1).
+import DataLoader from "dataloader";
+import type { Cart } from "../domain/carts.js";
+import type { Customer } from "../domain/customers.js";
+import type { Order } from "../domain/orders.js";
+import type { Services } from "../domain/services.js";
+
+export interface Loaders {
+  customer: DataLoader<string, Customer | null>;
+  ordersOfCustomer: DataLoader<string, Order[]>;
+  cartsOfCustomer: DataLoader<string, Cart[]>;
+}
+
+export function createLoaders(services: Services): Loaders {
+  return {
+    customer: new DataLoader(async (ids) => {
+      const found = new Map((await services.customers.getMany(ids)).map((c) => [c.customerId, c]));
+      return ids.map((id) => found.get(id) ?? null);
+    }),
+    ordersOfCustomer: new DataLoader(async (ids) => {
+      const byCustomer = await services.orders.forCustomers(ids);
+      return ids.map((id) => byCustomer.get(id) ?? []);
+    }),
+    cartsOfCustomer: new DataLoader(async (ids) => {
+      const byCustomer = await services.carts.forCustomers(ids);
+      return ids.map((id) => byCustomer.get(id) ?? []);
+    }),
+  };
+}

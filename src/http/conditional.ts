@@ -1,0 +1,33 @@
+// Conditional GET/HEAD: a 200 whose ETag / Last-Modified matches If-None-Match / If-Modified-Since becomes 304.
+// Also the validators' parsing for writes (If-Match, If-Unmodified-Since → domain Preconditions).
+import type { Middleware } from "koa";
+import type { Preconditions } from "../domain/preconditions.js";
+
+export function conditionalGet(): Middleware {
+  return async (ctx, next) => {
+    await next();
+    if ((ctx.method === "GET" || ctx.method === "HEAD") && ctx.status === 200 && ctx.fresh) ctx.status = 304;
+  };
+}
+
+export const etagOf = (version: number) => `"v${version}"`;
+
+export const resourceHeaders = (r: { version: number; updatedAt: string }) => ({
+  ETag: etagOf(r.version),
+  "Last-Modified": new Date(r.updatedAt).toUTCString(),
+});
+
+/** If-Match lists ETags ("*" = any current version); tags we never issued can match nothing. */
+export function preconditions(headers: { "If-Match"?: string; "If-Unmodified-Since"?: string }): Preconditions | undefined {
+  const pre: Preconditions = {};
+  const ifMatch = headers["If-Match"]?.trim();
+  if (ifMatch && ifMatch !== "*") {
+    pre.versions = ifMatch.split(",").flatMap((tag) => {
+      const m = /^"v(\d+)"$/.exec(tag.trim());
+      return m ? [Number(m[1])] : [];
+    });
+  }
+  const since = headers["If-Unmodified-Since"] ? Date.parse(headers["If-Unmodified-Since"]) : NaN;
+  if (!Number.isNaN(since)) pre.unmodifiedSince = since;
+  return pre.versions || pre.unmodifiedSince !== undefined ? pre : undefined;
+}

@@ -1,0 +1,33 @@
+// ajv's errors → one FieldError per bad input, pointing at the field itself.
+import type { FieldError } from "./problem.js";
+
+export interface ValidatorError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+export type Validator = ((data: unknown) => boolean) & { errors?: ValidatorError[] | null };
+
+const escape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+
+export function fieldErrors(where: FieldError["in"], errors: ValidatorError[] | null | undefined): FieldError[] {
+  const out: FieldError[] = [];
+  for (const e of errors ?? []) {
+    // Schema combinators repeat their branches' errors; the branch errors already say what is wrong.
+    if (e.keyword === "if" || e.keyword === "anyOf" || e.keyword === "oneOf") continue;
+    let pointer = e.instancePath;
+    let message = e.message ?? "is invalid";
+    if (e.keyword === "required") {
+      pointer += `/${escape(String(e.params.missingProperty))}`;
+      message = "is required";
+    } else if (e.keyword === "additionalProperties") {
+      pointer += `/${escape(String(e.params.additionalProperty))}`;
+      message = "is not a known field";
+    } else if (e.keyword === "enum") {
+      message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    }
+    if (!out.some((o) => o.pointer === pointer && o.message === message)) out.push({ in: where, pointer, message });
+  }
+  return out;
+}

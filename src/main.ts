@@ -1,0 +1,40 @@
+// Process entry: config from env, open the store, listen; SIGTERM/SIGINT → stop accepting, finish in-flight
+// requests, close the database, exit 0.
+import { createServer } from "node:http";
+import { buildApp } from "./app.js";
+import { configFromEnv } from "./config.js";
+import { createLogger } from "./logger.js";
+import { openStore } from "./store/database.js";
+
+const config = configFromEnv();
+const logger = createLogger(config.logLevel);
+const store = await openStore(config.databaseUrl);
+const { koa } = buildApp({ store, logger, bodyLimit: config.bodyLimit });
+const server = createServer(koa.callback());
+server.keepAliveTimeout = 5000;
+
+server.listen(config.port, config.host, () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  logger.info({ url: `http://${config.host}:${port}`, database: store.dialect }, "twinspec listening");
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "shutting down: finishing in-flight requests");
+  server.close(async () => {
+    await store.close();
+    logger.info("stopped");
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+  // Requests still running after 10 s are abandoned rather than holding the process forever.
+  setTimeout(() => {
+    logger.warn("in-flight requests did not finish in 10 s; exiting");
+    process.exit(1);
+  }, 10_000).unref();
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

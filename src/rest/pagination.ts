@@ -1,0 +1,8 @@
+// RFC 8288 Link header for the next page of a list.
+import type { Page } from "../domain/pagination.js";
+
+export function pageLink(path: string, query: { limit?: number }, page: Page<unknown>): { Link?: string } {
+  if (!page.nextCursor) return {};
+  const params = new URLSearchParams({ limit: String(query.limit ?? 20), cursor: page.nextCursor });
+  return { Link: `<${path}?${params}>; rel="next"` };
+}

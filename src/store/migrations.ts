@@ -1,0 +1,75 @@
+// Schema migrations, applied in order on start. Written with Kysely's schema builder so they run on
+// SQLite and PostgreSQL alike; never edit one that has shipped — add the next.
+import { sql, type Kysely, type Migration } from "kysely";
+
+export const migrations: Record<string, Migration> = {
+  "001_customers": {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("customers")
+        .addColumn("customer_id", "text", (c) => c.primaryKey())
+        .addColumn("first_name", "text", (c) => c.notNull())
+        .addColumn("last_name", "text", (c) => c.notNull())
+        .addColumn("email", "text", (c) => c.notNull())
+        .addColumn("version", "integer", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("deleted_at", "text")
+        .addColumn("merged_into", "text")
+        .execute();
+      await db.schema.createIndex("customers_created").on("customers").columns(["created_at", "customer_id"]).execute();
+      // One live customer per email; deleted and merged ones free their address.
+      await db.schema
+        .createIndex("customers_live_email")
+        .unique()
+        .on("customers")
+        .column("email")
+        .where(sql.ref("deleted_at"), "is", null)
+        .where(sql.ref("merged_into"), "is", null)
+        .execute();
+    },
+  },
+  "002_orders_carts_jobs": {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("orders")
+        .addColumn("order_id", "text", (c) => c.primaryKey())
+        .addColumn("customer_id", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("items", "text", (c) => c.notNull())
+        .addColumn("total", "double precision", (c) => c.notNull())
+        .addColumn("version", "integer", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("deleted_at", "text")
+        .execute();
+      await db.schema.createIndex("orders_customer").on("orders").columns(["customer_id", "created_at", "order_id"]).execute();
+      await db.schema
+        .createTable("carts")
+        .addColumn("cart_id", "text", (c) => c.primaryKey())
+        .addColumn("customer_id", "text", (c) => c.notNull())
+        .addColumn("items", "text", (c) => c.notNull())
+        .addColumn("version", "integer", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("deleted_at", "text")
+        .execute();
+      await db.schema.createIndex("carts_customer").on("carts").columns(["customer_id", "created_at", "cart_id"]).execute();
+      await db.schema
+        .createTable("jobs")
+        .addColumn("job_id", "text", (c) => c.primaryKey())
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("payload", "text", (c) => c.notNull())
+        .addColumn("result", "text")
+        .addColumn("error", "text")
+        .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("version", "integer", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("lease_until", "text")
+        .execute();
+      await db.schema.createIndex("jobs_status").on("jobs").columns(["status", "created_at"]).execute();
+    },
+  },
+};

@@ -1,0 +1,246 @@
+// collectOperations: operation ids, parameters, route paths and coercion kinds.
+import assert from "node:assert/strict";
+import { collectOperations, deriveOperationId, identifier, type Parameter } from "../../src/codegen/operations.js";
+import type { Json, JsonObject } from "../../src/codegen/spec.js";
+import { FILE, OK, openapi, throwsSpecError } from "./support.js";
+
+const collect = (doc: JsonObject) => collectOperations(doc, FILE);
+/** The only operation of a document with one path and one method. */
+const single = (doc: JsonObject) => {
+  const ops = collect(doc);
+  assert.equal(ops.length, 1);
+  return ops[0];
+};
+const withParams = (parameters: Json[], path = "/x") => openapi({ [path]: { get: { parameters, responses: OK } } });
+const brief = (params: Parameter[]) => params.map((p) => `${p.in}:${p.name}:${p.coerce}:${p.required}`);
+
+describe("identifier", () => {
+  const cases: [string, string][] = [
+    ["get /a-b/{c}", "getABC"],
+    ["Hello world", "helloWorld"],
+    ["snake_case_name", "snakeCaseName"],
+    ["42 things", "_42Things"],
+    ["--- !!", "_"],
+  ];
+  for (const [text, expected] of cases) {
+    it(`${JSON.stringify(text)} → ${expected}`, () => assert.equal(identifier(text), expected));
+  }
+});
+
+describe("deriveOperationId", () => {
+  const cases: [string, string, string][] = [
+    ["get", "/customers", "getCustomers"],
+    ["get", "/customers/{customerId}", "getCustomersByCustomerId"],
+    ["delete", "/customers/{customer-id}/orders", "deleteCustomersByCustomerIdOrders"],
+    ["post", "/", "post"],
+    ["patch", "/v1/carts/{id}:checkout", "patchV1CartsIdCheckout"],
+  ];
+  for (const [method, path, expected] of cases) {
+    it(`${method} ${path} → ${expected}`, () => assert.equal(deriveOperationId(method, path), expected));
+  }
+});
+
+describe("collectOperations: operation ids", () => {
+  it("keeps explicit operationIds and derives the missing ones", () => {
+    const doc = openapi({
+      "/customers/{id}": {
+        parameters: [{ name: "id", in: "path", schema: { type: "string" } }],
+        get: { operationId: "getCustomer", responses: OK },
+        delete: { responses: OK },
+      },
+    });
+    assert.deepEqual(
+      collect(doc).map((o) => [o.method, o.operationId]),
+      [["get", "getCustomer"], ["delete", "deleteCustomersById"]],
+    );
+  });
+
+  it("lists methods in METHODS order and ignores non-method keys of a path item", () => {
+    const doc = openapi({ "/x": { summary: "s", "x-ext": { get: 1 }, post: { responses: OK }, get: { responses: OK } } });
+    assert.deepEqual(collect(doc).map((o) => o.method), ["get", "post"]);
+  });
+
+  it("reads a path item through $ref", () => {
+    const doc = openapi({ "/x": { $ref: "#/components/pathItems/X" } }, { components: { pathItems: { X: { put: { responses: OK } } } } });
+    assert.deepEqual(collect(doc).map((o) => `${o.method} ${o.path} ${o.operationId}`), ["put /x putX"]);
+  });
+
+  it("refuses a duplicate explicit operationId, naming the second one", () => {
+    const doc = openapi({ "/a": { get: { operationId: "same", responses: OK } }, "/b": { get: { operationId: "same", responses: OK } } });
+    throwsSpecError(() => collect(doc), "/paths/~1b/get/operationId", /duplicate operationId "same"/);
+  });
+
+  it("refuses a derived operationId that collides with an explicit one", () => {
+    const doc = openapi({ "/a": { get: { operationId: "getB", responses: OK } }, "/b": { get: { responses: OK } } });
+    throwsSpecError(() => collect(doc), "/paths/~1b/get/operationId", /duplicate operationId "getB"/);
+  });
+});
+
+describe("collectOperations: parameters", () => {
+  it("lets an operation parameter override the path-level one with the same name and location", () => {
+    const doc = openapi({
+      "/x": {
+        parameters: [
+          { name: "limit", in: "query", schema: { type: "string" } },
+          { name: "trace", in: "header", schema: { type: "string" } },
+        ],
+        get: { parameters: [{ name: "limit", in: "query", required: true, schema: { type: "integer" } }], responses: OK },
+        post: { responses: OK },
+      },
+    });
+    const [get, post] = collect(doc);
+    assert.deepEqual(brief(get.parameters), ["header:trace:string:false", "query:limit:integer:true"]);
+    assert.deepEqual(get.parameters[1].schema, { type: "integer" });
+    assert.deepEqual(brief(post.parameters), ["query:limit:string:false", "header:trace:string:false"]);
+  });
+
+  it("keeps parameters with the same name in different locations", () => {
+    const doc = openapi({
+      "/x": {
+        parameters: [{ name: "id", in: "query", schema: { type: "string" } }],
+        get: { parameters: [{ name: "id", in: "header", schema: { type: "string" } }], responses: OK },
+      },
+    });
+    assert.deepEqual(brief(single(doc).parameters), ["query:id:string:false", "header:id:string:false"]);
+  });
+
+  it("resolves $ref parameters from components", () => {
+    const doc = openapi(
+      { "/x": { get: { parameters: [{ $ref: "#/components/parameters/limit" }], responses: OK } } },
+      { components: { parameters: { limit: { name: "limit", in: "query", schema: { type: "integer", maximum: 100 } } } } },
+    );
+    const [p] = single(doc).parameters;
+    assert.deepEqual(p, { name: "limit", in: "query", required: false, schema: { type: "integer", maximum: 100 }, coerce: "integer" });
+  });
+
+  const required: [string, JsonObject, boolean][] = [
+    ["path without required", { name: "id", in: "path" }, true],
+    ["path with required: false", { name: "id", in: "path", required: false }, true],
+    ["query without required", { name: "q", in: "query" }, false],
+    ["query with required: true", { name: "q", in: "query", required: true }, true],
+    ["header with required: \"yes\"", { name: "h", in: "header", required: "yes" }, false],
+  ];
+  for (const [name, param, expected] of required) {
+    it(`required: ${name} → ${expected}`, () => {
+      const path = param.in === "path" ? "/x/{id}" : "/x";
+      assert.equal(single(withParams([param], path)).parameters[0].required, expected);
+    });
+  }
+
+  it("defaults a missing schema to {} with no coercion", () => {
+    const [p] = single(withParams([{ name: "q", in: "query" }])).parameters;
+    assert.deepEqual([p.schema, p.coerce], [{}, "none"]);
+  });
+
+  const malformed: [string, Json, string, RegExp][] = [
+    ["no name", { in: "query" }, "/paths/~1x/get/parameters/0", /needs a name and in/],
+    ["Swagger 2 body parameter", { name: "b", in: "body" }, "/paths/~1x/get/parameters/0", /needs a name and in/],
+    ["content instead of schema", { name: "q", in: "query", content: { "application/json": {} } }, "/paths/~1x/get/parameters/0", /`content` are not supported/],
+  ];
+  for (const [name, param, pointer, message] of malformed) {
+    it(`refuses a parameter with ${name}`, () => throwsSpecError(() => collect(withParams([param])), pointer, message));
+  }
+
+  it("refuses parameters that are not an array", () => {
+    const doc = openapi({ "/x": { get: { parameters: { name: "q" }, responses: OK } } });
+    throwsSpecError(() => collect(doc), "/paths/~1x/get/parameters", /must be an array/);
+  });
+});
+
+describe("collectOperations: parameter styles", () => {
+  const cases: [string, string | undefined, boolean][] = [
+    ["query", undefined, true],
+    ["query", "form", true],
+    ["query", "deepObject", false],
+    ["query", "spaceDelimited", false],
+    ["query", "pipeDelimited", false],
+    ["path", undefined, true],
+    ["path", "simple", true],
+    ["path", "label", false],
+    ["path", "matrix", false],
+    ["header", "simple", true],
+    ["header", "form", false],
+    ["cookie", "form", true],
+    ["cookie", "simple", false],
+  ];
+  for (const [location, style, supported] of cases) {
+    it(`${location} style ${style ?? "(default)"} is ${supported ? "accepted" : "refused"}`, () => {
+      const param: JsonObject = { name: "p", in: location, schema: { type: "string" }, ...(style ? { style } : {}) };
+      const doc = withParams([param], location === "path" ? "/x/{p}" : "/x");
+      const pointer = `/paths/${location === "path" ? "~1x~1{p}" : "~1x"}/get/parameters/0/style`;
+      if (supported) assert.equal(single(doc).parameters[0].name, "p");
+      else throwsSpecError(() => collect(doc), pointer, new RegExp(`style "${style}" in ${location} is not supported`));
+    });
+  }
+
+  it("names the component's pointer when a referenced parameter has an unsupported style", () => {
+    const doc = openapi(
+      { "/x": { get: { parameters: [{ $ref: "#/components/parameters/filter" }], responses: OK } } },
+      { components: { parameters: { filter: { name: "filter", in: "query", style: "deepObject", schema: { type: "object" } } } } },
+    );
+    throwsSpecError(() => collect(doc), "/components/parameters/filter/style", /deepObject/);
+  });
+});
+
+describe("collectOperations: route paths", () => {
+  const cases: [string, string[], string][] = [
+    ["/customers", [], "/customers"],
+    ["/customers/{customerId}", ["customerId"], "/customers/:customerId"],
+    ["/a/{customer-id}/b/{x.y}", ["customer-id", "x.y"], "/a/:customer_id/b/:x_y"],
+  ];
+  for (const [path, names, expected] of cases) {
+    it(`${path} → ${expected}`, () => {
+      const doc = withParams(names.map((name) => ({ name, in: "path", schema: { type: "string" } })), path);
+      const op = single(doc);
+      assert.equal(op.path, path);
+      assert.equal(op.routePath, expected);
+    });
+  }
+
+  it("accepts a path parameter declared at path level", () => {
+    const doc = openapi({ "/c/{id}": { parameters: [{ name: "id", in: "path" }], get: { responses: OK } } });
+    assert.equal(single(doc).routePath, "/c/:id");
+  });
+
+  it("refuses an undeclared path parameter, naming the operation", () => {
+    throwsSpecError(() => collect(withParams([], "/customers/{id}")), "/paths/~1customers~1{id}/get", /path parameter "id" of \/customers\/\{id\} is not declared/);
+  });
+
+  it("refuses a path parameter declared only in another location", () => {
+    throwsSpecError(() => collect(withParams([{ name: "id", in: "query" }], "/c/{id}")), "/paths/~1c~1{id}/get", /"id"/);
+  });
+});
+
+describe("collectOperations: coercion kind from the schema", () => {
+  const components = {
+    schemas: {
+      Limit: { type: "integer", minimum: 1 },
+      Flag: { $ref: "#/components/schemas/RealFlag" },
+      RealFlag: { type: "boolean" },
+    },
+  };
+  const cases: [string, Json, Parameter["coerce"]][] = [
+    ["integer", { type: "integer" }, "integer"],
+    ["number", { type: "number" }, "number"],
+    ["boolean", { type: "boolean" }, "boolean"],
+    ["string with format", { type: "string", format: "date" }, "string"],
+    ["array of integers", { type: "array", items: { type: "integer" } }, "array"],
+    ["nullable integer (3.1 type list)", { type: ["integer", "null"] }, "integer"],
+    ["string or integer prefers integer", { type: ["string", "integer"] }, "integer"],
+    ["no type", {}, "none"],
+    ["oneOf without type", { oneOf: [{ type: "integer" }, { type: "string" }] }, "none"],
+    ["$ref to an integer schema", { $ref: "#/components/schemas/Limit" }, "integer"],
+    ["$ref chain to a boolean schema", { $ref: "#/components/schemas/Flag" }, "boolean"],
+  ];
+  for (const [name, schema, expected] of cases) {
+    it(`${name} → ${expected}`, () => {
+      const doc = openapi({ "/x": { get: { parameters: [{ name: "q", in: "query", schema }], responses: OK } } }, { components });
+      assert.equal(single(doc).parameters[0].coerce, expected);
+    });
+  }
+
+  it("refuses a parameter schema $ref that points at nothing", () => {
+    const doc = withParams([{ name: "q", in: "query", schema: { $ref: "#/components/schemas/Missing" } }]);
+    throwsSpecError(() => collect(doc), "/components/schemas/Missing", /points at nothing/);
+  });
+});

@@ -1,0 +1,140 @@
+// compileValidators: standalone ajv code per operation part, loaded as the server loads it.
+import assert from "node:assert/strict";
+import { collectOperations } from "../../src/codegen/operations.js";
+import type { JsonObject } from "../../src/codegen/spec.js";
+import { compileValidators, parametersSchema, validatorName } from "../../src/codegen/validators.js";
+import { fieldErrors } from "../../src/http/validation.js";
+import { FILE, OK, openapi, loadValidators } from "./support.js";
+
+const doc = openapi(
+  {
+    "/customers/{id}": {
+      parameters: [{ name: "id", in: "path", schema: { type: "integer", minimum: 1 } }],
+      get: { operationId: "getCustomer", responses: OK },
+      put: {
+        operationId: "putCustomer",
+        parameters: [
+          { name: "dryRun", in: "query", schema: { type: "boolean" } },
+          { name: "If-Match", in: "header", required: true, schema: { type: "string" } },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": { schema: { $ref: "#/components/schemas/NewCustomer" } },
+            "text/plain": { schema: { type: "string", maxLength: 5 } },
+          },
+        },
+        responses: OK,
+      },
+    },
+    "/ping": { get: { operationId: "ping", responses: OK } },
+  },
+  {
+    components: {
+      schemas: {
+        NewCustomer: {
+          type: "object",
+          additionalProperties: false,
+          required: ["name", "email"],
+          properties: {
+            name: { type: "string", minLength: 1 },
+            email: { type: "string", format: "email" },
+            tier: { $ref: "#/components/schemas/Tier" },
+            address: { $ref: "#/components/schemas/Address" },
+          },
+        },
+        Tier: { type: "string", enum: ["free", "pro"] },
+        Address: { type: "object", required: ["zip"], properties: { zip: { type: "string", pattern: "^[0-9]{5}$" } } },
+      },
+    },
+  },
+);
+const operations = collectOperations(doc, FILE);
+const compiled = compileValidators(doc, operations);
+const validators = loadValidators(compiled.source);
+
+describe("compileValidators: names", () => {
+  it("exports one validator per parameter location in use and per body media type, nothing for parameterless operations", () => {
+    assert.deepEqual(compiled.names, ["getCustomer_path", "putCustomer_path", "putCustomer_query", "putCustomer_header", "putCustomer_body0", "putCustomer_body1"]);
+    assert.deepEqual(Object.keys(validators).sort(), [...compiled.names].sort());
+    for (const name of compiled.names) assert.equal(typeof validators[name], "function", name);
+  });
+
+  it("validatorName joins the operationId and the part", () => {
+    assert.equal(validatorName("getCustomer", "query"), "getCustomer_query");
+    assert.equal(validatorName("getCustomer", "body3"), "getCustomer_body3");
+  });
+
+  it("parametersSchema lists the location's parameters and only the required ones as required", () => {
+    const put = operations.find((o) => o.operationId === "putCustomer")!;
+    assert.deepEqual(parametersSchema(put, "query"), { type: "object", properties: { dryRun: { type: "boolean" } }, required: [] });
+    assert.deepEqual(parametersSchema(put, "header"), { type: "object", properties: { "If-Match": { type: "string" } }, required: ["If-Match"] });
+    assert.deepEqual(parametersSchema(put, "cookie"), { type: "object", properties: {}, required: [] });
+  });
+});
+
+describe("compileValidators: behaviour of the emitted code", () => {
+  const valid = { name: "Ada", email: "ada@example.com" };
+  const cases: [string, string, unknown, string[]][] = [
+    // [validator, description, input, expected "instancePath keyword" of each error ([] = valid)]
+    ["getCustomer_path", "a positive integer id", { id: 5 }, []],
+    ["getCustomer_path", "a missing id", {}, [" required"]],
+    ["getCustomer_path", "id below minimum", { id: 0 }, ["/id minimum"]],
+    ["getCustomer_path", "an uncoerced string id", { id: "5" }, ["/id type"]],
+    ["putCustomer_query", "no query at all (optional)", {}, []],
+    ["putCustomer_query", "unknown query parameters (not forbidden)", { other: "x" }, []],
+    ["putCustomer_query", "a string where a boolean is declared", { dryRun: "yes" }, ["/dryRun type"]],
+    ["putCustomer_header", "a missing required header", {}, [" required"]],
+    ["putCustomer_body0", "a valid body", valid, []],
+    ["putCustomer_body0", "a valid body with $ref'd nested parts", { ...valid, tier: "pro", address: { zip: "12345" } }, []],
+    ["putCustomer_body0", "a missing required field", { name: "Ada" }, [" required"]],
+    ["putCustomer_body0", "an unknown field", { ...valid, nick: "a" }, [" additionalProperties"]],
+    ["putCustomer_body0", "a malformed email", { ...valid, email: "not-an-email" }, ["/email format"]],
+    ["putCustomer_body0", "a value outside an enum in components", { ...valid, tier: "gold" }, ["/tier enum"]],
+    ["putCustomer_body0", "an error inside a nested $ref", { ...valid, address: { zip: "1" } }, ["/address/zip pattern"]],
+    ["putCustomer_body0", "all errors at once (allErrors)", { email: 1, nick: 2 }, [" required", " additionalProperties", "/email type"]],
+    ["putCustomer_body1", "text within maxLength", "abc", []],
+    ["putCustomer_body1", "text over maxLength", "abcdef", [" maxLength"]],
+  ];
+  for (const [name, description, input, expected] of cases) {
+    it(`${name}: ${description} ${expected.length === 0 ? "passes" : `fails with ${expected.join(", ")}`}`, () => {
+      const validate = validators[name];
+      const ok = validate(input);
+      const got = (validate.errors ?? []).map((e) => `${e.instancePath} ${e.keyword}`);
+      assert.equal(ok, expected.length === 0);
+      assert.deepEqual([...got].sort(), [...expected].sort());
+    });
+  }
+
+  it("its errors map to field pointers through fieldErrors", () => {
+    const validate = validators.putCustomer_body0;
+    assert.equal(validate({ email: "ada@example.com", tier: "gold", extra: true }), false);
+    assert.deepEqual(
+      fieldErrors("body", validate.errors).sort((a, b) => a.pointer.localeCompare(b.pointer)),
+      [
+        { in: "body", pointer: "/extra", message: "is not a known field" },
+        { in: "body", pointer: "/name", message: "is required" },
+        { in: "body", pointer: "/tier", message: 'must be one of "free", "pro"' },
+      ],
+    );
+  });
+});
+
+describe("compileValidators: dialect by OpenAPI version", () => {
+  const one = (version: string, schema: JsonObject) => {
+    const d = openapi({ "/x": { post: { operationId: "op", requestBody: { content: { "application/json": { schema } } }, responses: OK } } }, {}, version);
+    return loadValidators(compileValidators(d, collectOperations(d, FILE)).source).op_body0;
+  };
+
+  it("3.0: understands nullable", () => {
+    const validate = one("3.0.3", { type: "string", nullable: true });
+    assert.deepEqual([validate(null), validate("a"), validate(1)], [true, true, false]);
+  });
+
+  it("3.1: understands type lists and 2020-12 unevaluatedProperties", () => {
+    const nullable = one("3.1.0", { type: ["string", "null"] });
+    assert.deepEqual([nullable(null), nullable("a"), nullable(1)], [true, true, false]);
+    const closed = one("3.1.0", { type: "object", properties: { a: {} }, unevaluatedProperties: false });
+    assert.deepEqual([closed({ a: 1 }), closed({ a: 1, b: 2 })], [true, false]);
+  });
+});
