@@ -56,8 +56,10 @@ export function collectOperations(doc: JsonObject, file: string): Operation[] {
       if (!isObject(raw)) continue;
       const at = `${itemAt}/${method}`;
       const operationId = typeof raw.operationId === "string" ? raw.operationId : deriveOperationId(method, path);
-      if (seen.has(operationId)) throw new SpecError(file, `${at}/operationId`, `duplicate operationId "${operationId}"`);
-      seen.add(operationId);
+      // Generated names derive from the identifier form, so "getX" and "GetX" or "get-x" would collide.
+      const name = identifier(operationId).toLowerCase();
+      if (seen.has(name)) throw new SpecError(file, `${at}/operationId`, `operationId "${operationId}" collides with another one once made an identifier`);
+      seen.add(name);
       const own = parameterList(doc, raw.parameters, file, `${at}/parameters`);
       const parameters = [...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own];
       operations.push({

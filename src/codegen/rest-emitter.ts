@@ -1,6 +1,6 @@
 // Emits generated/rest.ts: request/response types per operation, the RestHandlers interface,
 // the route table that the runtime mounts, and mountRest().
-import { routeParamName, type Operation, type ResponseSpec } from "./operations.js";
+import { identifier, routeParamName, type Operation, type ResponseSpec } from "./operations.js";
 import { PARAM_LOCATIONS, validatorName } from "./validators.js";
 
 export interface RestEmitOptions {
@@ -12,7 +12,11 @@ export interface RestEmitOptions {
   validators: string;
 }
 
-const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
+/** Type-name stem of an operation: any operationId, made a valid identifier ("get-x" → "GetX"). */
+export const pascal = (id: string) => {
+  const name = identifier(id);
+  return name[0].toUpperCase() + name.slice(1);
+};
 const quote = (s: string) => JSON.stringify(s);
 const prop = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name));
 const LOCATION_KEY = { path: "params", query: "query", header: "headers", cookie: "cookies" } as const;

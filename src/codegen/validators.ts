@@ -1,7 +1,7 @@
 // Compiles every input schema of every operation into standalone ajv code at generate time,
 // so the server never compiles a schema at start.
 import { createRequire } from "node:module";
-import type { Operation, ParamLocation } from "./operations.js";
+import { identifier, type Operation, type ParamLocation } from "./operations.js";
 import { isObject, type Json, type JsonObject } from "./spec.js";
 
 const require = createRequire(import.meta.url);
@@ -15,7 +15,7 @@ const DOC_ID = "openapi.json";
 export const PARAM_LOCATIONS: ParamLocation[] = ["path", "query", "header", "cookie"];
 
 /** Export name of the validator for one part of one operation. */
-export const validatorName = (operationId: string, part: ParamLocation | `body${number}`) => `${operationId}_${part}`;
+export const validatorName = (operationId: string, part: ParamLocation | `body${number}`) => `${identifier(operationId)}_${part}`;
 
 /** Local refs point into the whole document, which ajv knows as DOC_ID. */
 function rebase(schema: Json): Json {

@@ -18,7 +18,14 @@ export function graphqlHttp(schema: GraphQLSchema, services: Services): Middlewa
     },
     onOperation: (req, args, result) => {
       const ctx = contexts.get(req.raw);
-      return mapExecutionErrors(result, String(ctx?.state.requestId ?? ""), ctx?.state.log);
+      const mapped = mapExecutionErrors(result, String(ctx?.state.requestId ?? ""), ctx?.state.log);
+      // No `data` at all = a request error (e.g. variable coercion): GraphQL over HTTP wants a 4xx for
+      // application/graphql-response+json; graphql-http would answer 200.
+      if (!("data" in mapped) && ctx && !ctx.get("Accept").includes("application/json")) {
+        const body = JSON.stringify({ errors: (mapped.errors ?? []).map(formatError) });
+        return [body, { status: 400, statusText: "Bad Request", headers: { "content-type": "application/graphql-response+json; charset=utf-8" } }];
+      }
+      return mapped;
     },
     formatError,
   });

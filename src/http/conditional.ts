@@ -6,8 +6,26 @@ import type { Preconditions } from "../domain/preconditions.js";
 export function conditionalGet(): Middleware {
   return async (ctx, next) => {
     await next();
-    if ((ctx.method === "GET" || ctx.method === "HEAD") && ctx.status === 200 && ctx.fresh) ctx.status = 304;
+    if ((ctx.method === "GET" || ctx.method === "HEAD") && ctx.status === 200 && notModified(ctx.headers, ctx.response.headers)) ctx.status = 304;
   };
+}
+
+/**
+ * RFC 9110 §13.2.2 as an origin server evaluates it: If-None-Match (weak comparison) wins over If-Modified-Since.
+ * Not Koa's ctx.fresh, which answers "stale" whenever the request says Cache-Control: no-cache, as fetch() does
+ * for every conditional request.
+ */
+export function notModified(request: Record<string, string | string[] | undefined>, response: Record<string, unknown>): boolean {
+  const etag = response["etag"];
+  const ifNoneMatch = request["if-none-match"];
+  if (typeof ifNoneMatch === "string") {
+    if (typeof etag !== "string") return false;
+    const weak = (tag: string) => tag.trim().replace(/^W\//, "");
+    return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => weak(tag) === weak(etag));
+  }
+  const since = typeof request["if-modified-since"] === "string" ? Date.parse(request["if-modified-since"]) : NaN;
+  const modified = typeof response["last-modified"] === "string" ? Date.parse(response["last-modified"]) : NaN;
+  return !Number.isNaN(since) && !Number.isNaN(modified) && modified <= since;
 }
 
 export const etagOf = (version: number) => `"v${version}"`;

@@ -10,7 +10,8 @@ export function coerce(raw: string | string[] | undefined, kind: Coercion): unkn
     case "integer":
       return /^-?\d+$/.test(raw) ? Number(raw) : raw;
     case "number":
-      return raw.trim() !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+      // Decimal notation only: Number() would also take "0x10" or "".
+      return /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) ? Number(raw) : raw;
     case "boolean":
       return raw === "true" ? true : raw === "false" ? false : raw;
     default:

@@ -124,8 +124,10 @@ function writeResponse(ctx: Context, op: OperationSpec, response: HandlerRespons
   for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
   if (response.body === undefined) return;
   const declared = op.responses[String(response.status)] ?? op.responses[`${String(response.status)[0]}XX`] ?? op.responses.default;
-  ctx.body = response.body;
-  ctx.type = response.contentType ?? declared?.contentTypes[0] ?? (response.status >= 400 ? PROBLEM_TYPE : "application/json");
+  const type = response.contentType ?? declared?.contentTypes[0] ?? (response.status >= 400 ? PROBLEM_TYPE : "application/json");
+  // Every problem names the request it answers, as thrown ones do.
+  ctx.body = type === PROBLEM_TYPE ? { ...(response.body as object), requestId: ctx.state.requestId } : response.body;
+  ctx.type = type;
 }
 
 export { problem };

@@ -29,5 +29,9 @@ export function fieldErrors(where: FieldError["in"], errors: ValidatorError[] | 
     }
     if (!out.some((o) => o.pointer === pointer && o.message === message)) out.push({ in: where, pointer, message });
   }
+  // Only combinator errors (e.g. a body matching two oneOf branches): report them rather than nothing.
+  if (out.length === 0 && errors?.length) {
+    for (const e of errors) out.push({ in: where, pointer: e.instancePath, message: e.message ?? "is invalid" });
+  }
   return out;
 }

@@ -67,12 +67,17 @@ describe("collectOperations: operation ids", () => {
 
   it("refuses a duplicate explicit operationId, naming the second one", () => {
     const doc = openapi({ "/a": { get: { operationId: "same", responses: OK } }, "/b": { get: { operationId: "same", responses: OK } } });
-    throwsSpecError(() => collect(doc), "/paths/~1b/get/operationId", /duplicate operationId "same"/);
+    throwsSpecError(() => collect(doc), "/paths/~1b/get/operationId", /operationId "same" collides/);
   });
 
   it("refuses a derived operationId that collides with an explicit one", () => {
     const doc = openapi({ "/a": { get: { operationId: "getB", responses: OK } }, "/b": { get: { responses: OK } } });
-    throwsSpecError(() => collect(doc), "/paths/~1b/get/operationId", /duplicate operationId "getB"/);
+    throwsSpecError(() => collect(doc), "/paths/~1b/get/operationId", /operationId "getB" collides/);
+  });
+
+  it("refuses operationIds that differ only in case or punctuation (their generated names would collide)", () => {
+    const doc = openapi({ "/a": { get: { operationId: "get-x", responses: OK } }, "/b": { get: { operationId: "GetX", responses: OK } } });
+    throwsSpecError(() => collect(doc), "/paths/~1b/get/operationId", /operationId "GetX" collides/);
   });
 });
 

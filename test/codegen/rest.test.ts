@@ -1,0 +1,61 @@
+// generateRest on the project's own openapi.yaml: the generated files agree with the spec and each other.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { generateRest, type GeneratedFile } from "../../src/codegen/rest.js";
+import { METHODS } from "../../src/codegen/operations.js";
+
+describe("generateRest(openapi.yaml)", () => {
+  let files: GeneratedFile[];
+  const content = (name: string) => {
+    const file = files.find((f) => f.path === `generated/${name}`);
+    assert.ok(file, `generated/${name} is produced`);
+    return file.content;
+  };
+  /** operationIds read straight from the YAML, independently of collectOperations. */
+  const spec = parse(readFileSync("openapi.yaml", "utf8")) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const operationIds = Object.values(spec.paths).flatMap((item) =>
+    METHODS.filter((m) => item[m]).map((m) => item[m].operationId),
+  );
+
+  before(async () => {
+    files = await generateRest("openapi.yaml", "generated", "../src/http/rest-runtime.js");
+  });
+
+  it("produces the four REST files, all sourced from openapi.yaml", () => {
+    assert.deepEqual(files.map((f) => f.path), ["generated/openapi.ts", "generated/rest.ts", "generated/validators.cjs", "generated/validators.d.cts"]);
+    for (const f of files) assert.equal(f.source, "openapi.yaml");
+  });
+
+  it("the spec names an operationId for every operation", () => {
+    assert.ok(operationIds.length > 0);
+    for (const id of operationIds) assert.equal(typeof id, "string");
+  });
+
+  it("declares every operationId of openapi.yaml in RestHandlers, and nothing else", () => {
+    const block = /export interface RestHandlers \{\n([\s\S]*?)\n\}/.exec(content("rest.ts"))?.[1] ?? "";
+    const declared = [...block.matchAll(/^ {2}(\w+)\(req: /gm)].map((m) => m[1]);
+    assert.deepEqual([...declared].sort(), [...(operationIds as string[])].sort());
+  });
+
+  it("refers only to validators that validators.cjs exports and validators.d.cts declares", () => {
+    const used = new Set([...content("rest.ts").matchAll(/(?<![\w"./])validators\.(\w+)/g)].map((m) => m[1]));
+    const exported = new Set([...content("validators.cjs").matchAll(/^exports\.(\w+) = /gm)].map((m) => m[1]));
+    const declared = new Set([...content("validators.d.cts").matchAll(/^ {2}(\w+): Validator;$/gm)].map((m) => m[1]));
+    assert.ok(used.size > 0);
+    for (const name of used) {
+      assert.ok(exported.has(name), `${name} is exported by validators.cjs`);
+      assert.ok(declared.has(name), `${name} is declared in validators.d.cts`);
+    }
+    assert.deepEqual([...declared].sort(), [...exported].sort());
+  });
+
+  it("the typings import Validator from the runtime's sibling validation module", () => {
+    assert.match(content("validators.d.cts"), /^import type \{ Validator \} from "\.\.\/src\/http\/validation\.js";$/m);
+  });
+
+  it("openapi.ts has an operations entry for every operationId", () => {
+    const types = content("openapi.ts");
+    for (const id of operationIds) assert.match(types, new RegExp(`^ {4}${id}: \\{$`, "m"), `${id} in operations`);
+  });
+});

@@ -1,0 +1,79 @@
+// spec.ts: loading a document and following local $refs.
+import assert from "node:assert/strict";
+import { deref, escapePointer, isObject, loadDocument, SpecError, type Json } from "../../src/codegen/spec.js";
+import { FILE, openapi, throwsSpecError } from "./support.js";
+
+describe("loadDocument", () => {
+  it("reads YAML and JSON documents", () => {
+    assert.deepEqual(Object.keys(loadDocument("test/fixtures/minimal-3.0.yaml").paths as object), ["/ping"]);
+    assert.equal(loadDocument("test/fixtures/minimal-3.1.json").openapi, "3.1.0");
+  });
+
+  const refused: [string, string, RegExp][] = [
+    ["test/fixtures/swagger-2.yaml", "/openapi", /unsupported OpenAPI version ""/],
+    ["test/fixtures/no-paths.yaml", "/paths", /missing paths object/],
+    ["test/fixtures/not-an-object.yaml", "", /not an object/],
+  ];
+  for (const [file, pointer, message] of refused) {
+    it(`refuses ${file} at #${pointer}`, () => {
+      assert.throws(() => loadDocument(file), (error: unknown) => {
+        assert.ok(error instanceof SpecError);
+        assert.deepEqual([error.file, error.pointer], [file, pointer]);
+        assert.match(error.message, message);
+        return true;
+      });
+    });
+  }
+});
+
+describe("escapePointer and isObject", () => {
+  const pointers: [string, string][] = [
+    ["/customers/{id}", "~1customers~1{id}"],
+    ["a~b", "a~0b"],
+    ["~/", "~0~1"],
+  ];
+  for (const [segment, expected] of pointers) it(`escapePointer(${segment}) → ${expected}`, () => assert.equal(escapePointer(segment), expected));
+
+  const objects: [unknown, boolean][] = [[{}, true], [[], false], [null, false], ["x", false], [undefined, false]];
+  for (const [value, expected] of objects) it(`isObject(${JSON.stringify(value)}) → ${expected}`, () => assert.equal(isObject(value), expected));
+});
+
+describe("deref", () => {
+  const doc = openapi(
+    {},
+    {
+      components: {
+        schemas: {
+          A: { $ref: "#/components/schemas/B" },
+          B: { type: "string" },
+          "a/b~c": { type: "integer" },
+          Loop: { $ref: "#/components/schemas/Loop" },
+          Scalar: 3,
+        },
+      },
+      "x-list": [{ type: "boolean" }],
+    },
+  );
+
+  const found: [string, Json, Json, string][] = [
+    ["a non-reference object as it is", { type: "null" }, { type: "null" }, "/here"],
+    ["one hop", { $ref: "#/components/schemas/B" }, { type: "string" }, "/components/schemas/B"],
+    ["a chain of hops, reporting the last pointer", { $ref: "#/components/schemas/A" }, { type: "string" }, "/components/schemas/B"],
+    ["escaped segments", { $ref: "#/components/schemas/a~1b~0c" }, { type: "integer" }, "/components/schemas/a~1b~0c"],
+    ["array indexes", { $ref: "#/x-list/0" }, { type: "boolean" }, "/x-list/0"],
+  ];
+  for (const [name, value, expected, pointer] of found) {
+    it(`follows ${name}`, () => assert.deepEqual(deref(doc, value, FILE, "/here"), { value: expected, pointer }));
+  }
+
+  const refused: [string, Json, string, RegExp][] = [
+    ["a circular $ref", { $ref: "#/components/schemas/Loop" }, "/here", /circular \$ref/],
+    ["a remote $ref", { $ref: "other.yaml#/components/schemas/B" }, "/here", /only local \$refs/],
+    ["a $ref to nothing", { $ref: "#/components/schemas/Nope" }, "/components/schemas/Nope", /points at nothing/],
+    ["a $ref to a non-object", { $ref: "#/components/schemas/Scalar" }, "/components/schemas/Scalar", /expected an object/],
+    ["a non-object value", [1, 2], "/here", /expected an object/],
+  ];
+  for (const [name, value, pointer, message] of refused) {
+    it(`refuses ${name}`, () => throwsSpecError(() => deref(doc, value, FILE, "/here"), pointer, message));
+  }
+});

@@ -1,0 +1,57 @@
+// The process as users run it: config from env, listen, graceful SIGTERM, data kept across restarts.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startProcess } from "./support/process.js";
+import { ada, call } from "./support/server.js";
+
+describe("main.ts process", function () {
+  this.timeout(60_000);
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "twinspec-main-"))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("serves, finishes in-flight requests on SIGTERM, closes the database, exits 0; data survives the restart", async () => {
+    const databaseUrl = `sqlite:${join(dir, "db", "twinspec.db")}`;
+    const first = await startProcess({ DATABASE_URL: databaseUrl });
+    const created = await call(`${first.url}/customers`, { method: "POST", json: ada });
+    assert.equal(created.status, 201);
+    // A request in flight when the signal arrives: its body is still being sent.
+    const slow = fetch(`${first.url}/customers`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new ReadableStream({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"firstName":"Slow","lastName":"Poke",'));
+          await new Promise((r) => setTimeout(r, 300));
+          controller.enqueue(new TextEncoder().encode('"email":"slow@example.com"}'));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    await new Promise((r) => setTimeout(r, 100));
+    first.child.kill("SIGTERM");
+    const slowRes = await slow;
+    assert.equal(slowRes.status, 201);
+    assert.equal(await first.exited, 0, first.output());
+    assert.match(first.output(), /"msg":"stopped"/);
+
+    const second = await startProcess({ DATABASE_URL: databaseUrl });
+    try {
+      const got = await call(`${second.url}/customers/${created.json.customerId}`);
+      assert.equal(got.status, 200);
+      assert.deepEqual(got.json, created.json);
+      const list = await call(`${second.url}/customers`);
+      assert.deepEqual(list.json.items.map((c: { firstName: string }) => c.firstName), ["Ada", "Slow"]);
+    } finally {
+      second.child.kill("SIGTERM");
+      await second.exited;
+    }
+  });
+
+  it("refuses to start on a DATABASE_URL it cannot use, saying why", async () => {
+    await assert.rejects(startProcess({ DATABASE_URL: "mysql://nope" }), /not supported/);
+  });
+});

@@ -1,0 +1,64 @@
+// Method semantics on every path of openapi.yaml, driven by the generated route table (not by example).
+import assert from "node:assert/strict";
+import { operationSpecs } from "../../generated/rest.js";
+import { call, startServer, type TestServer } from "../support/server.js";
+
+const ALL = ["GET", "PUT", "POST", "DELETE", "PATCH"];
+const paths = [...new Set(operationSpecs.map((op) => op.path))];
+const concrete = (path: string) => path.replace(/\{[^}]+\}/g, "cus_unknown1");
+
+describe("REST method semantics (every path of the spec)", () => {
+  let s: TestServer;
+  before(async () => (s = await startServer()));
+  after(() => s.close());
+
+  for (const path of paths) {
+    const declared = operationSpecs.filter((op) => op.path === path).map((op) => op.method);
+    const allow = [...declared, ...(declared.includes("GET") ? ["HEAD"] : []), "OPTIONS"];
+
+    it(`${path}: OPTIONS → 204 + Allow: ${allow.join(", ")}`, async () => {
+      const res = await call(`${s.url}${concrete(path)}`, { method: "OPTIONS" });
+      assert.equal(res.status, 204);
+      assert.deepEqual(res.headers.get("allow")!.split(", ").sort(), [...allow].sort());
+    });
+
+    for (const method of ALL.filter((m) => !declared.includes(m))) {
+      it(`${path}: ${method} → 405 problem + Allow`, async () => {
+        const res = await call(`${s.url}${concrete(path)}`, { method });
+        assert.equal(res.status, 405);
+        assert.equal(res.headers.get("content-type"), "application/problem+json");
+        assert.deepEqual(res.headers.get("allow")!.split(", ").sort(), [...allow].sort());
+      });
+    }
+
+    for (const method of declared) {
+      it(`${path}: ${method} is routed (never 404 for an unknown route, never 405)`, async () => {
+        const res = await call(`${s.url}${concrete(path)}`, { method });
+        assert.ok(![405].includes(res.status), `${res.status} ${res.text}`);
+        assert.equal(res.json?.entryPoints, undefined, "answered by a route, not by the unknown-path fallback");
+        assert.ok(res.status < 500 || res.status === 501, `${res.status} ${res.text}`);
+      });
+    }
+  }
+
+  it("operations not implemented yet answer 501 problem+json naming the operation", async () => {
+    const res = await call(`${s.url}/customers/cus_1/orders`, { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] } });
+    assert.equal(res.status, 501);
+    assert.equal(res.headers.get("content-type"), "application/problem+json");
+    assert.match(res.json.detail, /placeOrder/);
+  });
+
+  it("an unknown path → 404 problem listing the entry points", async () => {
+    const res = await call(`${s.url}/no/such/thing`);
+    assert.equal(res.status, 404);
+    assert.equal(res.headers.get("content-type"), "application/problem+json");
+    assert.deepEqual(res.json.entryPoints, [...paths, "/graphql"]);
+  });
+
+  it("every response carries X-Request-Id, echoing a sane one the caller sent", async () => {
+    const res = await call(`${s.url}/customers`, { headers: { "X-Request-Id": "trace-123" } });
+    assert.equal(res.headers.get("x-request-id"), "trace-123");
+    const generated = await call(`${s.url}/customers`, { headers: { "X-Request-Id": "bad id with spaces" } });
+    assert.match(generated.headers.get("x-request-id")!, /^[0-9a-f-]{36}$/);
+  });
+});
