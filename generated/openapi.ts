@@ -647,6 +647,7 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["CustomerOk"];
+            301: components["responses"]["MovedPermanently"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

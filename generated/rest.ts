@@ -132,6 +132,7 @@ export interface MergeCustomerRequest {
 
 export type MergeCustomerResponse =
   | { status: 200; body: operations["mergeCustomer"]["responses"][200]["content"]["application/json"]; headers: { ETag: string; "Last-Modified": string } }
+  | { status: 301; body: operations["mergeCustomer"]["responses"][301]["content"]["application/problem+json"]; headers: { Location: string } }
   | { status: 400; body: operations["mergeCustomer"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: operations["mergeCustomer"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["mergeCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
@@ -444,7 +445,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     parameters: [{ name: "customerId", in: "path", coerce: "string", key: "customerId" }, { name: "Idempotency-Key", in: "header", coerce: "string" }],
     validate: { path: validators.mergeCustomer_path, query: undefined, header: validators.mergeCustomer_header, cookie: undefined },
     body: { required: true, contentTypes: ["application/json"], validate: [validators.mergeCustomer_body0] },
-    responses: { "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}] }, "400": { contentTypes: ["application/problem+json"], headers: [] }, "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}] }, "403": { contentTypes: ["application/problem+json"], headers: [] }, "404": { contentTypes: ["application/problem+json"], headers: [] }, "409": { contentTypes: ["application/problem+json"], headers: [] }, "410": { contentTypes: ["application/problem+json"], headers: [] }, "415": { contentTypes: ["application/problem+json"], headers: [] }, "422": { contentTypes: ["application/problem+json"], headers: [] } },
+    responses: { "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}] }, "301": { contentTypes: ["application/problem+json"], headers: [{"name":"Location","required":true}] }, "400": { contentTypes: ["application/problem+json"], headers: [] }, "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}] }, "403": { contentTypes: ["application/problem+json"], headers: [] }, "404": { contentTypes: ["application/problem+json"], headers: [] }, "409": { contentTypes: ["application/problem+json"], headers: [] }, "410": { contentTypes: ["application/problem+json"], headers: [] }, "415": { contentTypes: ["application/problem+json"], headers: [] }, "422": { contentTypes: ["application/problem+json"], headers: [] } },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
   },
   {

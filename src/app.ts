@@ -13,20 +13,29 @@ import { notFound } from "./http/not-found.js";
 import { requestId } from "./http/request-id.js";
 import { restHandlers } from "./rest/index.js";
 import type { Store } from "./store/database.js";
+import { InProcessBus, type EventBus } from "./store/events.js";
+import type { QueueOptions } from "./store/job-queue.js";
 
 export interface AppDeps {
   store: Store;
   logger: Logger;
+  /** defaults to an in-process bus (one instance) */
+  bus?: EventBus;
   bodyLimit?: number;
+  jobs?: QueueOptions;
 }
 
 export interface App {
   koa: Koa;
   services: Services;
+  /** starts background work (the job queue) */
+  start(): void;
+  /** stops background work; the caller closes the store afterwards */
+  close(): Promise<void>;
 }
 
-export function buildApp({ store, logger, bodyLimit }: AppDeps): App {
-  const services = createServices(store);
+export function buildApp({ store, logger, bus = new InProcessBus(), bodyLimit, jobs }: AppDeps): App {
+  const services = createServices(store, bus, logger, jobs);
   const koa = new Koa();
   koa.proxy = false;
   // Errors are answered as problems by problemErrors; Koa's own printer would only duplicate them.
@@ -49,5 +58,13 @@ export function buildApp({ store, logger, bodyLimit }: AppDeps): App {
   koa.use(notFound(entryPoints));
   koa.use(conditionalGet());
   koa.use(router.routes());
-  return { koa, services };
+  return {
+    koa,
+    services,
+    start: () => services.queue.start(),
+    close: async () => {
+      await services.queue.stop();
+      await bus.close();
+    },
+  };
 }

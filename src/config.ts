@@ -7,18 +7,24 @@ export interface Config {
   databaseUrl: string;
   logLevel: string;
   bodyLimit: number;
+  jobs: { leaseMs: number; pollMs: number };
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${env[name]}"`);
+  return value;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
-  const bodyLimit = Number(env.BODY_LIMIT ?? 1024 * 1024);
-  if (!Number.isInteger(bodyLimit) || bodyLimit < 1) throw new Error(`BODY_LIMIT must be a positive number of bytes, got "${env.BODY_LIMIT}"`);
   return {
     host: env.HOST ?? "127.0.0.1",
     port,
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
     logLevel: env.LOG_LEVEL ?? "info",
-    bodyLimit,
+    bodyLimit: positive(env, "BODY_LIMIT", 1024 * 1024),
+    jobs: { leaseMs: positive(env, "JOB_LEASE_MS", 30_000), pollMs: positive(env, "JOB_POLL_MS", 500) },
   };
 }

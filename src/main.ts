@@ -9,10 +9,12 @@ import { openStore } from "./store/database.js";
 const config = configFromEnv();
 const logger = createLogger(config.logLevel);
 const store = await openStore(config.databaseUrl);
-const { koa } = buildApp({ store, logger, bodyLimit: config.bodyLimit });
+const app = buildApp({ store, logger, bodyLimit: config.bodyLimit, jobs: config.jobs });
+const { koa } = app;
 const server = createServer(koa.callback());
 server.keepAliveTimeout = 5000;
 
+app.start();
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
@@ -25,6 +27,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, "shutting down: finishing in-flight requests");
   server.close(async () => {
+    await app.close();
     await store.close();
     logger.info("stopped");
     process.exit(0);

@@ -1,9 +1,15 @@
-// Carts: read side. Creating, replacing and checking out carts arrive with the REST domain issue.
-import type { Selectable } from "kysely";
+// Carts: created for a live customer, read, listed, replaced, deleted (tombstone), and checked out into an
+// order by a durable job. A checked-out cart is frozen.
+import type { Kysely, Selectable } from "kysely";
 import type { Store } from "../store/database.js";
-import type { CartsTable } from "../store/schema.js";
-import { GoneError, NotFoundError } from "./errors.js";
-import { parseItems, type LineItem } from "./line-items.js";
+import type { CartsTable, Database } from "../store/schema.js";
+import { requireLiveCustomer } from "./customers.js";
+import { ConflictError, GoneError, NotFoundError, PreconditionError } from "./errors.js";
+import { newId, now } from "./ids.js";
+import { enqueueJob, type Job } from "./jobs.js";
+import { checkItems, parseItems, type LineItem } from "./line-items.js";
+import { checkLimit, decodeCursor, encodeCursor, type Page, type PageRequest } from "./pagination.js";
+import { holds, type Preconditions } from "./preconditions.js";
 
 export interface Cart {
   cartId: string;
@@ -12,6 +18,7 @@ export interface Cart {
   createdAt: string;
   updatedAt: string;
   version: number;
+  checkoutJobId: string | null;
 }
 
 const toCart = (row: Selectable<CartsTable>): Cart => ({
@@ -21,16 +28,111 @@ const toCart = (row: Selectable<CartsTable>): Cart => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   version: row.version,
+  checkoutJobId: row.checkout_job_id,
 });
 
-export class CartService {
-  constructor(private readonly store: Store) {}
+/** The cart, or 404; 410 when it or its customer was deleted. */
+export async function cartIn(db: Kysely<Database>, cartId: string): Promise<Cart> {
+  const row = await db
+    .selectFrom("carts")
+    .innerJoin("customers", "customers.customer_id", "carts.customer_id")
+    .selectAll("carts")
+    .select("customers.deleted_at as customer_deleted_at")
+    .where("cart_id", "=", cartId)
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError("cart", cartId);
+  if (row.deleted_at || row.customer_deleted_at) throw new GoneError("cart", cartId);
+  return toCart(row);
+}
 
-  async get(cartId: string): Promise<Cart> {
-    const row = await this.store.db.selectFrom("carts").selectAll().where("cart_id", "=", cartId).executeTakeFirst();
-    if (!row) throw new NotFoundError("cart", cartId);
-    if (row.deleted_at) throw new GoneError("cart", cartId);
-    return toCart(row);
+export class CartService {
+  constructor(
+    private readonly store: Store,
+    private readonly onJob: () => void = () => {},
+  ) {}
+
+  async create(customerId: string, input: { items: unknown }): Promise<Cart> {
+    const items = checkItems(input.items, 0);
+    return this.store.db.transaction().execute(async (trx) => {
+      await requireLiveCustomer(trx, customerId);
+      const at = now();
+      const cart: Cart = { cartId: newId("crt"), customerId, items, createdAt: at, updatedAt: at, version: 1, checkoutJobId: null };
+      await trx
+        .insertInto("carts")
+        .values({ cart_id: cart.cartId, customer_id: customerId, items: JSON.stringify(items), version: 1, created_at: at, updated_at: at, deleted_at: null, checkout_job_id: null })
+        .execute();
+      return cart;
+    });
+  }
+
+  get(cartId: string): Promise<Cart> {
+    return cartIn(this.store.db, cartId);
+  }
+
+  async list(customerId: string, page: PageRequest): Promise<Page<Cart>> {
+    const limit = checkLimit(page.limit);
+    await requireLiveCustomer(this.store.db, customerId);
+    let query = this.store.db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
+    if (page.cursor) {
+      const [createdAt, cartId] = decodeCursor(page.cursor);
+      query = query.where((eb) => eb.or([eb("created_at", ">", createdAt), eb.and([eb("created_at", "=", createdAt), eb("cart_id", ">", cartId)])]));
+    }
+    const rows = await query.orderBy("created_at").orderBy("cart_id").limit(limit + 1).execute();
+    const items = rows.slice(0, limit).map(toCart);
+    const last = items.at(-1);
+    return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.cartId) : null };
+  }
+
+  /** Replaces the items; the same items again change nothing (version and ETag kept). */
+  async replaceItems(cartId: string, input: { items: unknown }, pre?: Preconditions): Promise<Cart> {
+    const items = checkItems(input.items, 0);
+    return this.store.db.transaction().execute(async (trx) => {
+      const current = await cartIn(trx, cartId);
+      if (!holds(pre, current)) throw new PreconditionError("cart", cartId);
+      if (current.checkoutJobId) throw this.frozen(current);
+      if (JSON.stringify(current.items) === JSON.stringify(items)) return current;
+      const updated: Cart = { ...current, items, version: current.version + 1, updatedAt: now() };
+      const result = await trx
+        .updateTable("carts")
+        .set({ items: JSON.stringify(items), version: updated.version, updated_at: updated.updatedAt })
+        .where("cart_id", "=", cartId)
+        .where("version", "=", current.version)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw new PreconditionError("cart", cartId);
+      return updated;
+    });
+  }
+
+  async delete(cartId: string, pre?: Preconditions): Promise<void> {
+    await this.store.db.transaction().execute(async (trx) => {
+      const current = await cartIn(trx, cartId);
+      if (!holds(pre, current)) throw new PreconditionError("cart", cartId);
+      const at = now();
+      await trx.updateTable("carts").set({ deleted_at: at, updated_at: at, version: current.version + 1 }).where("cart_id", "=", cartId).execute();
+    });
+  }
+
+  /** Accepts the checkout: a durable job will turn the cart into an order. The cart is frozen from now on. */
+  async checkout(cartId: string): Promise<Job> {
+    const job = await this.store.db.transaction().execute(async (trx) => {
+      const cart = await cartIn(trx, cartId);
+      if (cart.checkoutJobId) throw this.frozen(cart);
+      if (cart.items.length === 0) throw new ConflictError(`cart ${cartId} is empty; add items before checking out`);
+      await requireLiveCustomer(trx, cart.customerId);
+      const created = await enqueueJob(trx, "checkout", { cartId, customerId: cart.customerId });
+      await trx
+        .updateTable("carts")
+        .set({ checkout_job_id: created.jobId, version: cart.version + 1, updated_at: created.createdAt })
+        .where("cart_id", "=", cartId)
+        .execute();
+      return created;
+    });
+    this.onJob();
+    return job;
+  }
+
+  private frozen(cart: Cart) {
+    return new ConflictError(`cart ${cart.cartId} was checked out (job ${cart.checkoutJobId}); it can no longer change`);
   }
 
   /** Live carts of each customer, oldest first, in one query (for batch loading). */

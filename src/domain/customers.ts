@@ -1,7 +1,7 @@
 // Customers: create, read, list, replace, patch, delete (tombstone), with versions for ETags.
-import type { Selectable } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { Store } from "../store/database.js";
-import type { CustomersTable } from "../store/schema.js";
+import type { CustomersTable, Database } from "../store/schema.js";
 import { ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError } from "./errors.js";
 import { newId, now } from "./ids.js";
 import { checkLimit, decodeCursor, encodeCursor, type Page, type PageRequest } from "./pagination.js";
@@ -50,6 +50,19 @@ function isUniqueViolation(error: unknown): boolean {
   return e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "23505";
 }
 
+/** A customer row that can be acted on, or the reason it cannot: 404, 410 (deleted), 301 (merged). */
+export function live(customerId: string, row: Selectable<CustomersTable> | undefined): Selectable<CustomersTable> {
+  if (!row) throw new NotFoundError("customer", customerId);
+  if (row.merged_into) throw new MovedError("customer", customerId, row.merged_into);
+  if (row.deleted_at) throw new GoneError("customer", customerId);
+  return row;
+}
+
+/** Checks, inside `db` (a transaction or not), that the customer can own new things. */
+export async function requireLiveCustomer(db: Kysely<Database>, customerId: string): Promise<void> {
+  live(customerId, await db.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst());
+}
+
 export class CustomerService {
   constructor(private readonly store: Store) {}
 
@@ -59,15 +72,7 @@ export class CustomerService {
 
   /** The live customer, or the reason there is none (404, 410, 301). */
   async get(customerId: string): Promise<Customer> {
-    const row = await this.row(customerId);
-    return toCustomer(this.live(customerId, row));
-  }
-
-  private live(customerId: string, row: Selectable<CustomersTable> | undefined): Selectable<CustomersTable> {
-    if (!row) throw new NotFoundError("customer", customerId);
-    if (row.merged_into) throw new MovedError("customer", customerId, row.merged_into);
-    if (row.deleted_at) throw new GoneError("customer", customerId);
-    return row;
+    return toCustomer(live(customerId, await this.row(customerId)));
   }
 
   /** Live customers among `ids`, in no particular order (for batch loading). */
@@ -150,7 +155,7 @@ export class CustomerService {
     if (Object.keys(changes).length === 0) throw new InvalidInputError([{ pointer: "", message: "must change at least one field" }]);
     return this.store.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
-      const current = toCustomer(this.live(customerId, row));
+      const current = toCustomer(live(customerId, row));
       if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
       const next = { ...current, ...pick({ ...current, ...(changes as Partial<CustomerInput>) }) };
       if (next.firstName === current.firstName && next.lastName === current.lastName && next.email === current.email) return current;
@@ -175,7 +180,7 @@ export class CustomerService {
   async delete(customerId: string, pre?: Preconditions): Promise<void> {
     await this.store.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
-      const current = toCustomer(this.live(customerId, row));
+      const current = toCustomer(live(customerId, row));
       if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
       const at = now();
       await trx
@@ -183,6 +188,32 @@ export class CustomerService {
         .set({ deleted_at: at, updated_at: at, version: current.version + 1 })
         .where("customer_id", "=", customerId)
         .execute();
+    });
+  }
+
+  /**
+   * Moves every order and cart of `customerId` to `into`; afterwards the old customer answers 301 → `into`.
+   * Returns the surviving customer.
+   */
+  async merge(customerId: string, into: string): Promise<Customer> {
+    const idError = id(into);
+    if (idError) throw new InvalidInputError([{ pointer: "/into", message: idError }]);
+    if (into === customerId) throw new ConflictError("a customer cannot be merged into itself");
+    return this.store.db.transaction().execute(async (trx) => {
+      const from = toCustomer(live(customerId, await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst()));
+      const targetRow = await trx.selectFrom("customers").selectAll().where("customer_id", "=", into).executeTakeFirst();
+      if (!targetRow || targetRow.deleted_at || targetRow.merged_into) {
+        throw new ConflictError(`cannot merge into ${into}: ${!targetRow ? "no such customer" : targetRow.deleted_at ? "it was deleted" : `it was merged into ${targetRow.merged_into}`}`);
+      }
+      const at = now();
+      await trx.updateTable("orders").set({ customer_id: into }).where("customer_id", "=", customerId).execute();
+      await trx.updateTable("carts").set({ customer_id: into }).where("customer_id", "=", customerId).execute();
+      await trx
+        .updateTable("customers")
+        .set({ merged_into: into, updated_at: at, version: from.version + 1 })
+        .where("customer_id", "=", customerId)
+        .execute();
+      return toCustomer(targetRow);
     });
   }
 

@@ -1,11 +1,18 @@
-// Orders: read side. Placing orders and moving their status arrive with the REST domain issue.
-import type { Selectable } from "kysely";
+// Orders: placed for a live customer (total computed here), read, listed, and moved through their lifecycle.
+// Every status change is published on the event bus, whichever transport or job caused it.
+import type { Kysely, Selectable } from "kysely";
 import type { Store } from "../store/database.js";
-import type { OrdersTable } from "../store/schema.js";
-import { GoneError, NotFoundError } from "./errors.js";
-import { parseItems, type LineItem } from "./line-items.js";
+import type { EventBus } from "../store/events.js";
+import type { Database, OrdersTable } from "../store/schema.js";
+import { requireLiveCustomer } from "./customers.js";
+import { ConflictError, GoneError, InvalidInputError, NotFoundError, PreconditionError } from "./errors.js";
+import { newId, now } from "./ids.js";
+import { checkItems, parseItems, totalOf, type LineItem } from "./line-items.js";
+import { allowedMoves, canMove, ORDER_STATUSES, type OrderStatus } from "./order-status.js";
+import { checkLimit, decodeCursor, encodeCursor, type Page, type PageRequest } from "./pagination.js";
+import { holds, type Preconditions } from "./preconditions.js";
 
-export type OrderStatus = "PENDING" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELLED";
+export type { OrderStatus };
 
 export interface Order {
   orderId: string;
@@ -29,13 +36,91 @@ const toOrder = (row: Selectable<OrdersTable>): Order => ({
   version: row.version,
 });
 
-export class OrderService {
-  constructor(private readonly store: Store) {}
+/** Inserts an order inside `db` (used by placing and by the checkout job, in their transactions). */
+export async function insertOrder(db: Kysely<Database>, customerId: string, items: LineItem[], orderId = newId("ord")): Promise<Order> {
+  const at = now();
+  const order: Order = { orderId, customerId, status: "PENDING", items, total: totalOf(items), createdAt: at, updatedAt: at, version: 1 };
+  await db
+    .insertInto("orders")
+    .values({ order_id: orderId, customer_id: customerId, status: order.status, items: JSON.stringify(items), total: order.total, version: 1, created_at: at, updated_at: at, deleted_at: null })
+    .execute();
+  return order;
+}
 
+export class OrderService {
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+  ) {}
+
+  async place(customerId: string, input: { items: unknown }): Promise<Order> {
+    const items = checkItems(input.items, 1);
+    return this.store.db.transaction().execute(async (trx) => {
+      await requireLiveCustomer(trx, customerId);
+      return insertOrder(trx, customerId, items);
+    });
+  }
+
+  /** The order, or 404; 410 when it or its customer was deleted. */
   async get(orderId: string): Promise<Order> {
-    const row = await this.store.db.selectFrom("orders").selectAll().where("order_id", "=", orderId).executeTakeFirst();
+    return this.getIn(this.store.db, orderId);
+  }
+
+  async list(customerId: string, page: PageRequest): Promise<Page<Order>> {
+    const limit = checkLimit(page.limit);
+    await requireLiveCustomer(this.store.db, customerId);
+    let query = this.store.db.selectFrom("orders").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
+    if (page.cursor) {
+      const [createdAt, orderId] = decodeCursor(page.cursor);
+      query = query.where((eb) => eb.or([eb("created_at", ">", createdAt), eb.and([eb("created_at", "=", createdAt), eb("order_id", ">", orderId)])]));
+    }
+    const rows = await query.orderBy("created_at").orderBy("order_id").limit(limit + 1).execute();
+    const items = rows.slice(0, limit).map(toOrder);
+    const last = items.at(-1);
+    return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.orderId) : null };
+  }
+
+  /** Moves the order to `status` if the lifecycle allows it (409 names the allowed moves); same status = no change. */
+  async changeStatus(orderId: string, status: string, pre?: Preconditions): Promise<Order> {
+    if (!ORDER_STATUSES.includes(status as OrderStatus)) {
+      throw new InvalidInputError([{ pointer: "/status", message: `must be one of ${ORDER_STATUSES.join(", ")}` }]);
+    }
+    const to = status as OrderStatus;
+    const { order, changed } = await this.store.db.transaction().execute(async (trx) => {
+      const current = await this.getIn(trx, orderId);
+      if (!holds(pre, current)) throw new PreconditionError("order", orderId);
+      if (current.status === to) return { order: current, changed: false };
+      if (!canMove(current.status, to)) {
+        const allowed = allowedMoves(current.status);
+        throw new ConflictError(
+          `order ${orderId} cannot move from ${current.status} to ${to}; allowed: ${allowed.length ? allowed.join(", ") : "none (final status)"}`,
+          allowed,
+        );
+      }
+      const updated: Order = { ...current, status: to, version: current.version + 1, updatedAt: now() };
+      const result = await trx
+        .updateTable("orders")
+        .set({ status: to, version: updated.version, updated_at: updated.updatedAt })
+        .where("order_id", "=", orderId)
+        .where("version", "=", current.version)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw new PreconditionError("order", orderId);
+      return { order: updated, changed: true };
+    });
+    if (changed) await this.bus.publish("orderStatusChanged", { orderId, customerId: order.customerId, status: order.status, sentAt: now() });
+    return order;
+  }
+
+  private async getIn(db: Kysely<Database>, orderId: string): Promise<Order> {
+    const row = await db
+      .selectFrom("orders")
+      .innerJoin("customers", "customers.customer_id", "orders.customer_id")
+      .selectAll("orders")
+      .select("customers.deleted_at as customer_deleted_at")
+      .where("order_id", "=", orderId)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError("order", orderId);
-    if (row.deleted_at) throw new GoneError("order", orderId);
+    if (row.deleted_at || row.customer_deleted_at) throw new GoneError("order", orderId);
     return toOrder(row);
   }
 

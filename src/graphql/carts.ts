@@ -1,10 +1,19 @@
-// GraphQL adapter for carts (read side; writes arrive with the REST domain issue).
+// GraphQL adapter for carts and checkout: thin calls into the same domain service REST uses.
 import type { Resolvers } from "../../generated/graphql.js";
 import { NotFoundError } from "../domain/errors.js";
 
 export const cartResolvers = {
   Query: {
     cart: (_, { cartId }, { services }) => services.carts.get(cartId),
+  },
+  Mutation: {
+    createCart: (_, { customerId, input }, { services }) => services.carts.create(customerId, input),
+    replaceCartItems: (_, { cartId, input }, { services }) => services.carts.replaceItems(cartId, input),
+    deleteCart: async (_, { cartId }, { services }) => {
+      await services.carts.delete(cartId);
+      return cartId;
+    },
+    checkoutCart: (_, { cartId }, { services }) => services.carts.checkout(cartId),
   },
   Cart: {
     customer: async (cart, _, { loaders }) => (await loaders.customer.load(cart.customerId)) ?? Promise.reject(new NotFoundError("customer", cart.customerId)),

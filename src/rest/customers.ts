@@ -23,7 +23,7 @@ export function customerHandlers({ customers }: Services) {
         const page = await customers.list({ limit: req.query.limit ?? 20, cursor: req.query.cursor });
         return { status: 200, body: { items: page.items.map(customerBody), nextCursor: page.nextCursor }, headers: pageLink("/customers", req.query, page) };
       } catch (e) {
-        return domainProblem(e, ["invalid"], "query");
+        return domainProblem(e, ["invalid"], { where: "query" });
       }
     },
 
@@ -62,6 +62,15 @@ export function customerHandlers({ customers }: Services) {
         return { status: 200, body: customerBody(c), headers: resourceHeaders(c) };
       } catch (e) {
         return domainProblem(e, ["invalid", "not_found", "conflict", "gone", "moved", "precondition"]);
+      }
+    },
+
+    async mergeCustomer(req) {
+      try {
+        const survivor = await customers.merge(req.params.customerId, req.body.into);
+        return { status: 200, body: customerBody(survivor), headers: resourceHeaders(survivor) };
+      } catch (e) {
+        return domainProblem(e, ["invalid", "not_found", "gone", "moved", "conflict"]);
       }
     },
 

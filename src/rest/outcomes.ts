@@ -19,8 +19,15 @@ export const locations = {
   job: (id: string) => `/jobs/${encodeURIComponent(id)}`,
 };
 
-/** `where` says which part of the request invalid input came from (the domain does not know). */
-export function domainProblem<K extends Kind>(error: unknown, kinds: readonly K[], where: FieldError["in"] = "body"): ProblemResponse<StatusOf<K>> {
+export interface ProblemOptions {
+  /** which part of the request invalid input came from (the domain does not know) */
+  where?: FieldError["in"];
+  /** URL of the same resource under the customer it moved to (default: that customer) */
+  moved?: (to: string) => string;
+}
+
+export function domainProblem<K extends Kind>(error: unknown, kinds: readonly K[], options: ProblemOptions = {}): ProblemResponse<StatusOf<K>> {
+  const where = options.where ?? "body";
   if (!(error instanceof DomainError) || !(kinds as readonly string[]).includes(error.kind)) throw error;
   const status = STATUS[error.kind];
   const body = problem(status, error.message, { type: `urn:twinspec:problem:${error.kind.replace("_", "-")}` });
@@ -29,7 +36,7 @@ export function domainProblem<K extends Kind>(error: unknown, kinds: readonly K[
   }
   if (error.kind === "conflict" && "allowed" in error && error.allowed) body.allowed = error.allowed as string[];
   if (error.kind === "moved" && "to" in error) {
-    const location = locations.customer(String(error.to));
+    const location = (options.moved ?? locations.customer)(String(error.to));
     return { status: 301, body: { ...body, detail: `${error.message}; see ${location}` }, headers: { Location: location } } as ProblemResponse<StatusOf<K>>;
   }
   return { status, body } as ProblemResponse<StatusOf<K>>;

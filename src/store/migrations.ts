@@ -53,6 +53,8 @@ export const migrations: Record<string, Migration> = {
         .addColumn("created_at", "text", (c) => c.notNull())
         .addColumn("updated_at", "text", (c) => c.notNull())
         .addColumn("deleted_at", "text")
+        // set once checkout is accepted: the cart is then frozen
+        .addColumn("checkout_job_id", "text")
         .execute();
       await db.schema.createIndex("carts_customer").on("carts").columns(["customer_id", "created_at", "cart_id"]).execute();
       await db.schema
@@ -70,6 +72,21 @@ export const migrations: Record<string, Migration> = {
         .addColumn("lease_until", "text")
         .execute();
       await db.schema.createIndex("jobs_status").on("jobs").columns(["status", "created_at"]).execute();
+    },
+  },
+  "003_idempotency_keys": {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("idempotency_keys")
+        .addColumn("scope", "text", (c) => c.notNull())
+        .addColumn("key", "text", (c) => c.notNull())
+        .addColumn("fingerprint", "text", (c) => c.notNull())
+        .addColumn("status", "integer")
+        .addColumn("headers", "text")
+        .addColumn("body", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("idempotency_keys_pk", ["scope", "key"])
+        .execute();
     },
   },
 };

@@ -36,6 +36,7 @@ export interface CartsTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  checkout_job_id: string | null;
 }
 
 export interface JobsTable {
@@ -52,7 +53,21 @@ export interface JobsTable {
   lease_until: string | null;
 }
 
+export interface IdempotencyKeysTable {
+  /** whose key it is (the principal's subject), so callers cannot replay each other's responses */
+  scope: string;
+  key: string;
+  /** method, path and body digest of the first request */
+  fingerprint: string;
+  /** null while the first request is still running */
+  status: number | null;
+  headers: string | null;
+  body: string | null;
+  created_at: string;
+}
+
 export interface Database {
+  idempotency_keys: IdempotencyKeysTable;
   customers: CustomersTable;
   orders: OrdersTable;
   carts: CartsTable;

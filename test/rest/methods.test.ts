@@ -1,6 +1,12 @@
 // Method semantics on every path of openapi.yaml, driven by the generated route table (not by example).
 import assert from "node:assert/strict";
-import { operationSpecs } from "../../generated/rest.js";
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import Router from "@koa/router";
+import Koa from "koa";
+import { mountRest, operationSpecs } from "../../generated/rest.js";
+import { problemErrors } from "../../src/http/errors.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 
 const ALL = ["GET", "PUT", "POST", "DELETE", "PATCH"];
@@ -41,11 +47,22 @@ describe("REST method semantics (every path of the spec)", () => {
     }
   }
 
-  it("operations not implemented yet answer 501 problem+json naming the operation", async () => {
-    const res = await call(`${s.url}/customers/cus_1/orders`, { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] } });
-    assert.equal(res.status, 501);
-    assert.equal(res.headers.get("content-type"), "application/problem+json");
-    assert.match(res.json.detail, /placeOrder/);
+  it("operations without a handler answer 501 problem+json naming the operation (whole spec reachable)", async () => {
+    const koa = new Koa();
+    const router = new Router({ exclusive: "specificity" });
+    mountRest(router, {});
+    koa.use(problemErrors()).use(router.routes());
+    const server = createServer(koa.callback()).listen(0, "127.0.0.1");
+    await once(server, "listening");
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const res = await call(`${base}/customers/cus_1/orders`, { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] } });
+      assert.equal(res.status, 501);
+      assert.equal(res.headers.get("content-type"), "application/problem+json");
+      assert.match(res.json.detail, /placeOrder \(POST \/customers\/\{customerId\}\/orders\)/);
+    } finally {
+      server.close();
+    }
   });
 
   it("an unknown path → 404 problem listing the entry points", async () => {

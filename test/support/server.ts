@@ -18,7 +18,13 @@ export interface TestServer {
 export async function startServer(options: { bodyLimit?: number } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "twinspec-test-"));
   const store = await openStore(`sqlite:${join(dir, "test.db")}`);
-  const app = buildApp({ store, logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"), bodyLimit: options.bodyLimit });
+  const app = buildApp({
+    store,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
+    bodyLimit: options.bodyLimit,
+    jobs: { pollMs: 50, leaseMs: 1000 },
+  });
+  app.start();
   const server: Server = createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -29,6 +35,7 @@ export async function startServer(options: { bodyLimit?: number } = {}): Promise
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await app.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,0 +1,19 @@
+// The checkout job: turns a frozen cart into one order. Runs inside the queue's transaction, so the order and
+// the job's completion commit together; the order id derives from the job id, so a rerun cannot make a second.
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
+import { cartIn } from "./carts.js";
+import { requireLiveCustomer } from "./customers.js";
+import { insertOrder, type Order } from "./orders.js";
+
+export const orderIdForJob = (jobId: string) => `ord_${jobId.replace(/^job_/, "")}`;
+
+export async function runCheckout(db: Kysely<Database>, jobId: string, payload: { cartId: string }): Promise<Order> {
+  const cart = await cartIn(db, payload.cartId);
+  // After a merge the cart belongs to the surviving customer: the order goes there too.
+  await requireLiveCustomer(db, cart.customerId);
+  const orderId = orderIdForJob(jobId);
+  const existing = await db.selectFrom("orders").select("order_id").where("order_id", "=", orderId).executeTakeFirst();
+  if (existing) throw new Error(`order ${orderId} already exists for job ${jobId}`);
+  return insertOrder(db, cart.customerId, cart.items, orderId);
+}

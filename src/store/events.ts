@@ -1,0 +1,44 @@
+// The event bus the domain publishes on and subscriptions listen to. In-process for one instance (SQLite);
+// a PostgreSQL LISTEN/NOTIFY bus implements the same interface for many instances.
+import { EventEmitter } from "node:events";
+
+export interface OrderStatusChanged {
+  orderId: string;
+  customerId: string;
+  status: string;
+  sentAt: string;
+}
+
+export interface EventMap {
+  orderStatusChanged: OrderStatusChanged;
+}
+
+export interface EventBus {
+  publish<K extends keyof EventMap>(type: K, event: EventMap[K]): Promise<void>;
+  /** Returns the function that removes the listener. */
+  subscribe<K extends keyof EventMap>(type: K, listener: (event: EventMap[K]) => void): () => void;
+  /** Listeners currently attached (tests check subscriptions free theirs). */
+  listenerCount(type: keyof EventMap): number;
+  close(): Promise<void>;
+}
+
+export class InProcessBus implements EventBus {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  async publish<K extends keyof EventMap>(type: K, event: EventMap[K]) {
+    this.emitter.emit(type, event);
+  }
+
+  subscribe<K extends keyof EventMap>(type: K, listener: (event: EventMap[K]) => void) {
+    this.emitter.on(type, listener);
+    return () => void this.emitter.off(type, listener);
+  }
+
+  listenerCount(type: keyof EventMap) {
+    return this.emitter.listenerCount(type);
+  }
+
+  async close() {
+    this.emitter.removeAllListeners();
+  }
+}

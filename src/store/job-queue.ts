@@ -1,0 +1,123 @@
+// A durable job queue in the jobs table: claim with a lease, run the handler in one transaction with the
+// job's completion, retry after the lease expires if a worker died. Safe with several workers: a claim is one
+// conditional UPDATE, so two workers never hold the same job.
+import type { Kysely, Transaction } from "kysely";
+import type { Logger } from "pino";
+import { DomainError } from "../domain/errors.js";
+import type { Database } from "./schema.js";
+
+export type JobHandler = (trx: Transaction<Database>, jobId: string, payload: any) => Promise<{ result: object; after?: () => Promise<void> }>;
+
+export interface QueueOptions {
+  /** how long a claim lasts before another worker may take the job over (ms) */
+  leaseMs?: number;
+  pollMs?: number;
+  maxAttempts?: number;
+}
+
+export class JobQueue {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly maxAttempts: number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly handlers: Record<string, JobHandler>,
+    private readonly log: Logger,
+    options: QueueOptions = {},
+  ) {
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 500;
+    this.maxAttempts = options.maxAttempts ?? 5;
+  }
+
+  start() {
+    this.timer = setInterval(() => this.kick(), this.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Work now (new jobs call this); overlapping kicks coalesce into one more pass. */
+  kick() {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error) => this.log.error({ err: error }, "job queue pass failed"))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Stops claiming; waits for the job in hand. */
+  async stop() {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async drain() {
+    while (!this.stopped) {
+      const job = await this.claim();
+      if (!job) return;
+      await this.run(job);
+    }
+  }
+
+  private async claim() {
+    const at = new Date();
+    const now = at.toISOString();
+    const claimable = (qb: any) =>
+      qb.where((eb: any) => eb.or([eb("status", "=", "PENDING"), eb.and([eb("status", "=", "RUNNING"), eb("lease_until", "<", now)])]));
+    const next = await claimable(this.db.selectFrom("jobs").select("job_id")).orderBy("created_at").limit(1).executeTakeFirst();
+    if (!next) return undefined;
+    const claimed = await claimable(
+      this.db
+        .updateTable("jobs")
+        .set((eb) => ({ status: "RUNNING", lease_until: new Date(at.getTime() + this.leaseMs).toISOString(), attempts: eb("attempts", "+", 1), version: eb("version", "+", 1), updated_at: now }))
+        .where("job_id", "=", next.job_id),
+    )
+      .returningAll()
+      .executeTakeFirst();
+    return claimed as { job_id: string; kind: string; payload: string; attempts: number; version: number } | undefined;
+  }
+
+  private async run(job: { job_id: string; kind: string; payload: string; attempts: number; version: number }) {
+    const handler = this.handlers[job.kind];
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      const outcome = await this.db.transaction().execute(async (trx) => {
+        const done = await handler(trx, job.job_id, JSON.parse(job.payload));
+        await this.finish(trx, job, "SUCCEEDED", { result: JSON.stringify(done.result) });
+        return done;
+      });
+      await outcome.after?.();
+    } catch (error) {
+      // A domain outcome (cart gone, customer deleted) is final; anything else is retried until maxAttempts.
+      const final = error instanceof DomainError || job.attempts >= this.maxAttempts;
+      this.log.warn({ err: error, jobId: job.job_id, attempts: job.attempts, final }, "job failed");
+      if (final) {
+        const problem = { title: error instanceof DomainError ? "Checkout failed" : "Job failed", detail: (error as Error).message };
+        await this.finish(this.db, job, "FAILED", { error: JSON.stringify(problem) });
+      }
+    }
+  }
+
+  private async finish(db: Kysely<Database>, job: { job_id: string; version: number }, status: string, fields: { result?: string; error?: string }) {
+    await db
+      .updateTable("jobs")
+      .set({ status, lease_until: null, version: job.version + 1, updated_at: new Date().toISOString(), ...fields })
+      .where("job_id", "=", job.job_id)
+      .execute();
+  }
+}
