@@ -1,4 +1,4 @@
-// Conditional GET/HEAD: a 200 whose ETag / Last-Modified matches If-None-Match / If-Modified-Since becomes 304.
+// Conditional GET/HEAD and cache headers: a 200 whose ETag / Last-Modified matches If-None-Match / If-Modified-Since becomes 304.
 // Also the validators' parsing for writes (If-Match, If-Unmodified-Since → domain Preconditions).
 import type { Middleware } from "koa";
 import type { Preconditions } from "../domain/preconditions.js";
@@ -6,7 +6,15 @@ import type { Preconditions } from "../domain/preconditions.js";
 export function conditionalGet(): Middleware {
   return async (ctx, next) => {
     await next();
-    if ((ctx.method === "GET" || ctx.method === "HEAD") && ctx.status === 200 && notModified(ctx.headers, ctx.response.headers)) ctx.status = 304;
+    if (ctx.method !== "GET" && ctx.method !== "HEAD") return;
+    if (ctx.status === 200 && notModified(ctx.headers, ctx.response.headers)) ctx.status = 304;
+    if (ctx.status === 200 || ctx.status === 304) {
+      // Per-user data: caches may keep it but must revalidate (cheap with the ETag), and never share it.
+      if (!ctx.response.get("Cache-Control")) ctx.set("Cache-Control", "private, no-cache");
+      ctx.vary("Accept");
+      ctx.vary("Accept-Encoding");
+      ctx.vary("Authorization");
+    }
   };
 }
 

@@ -66,6 +66,13 @@ export class JobQueue {
     await this.running;
   }
 
+  /** Starts claiming again after stop(). */
+  resume() {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.start();
+  }
+
   private async drain() {
     while (!this.stopped) {
       const job = await this.claim();

@@ -15,13 +15,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: { bodyLimit?: number } = {}): Promise<TestServer> {
+export async function startServer(options: { bodyLimit?: number; corsOrigins?: string[] } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "twinspec-test-"));
   const store = await openStore(`sqlite:${join(dir, "test.db")}`);
   const app = buildApp({
     store,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
     bodyLimit: options.bodyLimit,
+    corsOrigins: options.corsOrigins,
     jobs: { pollMs: 50, leaseMs: 1000 },
   });
   app.start();
