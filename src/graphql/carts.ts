@@ -1,14 +1,15 @@
 // GraphQL adapter for carts and checkout: thin calls into the same domain service REST uses.
 import type { Resolvers } from "../../generated/graphql.js";
 import { NotFoundError } from "../domain/errors.js";
+import { inArguments } from "./errors.js";
 
 export const cartResolvers = {
   Query: {
     cart: (_, { cartId }, { services }) => services.carts.get(cartId),
   },
   Mutation: {
-    createCart: (_, { customerId, input }, { services }) => services.carts.create(customerId, input),
-    replaceCartItems: (_, { cartId, input }, { services }) => services.carts.replaceItems(cartId, input),
+    createCart: (_, { customerId, input }, { services }) => inArguments("input", () => services.carts.create(customerId, input)),
+    replaceCartItems: (_, { cartId, input }, { services }) => inArguments("input", () => services.carts.replaceItems(cartId, input)),
     deleteCart: async (_, { cartId }, { services }) => {
       await services.carts.delete(cartId);
       return cartId;

@@ -1,36 +1,63 @@
-// GraphQL over HTTP at /graphql through graphql-http's Koa adapter (GET for queries, POST for all).
+// GraphQL over HTTP at /graphql through graphql-http's Koa adapter: GET for queries, POST for all; mutations over
+// GET → 405 + Allow: POST. A browser asking for HTML gets GraphiQL instead.
 import type { IncomingMessage } from "node:http";
 import type { Context, Middleware } from "koa";
+import getRawBody from "raw-body";
 import { createHandler } from "graphql-http/lib/use/koa";
-import type { GraphQLSchema } from "graphql";
-import type { Services } from "../domain/services.js";
+import { httpError } from "../http/problem.js";
 import type { GraphqlContext } from "./context.js";
-import { formatError, mapExecutionErrors } from "./errors.js";
-import { createLoaders } from "./loaders.js";
+import { formatError } from "./errors.js";
+import { graphiqlPage, wantsHtml } from "./graphiql.js";
+import type { GraphqlRuntime } from "./runtime.js";
 
-export function graphqlHttp(schema: GraphQLSchema, services: Services): Middleware {
+export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: number } = {}): Middleware {
   const contexts = new WeakMap<IncomingMessage, Context>();
   const handler = createHandler<GraphqlContext>({
-    schema,
-    context: (req) => {
+    schema: runtime.schema,
+    onSubscribe: (req, params) => {
+      const prepared = runtime.prepare(params.query, params.variables);
+      if (prepared.errors) return prepared.errors;
       const ctx = contexts.get(req.raw);
-      return { services, loaders: createLoaders(services), principal: ctx?.state.principal ?? null, requestId: String(ctx?.state.requestId ?? "") };
+      return {
+        schema: runtime.schema,
+        document: prepared.document,
+        operationName: params.operationName,
+        variableValues: params.variables,
+        contextValue: runtime.context({ principal: ctx?.state.principal, requestId: ctx?.state.requestId, log: ctx?.state.log }),
+      };
     },
-    onOperation: (req, args, result) => {
+    execute: runtime.execute,
+    onOperation: (req, _args, result) => {
+      // No `data` at all = a request error (variable coercion): GraphQL over HTTP wants a 4xx for
+      // application/graphql-response+json, where graphql-http would answer 200.
       const ctx = contexts.get(req.raw);
-      const mapped = mapExecutionErrors(result, String(ctx?.state.requestId ?? ""), ctx?.state.log);
-      // No `data` at all = a request error (e.g. variable coercion): GraphQL over HTTP wants a 4xx for
-      // application/graphql-response+json; graphql-http would answer 200.
-      if (!("data" in mapped) && ctx && !ctx.get("Accept").includes("application/json")) {
-        const body = JSON.stringify({ errors: (mapped.errors ?? []).map(formatError) });
+      if (!("data" in result) && ctx && !ctx.get("Accept").includes("application/json")) {
+        const body = JSON.stringify({ errors: (result.errors ?? []).map(formatError) });
         return [body, { status: 400, statusText: "Bad Request", headers: { "content-type": "application/graphql-response+json; charset=utf-8" } }];
       }
-      return mapped;
     },
     formatError,
   });
+  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   return async (ctx, next) => {
+    if ((ctx.method === "GET" || ctx.method === "HEAD") && wantsHtml(ctx.get("Accept"))) {
+      ctx.type = "text/html; charset=utf-8";
+      ctx.set("Cache-Control", "no-cache");
+      ctx.body = graphiqlPage;
+      return;
+    }
+    if (ctx.method === "POST") await readBody(ctx, bodyLimit);
     contexts.set(ctx.req, ctx);
     await handler(ctx, next);
   };
+}
+
+/** Reads the body as text within the limit (413 beyond); graphql-http then takes it from ctx.request.body. */
+export async function readBody(ctx: Context, limit: number): Promise<void> {
+  try {
+    (ctx.request as { body?: unknown }).body = await getRawBody(ctx.req, { limit, encoding: "utf8" });
+  } catch (error) {
+    if ((error as { type?: string }).type === "entity.too.large") throw httpError(413, `The request body is larger than ${limit} bytes.`);
+    throw error;
+  }
 }

@@ -1,14 +1,15 @@
 // GraphQL adapter for orders: thin calls into the same domain service REST uses.
 import type { Resolvers } from "../../generated/graphql.js";
 import { NotFoundError } from "../domain/errors.js";
+import { inArguments } from "./errors.js";
 
 export const orderResolvers = {
   Query: {
     order: (_, { orderId }, { services }) => services.orders.get(orderId),
   },
   Mutation: {
-    placeOrder: (_, { customerId, input }, { services }) => services.orders.place(customerId, input),
-    updateOrderStatus: (_, { orderId, status }, { services }) => services.orders.changeStatus(orderId, status),
+    placeOrder: (_, { customerId, input }, { services }) => inArguments("input", () => services.orders.place(customerId, input)),
+    updateOrderStatus: (_, { orderId, status }, { services }) => inArguments({ "/status": "status" }, () => services.orders.changeStatus(orderId, status)),
   },
   Order: {
     customer: async (order, _, { loaders }) => (await loaders.customer.load(order.customerId)) ?? Promise.reject(new NotFoundError("customer", order.customerId)),

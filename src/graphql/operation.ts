@@ -1,0 +1,79 @@
+// From query text to a document ready to execute, for every transport (HTTP, graphql-ws, SSE). Parsing and the
+// static validation (the specified rules, the introspection switch, depth, aliases, and cost when no list size
+// comes from a variable) are cached by query text; cost and list-size caps that depend on variables run per request.
+import {
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type ValidationRule,
+} from "graphql";
+import { aliasLimit, costLimit, DEFAULT_LIMITS, depthLimit, listSizeCap, sizesFromVariables, type Limits } from "./limits.js";
+import { Lru } from "./lru.js";
+
+export interface OperationOptions extends Partial<Limits> {
+  introspection?: boolean;
+  /** documents kept parsed and validated (default 1000) */
+  cacheSize?: number;
+}
+
+export type Prepared = { document: DocumentNode; errors?: undefined } | { errors: readonly GraphQLError[]; document?: undefined };
+
+interface Entry {
+  document?: DocumentNode;
+  errors?: readonly GraphQLError[];
+  /** a list size comes from a variable: cost and caps are checked per request */
+  perRequest: boolean;
+}
+
+/** Longer query texts are prepared every time rather than cached (bounds the cache's memory). */
+const MAX_CACHED_QUERY = 20_000;
+/** Parsing stops beyond this many tokens (a bound on work for hostile documents). */
+const MAX_TOKENS = 10_000;
+
+export function createPreparer(schema: GraphQLSchema, options: OperationOptions = {}) {
+  const limits: Limits = { ...DEFAULT_LIMITS, ...definedOnly(options) };
+  const staticRules: ValidationRule[] = [
+    ...specifiedRules,
+    ...(options.introspection === false ? [NoSchemaIntrospectionCustomRule] : []),
+    depthLimit(limits.maxDepth),
+    aliasLimit(limits.maxAliases),
+  ];
+  const variableRules = (variables: Record<string, unknown> | null | undefined) => [costLimit(limits, variables), listSizeCap(limits.maxListSize, variables)];
+  const cache = new Lru<string, Entry>(options.cacheSize ?? 1000);
+
+  function compile(query: string): Entry {
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: MAX_TOKENS });
+    } catch (error) {
+      return { errors: [error as GraphQLError], perRequest: false };
+    }
+    const perRequest = sizesFromVariables(document);
+    const errors = validate(schema, document, perRequest ? staticRules : [...staticRules, ...variableRules(undefined)]);
+    return errors.length > 0 ? { errors, perRequest } : { document, perRequest };
+  }
+
+  return function prepare(query: string, variables?: Record<string, unknown> | null): Prepared {
+    let entry = cache.get(query);
+    if (!entry) {
+      entry = compile(query);
+      if (query.length <= MAX_CACHED_QUERY) cache.set(query, entry);
+    }
+    if (entry.errors) return { errors: entry.errors };
+    if (entry.perRequest) {
+      const errors = validate(schema, entry.document!, variableRules(variables));
+      if (errors.length > 0) return { errors };
+    }
+    return { document: entry.document! };
+  };
+}
+
+export type Preparer = ReturnType<typeof createPreparer>;
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,26 @@
+// The GraphQL side of the app, built once: schema, operation preparation (cache + limits), execution, the live
+// subscription streams, and a context per operation. Every transport (HTTP, WebSocket, SSE) uses this one object.
+import { execute, subscribe } from "graphql";
+import type { Logger } from "pino";
+import type { Principal } from "../auth/principal.js";
+import type { Services } from "../domain/services.js";
+import { createContext, type GraphqlContext } from "./context.js";
+import { createPreparer, type OperationOptions } from "./operation.js";
+import { buildSchema } from "./schema.js";
+import { LiveStreams } from "./streams.js";
+
+export function createGraphqlRuntime(services: Services, options: OperationOptions & { log?: Logger } = {}) {
+  const schema = buildSchema();
+  const streams = new LiveStreams();
+  return {
+    schema,
+    streams,
+    log: options.log,
+    prepare: createPreparer(schema, options),
+    execute,
+    subscribe,
+    context: (caller: { principal?: Principal | null; requestId?: string; log?: Logger }): GraphqlContext => createContext(services, streams, caller),
+  };
+}
+
+export type GraphqlRuntime = ReturnType<typeof createGraphqlRuntime>;

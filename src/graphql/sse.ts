@@ -1,0 +1,38 @@
+// GraphQL over Server-Sent Events at /graphql/stream (graphql-sse, distinct connections mode): one event stream
+// per operation; subscriptions stream until the client disconnects or the app closes. graphql-sse itself writes a
+// keep-alive comment every 12 s.
+import type { Context, Middleware } from "koa";
+import { createHandler } from "graphql-sse/lib/use/koa";
+import type { ExecutionResult } from "graphql";
+import type { GraphqlContext } from "./context.js";
+import { formatError } from "./errors.js";
+import { readBody } from "./http.js";
+import type { GraphqlRuntime } from "./runtime.js";
+
+export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: number } = {}): Middleware {
+  const handler = createHandler<GraphqlContext>({
+    schema: runtime.schema,
+    // onSubscribe below has parsed and validated (cached, with our limits).
+    validate: () => [],
+    execute: runtime.execute,
+    subscribe: runtime.subscribe,
+    onSubscribe: (req, params) => {
+      const prepared = runtime.prepare(params.query, params.variables);
+      if (prepared.errors) return { errors: prepared.errors.map(formatError) } as ExecutionResult;
+      const ctx = req.context as unknown as Context;
+      return {
+        schema: runtime.schema,
+        document: prepared.document,
+        operationName: params.operationName,
+        variableValues: params.variables,
+        contextValue: runtime.context({ principal: ctx.state.principal, requestId: ctx.state.requestId, log: ctx.state.log }),
+      };
+    },
+    onNext: (_ctx, _req, result) => (result.errors ? { ...result, errors: result.errors.map(formatError) } : undefined) as ExecutionResult | undefined,
+  });
+  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  return async (ctx, next) => {
+    if (ctx.method === "POST") await readBody(ctx, bodyLimit);
+    await handler(ctx, next);
+  };
+}

@@ -1,0 +1,59 @@
+// GraphQL over WebSocket (graphql-ws, subprotocol graphql-transport-ws) on /graphql of a given http.Server.
+// ws-level pings every keepAliveMs keep idle connections open through proxies; a peer that does not answer
+// within the next interval is cut off, which ends its subscriptions and frees their listeners.
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import type { ExecutionResult, GraphQLError } from "graphql";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer } from "ws";
+import { formatError } from "./errors.js";
+import type { GraphqlRuntime } from "./runtime.js";
+
+export interface WebSocketOptions {
+  path?: string;
+  keepAliveMs?: number;
+}
+
+export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options: WebSocketOptions = {}) {
+  const path = options.path ?? "/graphql";
+  const wss = new WebSocketServer({ noServer: true });
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(req.url ?? "/", "http://localhost").pathname !== path) {
+      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+  };
+  server.on("upgrade", onUpgrade);
+  const disposable = useServer(
+    {
+      schema: runtime.schema,
+      execute: runtime.execute,
+      subscribe: runtime.subscribe,
+      onSubscribe: (_ctx, _id, payload) => {
+        const prepared = runtime.prepare(payload.query, payload.variables);
+        if (prepared.errors) return prepared.errors.map(formatError) as GraphQLError[];
+        const requestId = randomUUID();
+        return {
+          schema: runtime.schema,
+          document: prepared.document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: runtime.context({ requestId, log: runtime.log?.child({ requestId, transport: "ws" }) }),
+        };
+      },
+      onNext: (_ctx, _id, _payload, _args, result: ExecutionResult) =>
+        result.errors ? { ...result, errors: result.errors.map((e) => (formatError(e) as GraphQLError).toJSON()) } : undefined,
+    },
+    wss,
+    options.keepAliveMs ?? 12_000,
+  );
+  return {
+    wss,
+    async close() {
+      server.off("upgrade", onUpgrade);
+      await disposable.dispose();
+    },
+  };
+}
