@@ -1,6 +1,6 @@
 // The GraphQL side of the app, built once: schema, operation preparation (cache + limits), execution, the live
 // subscription streams, and a context per operation. Every transport (HTTP, WebSocket, SSE) uses this one object.
-import { execute, subscribe } from "graphql";
+import { execute, subscribe, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { Principal } from "../auth/principal.js";
 import type { Services } from "../domain/services.js";
@@ -9,8 +9,9 @@ import { createPreparer, type OperationOptions } from "./operation.js";
 import { buildSchema } from "./schema.js";
 import { LiveStreams } from "./streams.js";
 
-export function createGraphqlRuntime(services: Services, options: OperationOptions & { log?: Logger } = {}) {
-  const schema = buildSchema();
+/** `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers). */
+export function createGraphqlRuntime(services: Services, options: OperationOptions & { log?: Logger; schema?: GraphQLSchema } = {}) {
+  const schema = options.schema ?? buildSchema();
   const streams = new LiveStreams();
   return {
     schema,

@@ -49,11 +49,13 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
     wss,
     options.keepAliveMs ?? 12_000,
   );
+  let closing: Promise<void> | undefined;
   return {
     wss,
-    async close() {
+    /** Closes every socket (1001 Going away) and stops accepting; safe to call twice. */
+    close() {
       server.off("upgrade", onUpgrade);
-      await disposable.dispose();
+      return (closing ??= disposable.dispose());
     },
   };
 }

@@ -1,0 +1,78 @@
+// Errors: partial results, codes on everything, the argument path of bad input, masking of the unexpected.
+import assert from "node:assert/strict";
+import { Writable } from "node:stream";
+import { GraphQLError } from "graphql";
+import { pino } from "pino";
+import { NotFoundError } from "../../src/domain/errors.js";
+import { toGraphqlError } from "../../src/graphql/errors.js";
+import { httpError } from "../../src/http/problem.js";
+import { ada, gql, startServer, type TestServer } from "../support/server.js";
+
+describe("GraphQL errors", () => {
+  let s: TestServer;
+  const lines: Record<string, unknown>[] = [];
+  before(async () => {
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    s = await startServer({ logger: pino({ level: "error" }, sink) });
+  });
+  after(() => s.close());
+
+  it("a failing nullable field nested in a list leaves the rest of data (partial result)", async () => {
+    const created = await gql(s.url, `mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customerId } }`, { i: ada });
+    const id = created.json.data.createCustomer.customerId;
+    const res = await gql(s.url, `query($id: ID!) { customer(customerId: $id) { firstName } order(orderId: "ord_x") { orderId } cart(cartId: "crt_x") { cartId } }`, { id });
+    assert.deepEqual(res.json.data, { customer: { firstName: "Ada" }, order: null, cart: null });
+    assert.deepEqual(res.json.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path[0], e.extensions.code]), [
+      ["order", "NOT_FOUND"],
+      ["cart", "NOT_FOUND"],
+    ]);
+  });
+
+  it("customers(after:) naming nobody → BAD_USER_INPUT on argument 'after'", async () => {
+    const res = await gql(s.url, `{ customers(after: "cus_nobody") { customerId } }`);
+    assert.equal(res.json.data, null);
+    assert.equal(res.json.errors[0].extensions.code, "BAD_USER_INPUT");
+    assert.equal(res.json.errors[0].extensions.argument, "after");
+    assert.deepEqual(res.json.errors[0].extensions.invalid[0].path, ["after"]);
+  });
+
+  it("an unexpected failure is masked with the request id and logged with its stack", async () => {
+    const jobs = s.app.services.jobs;
+    const original = jobs.get;
+    jobs.get = async () => {
+      throw new Error("disk on fire at /var/secret");
+    };
+    try {
+      const res = await gql(s.url, `{ job(jobId: "job_1") { status } }`);
+      const requestId = res.headers.get("x-request-id")!;
+      const [error] = res.json.errors;
+      assert.deepEqual(res.json.data, { job: null });
+      assert.equal(error.extensions.code, "INTERNAL_SERVER_ERROR");
+      assert.equal(error.extensions.requestId, requestId);
+      assert.match(error.message, new RegExp(requestId));
+      assert.doesNotMatch(res.text, /fire|secret|at async/);
+      const logged = lines.find((l) => l.requestId === requestId && l.msg === "resolver failed") as { err: { stack: string } } | undefined;
+      assert.ok(logged, "logged with the request id");
+      assert.match(logged.err.stack, /disk on fire/);
+    } finally {
+      jobs.get = original;
+    }
+  });
+
+  it("maps the auth layer's refusals to UNAUTHENTICATED and FORBIDDEN", () => {
+    const ctx = { requestId: "r1" };
+    const forbidden = Object.assign(new Error("not yours"), { kind: "forbidden" });
+    assert.equal(toGraphqlError(forbidden, ctx).extensions.code, "FORBIDDEN");
+    assert.equal(toGraphqlError(Object.assign(new Error("who?"), { kind: "unauthenticated" }), ctx).extensions.code, "UNAUTHENTICATED");
+    assert.equal(toGraphqlError(httpError(401, "no token"), ctx).extensions.code, "UNAUTHENTICATED");
+    assert.equal(toGraphqlError(httpError(403, "no scope"), ctx).extensions.code, "FORBIDDEN");
+    const coded = new GraphQLError("x", { extensions: { code: "FORBIDDEN" } });
+    assert.equal(toGraphqlError(coded, ctx), coded);
+    assert.equal(toGraphqlError(new NotFoundError("order", "o1"), ctx).extensions.code, "NOT_FOUND");
+  });
+});

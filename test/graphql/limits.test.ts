@@ -1,0 +1,92 @@
+// Limits checked before execution (depth, cost, aliases, list sizes) and the introspection switch.
+import assert from "node:assert/strict";
+import { getIntrospectionQuery } from "graphql";
+import { configFromEnv } from "../../src/config.js";
+import { gql, startServer, type TestServer } from "../support/server.js";
+import { metric } from "./helpers.js";
+
+/** `levels` fields under Customer, alternating orders / customer, then a leaf. */
+const chain = (levels: number) => {
+  let q = levels % 2 === 1 ? "orderId" : "customerId";
+  for (let i = levels - 1; i >= 0; i--) q = `${i % 2 === 0 ? "orders" : "customer"} { ${q} }`;
+  return q;
+};
+/** customers (1) + chain + leaf: depth levels + 2 */
+const nest = (levels: number) => `{ customers(first: 1) { ${chain(levels)} } }`;
+
+describe("GraphQL limits", () => {
+  let s: TestServer;
+  // A generous cost limit here so depth can be tested alone; the cost test has its own server.
+  before(async () => (s = await startServer({ graphql: { maxCost: 1_000_000 }, jobs: { pollMs: 3_600_000 } })));
+  after(() => s.close());
+
+  const rejected = async (query: string, code: string, variables?: Record<string, unknown>, on = s) => {
+    const before = await metric(on, "db_queries_total");
+    const res = await gql(on.url, query, variables);
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.json.data, undefined);
+    assert.equal(res.json.errors[0].extensions.code, code, res.text);
+    assert.equal(await metric(on, "db_queries_total"), before, "nothing executed");
+    return res.json.errors[0];
+  };
+
+  it("depth: 10 levels pass, 11 are refused with DEPTH_LIMIT_EXCEEDED", async () => {
+    const ok = await gql(s.url, nest(8));
+    assert.equal(ok.json.errors, undefined, ok.text);
+    const error = await rejected(nest(9), "DEPTH_LIMIT_EXCEEDED");
+    assert.equal(error.extensions.limit, 10);
+    assert.equal(error.extensions.depth, 11);
+    assert.match(error.message, /11 levels deep; at most 10/);
+  });
+
+  it("depth follows fragments; introspection is exempt", async () => {
+    await rejected(`{ ...A } fragment A on Query { customers(first: 1) { ...B } } fragment B on Customer { ${chain(9)} }`, "DEPTH_LIMIT_EXCEEDED");
+    const intro = await gql(s.url, getIntrospectionQuery());
+    assert.equal(intro.json.errors, undefined);
+    assert.ok(intro.json.data.__schema.types.length > 10);
+  });
+
+  it("cost: list fields weigh by first (literal or variable); over the limit → COST_LIMIT_EXCEEDED", async () => {
+    const query = `query($n: Int) { customers(first: $n) { orders { customer { orders { orderId } } } } }`;
+    const cheap = await startServer({ graphql: { maxCost: 500 }, jobs: { pollMs: 3_600_000 } });
+    try {
+      // 1 + n × (1 + 10 × (1 + 1 × 1)) = 1 + 21n
+      assert.equal((await gql(cheap.url, query, { n: 20 })).json.errors, undefined);
+      const error = await rejected(query, "COST_LIMIT_EXCEEDED", { n: 30 }, cheap);
+      assert.equal(error.extensions.cost, 631);
+      assert.equal(error.extensions.limit, 500);
+      await rejected(`{ customers(first: 30) { orders { customer { orders { orderId } } } } }`, "COST_LIMIT_EXCEEDED", undefined, cheap);
+      // the default limit is 5000
+      assert.equal(configFromEnv({}).graphql.maxCost, 5000);
+    } finally {
+      await cheap.close();
+    }
+  });
+
+  it("aliases: more than 30 → ALIAS_LIMIT_EXCEEDED", async () => {
+    const fields = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(" ");
+    assert.equal((await gql(s.url, `{ ${fields(30)} }`)).json.errors, undefined);
+    await rejected(`{ ${fields(31)} }`, "ALIAS_LIMIT_EXCEEDED");
+  });
+
+  it("list sizes: first outside 1..100 → BAD_USER_INPUT on argument 'first'", async () => {
+    const error = await rejected(`{ customers(first: 101) { customerId } }`, "BAD_USER_INPUT");
+    assert.equal(error.extensions.argument, "first");
+    await rejected(`query($n: Int) { customers(first: $n) { customerId } }`, "BAD_USER_INPUT", { n: 0 });
+  });
+
+  it("introspection can be switched off (GRAPHQL_INTROSPECTION=false); __typename still works", async () => {
+    assert.equal(configFromEnv({}).graphql.introspection, true);
+    assert.equal(configFromEnv({ GRAPHQL_INTROSPECTION: "false" }).graphql.introspection, false);
+    const closed = await startServer({ graphql: { introspection: false } });
+    try {
+      const res = await gql(closed.url, `{ __schema { queryType { name } } }`);
+      assert.equal(res.status, 400);
+      assert.equal(res.json.errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
+      assert.match(res.json.errors[0].message, /introspection/i);
+      assert.deepEqual((await gql(closed.url, `{ __typename }`)).json, { data: { __typename: "Query" } });
+    } finally {
+      await closed.close();
+    }
+  });
+});
