@@ -8,6 +8,7 @@ import { createServices, type Services } from "./domain/services.js";
 import { graphqlHttp } from "./graphql/http.js";
 import { buildSchema } from "./graphql/schema.js";
 import { conditionalGet } from "./http/conditional.js";
+import { mountDocs } from "./http/docs.js";
 import { problemErrors } from "./http/errors.js";
 import { notFound } from "./http/not-found.js";
 import { requestId } from "./http/request-id.js";
@@ -50,6 +51,7 @@ export function buildApp({ store, logger, bus = new InProcessBus(), bodyLimit, j
     ctx.body = { status: "ready", database: store.dialect };
   });
   router.all("/graphql", graphqlHttp(buildSchema(), services));
+  mountDocs(router);
   mountRest(router, restHandlers(services), { bodyLimit });
 
   const entryPoints = [...new Set(operationSpecs.map((op) => op.path))].concat("/graphql");

@@ -1,0 +1,276 @@
+// Do openapi.yaml and schema.graphql describe the same domain? Pairs every type both specs describe and compares
+// them field by field: names, required ↔ non-null, JSON Schema type/format ↔ scalar, array ↔ list, enum values.
+// Intended differences live in spec-agreement.config.ts, each with its reason.
+import {
+  buildSchema,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type GraphQLType,
+} from "graphql";
+import { deref, isObject, type Json, type JsonObject } from "./spec.js";
+
+export interface AgreementConfig {
+  /** REST schema name → GraphQL type name, for pairs whose names differ and that no shared operationId links. */
+  pairs: Record<string, string>;
+  /** "GraphQLType.field" → why the specs differ there on purpose. That field is not compared (nor anything below it). */
+  intended: Record<string, string>;
+  /** GraphQL scalar → the JSON Schema type (and format) meaning the same thing. */
+  scalars: Record<string, { type: string; format?: string }>;
+}
+
+export type MismatchKind =
+  | "missing-in-graphql"
+  | "missing-in-rest"
+  | "nullability"
+  | "type"
+  | "list"
+  | "enum-values"
+  | "stale-declaration";
+
+export interface Mismatch {
+  kind: MismatchKind;
+  /** where, named the GraphQL way: "Customer.email", "OrderStatus", "LineItemInput.quantity" */
+  at: string;
+  /** where on the REST side: "CustomerInput.email", "Job.result" */
+  restAt: string;
+  rest: string;
+  graphql: string;
+}
+
+interface Pair {
+  restLabel: string;
+  rest: JsonObject;
+  gql: GraphQLNamedType;
+}
+
+const SCHEMAS = "/components/schemas/";
+
+export interface Agreement {
+  mismatches: Mismatch[];
+  /** the pairs compared, "REST ↔ GraphQL" */
+  compared: string[];
+}
+
+export function checkAgreement(openapi: JsonObject, graphql: string | GraphQLSchema, config: AgreementConfig, file = "openapi.yaml"): Agreement {
+  const schema = typeof graphql === "string" ? buildSchema(graphql) : graphql;
+  const restSchemas = isObject(openapi.components) && isObject(openapi.components.schemas) ? openapi.components.schemas : {};
+  const mismatches: Mismatch[] = [];
+  const queue: Pair[] = [];
+  const queued = new Set<string>();
+  const seenFields = new Set<string>();
+  const resolve = (raw: Json, at: string) => deref(openapi, raw, file, at);
+
+  const enqueue = (restLabel: string, rest: JsonObject, gql: GraphQLNamedType) => {
+    const key = `${restLabel}\u0000${gql.name}`;
+    if (queued.has(key)) return;
+    queued.add(key);
+    queue.push({ restLabel, rest, gql });
+  };
+  const enqueueNamed = (restName: string, gqlName: string, origin: string) => {
+    const gql = schema.getType(gqlName);
+    if (!(restName in restSchemas) || !gql) {
+      const missing = !(restName in restSchemas) ? `REST has no schema ${restName}` : `GraphQL has no type ${gqlName}`;
+      mismatches.push({ kind: "stale-declaration", at: gqlName, restAt: restName, rest: origin, graphql: missing });
+      return;
+    }
+    enqueue(restName, resolve(restSchemas[restName], `${SCHEMAS}${restName}`).value, gql);
+  };
+
+  // 1. Same name in both specs. 2. Linked by an operationId that is also a root field. 3. Declared pairs.
+  const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].map((t) => t?.name));
+  for (const name of Object.keys(restSchemas)) {
+    const gql = schema.getType(name);
+    if (gql && !name.startsWith("__") && !roots.has(name) && !isScalarType(gql)) enqueueNamed(name, name, "same name");
+  }
+  for (const [operationId, body, result] of restOperations(openapi, resolve)) {
+    const field = schema.getMutationType()?.getFields()[operationId] ?? schema.getQueryType()?.getFields()[operationId];
+    if (!field) continue;
+    const input = field.args.find((a) => a.name === "input");
+    const bodyName = schemaName(body);
+    if (input && bodyName && isInputObjectType(getNamedType(input.type))) enqueueNamed(bodyName, getNamedType(input.type).name, `operation ${operationId}`);
+    const resultName = schemaName(result);
+    if (resultName && isObjectType(getNamedType(field.type))) enqueueNamed(resultName, getNamedType(field.type).name, `operation ${operationId}`);
+  }
+  for (const [restName, gqlName] of Object.entries(config.pairs)) enqueueNamed(restName, gqlName, "declared pair in spec-agreement.config.ts");
+
+  for (let i = 0; i < queue.length; i++) comparePair(queue[i]);
+
+  for (const [key, reason] of Object.entries(config.intended)) {
+    if (!seenFields.has(key)) {
+      mismatches.push({ kind: "stale-declaration", at: key, restAt: key, rest: `declared intended difference (${reason})`, graphql: "no compared type has this field; remove the declaration" });
+    }
+  }
+  return { mismatches, compared: queue.map((p) => (p.restLabel === p.gql.name ? p.restLabel : `${p.restLabel} ↔ ${p.gql.name}`)) };
+
+  function comparePair({ restLabel, rest, gql }: Pair) {
+    if (isEnumType(gql) || isScalarType(gql)) return compareShape(rest, undefined, gql, gql.name, restLabel);
+    if (!isObjectType(gql) && !isInputObjectType(gql)) {
+      return mismatches.push({ kind: "type", at: gql.name, restAt: restLabel, rest: describeRest(rest), graphql: `${gql.name} (not comparable)` });
+    }
+    const props = properties(rest, restLabel);
+    if (!props) return mismatches.push({ kind: "type", at: gql.name, restAt: restLabel, rest: describeRest(rest), graphql: `${isInputObjectType(gql) ? "input" : "type"} ${gql.name}` });
+    const input = isInputObjectType(gql);
+    const fields: Record<string, GraphQLField<unknown, unknown> | GraphQLInputField> = gql.getFields();
+    const required = new Set(Array.isArray(rest.required) ? rest.required.map(String) : []);
+    const restFields = Object.entries(props.properties).filter(([, p]) => {
+      const s = isObject(p) && typeof p.$ref !== "string" ? p : isObject(p) ? resolve(p, restLabel).value : {};
+      return input ? s.readOnly !== true : s.writeOnly !== true;
+    });
+    const names = new Set([...restFields.map(([n]) => n), ...Object.keys(fields)]);
+    for (const name of names) {
+      const at = `${gql.name}.${name}`;
+      const restAt = `${restLabel}.${name}`;
+      seenFields.add(at);
+      if (at in config.intended) continue;
+      const restProp = restFields.find(([n]) => n === name)?.[1];
+      const field = fields[name];
+      if (restProp === undefined) {
+        mismatches.push({ kind: "missing-in-rest", at, restAt, rest: "no such property", graphql: String(field.type) });
+      } else if (!field) {
+        const r = resolve(restProp, props.at);
+        mismatches.push({ kind: "missing-in-graphql", at, restAt, rest: describeRest(r.value, restProp), graphql: "no such field" });
+      } else {
+        compareValue(restProp, required.has(name), field.type, at, restAt);
+      }
+    }
+  }
+
+  /** Nullability first (optional or nullable in REST ↔ nullable in GraphQL), then the shape. */
+  function compareValue(raw: Json, required: boolean, type: GraphQLType, at: string, restAt: string) {
+    const { value, nullable } = unwrapNullable(raw, restAt);
+    const restNullable = !required || nullable;
+    if (restNullable === isNonNullType(type)) {
+      const how = !required ? "optional" : nullable ? "required but nullable" : "required, non-null";
+      mismatches.push({ kind: "nullability", at, restAt, rest: `${describeRest(value, raw)}, ${how}`, graphql: String(type) });
+    }
+    const inner = isNonNullType(type) ? type.ofType : type;
+    if (isListType(inner) !== isArray(value)) {
+      return mismatches.push({ kind: "list", at, restAt, rest: describeRest(value, raw), graphql: String(type) });
+    }
+    if (isListType(inner)) return compareValue(isObject(value.items) ? value.items : {}, true, inner.ofType, `${at}[]`, `${restAt}[]`);
+    compareShape(value, raw, inner as GraphQLNamedType, at, restAt);
+  }
+
+  /** A named GraphQL type against a resolved, non-null, non-array REST schema. */
+  function compareShape(value: JsonObject, raw: Json | undefined, gql: GraphQLNamedType, at: string, restAt: string) {
+    const name = raw === undefined ? undefined : schemaName(raw);
+    if (isEnumType(gql)) {
+      if (!Array.isArray(value.enum)) return mismatches.push({ kind: "type", at, restAt, rest: describeRest(value, raw), graphql: `enum ${gql.name}` });
+      // A named enum on both sides is compared once, as its own pair, not at every field that uses it.
+      if (name && raw !== undefined) return enqueue(name, value, gql);
+      const rest = value.enum.filter((v) => v !== null).map(String);
+      const graphql = gql.getValues().map((v) => v.name);
+      const onlyRest = rest.filter((v) => !graphql.includes(v));
+      const onlyGraphql = graphql.filter((v) => !rest.includes(v));
+      if (onlyRest.length || onlyGraphql.length) {
+        const diff = [onlyRest.length ? `only in REST: ${onlyRest.join(", ")}` : "", onlyGraphql.length ? `only in GraphQL: ${onlyGraphql.join(", ")}` : ""];
+        mismatches.push({ kind: "enum-values", at, restAt, rest: `${rest.join(", ")} (${diff.filter(Boolean).join("; ")})`, graphql: graphql.join(", ") });
+      }
+      return;
+    }
+    if (isScalarType(gql)) {
+      const want = config.scalars[gql.name];
+      const type = jsonType(value);
+      const format = typeof value.format === "string" ? value.format : undefined;
+      const claimed = Object.values(config.scalars).some((s) => s.format !== undefined && s.format === format);
+      const ok = want && !Array.isArray(value.enum) && type === want.type && (want.format === undefined ? !claimed : format === want.format);
+      if (!ok) mismatches.push({ kind: "type", at, restAt, rest: describeRest(value, raw), graphql: want ? `${gql.name} (${want.type}${want.format ? `, ${want.format}` : ""})` : `${gql.name} (no JSON Schema equivalent declared)` });
+      return;
+    }
+    if (!properties(value, restAt)) return mismatches.push({ kind: "type", at, restAt, rest: describeRest(value, raw), graphql: gql.name });
+    enqueue(name ?? restAt, value, gql);
+  }
+
+  function unwrapNullable(raw: Json, at: string): { value: JsonObject; nullable: boolean } {
+    let { value } = resolve(raw, at);
+    let nullable = false;
+    for (;;) {
+      if (value.nullable === true) nullable = true;
+      if (Array.isArray(value.type) && value.type.includes("null")) nullable = true;
+      if (Array.isArray(value.enum) && value.enum.includes(null)) nullable = true;
+      const branches = [value.oneOf, value.anyOf, value.allOf].find((b) => Array.isArray(b)) as Json[] | undefined;
+      if (!branches) return { value, nullable };
+      const rest = branches.filter((b) => !(isObject(b) && b.type === "null"));
+      if (rest.length < branches.length) nullable = true;
+      if (rest.length !== 1) return { value, nullable };
+      value = resolve(rest[0], at).value;
+    }
+  }
+
+  function properties(value: JsonObject, at: string): { properties: JsonObject; at: string } | undefined {
+    if (isObject(value.properties)) return { properties: value.properties, at };
+    if (jsonType(value) === "object") return { properties: {}, at };
+    return undefined;
+  }
+}
+
+function schemaName(raw: Json | undefined): string | undefined {
+  return isObject(raw) && typeof raw.$ref === "string" && raw.$ref.startsWith(`#${SCHEMAS}`) ? raw.$ref.slice(SCHEMAS.length + 1) : undefined;
+}
+
+function jsonType(value: JsonObject): string | undefined {
+  const types = (Array.isArray(value.type) ? value.type : [value.type]).filter((t) => t !== "null" && t !== undefined);
+  if (types.length === 1) return String(types[0]);
+  if (types.length === 0 && isObject(value.properties)) return "object";
+  if (types.length === 0 && value.items !== undefined) return "array";
+  return types.length ? types.join("|") : undefined;
+}
+
+const isArray = (value: JsonObject) => jsonType(value) === "array";
+
+function describeRest(value: JsonObject, raw?: Json): string {
+  const name = raw === undefined ? undefined : schemaName(raw);
+  if (Array.isArray(value.enum)) return `enum ${name ? `${name} ` : ""}[${value.enum.join(", ")}]`;
+  const type = jsonType(value) ?? "any";
+  if (type === "array") return `array of ${isObject(value.items) ? (schemaName(value.items) ?? jsonType(value.items) ?? "any") : "any"}`;
+  if (type === "object") return name ? `object ${name}` : "object";
+  return typeof value.format === "string" ? `${type} (${value.format})` : type;
+}
+
+/** operationId → the request body schema and the first 2xx response schema, as written (maybe $refs). */
+function restOperations(openapi: JsonObject, resolve: (raw: Json, at: string) => { value: JsonObject }): [string, Json | undefined, Json | undefined][] {
+  const out: [string, Json | undefined, Json | undefined][] = [];
+  for (const [path, rawItem] of Object.entries(isObject(openapi.paths) ? openapi.paths : {})) {
+    for (const op of Object.values(resolve(rawItem, path).value)) {
+      if (!isObject(op) || typeof op.operationId !== "string") continue;
+      const body = op.requestBody === undefined ? undefined : firstSchema(resolve(op.requestBody, path).value.content);
+      const ok = Object.entries(isObject(op.responses) ? op.responses : {}).find(([status]) => /^2\d\d$/.test(status))?.[1];
+      out.push([op.operationId, body, ok === undefined ? undefined : firstSchema(resolve(ok, path).value.content)]);
+    }
+  }
+  return out;
+}
+
+function firstSchema(content: Json | undefined): Json | undefined {
+  if (!isObject(content)) return undefined;
+  const media = Object.values(content).find((m) => isObject(m) && m.schema !== undefined);
+  return isObject(media) ? media.schema : undefined;
+}
+
+const KIND_TEXT: Record<MismatchKind, string> = {
+  "missing-in-graphql": "field only in REST",
+  "missing-in-rest": "field only in GraphQL",
+  nullability: "required / non-null differs",
+  type: "type differs",
+  list: "list on one side only",
+  "enum-values": "enum values differ",
+  "stale-declaration": "stale declaration",
+};
+
+export function formatAgreement(mismatches: Mismatch[], files = { rest: "openapi.yaml", graphql: "schema.graphql" }): string {
+  const lines = [`${files.rest} and ${files.graphql} disagree (${mismatches.length}):`];
+  for (const m of mismatches) {
+    lines.push(`  ${m.at}: ${KIND_TEXT[m.kind]}`, `    REST    ${m.restAt}: ${m.rest}`, `    GraphQL ${m.at}: ${m.graphql}`);
+  }
+  lines.push("Fix one spec, or declare the difference with its reason in src/codegen/spec-agreement.config.ts.");
+  return lines.join("\n");
+}
