@@ -1,15 +1,21 @@
 // The one composition root: transport middleware, the generated REST wiring, GraphQL, over one domain.
 // No listen() here, so tests and main.ts mount the same app.
+import type { Server } from "node:http";
 import Router from "@koa/router";
 import Koa from "koa";
 import type { Logger } from "pino";
 import { mountRest, operationSpecs } from "../generated/rest.js";
 import { createServices, type Services } from "./domain/services.js";
+import type { GraphqlConfig } from "./config.js";
+import { graphiqlAssets } from "./graphql/graphiql.js";
 import { graphqlHttp } from "./graphql/http.js";
-import { buildSchema } from "./graphql/schema.js";
+import { createGraphqlRuntime, type GraphqlRuntime } from "./graphql/runtime.js";
+import { graphqlSse } from "./graphql/sse.js";
+import { attachWebSocket } from "./graphql/ws.js";
 import { conditionalGet } from "./http/conditional.js";
 import { mountDocs } from "./http/docs.js";
 import { problemErrors } from "./http/errors.js";
+import { createMetrics, routeLabeler, type Metrics } from "./http/metrics.js";
 import { notFound } from "./http/not-found.js";
 import { requestId } from "./http/request-id.js";
 import { restHandlers } from "./rest/index.js";
@@ -24,18 +30,29 @@ export interface AppDeps {
   bus?: EventBus;
   bodyLimit?: number;
   jobs?: QueueOptions;
+  /** GraphQL introspection and limits (defaults: introspection on, depth 10, cost 5000, 30 aliases) */
+  graphql?: Partial<GraphqlConfig>;
+  /** metrics registry; create it before openStore and pass its onQuery there so db_queries_total counts */
+  metrics?: Metrics;
+  /** interval of WebSocket keep-alive pings (ms, default 12 000) */
+  wsKeepAliveMs?: number;
 }
 
 export interface App {
   koa: Koa;
   services: Services;
+  metrics: Metrics;
+  /** the GraphQL schema, preparation and execution every GraphQL transport uses */
+  graphql: GraphqlRuntime;
+  /** serves GraphQL over WebSocket (graphql-ws) on /graphql of this server; call once the server exists */
+  attach(server: Server): void;
   /** starts background work (the job queue) */
   start(): void;
-  /** stops background work; the caller closes the store afterwards */
+  /** ends subscriptions (WebSocket and SSE) and stops background work; the caller closes the store afterwards */
   close(): Promise<void>;
 }
 
-export function buildApp({ store, logger, bus = new InProcessBus(), bodyLimit, jobs }: AppDeps): App {
+export function buildApp({ store, logger, bus = new InProcessBus(), bodyLimit, jobs, graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
   const services = createServices(store, bus, logger, jobs);
   const koa = new Koa();
   koa.proxy = false;
@@ -50,21 +67,35 @@ export function buildApp({ store, logger, bus = new InProcessBus(), bodyLimit, j
     await store.db.selectFrom("customers").select("customer_id").limit(1).execute();
     ctx.body = { status: "ready", database: store.dialect };
   });
-  router.all("/graphql", graphqlHttp(buildSchema(), services));
+  router.get("/metrics", metrics.endpoint);
+  const gql = createGraphqlRuntime(services, { ...graphql, log: logger });
+  router.all("/graphql", graphqlHttp(gql, { bodyLimit }));
+  router.all("/graphql/stream", graphqlSse(gql, { bodyLimit }));
+  router.get("/graphql/assets/:name", graphiqlAssets());
   mountDocs(router);
   mountRest(router, restHandlers(services), { bodyLimit });
 
   const entryPoints = [...new Set(operationSpecs.map((op) => op.path))].concat("/graphql");
+  const routes = [...entryPoints, "/graphql/stream", "/graphql/assets/{name}", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json", "/openapi.yaml"];
+  koa.use(metrics.middleware(routeLabeler(routes)));
   koa.use(requestId(logger));
   koa.use(problemErrors());
   koa.use(notFound(entryPoints));
   koa.use(conditionalGet());
   koa.use(router.routes());
+  let ws: ReturnType<typeof attachWebSocket> | undefined;
   return {
     koa,
     services,
+    metrics,
+    graphql: gql,
+    attach: (server) => {
+      ws ??= attachWebSocket(server, gql, { keepAliveMs: wsKeepAliveMs });
+    },
     start: () => services.queue.start(),
     close: async () => {
+      await gql.streams.closeAll();
+      await ws?.close();
       await services.queue.stop();
       await bus.close();
     },

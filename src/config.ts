@@ -8,6 +8,15 @@ export interface Config {
   logLevel: string;
   bodyLimit: number;
   jobs: { leaseMs: number; pollMs: number };
+  graphql: GraphqlConfig;
+}
+
+/** GraphQL knobs (GRAPHQL_*): introspection and the limits checked before execution. */
+export interface GraphqlConfig {
+  introspection: boolean;
+  maxDepth: number;
+  maxCost: number;
+  maxAliases: number;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -26,5 +35,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? "info",
     bodyLimit: positive(env, "BODY_LIMIT", 1024 * 1024),
     jobs: { leaseMs: positive(env, "JOB_LEASE_MS", 30_000), pollMs: positive(env, "JOB_POLL_MS", 500) },
+    graphql: {
+      introspection: env.GRAPHQL_INTROSPECTION !== "false",
+      maxDepth: positive(env, "GRAPHQL_MAX_DEPTH", 10),
+      maxCost: positive(env, "GRAPHQL_MAX_COST", 5000),
+      maxAliases: positive(env, "GRAPHQL_MAX_ALIASES", 30),
+    },
   };
 }

@@ -3,16 +3,21 @@
 import { createServer } from "node:http";
 import { buildApp } from "./app.js";
 import { configFromEnv } from "./config.js";
+import { createMetrics } from "./http/metrics.js";
 import { createLogger } from "./logger.js";
 import { openStore } from "./store/database.js";
 
 const config = configFromEnv();
 const logger = createLogger(config.logLevel);
-const store = await openStore(config.databaseUrl);
-const app = buildApp({ store, logger, bodyLimit: config.bodyLimit, jobs: config.jobs });
+// Metrics first: the store reports every query to db_queries_total.
+const metrics = createMetrics({ defaults: true });
+const store = await openStore(config.databaseUrl, { onQuery: metrics.onQuery });
+const app = buildApp({ store, logger, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, jobs: config.jobs });
 const { koa } = app;
 const server = createServer(koa.callback());
 server.keepAliveTimeout = 5000;
+// GraphQL subscriptions over WebSocket share this server's port (/graphql).
+app.attach(server);
 
 app.start();
 server.listen(config.port, config.host, () => {
@@ -26,8 +31,10 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, "shutting down: finishing in-flight requests");
+  // Ends subscriptions first (their WebSocket and SSE connections would hold server.close open) and background work.
+  const closing = app.close();
   server.close(async () => {
-    await app.close();
+    await closing;
     await store.close();
     logger.info("stopped");
     process.exit(0);

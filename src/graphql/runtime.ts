@@ -1,10 +1,11 @@
 // The GraphQL side of the app, built once: schema, operation preparation (cache + limits), execution, the live
 // subscription streams, and a context per operation. Every transport (HTTP, WebSocket, SSE) uses this one object.
-import { execute, subscribe, type GraphQLSchema } from "graphql";
+import { subscribe, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { Principal } from "../auth/principal.js";
 import type { Services } from "../domain/services.js";
 import { createContext, type GraphqlContext } from "./context.js";
+import { createExecute } from "./execute.js";
 import { createPreparer, type OperationOptions } from "./operation.js";
 import { buildSchema } from "./schema.js";
 import { LiveStreams } from "./streams.js";
@@ -18,7 +19,7 @@ export function createGraphqlRuntime(services: Services, options: OperationOptio
     streams,
     log: options.log,
     prepare: createPreparer(schema, options),
-    execute,
+    execute: createExecute(schema),
     subscribe,
     context: (caller: { principal?: Principal | null; requestId?: string; log?: Logger }): GraphqlContext => createContext(services, streams, caller),
   };

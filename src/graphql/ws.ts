@@ -55,7 +55,7 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
     /** Closes every socket (1001 Going away) and stops accepting; safe to call twice. */
     close() {
       server.off("upgrade", onUpgrade);
-      return (closing ??= disposable.dispose());
+      return (closing ??= Promise.resolve(disposable.dispose()));
     },
   };
 }

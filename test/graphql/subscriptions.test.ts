@@ -143,7 +143,7 @@ describe("GraphQL subscriptions", () => {
       const results = [];
       for await (const result of client.iterate({ query: SUBSCRIBE, variables: { c: "cus_nobody" } })) results.push(result);
       assert.equal(results.length, 1);
-      assert.equal((results[0].errors as { extensions: { code: string } }[])[0].extensions.code, "NOT_FOUND");
+      assert.equal((results[0].errors as unknown as { extensions: { code: string } }[])[0].extensions.code, "NOT_FOUND");
       // a document that does not validate: the subscription is refused with an error message
       await assert.rejects(collect(client.iterate({ query: `subscription { orderStatusChanged(customerId: "x") { nope } }` }), 1), (errors: { extensions: { code: string } }[]) => {
         assert.equal(errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
@@ -178,7 +178,7 @@ describe("GraphQL subscriptions", () => {
         for await (const r of client.iterate({ query: SUBSCRIBE, variables: { c: "cus_nobody" } })) out.push(r);
         return out;
       })();
-      assert.equal((result.errors as { extensions: { code: string } }[])[0].extensions.code, "NOT_FOUND");
+      assert.equal((result.errors as unknown as { extensions: { code: string } }[])[0].extensions.code, "NOT_FOUND");
     } finally {
       client.dispose();
     }

@@ -4,7 +4,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildApp, type App } from "../../src/app.js";
+import { buildApp, type App, type AppDeps } from "../../src/app.js";
+import { createMetrics } from "../../src/http/metrics.js";
 import { createLogger } from "../../src/logger.js";
 import { openStore, type Store } from "../../src/store/database.js";
 
@@ -15,18 +16,25 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: { bodyLimit?: number; corsOrigins?: string[] } = {}): Promise<TestServer> {
+export async function startServer(
+  options: { bodyLimit?: number; corsOrigins?: string[] } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "twinspec-test-"));
-  const store = await openStore(`sqlite:${join(dir, "test.db")}`);
+  const metrics = createMetrics();
+  const store = await openStore(`sqlite:${join(dir, "test.db")}`, { onQuery: metrics.onQuery });
   const app = buildApp({
     store,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
+    metrics,
+    graphql: options.graphql,
+    wsKeepAliveMs: options.wsKeepAliveMs,
+    logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
     bodyLimit: options.bodyLimit,
     corsOrigins: options.corsOrigins,
-    jobs: { pollMs: 50, leaseMs: 1000 },
+    jobs: options.jobs ?? { pollMs: 50, leaseMs: 1000 },
   });
   app.start();
   const server: Server = createServer(app.koa.callback());
+  app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -34,9 +42,10 @@ export async function startServer(options: { bodyLimit?: number; corsOrigins?: s
     app,
     store,
     async close() {
+      // Subscriptions first: WebSocket connections are not among those closeAllConnections ends.
+      await app.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await app.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
