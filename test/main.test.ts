@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ADMIN_TOKEN } from "./support/auth.js";
 import { startProcess } from "./support/process.js";
 import { ada, call } from "./support/server.js";
 
@@ -20,7 +21,7 @@ describe("main.ts process", function () {
     // A request in flight when the signal arrives: its body is still being sent.
     const slow = fetch(`${first.url}/customers`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` },
       body: new ReadableStream({
         async start(controller) {
           controller.enqueue(new TextEncoder().encode('{"firstName":"Slow","lastName":"Poke",'));

@@ -1,7 +1,17 @@
-// Who is calling: the verified subject and its scopes. Built by the auth layer, read by the domain's guards.
+// Who is calling: the verified subject and its scopes. Built by the auth layer, read by the guards.
 export interface Principal {
   subject: string;
   scopes: ReadonlySet<string>;
+  /** seconds since epoch when the credentials expire */
+  expiresAt: number;
 }
 
-export const isAdmin = (p: Principal) => p.scopes.has("admin");
+export const ADMIN = "admin";
+
+export const isAdmin = (p: Principal) => p.scopes.has(ADMIN);
+
+/** `admin` acts for every customer; any other token only for the customer named by its `sub`. */
+export const actsFor = (p: Principal, customerId: string) => isAdmin(p) || p.subject === customerId;
+
+/** The scopes of `required` the principal lacks (`admin` holds them all). */
+export const missingScopes = (p: Principal, required: readonly string[]) => (isAdmin(p) ? [] : required.filter((s) => !p.scopes.has(s)));

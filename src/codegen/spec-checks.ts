@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs";
 import { atHead, graphqlChanges, openapiChanges, parseOpenapi, type Change } from "./breaking.js";
 import { checkAgreement, formatAgreement, type AgreementConfig } from "./spec-agreement.js";
 import { agreementConfig } from "./spec-agreement.config.js";
+import { capabilities } from "./capabilities.js";
+import { checkScopes, formatScopes } from "./scope-agreement.js";
 import { loadDocument } from "./spec.js";
 
 export interface SpecCheckOptions {
@@ -34,6 +36,14 @@ export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.grap
   } else {
     const intended = Object.keys(config.intended).length;
     report.info.push(`${openapi} and ${graphql} agree on ${compared.length} types (${intended} intended differences declared)`);
+  }
+
+  const scopeMismatches = checkScopes(restDoc, sdl, capabilities, openapi);
+  if (scopeMismatches.length > 0) {
+    report.failed = true;
+    report.problems.push(formatScopes(scopeMismatches));
+  } else {
+    report.info.push(`REST and GraphQL need the same scopes for all ${Object.keys(capabilities).length} paired capabilities`);
   }
 
   const changes: [string, Change][] = [];

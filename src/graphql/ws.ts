@@ -9,10 +9,13 @@ import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { formatError } from "./errors.js";
 import type { GraphqlRuntime } from "./runtime.js";
+import type { Principal } from "../auth/principal.js";
 
 export interface WebSocketOptions {
   path?: string;
   keepAliveMs?: number;
+  /** who connects (connection_init payload, upgrade request); throwing refuses the socket with 4403 */
+  authenticate?: (params: Record<string, unknown> | undefined, request: IncomingMessage) => Promise<Principal | null>;
 }
 
 export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options: WebSocketOptions = {}) {
@@ -26,12 +29,21 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
   };
   server.on("upgrade", onUpgrade);
+  const callers = new WeakMap<object, Principal | null>();
   const disposable = useServer(
     {
       schema: runtime.schema,
+      onConnect: async (ctx) => {
+        try {
+          callers.set(ctx, options.authenticate ? await options.authenticate(ctx.connectionParams, ctx.extra.request) : null);
+          return true;
+        } catch {
+          return false; // graphql-ws closes with 4403 Forbidden
+        }
+      },
       execute: runtime.execute,
       subscribe: runtime.subscribe,
-      onSubscribe: (_ctx, _id, payload) => {
+      onSubscribe: (ctx, _id, payload) => {
         const prepared = runtime.prepare(payload.query, payload.variables);
         if (prepared.errors) return prepared.errors.map(formatError) as GraphQLError[];
         const requestId = randomUUID();
@@ -40,7 +52,7 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
           document: prepared.document,
           operationName: payload.operationName,
           variableValues: payload.variables,
-          contextValue: runtime.context({ requestId, log: runtime.log?.child({ requestId, transport: "ws" }) }),
+          contextValue: runtime.context({ principal: callers.get(ctx) ?? null, requestId, log: runtime.log?.child({ requestId, transport: "ws" }) }),
         };
       },
       onNext: (_ctx, _id, _payload, _args, result: ExecutionResult) =>

@@ -39,7 +39,7 @@ describe("graphql-jit gives the results of graphql-js", () => {
     it(name, async () => {
       const { schema, context } = runtime(s);
       const document = parse(query);
-      const args = (requestId: string) => ({ schema, document, variableValues: variables(ids), contextValue: context({ requestId }) });
+      const args = (requestId: string) => ({ schema, document, variableValues: variables(ids), contextValue: context({ requestId, principal: ADMIN }) });
       const viaJs = await execute(args("r1"));
       const viaJit = await createExecute(schema)(args("r1"));
       assert.deepEqual(JSON.parse(JSON.stringify(viaJit)), JSON.parse(JSON.stringify(viaJs)));
@@ -47,6 +47,9 @@ describe("graphql-jit gives the results of graphql-js", () => {
     });
   }
 });
+
+/** An admin caller, as the auth layer would hand it over. */
+const ADMIN = { subject: "test-admin", scopes: new Set(["admin"]), expiresAt: Date.now() / 1000 + 3600 };
 
 /** The app's GraphQL runtime, as the transports use it. */
 const runtime = (s: TestServer) => s.app.graphql;

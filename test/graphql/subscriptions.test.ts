@@ -3,6 +3,7 @@
 // disconnect nothing more is sent and the listener is freed; pings keep idle sockets open; close() ends streams.
 import assert from "node:assert/strict";
 import { createClient as createSseClient } from "graphql-sse";
+import { ADMIN_TOKEN } from "../support/auth.js";
 import { createClient as createWsClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { call, gql, startServer, type TestServer } from "../support/server.js";
@@ -25,7 +26,7 @@ describe("GraphQL subscriptions", () => {
   afterEach(() => s.close());
 
   const ws = (extra: Partial<Parameters<typeof createWsClient>[0]> = {}): Client =>
-    createWsClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true, ...extra });
+    createWsClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` }, ...extra });
 
   /** Changes the status three ways: GraphQL mutation, REST merge patch, and a checkout job (new order, PENDING). */
   async function changeEveryWay(customerId: string, orderId: string) {
@@ -128,7 +129,7 @@ describe("GraphQL subscriptions", () => {
     // A raw graphql-transport-ws peer that does not answer pings.
     const mute = new WebSocket(wsUrl, "graphql-transport-ws", { autoPong: false });
     await new Promise((r) => mute.once("open", r));
-    mute.send(JSON.stringify({ type: "connection_init" }));
+    mute.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${ADMIN_TOKEN}` } }));
     await new Promise((r) => mute.once("message", r));
     mute.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: SUBSCRIBE, variables: { c: ada.customerId } } }));
     await until(() => listeners() === baseline + 1, "the mute subscription to listen");
@@ -158,7 +159,7 @@ describe("GraphQL subscriptions", () => {
   it("graphql-sse: every change arrives on /graphql/stream; the listener is freed when the client stops", async () => {
     const ada = await seedCustomer(s, 1);
     const order = await s.app.services.orders.place(ada.customerId, { items: ITEMS });
-    const client = createSseClient({ url: `${s.url}/graphql/stream`, retryAttempts: 0 });
+    const client = createSseClient({ url: `${s.url}/graphql/stream`, retryAttempts: 0, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     try {
       const received = collect(client.iterate({ query: SUBSCRIBE, variables: { c: ada.customerId } }), 3);
       await until(() => listeners() === baseline + 1, "the SSE subscription to listen");
@@ -171,7 +172,7 @@ describe("GraphQL subscriptions", () => {
   });
 
   it("graphql-sse: errors arrive as a result with codes", async () => {
-    const client = createSseClient({ url: `${s.url}/graphql/stream`, retryAttempts: 0 });
+    const client = createSseClient({ url: `${s.url}/graphql/stream`, retryAttempts: 0, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     try {
       const [result] = await (async () => {
         const out = [];
@@ -187,7 +188,7 @@ describe("GraphQL subscriptions", () => {
   it("App.close() ends WebSocket and SSE subscriptions and frees their listeners", async () => {
     const ada = await seedCustomer(s, 1);
     const wsClient = ws();
-    const sseClient = createSseClient({ url: `${s.url}/graphql/stream`, retryAttempts: 0 });
+    const sseClient = createSseClient({ url: `${s.url}/graphql/stream`, retryAttempts: 0, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     const drain = async (it: AsyncIterableIterator<unknown>) => {
       try {
         for await (const _ of it) void _;

@@ -2,13 +2,14 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { ADMIN_TOKEN } from "../support/auth.js";
 import { newCustomer } from "../support/fixtures.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 
 /** Raw GET (fetch would decompress and hide Content-Encoding). */
 function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    request(url, { headers }, (res) => {
+    request(url, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c) => chunks.push(c));
       res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));

@@ -1,5 +1,6 @@
 // Runs src/main.ts as its own process (as `npm start` does) and waits until it listens.
 import { spawn, type ChildProcess } from "node:child_process";
+import { TEST_SECRET } from "./auth.js";
 
 export interface ServerProcess {
   url: string;
@@ -10,7 +11,7 @@ export interface ServerProcess {
 
 export async function startProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", AUTH_SECRET: TEST_SECRET, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -1,13 +1,14 @@
-// A real server for tests: the app from buildApp on an ephemeral 127.0.0.1 port, over a fresh SQLite file.
-import { mkdtempSync, rmSync } from "node:fs";
+// A real server for tests: the app from buildApp on an ephemeral 127.0.0.1 port, over a fresh database
+// (SQLite file, or a PostgreSQL schema with TEST_DATABASE=postgres: see database.ts).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { buildApp, type App, type AppDeps } from "../../src/app.js";
 import { createMetrics } from "../../src/http/metrics.js";
 import { createLogger } from "../../src/logger.js";
 import { openStore, type Store } from "../../src/store/database.js";
+import { ADMIN_TOKEN, TEST_SECRET } from "./auth.js";
+import { recordStatuses } from "./coverage.js";
+import { freshDatabase, type TestDatabase } from "./database.js";
 
 export interface TestServer {
   url: string;
@@ -17,13 +18,15 @@ export interface TestServer {
 }
 
 export async function startServer(
-  options: { bodyLimit?: number; corsOrigins?: string[] } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } = {},
+  options: { bodyLimit?: number; corsOrigins?: string[] } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase } = {},
 ): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), "twinspec-test-"));
+  // A database passed in is shared with other servers (several instances) and left for its owner to drop.
+  const database = options.database ?? (await freshDatabase());
   const metrics = createMetrics();
-  const store = await openStore(`sqlite:${join(dir, "test.db")}`, { onQuery: metrics.onQuery });
+  const store = await openStore(database.url, { onQuery: metrics.onQuery });
   const app = buildApp({
     store,
+    authSecret: TEST_SECRET,
     metrics,
     graphql: options.graphql,
     wsKeepAliveMs: options.wsKeepAliveMs,
@@ -33,6 +36,9 @@ export async function startServer(
     jobs: options.jobs ?? { pollMs: 50, leaseMs: 1000 },
   });
   app.start();
+  await app.services.bus.ready?.();
+  // Outermost, so it sees the final status (after 304s and thrown problems).
+  app.koa.middleware.unshift(recordStatuses);
   const server: Server = createServer(app.koa.callback());
   app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -47,14 +53,18 @@ export async function startServer(
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.database) await database.drop();
     },
   };
 }
 
-/** fetch + JSON body (when there is one). */
-export async function call(url: string, init: RequestInit & { json?: unknown } = {}) {
+/**
+ * fetch + JSON body (when there is one). Sends the admin token unless the caller sets Authorization itself
+ * or passes `anonymous: true`.
+ */
+export async function call(url: string, init: RequestInit & { json?: unknown; anonymous?: boolean } = {}) {
   const headers = new Headers(init.headers);
+  if (!init.anonymous && !headers.has("authorization")) headers.set("authorization", `Bearer ${ADMIN_TOKEN}`);
   let body = init.body;
   if (init.json !== undefined) {
     body = JSON.stringify(init.json);
@@ -71,8 +81,10 @@ export async function call(url: string, init: RequestInit & { json?: unknown } =
   return { status: res.status, headers: res.headers, text, json };
 }
 
-export async function gql(base: string, query: string, variables?: Record<string, unknown>) {
-  return call(`${base}/graphql`, { method: "POST", json: { query, variables }, headers: { accept: "application/graphql-response+json" } });
+export async function gql(base: string, query: string, variables?: Record<string, unknown>, auth: { token?: string } = {}) {
+  const headers: Record<string, string> = { accept: "application/graphql-response+json" };
+  if (auth.token) headers.authorization = `Bearer ${auth.token}`;
+  return call(`${base}/graphql`, { method: "POST", json: { query, variables }, headers, anonymous: auth.token === "" });
 }
 
 export const ada = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" };

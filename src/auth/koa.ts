@@ -1,0 +1,46 @@
+// The caller of GraphQL requests (HTTP and SSE): a sent token must verify, or the whole request is refused with
+// 401; no token means an anonymous caller, whose protected fields answer UNAUTHENTICATED one by one.
+import type { IncomingMessage } from "node:http";
+import type { Middleware } from "koa";
+import { HttpError, httpError } from "../http/problem.js";
+import type { Principal } from "./principal.js";
+import { principalOf } from "./rest.js";
+import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
+
+export function graphqlCaller(verifier: TokenVerifier): Middleware {
+  return async (ctx, next) => {
+    try {
+      ctx.state.principal = (await principalOf(ctx, verifier)) ?? null;
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      ctx.status = 401;
+      ctx.set(error.headers);
+      ctx.type = "application/json";
+      ctx.body = { errors: [{ message: error.problem.detail, extensions: { code: "UNAUTHENTICATED" } }] };
+      return;
+    }
+    await next();
+  };
+}
+
+/** graphql-ws: the caller from connection_init `{ authorization: "Bearer …" }`, else the upgrade request's header. */
+export function socketCaller(verifier: TokenVerifier) {
+  return async (params: Record<string, unknown> | undefined, request: IncomingMessage): Promise<Principal | null> => {
+    const fromParams = typeof params?.authorization === "string" ? params.authorization : typeof params?.Authorization === "string" ? params.Authorization : undefined;
+    const header = fromParams ?? request.headers.authorization;
+    const token = bearerToken(header);
+    if (token === undefined) return null;
+    if (token === null) throw new InvalidTokenError("authorization must be `Bearer <token>`");
+    return verifier.verify(token);
+  };
+}
+
+/** /metrics is public unless METRICS_TOKEN is set; then it needs that exact bearer token. */
+export function metricsGuard(metricsToken: string | undefined): Middleware {
+  return async (ctx, next) => {
+    if (metricsToken && bearerToken(ctx.get("Authorization") || undefined) !== metricsToken) {
+      throw httpError(401, "/metrics needs `Authorization: Bearer <METRICS_TOKEN>`", {}, { "WWW-Authenticate": 'Bearer realm="twinspec-metrics"' });
+    }
+    await next();
+  };
+}

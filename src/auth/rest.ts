@@ -1,0 +1,55 @@
+// The REST authorizer plugged into the generated wiring: the operation's `security` from openapi.yaml decides
+// who may call (401 / 403 with RFC 6750 challenges), then the ownership rule decides on whose data.
+import type { Context } from "koa";
+import type { Kysely } from "kysely";
+import type { Authorizer } from "../http/rest-runtime.js";
+import { httpError } from "../http/problem.js";
+import type { Database } from "../store/schema.js";
+import { ownerOf } from "./ownership.js";
+import { actsFor, isAdmin, missingScopes, type Principal } from "./principal.js";
+import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
+
+const REALM = 'Bearer realm="twinspec"';
+
+export const unauthenticated = (detail: string, tokenSent: boolean) =>
+  httpError(401, detail, { type: "urn:twinspec:problem:unauthenticated" }, {
+    "WWW-Authenticate": tokenSent ? `${REALM}, error="invalid_token", error_description="${detail.replace(/"/g, "'")}"` : REALM,
+  });
+
+/** Verifies the request's bearer token, if any: undefined = none sent; throws 401 for a bad one. */
+export async function principalOf(ctx: Context, verifier: TokenVerifier): Promise<Principal | undefined> {
+  const token = bearerToken(ctx.get("Authorization") || undefined);
+  if (token === undefined) return undefined;
+  if (token === null) throw unauthenticated("the Authorization header must be `Bearer <token>`", true);
+  try {
+    return await verifier.verify(token);
+  } catch (error) {
+    if (error instanceof InvalidTokenError) throw unauthenticated(error.message, true);
+    throw error;
+  }
+}
+
+export function restAuthorizer(verifier: TokenVerifier, db: Kysely<Database>): Authorizer {
+  return async (security, ctx, _operation, pathParams) => {
+    const principal = await principalOf(ctx, verifier);
+    if (security.length === 0 || security.some((alternative) => alternative.length === 0)) return principal ?? null;
+    if (!principal) throw unauthenticated("this operation needs a bearer token (Authorization: Bearer <token>)", false);
+    ctx.state.principal = principal;
+    // Any alternative whose scopes the principal holds in full will do; otherwise name what the first one lacks.
+    const lacking = security.map((alternative) => missingScopes(principal, alternative.flatMap((r) => r.scopes)));
+    if (!lacking.some((missing) => missing.length === 0)) {
+      const needed = security[0].flatMap((r) => r.scopes).join(" ");
+      throw httpError(403, `this operation needs the scope(s) ${lacking[0].join(", ")}`, { type: "urn:twinspec:problem:insufficient-scope" }, {
+        "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${needed}"`,
+      });
+    }
+    if (!isAdmin(principal)) {
+      const owner = await ownerOf(db, pathParams);
+      if (owner === null) throw httpError(403, "only an admin token may act on collections of every customer", { type: "urn:twinspec:problem:forbidden" });
+      if (owner !== undefined && !actsFor(principal, owner)) {
+        throw httpError(403, "this token acts for another customer; it may not read or change this resource", { type: "urn:twinspec:problem:forbidden" });
+      }
+    }
+    return principal;
+  };
+}

@@ -1,0 +1,116 @@
+// The authorization matrix for GraphQL, generated from schema.graphql's @auth directives: every protected root
+// field with no token (UNAUTHENTICATED), a token lacking the scope (FORBIDDEN), another customer's token
+// (FORBIDDEN), and the right token (neither) — each time with the rest of `data` intact.
+import assert from "node:assert/strict";
+import { buildSchema, getNamedType, isObjectType, isNonNullType, type GraphQLField } from "graphql";
+import { loadTypeDefs } from "../../src/graphql/schema.js";
+import { token } from "../support/auth.js";
+import { item, newCart, newCustomer, newOrder } from "../support/fixtures.js";
+import { call, gql, startServer, type TestServer } from "../support/server.js";
+
+const schema = buildSchema(loadTypeDefs());
+const INPUTS: Record<string, unknown> = {
+  CreateCustomerInput: { firstName: "G", lastName: "M", email: "gql-matrix@example.com" },
+  UpdateCustomerInput: { lastName: "Matrix" },
+  PlaceOrderInput: { items: [item()] },
+  CartInput: { items: [item()] },
+};
+
+function scopesOf(field: GraphQLField<unknown, unknown>): string[] | undefined {
+  const directive = field.astNode?.directives?.find((d) => d.name.value === "auth");
+  const list = directive?.arguments?.find((a) => a.name.value === "scopes")?.value;
+  return list?.kind === "ListValue" ? list.values.map((v) => (v.kind === "StringValue" ? v.value : "")) : undefined;
+}
+
+const roots = (["Query", "Mutation"] as const).flatMap((root) =>
+  Object.values((root === "Query" ? schema.getQueryType() : schema.getMutationType())!.getFields())
+    .map((field) => ({ root, field, scopes: scopesOf(field) }))
+    .filter((f): f is { root: "Query" | "Mutation"; field: GraphQLField<unknown, unknown>; scopes: string[] } => f.scopes !== undefined),
+);
+
+/** An operation calling just this field with values for its arguments, selecting __typename when it is an object. */
+function operation(root: string, field: GraphQLField<unknown, unknown>, ids: Record<string, string>) {
+  const args = field.args.filter((a) => isNonNullType(a.type) || a.name in ids);
+  const values: Record<string, unknown> = {};
+  for (const a of args) values[a.name] = ids[a.name] ?? INPUTS[getNamedType(a.type).name] ?? (a.name === "status" ? "PAID" : undefined);
+  const declared = args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ");
+  const passed = args.map((a) => `${a.name}: $${a.name}`).join(", ");
+  const selection = isObjectType(getNamedType(field.type)) ? " { __typename }" : "";
+  const keyword = root === "Query" ? "query" : "mutation";
+  return {
+    query: `${keyword}${declared ? `(${declared})` : ""} { target: ${field.name}${passed ? `(${passed})` : ""}${selection} ok: __typename }`,
+    variables: values,
+  };
+}
+
+const codes = (res: { json: { errors?: { extensions?: { code?: string } }[] } }) => (res.json.errors ?? []).map((e) => e.extensions?.code);
+
+describe("GraphQL authorization matrix (every protected root field of schema.graphql)", () => {
+  let s: TestServer;
+  before(async () => (s = await startServer()));
+  after(() => s.close());
+
+  async function world() {
+    const owner = await newCustomer(s.url);
+    const other = await newCustomer(s.url);
+    const order = await newOrder(s.url, owner.customerId);
+    const cart = await newCart(s.url, owner.customerId);
+    const jobCart = await newCart(s.url, owner.customerId);
+    const job = await call(`${s.url}/carts/${jobCart.cartId}/checkout`, { method: "POST" });
+    return { owner, other, ids: { customerId: owner.customerId, orderId: order.orderId, cartId: cart.cartId, jobId: job.json.jobId } };
+  }
+
+  for (const { root, field, scopes } of roots) {
+    it(`${root}.${field.name} (needs ${scopes.join(" ")})`, async () => {
+      const { owner, other, ids } = await world();
+      const { query, variables } = operation(root, field, ids);
+      const send = (t: string) => gql(s.url, query, variables, { token: t });
+
+      const none = await send("");
+      assert.deepEqual(codes(none), ["UNAUTHENTICATED"], none.text);
+      // A nullable field is nulled alone; a non-null one nulls data as GraphQL requires.
+      if (!isNonNullType(field.type)) assert.equal(none.json.data?.ok, root, "the rest of data is intact");
+
+      const lacking = await send(await token(owner.customerId, ""));
+      assert.deepEqual(codes(lacking), ["FORBIDDEN"], lacking.text);
+
+      const someoneElse = await send(await token(other.customerId, scopes.join(" ")));
+      assert.deepEqual(codes(someoneElse), ["FORBIDDEN"], someoneElse.text);
+
+      const targetsOne = field.args.some((a) => a.name in ids);
+      const right = await send(targetsOne ? await token(owner.customerId, scopes.join(" ")) : await token("ops", "admin"));
+      assert.ok(!codes(right).some((c) => c === "UNAUTHENTICATED" || c === "FORBIDDEN"), right.text);
+    });
+  }
+
+  it("a relationship the token may not see is null with FORBIDDEN; sibling fields stay", async () => {
+    const { owner } = await newCustomer(s.url).then(async (c) => ({ owner: c }));
+    await newOrder(s.url, owner.customerId);
+    const res = await gql(s.url, `query($id: ID!) { a: customer(customerId: $id) { firstName } b: customer(customerId: $id) { orders { orderId } } }`, { id: owner.customerId }, {
+      token: await token(owner.customerId, "customers:read"),
+    });
+    assert.equal(res.json.data.a.firstName, "Ada");
+    assert.equal(res.json.data.b, null);
+    assert.equal(res.json.errors[0].extensions.code, "FORBIDDEN");
+    assert.deepEqual(res.json.errors[0].path, ["b", "orders"]);
+  });
+
+  it("a sent token that is invalid refuses the whole request with 401", async () => {
+    const res = await gql(s.url, `{ __typename }`, undefined, { token: "not.a.token" });
+    assert.equal(res.status, 401);
+    assert.match(res.headers.get("www-authenticate")!, /invalid_token/);
+    assert.equal(res.json.errors[0].extensions.code, "UNAUTHENTICATED");
+  });
+
+  it("introspection and GraphiQL's page need no token", async () => {
+    const res = await gql(s.url, `{ __schema { queryType { name } } }`, undefined, { token: "" });
+    assert.deepEqual(res.json.data, { __schema: { queryType: { name: "Query" } } });
+    const page = await call(`${s.url}/graphql`, { headers: { accept: "text/html" }, anonymous: true });
+    assert.equal(page.status, 200);
+  });
+
+  it("covers every root Query and Mutation field (none is public)", () => {
+    const all = [...Object.keys(schema.getQueryType()!.getFields()), ...Object.keys(schema.getMutationType()!.getFields())];
+    assert.equal(roots.length, all.length);
+  });
+});
