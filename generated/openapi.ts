@@ -50,7 +50,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Move this customer's orders and carts into another; this URL then answers 301 */
+        /** Move this customer's orders and carts into another; this URL then answers 301 (admin only) */
         post: operations["mergeCustomer"];
         delete?: never;
         options?: never;

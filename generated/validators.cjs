@@ -101,13 +101,715 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"limit":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.createCustomer_header = validate21;
-const schema32 = {"type":"object","properties":{"Idempotency-Key":{"type":"string","minLength":1,"maxLength":200}},"required":[]};
+exports.listCustomers_res200 = validate21;
+const schema32 = {"$ref":"response.json#/components/schemas/CustomerPage"};
+const schema34 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Customer"}},"nextCursor":{"type":["string","null"]}}};
+const schema35 = {"type":"object","required":["customerId","firstName","lastName","email","createdAt","updatedAt"],"properties":{"customerId":{"$ref":"response.json#/components/schemas/Id"},"firstName":{"$ref":"response.json#/components/schemas/Name"},"lastName":{"$ref":"response.json#/components/schemas/Name"},"email":{"$ref":"response.json#/components/schemas/Email"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+const schema36 = {"type":"string","description":"Opaque identifier","pattern":"^[A-Za-z0-9_-]{1,64}$"};
+const schema37 = {"type":"string","minLength":1,"maxLength":100};
+const schema39 = {"type":"string","format":"email","maxLength":254};
+const schema40 = {"type":"string","format":"date-time"};
+const pattern4 = new RegExp("^[A-Za-z0-9_-]{1,64}$", "u");
+const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const formats2 = require("ajv-formats/dist/formats").fullFormats["date-time"];
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.customerId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.firstName === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "firstName"},message:"must have required property '"+"firstName"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.lastName === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastName"},message:"must have required property '"+"lastName"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.email === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.updatedAt === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.customerId !== undefined){
+let data0 = data.customerId;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err6 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.firstName !== undefined){
+let data1 = data.firstName;
+if(typeof data1 === "string"){
+if(func1(data1) > 100){
+const err8 = {instancePath:instancePath+"/firstName",schemaPath:"response.json#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(func1(data1) < 1){
+const err9 = {instancePath:instancePath+"/firstName",schemaPath:"response.json#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/firstName",schemaPath:"response.json#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.lastName !== undefined){
+let data2 = data.lastName;
+if(typeof data2 === "string"){
+if(func1(data2) > 100){
+const err11 = {instancePath:instancePath+"/lastName",schemaPath:"response.json#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(func1(data2) < 1){
+const err12 = {instancePath:instancePath+"/lastName",schemaPath:"response.json#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/lastName",schemaPath:"response.json#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.email !== undefined){
+let data3 = data.email;
+if(typeof data3 === "string"){
+if(func1(data3) > 254){
+const err14 = {instancePath:instancePath+"/email",schemaPath:"response.json#/components/schemas/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!(formats0.test(data3))){
+const err15 = {instancePath:instancePath+"/email",schemaPath:"response.json#/components/schemas/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/email",schemaPath:"response.json#/components/schemas/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data4 = data.createdAt;
+if(typeof data4 === "string"){
+if(!(formats2.validate(data4))){
+const err17 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.updatedAt !== undefined){
+let data5 = data.updatedAt;
+if(typeof data5 === "string"){
+if(!(formats2.validate(data5))){
+const err19 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"props":{"customerId":true,"firstName":true,"lastName":true,"email":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate23.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.items === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.nextCursor === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nextCursor"},message:"must have required property '"+"nextCursor"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.items !== undefined){
+let data0 = data.items;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate24(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.nextCursor !== undefined){
+let data2 = data.nextCursor;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema34.properties.nextCursor.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+validate23.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate21.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+validate21.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.listCustomers_res400 = validate27;
+const schema42 = {"$ref":"response.json#/components/schemas/Problem"};
+const schema43 = {"type":"object","description":"RFC 9457 problem details","required":["type","title","status"],"properties":{"type":{"type":"string","description":"URI reference naming the kind of problem"},"title":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"detail":{"type":"string"},"instance":{"type":"string"},"requestId":{"type":"string"},"errors":{"type":"array","description":"One entry per bad input","items":{"type":"object","required":["in","pointer","message"],"properties":{"in":{"type":"string","enum":["path","query","header","cookie","body"]},"pointer":{"type":"string","description":"JSON pointer into that part of the request ('' = the whole part)"},"message":{"type":"string"}}}},"allowed":{"type":"array","description":"For 409 on a status change, the moves that are allowed from the current status","items":{"type":"string"}},"entryPoints":{"type":"array","description":"For 404 on an unknown path, the API's entry points","items":{"type":"string"}}}};
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate27.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err3 = {instancePath:instancePath+"/type",schemaPath:"response.json#/components/schemas/Problem/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+if(typeof data.title !== "string"){
+const err4 = {instancePath:instancePath+"/title",schemaPath:"response.json#/components/schemas/Problem/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(typeof data2 == "number"){
+if(data2 > 599 || isNaN(data2)){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2 < 100 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+if(typeof data.detail !== "string"){
+const err8 = {instancePath:instancePath+"/detail",schemaPath:"response.json#/components/schemas/Problem/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.instance !== undefined){
+if(typeof data.instance !== "string"){
+const err9 = {instancePath:instancePath+"/instance",schemaPath:"response.json#/components/schemas/Problem/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.requestId !== undefined){
+if(typeof data.requestId !== "string"){
+const err10 = {instancePath:instancePath+"/requestId",schemaPath:"response.json#/components/schemas/Problem/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.errors !== undefined){
+let data6 = data.errors;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.in === undefined){
+const err11 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data7.pointer === undefined){
+const err12 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data7.message === undefined){
+const err13 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data7.in !== undefined){
+let data8 = data7.in;
+if(typeof data8 !== "string"){
+const err14 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!(((((data8 === "path") || (data8 === "query")) || (data8 === "header")) || (data8 === "cookie")) || (data8 === "body"))){
+const err15 = {instancePath:instancePath+"/errors/" + i0+"/in",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/in/enum",keyword:"enum",params:{allowedValues: schema43.properties.errors.items.properties.in.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data7.pointer !== undefined){
+if(typeof data7.pointer !== "string"){
+const err16 = {instancePath:instancePath+"/errors/" + i0+"/pointer",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data7.message !== undefined){
+if(typeof data7.message !== "string"){
+const err17 = {instancePath:instancePath+"/errors/" + i0+"/message",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/errors",schemaPath:"response.json#/components/schemas/Problem/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.allowed !== undefined){
+let data11 = data.allowed;
+if(Array.isArray(data11)){
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data11[i1] !== "string"){
+const err20 = {instancePath:instancePath+"/allowed/" + i1,schemaPath:"response.json#/components/schemas/Problem/properties/allowed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/allowed",schemaPath:"response.json#/components/schemas/Problem/properties/allowed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.entryPoints !== undefined){
+let data13 = data.entryPoints;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data13[i2] !== "string"){
+const err22 = {instancePath:instancePath+"/entryPoints/" + i2,schemaPath:"response.json#/components/schemas/Problem/properties/entryPoints/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/entryPoints",schemaPath:"response.json#/components/schemas/Problem/properties/entryPoints/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"response.json#/components/schemas/Problem/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+validate27.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"requestId":true,"errors":true,"allowed":true,"entryPoints":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.createCustomer_header = validate28;
+const schema44 = {"type":"object","properties":{"Idempotency-Key":{"type":"string","minLength":1,"maxLength":200}},"required":[]};
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -161,416 +863,21 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate21.errors = vErrors;
-return errors === 0;
-}
-validate21.evaluated = {"props":{"Idempotency-Key":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.createCustomer_body0 = validate22;
-const schema33 = {"$ref":"openapi.json#/components/schemas/CustomerInput"};
-const schema35 = {"type":"object","description":"The whole writable state of a customer","additionalProperties":false,"required":["firstName","lastName","email"],"properties":{"firstName":{"$ref":"#/components/schemas/Name"},"lastName":{"$ref":"#/components/schemas/Name"},"email":{"$ref":"#/components/schemas/Email"}}};
-const schema36 = {"type":"string","minLength":1,"maxLength":100};
-const schema38 = {"type":"string","format":"email","maxLength":254};
-const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.firstName === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "firstName"},message:"must have required property '"+"firstName"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.lastName === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastName"},message:"must have required property '"+"lastName"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.email === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((key0 === "firstName") || (key0 === "lastName")) || (key0 === "email"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.firstName !== undefined){
-let data0 = data.firstName;
-if(typeof data0 === "string"){
-if(func1(data0) > 100){
-const err4 = {instancePath:instancePath+"/firstName",schemaPath:"#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err5 = {instancePath:instancePath+"/firstName",schemaPath:"#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/firstName",schemaPath:"#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.lastName !== undefined){
-let data1 = data.lastName;
-if(typeof data1 === "string"){
-if(func1(data1) > 100){
-const err7 = {instancePath:instancePath+"/lastName",schemaPath:"#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(func1(data1) < 1){
-const err8 = {instancePath:instancePath+"/lastName",schemaPath:"#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/lastName",schemaPath:"#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.email !== undefined){
-let data2 = data.email;
-if(typeof data2 === "string"){
-if(func1(data2) > 254){
-const err10 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(!(formats0.test(data2))){
-const err11 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate22.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
-validate22.errors = vErrors;
-return errors === 0;
-}
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-exports.getCustomer_path = validate26;
-const schema39 = {"type":"object","properties":{"customerId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["customerId"]};
-const schema40 = {"type":"string","description":"Opaque identifier","pattern":"^[A-Za-z0-9_-]{1,64}$"};
-const pattern4 = new RegExp("^[A-Za-z0-9_-]{1,64}$", "u");
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.customerId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.customerId !== undefined){
-let data0 = data.customerId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate26.errors = vErrors;
-return errors === 0;
-}
-validate26.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.putCustomer_path = validate27;
-const schema41 = {"type":"object","properties":{"customerId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["customerId"]};
-
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.customerId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.customerId !== undefined){
-let data0 = data.customerId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate27.errors = vErrors;
-return errors === 0;
-}
-validate27.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.putCustomer_header = validate28;
-const schema43 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500}},"required":[]};
-
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["If-Match"] !== undefined){
-let data0 = data["If-Match"];
-if(typeof data0 === "string"){
-if(func1(data0) > 500){
-const err0 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
 validate28.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":{"If-Match":true},"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":{"Idempotency-Key":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.putCustomer_body0 = validate29;
-const schema44 = {"$ref":"openapi.json#/components/schemas/CustomerInput"};
+exports.createCustomer_body0 = validate29;
+const schema45 = {"$ref":"request.json#/components/schemas/CustomerInput"};
+const schema47 = {"type":"object","description":"The whole writable state of a customer","additionalProperties":false,"required":["firstName","lastName","email"],"properties":{"firstName":{"$ref":"request.json#/components/schemas/Name"},"lastName":{"$ref":"request.json#/components/schemas/Name"},"email":{"$ref":"request.json#/components/schemas/Email"}}};
+const schema48 = {"type":"string","minLength":1,"maxLength":100};
+const schema50 = {"type":"string","format":"email","maxLength":254};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -624,7 +931,7 @@ if(data.firstName !== undefined){
 let data0 = data.firstName;
 if(typeof data0 === "string"){
 if(func1(data0) > 100){
-const err4 = {instancePath:instancePath+"/firstName",schemaPath:"#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err4 = {instancePath:instancePath+"/firstName",schemaPath:"request.json#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -634,7 +941,7 @@ vErrors.push(err4);
 errors++;
 }
 if(func1(data0) < 1){
-const err5 = {instancePath:instancePath+"/firstName",schemaPath:"#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err5 = {instancePath:instancePath+"/firstName",schemaPath:"request.json#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -645,7 +952,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/firstName",schemaPath:"#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/firstName",schemaPath:"request.json#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -659,7 +966,7 @@ if(data.lastName !== undefined){
 let data1 = data.lastName;
 if(typeof data1 === "string"){
 if(func1(data1) > 100){
-const err7 = {instancePath:instancePath+"/lastName",schemaPath:"#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err7 = {instancePath:instancePath+"/lastName",schemaPath:"request.json#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -669,7 +976,7 @@ vErrors.push(err7);
 errors++;
 }
 if(func1(data1) < 1){
-const err8 = {instancePath:instancePath+"/lastName",schemaPath:"#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err8 = {instancePath:instancePath+"/lastName",schemaPath:"request.json#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -680,7 +987,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/lastName",schemaPath:"#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/lastName",schemaPath:"request.json#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -694,7 +1001,7 @@ if(data.email !== undefined){
 let data2 = data.email;
 if(typeof data2 === "string"){
 if(func1(data2) > 254){
-const err10 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+const err10 = {instancePath:instancePath+"/email",schemaPath:"request.json#/components/schemas/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -704,7 +1011,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(formats0.test(data2))){
-const err11 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+const err11 = {instancePath:instancePath+"/email",schemaPath:"request.json#/components/schemas/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -715,7 +1022,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/email",schemaPath:"request.json#/components/schemas/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -736,10 +1043,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -752,8 +1059,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 validate29.errors = vErrors;
@@ -761,138 +1068,8 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.deleteCustomer_path = validate32;
-const schema49 = {"type":"object","properties":{"customerId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["customerId"]};
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.customerId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.customerId !== undefined){
-let data0 = data.customerId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
-validate32.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.deleteCustomer_header = validate33;
-const schema51 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500}},"required":[]};
-
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["If-Match"] !== undefined){
-let data0 = data["If-Match"];
-if(typeof data0 === "string"){
-if(func1(data0) > 500){
-const err0 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate33.errors = vErrors;
-return errors === 0;
-}
-validate33.evaluated = {"props":{"If-Match":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.patchCustomer_path = validate34;
-const schema52 = {"type":"object","properties":{"customerId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["customerId"]};
+exports.createCustomer_res201 = validate33;
+const schema51 = {"$ref":"response.json#/components/schemas/Customer"};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -915,11 +1092,302 @@ vErrors.push(err0);
 }
 errors++;
 }
+if(data.firstName === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "firstName"},message:"must have required property '"+"firstName"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.lastName === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastName"},message:"must have required property '"+"lastName"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.email === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.updatedAt === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
 if(data.customerId !== undefined){
 let data0 = data.customerId;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+const err6 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.firstName !== undefined){
+let data1 = data.firstName;
+if(typeof data1 === "string"){
+if(func1(data1) > 100){
+const err8 = {instancePath:instancePath+"/firstName",schemaPath:"response.json#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(func1(data1) < 1){
+const err9 = {instancePath:instancePath+"/firstName",schemaPath:"response.json#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/firstName",schemaPath:"response.json#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.lastName !== undefined){
+let data2 = data.lastName;
+if(typeof data2 === "string"){
+if(func1(data2) > 100){
+const err11 = {instancePath:instancePath+"/lastName",schemaPath:"response.json#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(func1(data2) < 1){
+const err12 = {instancePath:instancePath+"/lastName",schemaPath:"response.json#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/lastName",schemaPath:"response.json#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.email !== undefined){
+let data3 = data.email;
+if(typeof data3 === "string"){
+if(func1(data3) > 254){
+const err14 = {instancePath:instancePath+"/email",schemaPath:"response.json#/components/schemas/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!(formats0.test(data3))){
+const err15 = {instancePath:instancePath+"/email",schemaPath:"response.json#/components/schemas/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/email",schemaPath:"response.json#/components/schemas/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data4 = data.createdAt;
+if(typeof data4 === "string"){
+if(!(formats2.validate(data4))){
+const err17 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.updatedAt !== undefined){
+let data5 = data.updatedAt;
+if(typeof data5 === "string"){
+if(!(formats2.validate(data5))){
+const err19 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"props":{"customerId":true,"firstName":true,"lastName":true,"email":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate33.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+errors = vErrors.length;
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+validate33.evaluated = {"props":{"customerId":true,"firstName":true,"lastName":true,"email":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.getCustomer_path = validate36;
+const schema59 = {"type":"object","properties":{"customerId":{"$ref":"request.json#/components/schemas/Id"}},"required":["customerId"]};
+const schema60 = {"type":"string","description":"Opaque identifier","pattern":"^[A-Za-z0-9_-]{1,64}$"};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.customerId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.customerId !== undefined){
+let data0 = data.customerId;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err1 = {instancePath:instancePath+"/customerId",schemaPath:"request.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -930,7 +1398,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/customerId",schemaPath:"request.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -951,18 +1419,83 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.patchCustomer_header = validate35;
-const schema54 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500},"Prefer":{"type":"string","maxLength":200}},"required":[]};
+exports.putCustomer_header = validate37;
+const schema61 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500}},"required":[]};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate37.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["If-Match"] !== undefined){
+let data0 = data["If-Match"];
+if(typeof data0 === "string"){
+if(func1(data0) > 500){
+const err0 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":{"If-Match":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.patchCustomer_header = validate38;
+const schema62 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500},"Prefer":{"type":"string","maxLength":200}},"required":[]};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1041,19 +1574,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":{"If-Match":true,"Prefer":true},"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":{"If-Match":true,"Prefer":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.patchCustomer_body0 = validate36;
-const schema55 = {"$ref":"openapi.json#/components/schemas/CustomerPatch"};
-const schema56 = {"type":"object","description":"Merge patch; omitted fields stay as they are. Required fields cannot be removed (null).","additionalProperties":false,"minProperties":1,"properties":{"firstName":{"$ref":"#/components/schemas/Name"},"lastName":{"$ref":"#/components/schemas/Name"},"email":{"$ref":"#/components/schemas/Email"}}};
+exports.patchCustomer_body0 = validate39;
+const schema63 = {"$ref":"request.json#/components/schemas/CustomerPatch"};
+const schema64 = {"type":"object","description":"Merge patch; omitted fields stay as they are. Required fields cannot be removed (null).","additionalProperties":false,"minProperties":1,"properties":{"firstName":{"$ref":"request.json#/components/schemas/Name"},"lastName":{"$ref":"request.json#/components/schemas/Name"},"email":{"$ref":"request.json#/components/schemas/Email"}}};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1087,7 +1620,7 @@ if(data.firstName !== undefined){
 let data0 = data.firstName;
 if(typeof data0 === "string"){
 if(func1(data0) > 100){
-const err2 = {instancePath:instancePath+"/firstName",schemaPath:"#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err2 = {instancePath:instancePath+"/firstName",schemaPath:"request.json#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1097,7 +1630,7 @@ vErrors.push(err2);
 errors++;
 }
 if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/firstName",schemaPath:"#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err3 = {instancePath:instancePath+"/firstName",schemaPath:"request.json#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1108,7 +1641,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/firstName",schemaPath:"#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/firstName",schemaPath:"request.json#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1122,7 +1655,7 @@ if(data.lastName !== undefined){
 let data1 = data.lastName;
 if(typeof data1 === "string"){
 if(func1(data1) > 100){
-const err5 = {instancePath:instancePath+"/lastName",schemaPath:"#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err5 = {instancePath:instancePath+"/lastName",schemaPath:"request.json#/components/schemas/Name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1132,7 +1665,7 @@ vErrors.push(err5);
 errors++;
 }
 if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/lastName",schemaPath:"#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err6 = {instancePath:instancePath+"/lastName",schemaPath:"request.json#/components/schemas/Name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1143,7 +1676,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/lastName",schemaPath:"#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/lastName",schemaPath:"request.json#/components/schemas/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1157,7 +1690,7 @@ if(data.email !== undefined){
 let data2 = data.email;
 if(typeof data2 === "string"){
 if(func1(data2) > 254){
-const err8 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+const err8 = {instancePath:instancePath+"/email",schemaPath:"request.json#/components/schemas/Email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1167,7 +1700,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(formats0.test(data2))){
-const err9 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+const err9 = {instancePath:instancePath+"/email",schemaPath:"request.json#/components/schemas/Email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1178,7 +1711,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/email",schemaPath:"#/components/schemas/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err10 = {instancePath:instancePath+"/email",schemaPath:"request.json#/components/schemas/Email/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1199,33 +1732,11 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-errors = vErrors.length;
-}
-validate36.errors = vErrors;
-return errors === 0;
-}
-validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-exports.mergeCustomer_path = validate39;
-const schema60 = {"type":"object","properties":{"customerId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["customerId"]};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1237,131 +1748,23 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.customerId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.customerId !== undefined){
-let data0 = data.customerId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
 }
 validate39.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.mergeCustomer_header = validate40;
-const schema62 = {"type":"object","properties":{"Idempotency-Key":{"type":"string","minLength":1,"maxLength":200}},"required":[]};
+exports.mergeCustomer_body0 = validate42;
+const schema68 = {"$ref":"request.json#/components/schemas/MergeInput"};
+const schema69 = {"type":"object","additionalProperties":false,"required":["into"],"properties":{"into":{"$ref":"request.json#/components/schemas/Id"}}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["Idempotency-Key"] !== undefined){
-let data0 = data["Idempotency-Key"];
-if(typeof data0 === "string"){
-if(func1(data0) > 200){
-const err0 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate40.errors = vErrors;
-return errors === 0;
-}
-validate40.evaluated = {"props":{"Idempotency-Key":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.mergeCustomer_body0 = validate41;
-const schema63 = {"$ref":"openapi.json#/components/schemas/MergeInput"};
-const schema64 = {"type":"object","additionalProperties":false,"required":["into"],"properties":{"into":{"$ref":"#/components/schemas/Id"}}};
-
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1395,7 +1798,7 @@ if(data.into !== undefined){
 let data0 = data.into;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/into",schemaPath:"#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+const err2 = {instancePath:instancePath+"/into",schemaPath:"request.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1406,7 +1809,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/into",schemaPath:"#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/into",schemaPath:"request.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1427,263 +1830,38 @@ vErrors.push(err4);
 }
 errors++;
 }
+validate43.errors = vErrors;
+return errors === 0;
+}
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
 validate42.errors = vErrors;
 return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
-errors = vErrors.length;
-}
-validate41.errors = vErrors;
-return errors === 0;
-}
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-exports.listCustomerOrders_path = validate44;
-const schema66 = {"type":"object","properties":{"customerId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["customerId"]};
-
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate44.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.customerId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.customerId !== undefined){
-let data0 = data.customerId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate44.errors = vErrors;
-return errors === 0;
-}
-validate44.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.listCustomerOrders_query = validate45;
-const schema68 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"cursor":{"type":"string","minLength":1,"maxLength":200}},"required":[]};
-
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.limit !== undefined){
-let data0 = data.limit;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err0 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data0 == "number"){
-if(data0 > 100 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-if(data.cursor !== undefined){
-let data1 = data.cursor;
-if(typeof data1 === "string"){
-if(func1(data1) > 200){
-const err3 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(func1(data1) < 1){
-const err4 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate45.errors = vErrors;
-return errors === 0;
-}
-validate45.evaluated = {"props":{"limit":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.placeOrder_path = validate46;
-const schema69 = {"type":"object","properties":{"customerId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["customerId"]};
-
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate46.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.customerId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.customerId !== undefined){
-let data0 = data.customerId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate46.errors = vErrors;
-return errors === 0;
-}
-validate46.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.placeOrder_header = validate47;
-const schema71 = {"type":"object","properties":{"Idempotency-Key":{"type":"string","minLength":1,"maxLength":200}},"required":[]};
+exports.listCustomerOrders_res200 = validate45;
+const schema71 = {"$ref":"response.json#/components/schemas/OrderPage"};
+const schema72 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Order"}},"nextCursor":{"type":["string","null"]}}};
+const schema73 = {"type":"object","required":["orderId","customerId","status","items","total","createdAt","updatedAt"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"status":{"$ref":"response.json#/components/schemas/OrderStatus"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"total":{"type":"number","minimum":0},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+const schema76 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
+const schema77 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
+const pattern10 = new RegExp("^[A-Za-z0-9._-]{1,64}$", "u");
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1696,11 +1874,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["Idempotency-Key"] !== undefined){
-let data0 = data["Idempotency-Key"];
-if(typeof data0 === "string"){
-if(func1(data0) > 200){
-const err0 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data.orderId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1709,8 +1884,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.customerId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1719,9 +1894,433 @@ vErrors.push(err1);
 }
 errors++;
 }
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
 }
 else {
-const err2 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.items === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.total === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.updatedAt === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.orderId !== undefined){
+let data0 = data.orderId;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err7 = {instancePath:instancePath+"/orderId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/orderId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.customerId !== undefined){
+let data1 = data.customerId;
+if(typeof data1 === "string"){
+if(!pattern4.test(data1)){
+const err9 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/OrderStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "PENDING") || (data2 === "PAID")) || (data2 === "SHIPPED")) || (data2 === "DELIVERED")) || (data2 === "CANCELLED"))){
+const err12 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.items !== undefined){
+let data3 = data.items;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.sku === undefined){
+const err13 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data4.quantity === undefined){
+const err14 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data4.unitPrice === undefined){
+const err15 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "unitPrice"},message:"must have required property '"+"unitPrice"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key0 in data4){
+if(!(((key0 === "sku") || (key0 === "quantity")) || (key0 === "unitPrice"))){
+const err16 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.sku !== undefined){
+let data5 = data4.sku;
+if(typeof data5 === "string"){
+if(!pattern10.test(data5)){
+const err17 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"response.json#/components/schemas/LineItem/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"response.json#/components/schemas/LineItem/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.quantity !== undefined){
+let data6 = data4.quantity;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err19 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(typeof data6 == "number"){
+if(data6 > 10000 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err21 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data4.unitPrice !== undefined){
+let data7 = data4.unitPrice;
+if(typeof data7 == "number"){
+if(data7 > 1000000 || isNaN(data7)){
+const err22 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data7 < 0 || isNaN(data7)){
+const err23 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data8 = data.total;
+if(typeof data8 == "number"){
+if(data8 < 0 || isNaN(data8)){
+const err27 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data9 = data.createdAt;
+if(typeof data9 === "string"){
+if(!(formats2.validate(data9))){
+const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.updatedAt !== undefined){
+let data10 = data.updatedAt;
+if(typeof data10 === "string"){
+if(!(formats2.validate(data10))){
+const err31 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate47.errors = vErrors;
+return errors === 0;
+}
+validate47.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate46.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.items === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.nextCursor === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nextCursor"},message:"must have required property '"+"nextCursor"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.items !== undefined){
+let data0 = data.items;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate47(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1731,9 +2330,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.nextCursor !== undefined){
+let data2 = data.nextCursor;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema72.properties.nextCursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1742,21 +2342,52 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate47.errors = vErrors;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"Idempotency-Key":true},"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.placeOrder_body0 = validate48;
-const schema72 = {"$ref":"openapi.json#/components/schemas/OrderInput"};
-const schema73 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"#/components/schemas/LineItem"}}}};
-const schema74 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
-const pattern12 = new RegExp("^[A-Za-z0-9._-]{1,64}$", "u");
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate45.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+errors = vErrors.length;
+}
+validate45.errors = vErrors;
+return errors === 0;
+}
+validate45.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.placeOrder_body0 = validate50;
+const schema80 = {"$ref":"request.json#/components/schemas/OrderInput"};
+const schema81 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
+const schema82 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate51.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1814,7 +2445,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.sku === undefined){
-const err4 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
+const err4 = {instancePath:instancePath+"/items/" + i0,schemaPath:"request.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1824,7 +2455,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data1.quantity === undefined){
-const err5 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
+const err5 = {instancePath:instancePath+"/items/" + i0,schemaPath:"request.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1834,7 +2465,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1.unitPrice === undefined){
-const err6 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "unitPrice"},message:"must have required property '"+"unitPrice"+"'"};
+const err6 = {instancePath:instancePath+"/items/" + i0,schemaPath:"request.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "unitPrice"},message:"must have required property '"+"unitPrice"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1845,7 +2476,7 @@ errors++;
 }
 for(const key1 in data1){
 if(!(((key1 === "sku") || (key1 === "quantity")) || (key1 === "unitPrice"))){
-const err7 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+const err7 = {instancePath:instancePath+"/items/" + i0,schemaPath:"request.json#/components/schemas/LineItem/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1858,8 +2489,8 @@ errors++;
 if(data1.sku !== undefined){
 let data2 = data1.sku;
 if(typeof data2 === "string"){
-if(!pattern12.test(data2)){
-const err8 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"#/components/schemas/LineItem/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""};
+if(!pattern10.test(data2)){
+const err8 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"request.json#/components/schemas/LineItem/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1870,7 +2501,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"#/components/schemas/LineItem/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"request.json#/components/schemas/LineItem/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1883,7 +2514,7 @@ errors++;
 if(data1.quantity !== undefined){
 let data3 = data1.quantity;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err10 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"#/components/schemas/LineItem/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err10 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"request.json#/components/schemas/LineItem/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1894,7 +2525,7 @@ errors++;
 }
 if(typeof data3 == "number"){
 if(data3 > 10000 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"#/components/schemas/LineItem/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err11 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"request.json#/components/schemas/LineItem/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1904,7 +2535,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data3 < 1 || isNaN(data3)){
-const err12 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"#/components/schemas/LineItem/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err12 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"request.json#/components/schemas/LineItem/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1919,7 +2550,7 @@ if(data1.unitPrice !== undefined){
 let data4 = data1.unitPrice;
 if(typeof data4 == "number"){
 if(data4 > 1000000 || isNaN(data4)){
-const err13 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"#/components/schemas/LineItem/properties/unitPrice/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+const err13 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"request.json#/components/schemas/LineItem/properties/unitPrice/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1929,7 +2560,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data4 < 0 || isNaN(data4)){
-const err14 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"#/components/schemas/LineItem/properties/unitPrice/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err14 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"request.json#/components/schemas/LineItem/properties/unitPrice/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1940,7 +2571,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"#/components/schemas/LineItem/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err15 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"request.json#/components/schemas/LineItem/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1952,7 +2583,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err16 = {instancePath:instancePath+"/items/" + i0,schemaPath:"request.json#/components/schemas/LineItem/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1985,103 +2616,38 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate49.errors = vErrors;
-return errors === 0;
-}
-validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate48.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-errors = vErrors.length;
-}
-validate48.errors = vErrors;
-return errors === 0;
-}
-validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-exports.getOrder_path = validate51;
-const schema75 = {"type":"object","properties":{"orderId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["orderId"]};
-
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate51.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.orderId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.orderId !== undefined){
-let data0 = data.orderId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/orderId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/orderId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
 validate51.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.updateOrder_path = validate52;
-const schema77 = {"type":"object","properties":{"orderId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["orderId"]};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate50.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+errors = vErrors.length;
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+exports.placeOrder_res201 = validate53;
+const schema83 = {"$ref":"response.json#/components/schemas/Order"};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2099,11 +2665,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.orderId !== undefined){
-let data0 = data.orderId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/orderId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(data.customerId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2112,9 +2675,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-else {
-const err2 = {instancePath:instancePath+"/orderId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2123,10 +2685,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.items === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2135,13 +2695,368 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate52.errors = vErrors;
+if(data.total === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.updatedAt === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.orderId !== undefined){
+let data0 = data.orderId;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err7 = {instancePath:instancePath+"/orderId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/orderId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.customerId !== undefined){
+let data1 = data.customerId;
+if(typeof data1 === "string"){
+if(!pattern4.test(data1)){
+const err9 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/OrderStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "PENDING") || (data2 === "PAID")) || (data2 === "SHIPPED")) || (data2 === "DELIVERED")) || (data2 === "CANCELLED"))){
+const err12 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.items !== undefined){
+let data3 = data.items;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.sku === undefined){
+const err13 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data4.quantity === undefined){
+const err14 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data4.unitPrice === undefined){
+const err15 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "unitPrice"},message:"must have required property '"+"unitPrice"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key0 in data4){
+if(!(((key0 === "sku") || (key0 === "quantity")) || (key0 === "unitPrice"))){
+const err16 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.sku !== undefined){
+let data5 = data4.sku;
+if(typeof data5 === "string"){
+if(!pattern10.test(data5)){
+const err17 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"response.json#/components/schemas/LineItem/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"response.json#/components/schemas/LineItem/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.quantity !== undefined){
+let data6 = data4.quantity;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err19 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(typeof data6 == "number"){
+if(data6 > 10000 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err21 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data4.unitPrice !== undefined){
+let data7 = data4.unitPrice;
+if(typeof data7 == "number"){
+if(data7 > 1000000 || isNaN(data7)){
+const err22 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data7 < 0 || isNaN(data7)){
+const err23 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data8 = data.total;
+if(typeof data8 == "number"){
+if(data8 < 0 || isNaN(data8)){
+const err27 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data9 = data.createdAt;
+if(typeof data9 === "string"){
+if(!(formats2.validate(data9))){
+const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.updatedAt !== undefined){
+let data10 = data.updatedAt;
+if(typeof data10 === "string"){
+if(!(formats2.validate(data10))){
+const err31 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.updateOrder_header = validate53;
-const schema79 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500},"Prefer":{"type":"string","maxLength":200}},"required":[]};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2153,12 +3068,31 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.getOrder_path = validate56;
+const schema91 = {"type":"object","properties":{"orderId":{"$ref":"request.json#/components/schemas/Id"}},"required":["orderId"]};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["If-Match"] !== undefined){
-let data0 = data["If-Match"];
-if(typeof data0 === "string"){
-if(func1(data0) > 500){
-const err0 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(data.orderId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2167,8 +3101,11 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.orderId !== undefined){
+let data0 = data.orderId;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err1 = {instancePath:instancePath+"/orderId",schemaPath:"request.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2179,7 +3116,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/orderId",schemaPath:"request.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2189,11 +3126,9 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.Prefer !== undefined){
-let data1 = data.Prefer;
-if(typeof data1 === "string"){
-if(func1(data1) > 200){
-const err3 = {instancePath:instancePath+"/Prefer",schemaPath:"#/properties/Prefer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2202,43 +3137,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-else {
-const err4 = {instancePath:instancePath+"/Prefer",schemaPath:"#/properties/Prefer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate53.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"If-Match":true,"Prefer":true},"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.updateOrder_body0 = validate54;
-const schema80 = {"$ref":"openapi.json#/components/schemas/OrderPatch"};
-const schema81 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"#/components/schemas/OrderStatus"}}};
-const schema82 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
+exports.updateOrder_body0 = validate57;
+const schema93 = {"$ref":"request.json#/components/schemas/OrderPatch"};
+const schema94 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"request.json#/components/schemas/OrderStatus"}}};
+const schema95 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2271,7 +3183,7 @@ errors++;
 if(data.status !== undefined){
 let data0 = data.status;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/components/schemas/OrderStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/status",schemaPath:"request.json#/components/schemas/OrderStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2281,7 +3193,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((((data0 === "PENDING") || (data0 === "PAID")) || (data0 === "SHIPPED")) || (data0 === "DELIVERED")) || (data0 === "CANCELLED"))){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/components/schemas/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema82.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"request.json#/components/schemas/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema95.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2302,33 +3214,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-errors = vErrors.length;
-}
-validate54.errors = vErrors;
-return errors === 0;
-}
-validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-exports.listCustomerCarts_path = validate57;
-const schema83 = {"type":"object","properties":{"customerId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["customerId"]};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2340,291 +3230,19 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.customerId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.customerId !== undefined){
-let data0 = data.customerId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
 }
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynamicItems":false};
+validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.listCustomerCarts_query = validate58;
-const schema85 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"cursor":{"type":"string","minLength":1,"maxLength":200}},"required":[]};
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.limit !== undefined){
-let data0 = data.limit;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err0 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data0 == "number"){
-if(data0 > 100 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-if(data.cursor !== undefined){
-let data1 = data.cursor;
-if(typeof data1 === "string"){
-if(func1(data1) > 200){
-const err3 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(func1(data1) < 1){
-const err4 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate58.errors = vErrors;
-return errors === 0;
-}
-validate58.evaluated = {"props":{"limit":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.createCart_path = validate59;
-const schema86 = {"type":"object","properties":{"customerId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["customerId"]};
-
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.customerId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.customerId !== undefined){
-let data0 = data.customerId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/customerId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate59.errors = vErrors;
-return errors === 0;
-}
-validate59.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.createCart_header = validate60;
-const schema88 = {"type":"object","properties":{"Idempotency-Key":{"type":"string","minLength":1,"maxLength":200}},"required":[]};
-
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["Idempotency-Key"] !== undefined){
-let data0 = data["Idempotency-Key"];
-if(typeof data0 === "string"){
-if(func1(data0) > 200){
-const err0 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate60.errors = vErrors;
-return errors === 0;
-}
-validate60.evaluated = {"props":{"Idempotency-Key":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.createCart_body0 = validate61;
-const schema89 = {"$ref":"openapi.json#/components/schemas/CartInput"};
-const schema90 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"#/components/schemas/LineItem"}}}};
+exports.listCustomerCarts_res200 = validate60;
+const schema96 = {"$ref":"response.json#/components/schemas/CartPage"};
+const schema97 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
+const schema98 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2637,8 +3255,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.items === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(data.cartId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cartId"},message:"must have required property '"+"cartId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2647,9 +3265,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(key0 === "items")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.customerId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2658,12 +3275,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-if(data.items !== undefined){
-let data0 = data.items;
-if(Array.isArray(data0)){
-if(data0.length > 100){
-const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(data.items === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2672,12 +3285,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.sku === undefined){
-const err3 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
+if(data.createdAt === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2686,8 +3295,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data1.quantity === undefined){
-const err4 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
+if(data.updatedAt === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2696,8 +3305,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data1.unitPrice === undefined){
-const err5 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "unitPrice"},message:"must have required property '"+"unitPrice"+"'"};
+if(data.cartId !== undefined){
+let data0 = data.cartId;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err5 = {instancePath:instancePath+"/cartId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2706,9 +3318,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key1 in data1){
-if(!(((key1 === "sku") || (key1 === "quantity")) || (key1 === "unitPrice"))){
-const err6 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+else {
+const err6 = {instancePath:instancePath+"/cartId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2718,11 +3330,11 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data1.sku !== undefined){
-let data2 = data1.sku;
-if(typeof data2 === "string"){
-if(!pattern12.test(data2)){
-const err7 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"#/components/schemas/LineItem/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""};
+if(data.customerId !== undefined){
+let data1 = data.customerId;
+if(typeof data1 === "string"){
+if(!pattern4.test(data1)){
+const err7 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2733,7 +3345,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"#/components/schemas/LineItem/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2743,10 +3355,15 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data1.quantity !== undefined){
-let data3 = data1.quantity;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err9 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"#/components/schemas/LineItem/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.items !== undefined){
+let data2 = data.items;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.sku === undefined){
+const err9 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2755,9 +3372,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(typeof data3 == "number"){
-if(data3 > 10000 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"#/components/schemas/LineItem/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(data3.quantity === undefined){
+const err10 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2766,8 +3382,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data3 < 1 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"#/components/schemas/LineItem/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data3.unitPrice === undefined){
+const err11 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "unitPrice"},message:"must have required property '"+"unitPrice"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2776,13 +3392,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-}
-if(data1.unitPrice !== undefined){
-let data4 = data1.unitPrice;
-if(typeof data4 == "number"){
-if(data4 > 1000000 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"#/components/schemas/LineItem/properties/unitPrice/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+for(const key0 in data3){
+if(!(((key0 === "sku") || (key0 === "quantity")) || (key0 === "unitPrice"))){
+const err12 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2791,8 +3403,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data4 < 0 || isNaN(data4)){
-const err13 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"#/components/schemas/LineItem/properties/unitPrice/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data3.sku !== undefined){
+let data4 = data3.sku;
+if(typeof data4 === "string"){
+if(!pattern10.test(data4)){
+const err13 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"response.json#/components/schemas/LineItem/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2803,7 +3419,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"#/components/schemas/LineItem/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err14 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"response.json#/components/schemas/LineItem/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2813,9 +3429,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.quantity !== undefined){
+let data5 = data3.quantity;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+const err15 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2824,10 +3441,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data5 == "number"){
+if(data5 > 10000 || isNaN(data5)){
+const err16 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2836,10 +3452,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5 < 1 || isNaN(data5)){
+const err17 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2848,10 +3462,132 @@ vErrors.push(err17);
 }
 errors++;
 }
+}
+}
+if(data3.unitPrice !== undefined){
+let data6 = data3.unitPrice;
+if(typeof data6 == "number"){
+if(data6 > 1000000 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data7 = data.createdAt;
+if(typeof data7 === "string"){
+if(!(formats2.validate(data7))){
+const err23 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.updatedAt !== undefined){
+let data8 = data.updatedAt;
+if(typeof data8 === "string"){
+if(!(formats2.validate(data8))){
+const err25 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2864,217 +3600,106 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate62(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.items === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.nextCursor === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nextCursor"},message:"must have required property '"+"nextCursor"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.items !== undefined){
+let data0 = data.items;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate62(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.nextCursor !== undefined){
+let data2 = data.nextCursor;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema97.properties.nextCursor.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getCart_path = validate64;
-const schema92 = {"type":"object","properties":{"cartId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["cartId"]};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cartId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cartId"},message:"must have required property '"+"cartId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
+if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
 }
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.cartId !== undefined){
-let data0 = data.cartId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/cartId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/cartId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate64.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.replaceCart_path = validate65;
-const schema94 = {"type":"object","properties":{"cartId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["cartId"]};
-
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate65.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cartId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cartId"},message:"must have required property '"+"cartId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.cartId !== undefined){
-let data0 = data.cartId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/cartId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/cartId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate65.errors = vErrors;
-return errors === 0;
-}
-validate65.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.replaceCart_header = validate66;
-const schema96 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500}},"required":[]};
+exports.createCart_body0 = validate65;
+const schema104 = {"$ref":"request.json#/components/schemas/CartInput"};
+const schema105 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate66.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["If-Match"] !== undefined){
-let data0 = data["If-Match"];
-if(typeof data0 === "string"){
-if(func1(data0) > 500){
-const err0 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate66.errors = vErrors;
-return errors === 0;
-}
-validate66.evaluated = {"props":{"If-Match":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.replaceCart_body0 = validate67;
-const schema97 = {"$ref":"openapi.json#/components/schemas/CartInput"};
-
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate68.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3122,7 +3747,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.sku === undefined){
-const err3 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
+const err3 = {instancePath:instancePath+"/items/" + i0,schemaPath:"request.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3132,7 +3757,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data1.quantity === undefined){
-const err4 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
+const err4 = {instancePath:instancePath+"/items/" + i0,schemaPath:"request.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3142,7 +3767,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data1.unitPrice === undefined){
-const err5 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "unitPrice"},message:"must have required property '"+"unitPrice"+"'"};
+const err5 = {instancePath:instancePath+"/items/" + i0,schemaPath:"request.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "unitPrice"},message:"must have required property '"+"unitPrice"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3153,7 +3778,7 @@ errors++;
 }
 for(const key1 in data1){
 if(!(((key1 === "sku") || (key1 === "quantity")) || (key1 === "unitPrice"))){
-const err6 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+const err6 = {instancePath:instancePath+"/items/" + i0,schemaPath:"request.json#/components/schemas/LineItem/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3166,8 +3791,8 @@ errors++;
 if(data1.sku !== undefined){
 let data2 = data1.sku;
 if(typeof data2 === "string"){
-if(!pattern12.test(data2)){
-const err7 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"#/components/schemas/LineItem/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""};
+if(!pattern10.test(data2)){
+const err7 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"request.json#/components/schemas/LineItem/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3178,7 +3803,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"#/components/schemas/LineItem/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"request.json#/components/schemas/LineItem/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3191,7 +3816,7 @@ errors++;
 if(data1.quantity !== undefined){
 let data3 = data1.quantity;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err9 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"#/components/schemas/LineItem/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err9 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"request.json#/components/schemas/LineItem/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3202,7 +3827,7 @@ errors++;
 }
 if(typeof data3 == "number"){
 if(data3 > 10000 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"#/components/schemas/LineItem/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+const err10 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"request.json#/components/schemas/LineItem/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3212,7 +3837,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data3 < 1 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"#/components/schemas/LineItem/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err11 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"request.json#/components/schemas/LineItem/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3227,7 +3852,7 @@ if(data1.unitPrice !== undefined){
 let data4 = data1.unitPrice;
 if(typeof data4 == "number"){
 if(data4 > 1000000 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"#/components/schemas/LineItem/properties/unitPrice/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+const err12 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"request.json#/components/schemas/LineItem/properties/unitPrice/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3237,7 +3862,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data4 < 0 || isNaN(data4)){
-const err13 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"#/components/schemas/LineItem/properties/unitPrice/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err13 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"request.json#/components/schemas/LineItem/properties/unitPrice/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3248,7 +3873,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"#/components/schemas/LineItem/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err14 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"request.json#/components/schemas/LineItem/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3260,7 +3885,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/components/schemas/LineItem/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err15 = {instancePath:instancePath+"/items/" + i0,schemaPath:"request.json#/components/schemas/LineItem/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3293,38 +3918,406 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
-validate67.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.deleteCart_path = validate70;
-const schema100 = {"type":"object","properties":{"cartId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["cartId"]};
+exports.createCart_res201 = validate68;
+const schema107 = {"$ref":"response.json#/components/schemas/Cart"};
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate69.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cartId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cartId"},message:"must have required property '"+"cartId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.customerId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.items === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.updatedAt === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.cartId !== undefined){
+let data0 = data.cartId;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err5 = {instancePath:instancePath+"/cartId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/cartId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.customerId !== undefined){
+let data1 = data.customerId;
+if(typeof data1 === "string"){
+if(!pattern4.test(data1)){
+const err7 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.items !== undefined){
+let data2 = data.items;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.sku === undefined){
+const err9 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data3.quantity === undefined){
+const err10 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.unitPrice === undefined){
+const err11 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/required",keyword:"required",params:{missingProperty: "unitPrice"},message:"must have required property '"+"unitPrice"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+for(const key0 in data3){
+if(!(((key0 === "sku") || (key0 === "quantity")) || (key0 === "unitPrice"))){
+const err12 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.sku !== undefined){
+let data4 = data3.sku;
+if(typeof data4 === "string"){
+if(!pattern10.test(data4)){
+const err13 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"response.json#/components/schemas/LineItem/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"response.json#/components/schemas/LineItem/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data3.quantity !== undefined){
+let data5 = data3.quantity;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+const err15 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(typeof data5 == "number"){
+if(data5 > 10000 || isNaN(data5)){
+const err16 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data5 < 1 || isNaN(data5)){
+const err17 = {instancePath:instancePath+"/items/" + i0+"/quantity",schemaPath:"response.json#/components/schemas/LineItem/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data3.unitPrice !== undefined){
+let data6 = data3.unitPrice;
+if(typeof data6 == "number"){
+if(data6 > 1000000 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/items/" + i0+"/unitPrice",schemaPath:"response.json#/components/schemas/LineItem/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/items/" + i0,schemaPath:"response.json#/components/schemas/LineItem/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data7 = data.createdAt;
+if(typeof data7 === "string"){
+if(!(formats2.validate(data7))){
+const err23 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.updatedAt !== undefined){
+let data8 = data.updatedAt;
+if(typeof data8 === "string"){
+if(!(formats2.validate(data8))){
+const err25 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate69.errors = vErrors;
+return errors === 0;
+}
+validate69.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate68.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+errors = vErrors.length;
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+validate68.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.getCart_path = validate71;
+const schema114 = {"type":"object","properties":{"cartId":{"$ref":"request.json#/components/schemas/Id"}},"required":["cartId"]};
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate71.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3346,7 +4339,7 @@ if(data.cartId !== undefined){
 let data0 = data.cartId;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/cartId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+const err1 = {instancePath:instancePath+"/cartId",schemaPath:"request.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3357,72 +4350,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/cartId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate70.errors = vErrors;
-return errors === 0;
-}
-validate70.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.deleteCart_header = validate71;
-const schema102 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500}},"required":[]};
-
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate71.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["If-Match"] !== undefined){
-let data0 = data["If-Match"];
-if(typeof data0 === "string"){
-if(func1(data0) > 500){
-const err0 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/cartId",schemaPath:"request.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3446,75 +4374,12 @@ errors++;
 validate71.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"If-Match":true},"dynamicProps":false,"dynamicItems":false};
+validate71.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.checkoutCart_path = validate72;
-const schema103 = {"type":"object","properties":{"cartId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["cartId"]};
-
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate72.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cartId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cartId"},message:"must have required property '"+"cartId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.cartId !== undefined){
-let data0 = data.cartId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/cartId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/cartId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate72.errors = vErrors;
-return errors === 0;
-}
-validate72.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
-
-exports.checkoutCart_header = validate73;
-const schema105 = {"type":"object","properties":{"Idempotency-Key":{"type":"string","minLength":1,"maxLength":200}},"required":[]};
+exports.checkoutCart_res202 = validate72;
+const schema116 = {"$ref":"response.json#/components/schemas/Job"};
+const schema117 = {"type":"object","required":["jobId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+const schema119 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3527,11 +4392,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["Idempotency-Key"] !== undefined){
-let data0 = data["Idempotency-Key"];
-if(typeof data0 === "string"){
-if(func1(data0) > 200){
-const err0 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data.jobId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "jobId"},message:"must have required property '"+"jobId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3540,8 +4402,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3550,9 +4412,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-else {
-const err2 = {instancePath:instancePath+"/Idempotency-Key",schemaPath:"#/properties/Idempotency-Key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.createdAt === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3561,10 +4422,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.updatedAt === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3573,18 +4432,523 @@ vErrors.push(err3);
 }
 errors++;
 }
+if(data.jobId !== undefined){
+let data0 = data.jobId;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err4 = {instancePath:instancePath+"/jobId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/jobId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/JobStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((((data1 === "PENDING") || (data1 === "RUNNING")) || (data1 === "SUCCEEDED")) || (data1 === "FAILED"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/JobStatus/enum",keyword:"enum",params:{allowedValues: schema119.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+let data2 = data.result;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.orderId === undefined){
+const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2.orderUrl === undefined){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "orderUrl"},message:"must have required property '"+"orderUrl"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data2.orderId !== undefined){
+let data3 = data2.orderId;
+if(typeof data3 === "string"){
+if(!pattern4.test(data3)){
+const err10 = {instancePath:instancePath+"/result/orderId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/result/orderId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data2.orderUrl !== undefined){
+if(typeof data2.orderUrl !== "string"){
+const err12 = {instancePath:instancePath+"/result/orderUrl",schemaPath:"#/properties/result/properties/orderUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data5 = data.error;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.type === undefined){
+const err14 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data5.title === undefined){
+const err15 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data5.status === undefined){
+const err16 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data5.type !== undefined){
+if(typeof data5.type !== "string"){
+const err17 = {instancePath:instancePath+"/error/type",schemaPath:"response.json#/components/schemas/Problem/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data5.title !== undefined){
+if(typeof data5.title !== "string"){
+const err18 = {instancePath:instancePath+"/error/title",schemaPath:"response.json#/components/schemas/Problem/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data5.status !== undefined){
+let data8 = data5.status;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+const err19 = {instancePath:instancePath+"/error/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(typeof data8 == "number"){
+if(data8 > 599 || isNaN(data8)){
+const err20 = {instancePath:instancePath+"/error/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data8 < 100 || isNaN(data8)){
+const err21 = {instancePath:instancePath+"/error/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data5.detail !== undefined){
+if(typeof data5.detail !== "string"){
+const err22 = {instancePath:instancePath+"/error/detail",schemaPath:"response.json#/components/schemas/Problem/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data5.instance !== undefined){
+if(typeof data5.instance !== "string"){
+const err23 = {instancePath:instancePath+"/error/instance",schemaPath:"response.json#/components/schemas/Problem/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data5.requestId !== undefined){
+if(typeof data5.requestId !== "string"){
+const err24 = {instancePath:instancePath+"/error/requestId",schemaPath:"response.json#/components/schemas/Problem/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data5.errors !== undefined){
+let data12 = data5.errors;
+if(Array.isArray(data12)){
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.in === undefined){
+const err25 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data13.pointer === undefined){
+const err26 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data13.message === undefined){
+const err27 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data13.in !== undefined){
+let data14 = data13.in;
+if(typeof data14 !== "string"){
+const err28 = {instancePath:instancePath+"/error/errors/" + i0+"/in",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(!(((((data14 === "path") || (data14 === "query")) || (data14 === "header")) || (data14 === "cookie")) || (data14 === "body"))){
+const err29 = {instancePath:instancePath+"/error/errors/" + i0+"/in",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/in/enum",keyword:"enum",params:{allowedValues: schema43.properties.errors.items.properties.in.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data13.pointer !== undefined){
+if(typeof data13.pointer !== "string"){
+const err30 = {instancePath:instancePath+"/error/errors/" + i0+"/pointer",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data13.message !== undefined){
+if(typeof data13.message !== "string"){
+const err31 = {instancePath:instancePath+"/error/errors/" + i0+"/message",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/error/errors",schemaPath:"response.json#/components/schemas/Problem/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data5.allowed !== undefined){
+let data17 = data5.allowed;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data17[i1] !== "string"){
+const err34 = {instancePath:instancePath+"/error/allowed/" + i1,schemaPath:"response.json#/components/schemas/Problem/properties/allowed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/error/allowed",schemaPath:"response.json#/components/schemas/Problem/properties/allowed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data5.entryPoints !== undefined){
+let data19 = data5.entryPoints;
+if(Array.isArray(data19)){
+const len2 = data19.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data19[i2] !== "string"){
+const err36 = {instancePath:instancePath+"/error/entryPoints/" + i2,schemaPath:"response.json#/components/schemas/Problem/properties/entryPoints/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/error/entryPoints",schemaPath:"response.json#/components/schemas/Problem/properties/entryPoints/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data21 = data.createdAt;
+if(typeof data21 === "string"){
+if(!(formats2.validate(data21))){
+const err39 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.updatedAt !== undefined){
+let data22 = data.updatedAt;
+if(typeof data22 === "string"){
+if(!(formats2.validate(data22))){
+const err41 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
 validate73.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":{"Idempotency-Key":true},"dynamicProps":false,"dynamicItems":false};
+validate73.evaluated = {"props":{"jobId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getJob_path = validate74;
-const schema106 = {"type":"object","properties":{"jobId":{"$ref":"openapi.json#/components/schemas/Id"}},"required":["jobId"]};
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate72.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate73(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+errors = vErrors.length;
+}
+validate72.errors = vErrors;
+return errors === 0;
+}
+validate72.evaluated = {"props":{"jobId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.getJob_path = validate75;
+const schema124 = {"type":"object","properties":{"jobId":{"$ref":"request.json#/components/schemas/Id"}},"required":["jobId"]};
+
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3606,7 +4970,7 @@ if(data.jobId !== undefined){
 let data0 = data.jobId;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/jobId",schemaPath:"openapi.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+const err1 = {instancePath:instancePath+"/jobId",schemaPath:"request.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3617,7 +4981,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/jobId",schemaPath:"openapi.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/jobId",schemaPath:"request.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3638,7 +5002,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};

@@ -29,6 +29,8 @@ export interface AppDeps {
   /** defaults to an in-process bus (one instance) */
   bus?: EventBus;
   bodyLimit?: number;
+  /** check REST responses against the spec (default: on unless NODE_ENV=production) */
+  responseValidation?: boolean;
   jobs?: QueueOptions;
   /** GraphQL introspection and limits (defaults: introspection on, depth 10, cost 5000, 30 aliases) */
   graphql?: Partial<GraphqlConfig>;
@@ -52,7 +54,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function buildApp({ store, logger, bus = new InProcessBus(), bodyLimit, jobs, graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
+export function buildApp({ store, logger, bus = new InProcessBus(), bodyLimit, responseValidation, jobs, graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
   const services = createServices(store, bus, logger, jobs);
   const koa = new Koa();
   koa.proxy = false;
@@ -73,7 +75,7 @@ export function buildApp({ store, logger, bus = new InProcessBus(), bodyLimit, j
   router.all("/graphql/stream", graphqlSse(gql, { bodyLimit }));
   router.get("/graphql/assets/:name", graphiqlAssets());
   mountDocs(router);
-  mountRest(router, restHandlers(services), { bodyLimit });
+  mountRest(router, restHandlers(services), { bodyLimit, validateResponses: responseValidation });
 
   const entryPoints = [...new Set(operationSpecs.map((op) => op.path))].concat("/graphql");
   const routes = [...entryPoints, "/graphql/stream", "/graphql/assets/{name}", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json", "/openapi.yaml"];

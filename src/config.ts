@@ -7,6 +7,8 @@ export interface Config {
   databaseUrl: string;
   logLevel: string;
   bodyLimit: number;
+  /** check REST handler responses against openapi.yaml (RESPONSE_VALIDATION=on|off; off by default in production) */
+  responseValidation: boolean;
   jobs: { leaseMs: number; pollMs: number };
   graphql: GraphqlConfig;
 }
@@ -25,6 +27,13 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   return value;
 }
 
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = env[name];
+  if (value === undefined || value === "") return fallback;
+  if (value !== "on" && value !== "off") throw new Error(`${name} must be "on" or "off", got "${value}"`);
+  return value === "on";
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
@@ -34,6 +43,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
     logLevel: env.LOG_LEVEL ?? "info",
     bodyLimit: positive(env, "BODY_LIMIT", 1024 * 1024),
+    responseValidation: onOff(env, "RESPONSE_VALIDATION", env.NODE_ENV !== "production"),
     jobs: { leaseMs: positive(env, "JOB_LEASE_MS", 30_000), pollMs: positive(env, "JOB_POLL_MS", 500) },
     graphql: {
       introspection: env.GRAPHQL_INTROSPECTION !== "false",

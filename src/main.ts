@@ -12,7 +12,7 @@ const logger = createLogger(config.logLevel);
 // Metrics first: the store reports every query to db_queries_total.
 const metrics = createMetrics({ defaults: true });
 const store = await openStore(config.databaseUrl, { onQuery: metrics.onQuery });
-const app = buildApp({ store, logger, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, jobs: config.jobs });
+const app = buildApp({ store, logger, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, responseValidation: config.responseValidation, jobs: config.jobs });
 const { koa } = app;
 const server = createServer(koa.callback());
 server.keepAliveTimeout = 5000;

@@ -1,18 +1,13 @@
-// Turns the paths of an OpenAPI document into a flat list of operations: the model every emitter reads.
+// Turns the paths of an OpenAPI document (bundled: local $refs only) into a flat list of operations: the model every emitter reads.
+import { parameterList, schemaType, type Parameter, type ParamType, type Scalar } from "./parameters.js";
 import { deref, escapePointer, isObject, SpecError, type Json, type JsonObject } from "./spec.js";
 
 export const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 export type Method = (typeof METHODS)[number];
-export type ParamLocation = "path" | "query" | "header" | "cookie";
+export type { ParamLocation, Parameter, Scalar } from "./parameters.js";
 
-export interface Parameter {
-  name: string;
-  in: ParamLocation;
-  required: boolean;
-  schema: Json;
-  /** The JSON type the raw string must be coerced to before validation. */
-  coerce: "string" | "integer" | "number" | "boolean" | "array" | "none";
-}
+/** How a form-urlencoded body's fields are read: like query parameters, by the property's type. */
+export type FormField = { type: Exclude<ParamType, "json" | "object">; items?: Scalar };
 
 export interface ResponseHeader {
   name: string;
@@ -20,9 +15,20 @@ export interface ResponseHeader {
 }
 
 export interface ResponseSpec {
+  /** "200", "2XX" or "default" */
   status: string;
   contentTypes: string[];
   headers: ResponseHeader[];
+  /** schema per content type ({} when the media type has none) */
+  schemas: Record<string, Json>;
+}
+
+export interface RequestBody {
+  required: boolean;
+  contentTypes: string[];
+  schemas: Record<string, Json>;
+  /** fields of an application/x-www-form-urlencoded body, by name */
+  form?: Record<string, FormField>;
 }
 
 export interface SecurityRequirement {
@@ -32,12 +38,14 @@ export interface SecurityRequirement {
 
 export interface Operation {
   operationId: string;
+  /** no operationId in the spec: the name is derived, and openapi-typescript's `operations` has no entry for it */
+  derivedId?: true;
   method: Method;
   path: string;
   /** path in @koa/router syntax */
   routePath: string;
   parameters: Parameter[];
-  requestBody?: { required: boolean; contentTypes: string[]; schemas: Record<string, Json> };
+  requestBody?: RequestBody;
   responses: ResponseSpec[];
   /** alternatives (OR) of requirements (AND); [] = public */
   security: SecurityRequirement[][];
@@ -64,6 +72,7 @@ export function collectOperations(doc: JsonObject, file: string): Operation[] {
       const parameters = [...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own];
       operations.push({
         operationId,
+        ...(typeof raw.operationId === "string" ? {} : { derivedId: true as const }),
         method,
         path,
         routePath: toRoutePath(path, parameters, file, at),
@@ -109,56 +118,53 @@ function toRoutePath(path: string, parameters: Parameter[], file: string, at: st
 /** @koa/router (path-to-regexp 8) needs identifier-like names. */
 export const routeParamName = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
 
-function parameterList(doc: JsonObject, raw: Json | undefined, file: string, at: string): Parameter[] {
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw new SpecError(file, at, "parameters must be an array");
-  return raw.map((entry, i) => {
-    const { value: p, pointer } = deref(doc, entry, file, `${at}/${i}`);
-    const location = p.in;
-    if (typeof p.name !== "string" || !["path", "query", "header", "cookie"].includes(String(location))) {
-      throw new SpecError(file, pointer, "a parameter needs a name and in: path|query|header|cookie");
-    }
-    if (p.content !== undefined) throw new SpecError(file, pointer, "parameters with `content` are not supported; use `schema`");
-    const style = p.style ?? (location === "query" || location === "cookie" ? "form" : "simple");
-    const supported = location === "query" || location === "cookie" ? style === "form" : style === "simple";
-    if (!supported) throw new SpecError(file, `${pointer}/style`, `parameter style "${String(style)}" in ${String(location)} is not supported`);
-    const schema = p.schema ?? {};
-    return {
-      name: p.name,
-      in: location as ParamLocation,
-      required: location === "path" ? true : p.required === true,
-      schema,
-      coerce: coercion(doc, schema, file, `${pointer}/schema`),
-    };
-  });
-}
-
-function coercion(doc: JsonObject, schema: Json, file: string, at: string): Parameter["coerce"] {
-  const resolved = isObject(schema) && schema.$ref ? deref(doc, schema, file, at).value : schema;
-  if (!isObject(resolved)) return "none";
-  const types = Array.isArray(resolved.type) ? resolved.type : [resolved.type];
-  for (const t of ["array", "integer", "number", "boolean", "string"] as const) if (types.includes(t)) return t;
-  return "none";
-}
-
-function requestBody(doc: JsonObject, raw: Json | undefined, file: string, at: string): Operation["requestBody"] {
+function requestBody(doc: JsonObject, raw: Json | undefined, file: string, at: string): RequestBody | undefined {
   if (raw === undefined) return undefined;
   const { value, pointer } = deref(doc, raw, file, at);
   if (!isObject(value.content)) throw new SpecError(file, `${pointer}/content`, "requestBody needs content");
+  const schemas = mediaSchemas(value.content);
+  const body: RequestBody = { required: value.required === true, contentTypes: Object.keys(schemas), schemas };
+  const form = schemas["application/x-www-form-urlencoded"];
+  if (form !== undefined) body.form = formFields(doc, form, file, `${pointer}/content/application~1x-www-form-urlencoded/schema`);
+  return body;
+}
+
+function mediaSchemas(content: JsonObject): Record<string, Json> {
   const schemas: Record<string, Json> = {};
-  for (const [type, media] of Object.entries(value.content)) schemas[type] = isObject(media) ? (media.schema ?? {}) : {};
-  return { required: value.required === true, contentTypes: Object.keys(schemas), schemas };
+  for (const [type, media] of Object.entries(content)) schemas[type.toLowerCase()] = isObject(media) ? (media.schema ?? {}) : {};
+  return schemas;
+}
+
+function formFields(doc: JsonObject, schema: Json, file: string, at: string): Record<string, FormField> {
+  const resolved = isObject(schema) && schema.$ref ? deref(doc, schema, file, at).value : schema;
+  const fields: Record<string, FormField> = {};
+  const props = isObject(resolved) && isObject(resolved.properties) ? resolved.properties : {};
+  for (const [name, sub] of Object.entries(props)) {
+    const type = schemaType(doc, sub, file, `${at}/properties/${escapePointer(name)}`);
+    if (type === "object") throw new SpecError(file, `${at}/properties/${escapePointer(name)}`, "nested objects in a form-urlencoded body are not supported");
+    if (type !== "array") {
+      fields[name] = { type };
+      continue;
+    }
+    const subSchema = isObject(sub) && sub.$ref ? deref(doc, sub, file, at).value : (sub as JsonObject);
+    const items = schemaType(doc, subSchema.items ?? {}, file, `${at}/properties/${escapePointer(name)}/items`);
+    if (items === "array" || items === "object") throw new SpecError(file, `${at}/properties/${escapePointer(name)}`, "arrays of arrays or objects in a form-urlencoded body are not supported");
+    fields[name] = { type, items };
+  }
+  return fields;
 }
 
 function responses(doc: JsonObject, raw: Json | undefined, file: string, at: string): ResponseSpec[] {
   if (!isObject(raw)) throw new SpecError(file, at, "an operation needs responses");
   return Object.entries(raw).map(([status, entry]) => {
+    if (!/^([1-5](\d\d|XX)|default)$/.test(status)) throw new SpecError(file, `${at}/${status}`, `"${status}" is not a status code, a range like 2XX, or default`);
     const { value, pointer } = deref(doc, entry, file, `${at}/${status}`);
     const headers = Object.entries(isObject(value.headers) ? value.headers : {}).map(([name, h]) => ({
       name,
       required: deref(doc, h, file, `${pointer}/headers/${escapePointer(name)}`).value.required === true,
     }));
-    return { status, contentTypes: isObject(value.content) ? Object.keys(value.content) : [], headers };
+    const schemas = isObject(value.content) ? mediaSchemas(value.content) : {};
+    return { status, contentTypes: Object.keys(schemas), headers, schemas };
   });
 }
 

@@ -1,10 +1,11 @@
 // Emits generated/rest.ts: request/response types per operation, the RestHandlers interface,
 // the route table that the runtime mounts, and mountRest().
-import { identifier, routeParamName, type Operation, type ResponseSpec } from "./operations.js";
-import { PARAM_LOCATIONS, validatorName } from "./validators.js";
+import { bodyKind } from "../http/body.js";
+import { identifier, type Operation, type ResponseSpec } from "./operations.js";
+import { PARAM_LOCATIONS, type OperationValidators } from "./validators.js";
 
 export interface RestEmitOptions {
-  /** module specifier of the hand-written runtime, relative to the generated file */
+  /** module specifier of the hand-written runtime, relative to the generated file or a package name */
   runtime: string;
   /** module specifier of openapi-typescript's output, relative to the generated file */
   types: string;
@@ -20,23 +21,27 @@ export const pascal = (id: string) => {
 const quote = (s: string) => JSON.stringify(s);
 const prop = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name));
 const LOCATION_KEY = { path: "params", query: "query", header: "headers", cookie: "cookies" } as const;
+/** openapi-typescript's type of the operation; only paths holds those without an operationId. */
+const opType = (op: Operation) => (op.derivedId ? `paths[${quote(op.path)}][${quote(op.method)}]` : `operations[${quote(op.operationId)}]`);
 
 export function requestType(op: Operation): string {
-  const t = `operations[${quote(op.operationId)}]`;
+  const t = opType(op);
   const lines = PARAM_LOCATIONS.map((location) => {
     const has = op.parameters.some((p) => p.in === location);
     const type = has ? `NonNullable<${t}["parameters"][${quote(location)}]>` : "Record<string, never>";
     return `  ${LOCATION_KEY[location]}: ${type};`;
   });
-  const body = op.requestBody;
-  if (body) {
-    const content = `NonNullable<${t}["requestBody"]>["content"]`;
-    const optional = body.required ? "" : " | undefined";
-    lines.push(`  contentType: ${body.contentTypes.map(quote).join(" | ")}${optional};`);
-    lines.push(`  body: ${content}[${body.contentTypes.map(quote).join(" | ")}]${optional};`);
-  }
   lines.push("  principal: Principal | null;");
-  return `export interface ${pascal(op.operationId)}Request {\n${lines.join("\n")}\n}`;
+  const head = `{\n${lines.join("\n")}\n}`;
+  const body = op.requestBody;
+  if (!body) return `export interface ${pascal(op.operationId)}Request ${head}`;
+  // One variant per media type, so checking contentType narrows the body.
+  const content = `NonNullable<${t}["requestBody"]>["content"]`;
+  const variants = body.contentTypes
+    .filter((type) => bodyKind(type) !== "multipart")
+    .map((type) => `{ contentType: ${quote(type)}; body: ${bodyKind(type) === "bytes" ? "Buffer" : `${content}[${quote(type)}]`} }`);
+  if (!body.required) variants.push("{ contentType: undefined; body: undefined }");
+  return `export type ${pascal(op.operationId)}Request = ${head} & (\n${(variants.length ? variants : ["never"]).map((v) => `  | ${v}`).join("\n")}\n);`;
 }
 
 function statusType(status: string): string {
@@ -45,7 +50,7 @@ function statusType(status: string): string {
 
 export function responseVariant(op: Operation, response: ResponseSpec): string {
   const key = /^\d{3}$/.test(response.status) ? response.status : quote(response.status);
-  const content = `operations[${quote(op.operationId)}]["responses"][${key}]["content"]`;
+  const content = `${opType(op)}["responses"][${key}]["content"]`;
   const body = response.contentTypes.length === 0 ? "body?: undefined" : `body: ${content}[${response.contentTypes.map(quote).join(" | ")}]`;
   const contentType = response.contentTypes.length > 1 ? `; contentType?: ${response.contentTypes.map(quote).join(" | ")}` : "";
   const headers = response.headers.map((h) => `${prop(h.name)}${h.required ? "" : "?"}: string`);
@@ -58,20 +63,24 @@ export function responseType(op: Operation): string {
   return `export type ${pascal(op.operationId)}Response =\n${variants.join("\n")};`;
 }
 
-export function routeEntry(op: Operation, validators: Set<string>): string {
-  const v = (name: string) => (validators.has(name) ? `validators.${name}` : "undefined");
-  const validate = PARAM_LOCATIONS.map((l) => `${l}: ${v(validatorName(op.operationId, l))}`).join(", ");
-  const params = op.parameters.map(
-    (p) => `{ name: ${quote(p.name)}, in: ${quote(p.in)}, coerce: ${quote(p.coerce)}${p.in === "path" ? `, key: ${quote(routeParamName(p.name))}` : ""} }`,
-  );
-  const body = op.requestBody
-    ? `{ required: ${op.requestBody.required}, contentTypes: ${JSON.stringify(op.requestBody.contentTypes)}, validate: [${op.requestBody.contentTypes
-        .map((_, i) => v(validatorName(op.operationId, `body${i}`)))
-        .join(", ")}] }`
+const NONE: OperationValidators = { params: {}, body: {}, responses: {} };
+
+export function routeEntry(op: Operation, validators: OperationValidators = NONE): string {
+  const v = (name: string | undefined) => (name ? `validators.${name}` : "undefined");
+  const validate = PARAM_LOCATIONS.map((l) => `${l}: ${v(validators.params[l])}`).join(", ");
+  const params = op.parameters.map((p) => {
+    const shape: Record<string, unknown> = { name: p.name, in: p.in, type: p.type };
+    if (p.type === "array" || p.type === "object") Object.assign(shape, p.items ? { items: p.items } : { props: p.props }, { style: p.style, explode: p.explode });
+    return JSON.stringify(shape);
+  });
+  const b = op.requestBody;
+  const body = b
+    ? `{ required: ${b.required}, contentTypes: ${JSON.stringify(b.contentTypes)}, validate: [${b.contentTypes.map((t) => v(validators.body[t])).join(", ")}]${b.form ? `, form: ${JSON.stringify(b.form)}` : ""} }`
     : "undefined";
-  const responses = op.responses.map(
-    (r) => `${quote(r.status)}: { contentTypes: ${JSON.stringify(r.contentTypes)}, headers: ${JSON.stringify(r.headers)} }`,
-  );
+  const responses = op.responses.map((r) => {
+    const checks = Object.entries(validators.responses[r.status] ?? {}).map(([type, name]) => `${quote(type)}: ${v(name)}`);
+    return `${quote(r.status)}: { contentTypes: ${JSON.stringify(r.contentTypes)}, headers: ${JSON.stringify(r.headers)}${checks.length ? `, validate: { ${checks.join(", ")} }` : ""} }`;
+  });
   return [
     "  {",
     `    operationId: ${quote(op.operationId)},`,
@@ -81,21 +90,21 @@ export function routeEntry(op: Operation, validators: Set<string>): string {
     `    parameters: [${params.join(", ")}],`,
     `    validate: { ${validate} },`,
     `    body: ${body},`,
-    `    responses: { ${responses.join(", ")} },`,
+    `    responses: {\n${responses.map((r) => `      ${r},`).join("\n")}\n    },`,
     `    security: ${JSON.stringify(op.security)},`,
     "  },",
   ].join("\n");
 }
 
-export function emitRest(operations: Operation[], validatorNames: string[], options: RestEmitOptions): string {
-  const validators = new Set(validatorNames);
+export function emitRest(operations: Operation[], validators: Map<string, OperationValidators>, options: RestEmitOptions): string {
   const handlers = operations.map(
     (op) => `  ${prop(op.operationId)}(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`,
   );
   return [
     `import type Router from "@koa/router";`,
-    `import type { operations } from ${quote(options.types)};`,
-    `import { mountOperations, type OperationSpec, type MountOptions, type Principal, type RequestContext } from ${quote(options.runtime)};`,
+    `import type { Middleware } from "koa";`,
+    `import type { operations, paths } from ${quote(options.types)};`,
+    `import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal, type RequestContext } from ${quote(options.runtime)};`,
     `import validators from ${quote(options.validators)};`,
     "",
     "export type { Principal, RequestContext };",
@@ -109,12 +118,17 @@ export function emitRest(operations: Operation[], validatorNames: string[], opti
     "export type OperationId = keyof RestHandlers;",
     "",
     "export const operationSpecs: readonly OperationSpec[] = [",
-    ...operations.map((op) => routeEntry(op, validators)),
+    ...operations.map((op) => routeEntry(op, validators.get(op.operationId))),
     "];",
     "",
     "/** Registers every path of the spec on the router; operations without a handler answer 501. */",
     "export function mountRest(router: Router, handlers: Partial<RestHandlers>, options: MountOptions = {}): void {",
     "  mountOperations(router, operationSpecs, handlers as Record<string, unknown>, options);",
+    "}",
+    "",
+    "/** The same as one Koa middleware, for apps without @koa/router; unknown paths go to the next middleware. */",
+    "export function restRoutes(handlers: Partial<RestHandlers>, options: MountOptions = {}): Middleware {",
+    "  return restMiddleware(operationSpecs, handlers as Record<string, unknown>, options);",
     "}",
     "",
   ].join("\n");

@@ -1,11 +1,13 @@
 // The REST side of generation for one OpenAPI document: openapi-typescript's types, our rest.ts, the validators.
+// `npm run generate` and `twinspec rest` both come through here.
 import { relative } from "node:path";
-import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 import openapiTS, { astToString } from "openapi-typescript";
-import { collectOperations } from "./operations.js";
+import { collectOperations, type Operation } from "./operations.js";
 import { emitRest } from "./rest-emitter.js";
-import { loadDocument } from "./spec.js";
-import { compileValidators } from "./validators.js";
+import { unsupportedKeyword } from "./schemas.js";
+import { loadSpec, SpecError, type JsonObject } from "./spec.js";
+import { compileValidators, type CompiledValidators } from "./validators.js";
 
 export interface GeneratedFile {
   path: string;
@@ -13,13 +15,28 @@ export interface GeneratedFile {
   source: string;
 }
 
+/**
+ * @param runtime module specifier the generated rest.ts imports the runtime from: a path relative to `outDir`
+ *   ("../src/http/rest-runtime.js") or a package export ("twinspec/runtime")
+ */
 export async function generateRest(specFile: string, outDir: string, runtime: string): Promise<GeneratedFile[]> {
-  const doc = loadDocument(specFile);
+  const doc = await loadSpec(specFile);
+  return generateRestFromDocument(doc, specFile, outDir, runtime);
+}
+
+/** The same for a document already loaded and bundled (by loadSpec). */
+export async function generateRestFromDocument(doc: JsonObject, specFile: string, outDir: string, runtime: string): Promise<GeneratedFile[]> {
+  const unsupported = unsupportedKeyword(doc);
+  if (unsupported) throw new SpecError(specFile, unsupported.pointer, `${unsupported.keyword} is not supported by the validators`);
   const operations = collectOperations(doc, specFile);
-  const validators = compileValidators(doc, operations);
-  const types = astToString(await openapiTS(pathToFileURL(specFile)));
+  // openapi-typescript reads the bundled document, so its types and our wiring come from one and the same text.
+  const [validators, types] = await Promise.all([
+    operations.length > 50 ? compileInWorker(doc, operations) : compileValidators(doc, operations),
+    // An object schema without properties means "any object", not "an empty one".
+    openapiTS(doc as never, { silent: true, emptyObjectsUnknown: true }).then(astToString),
+  ]);
   const source = relative(process.cwd(), specFile);
-  const rest = emitRest(operations, validators.names, { runtime, types: "./openapi.js", validators: "./validators.cjs" });
+  const rest = emitRest(operations, validators.byOperation, { runtime, types: "./openapi.js", validators: "./validators.cjs" });
   const names = validators.names.map((n) => `  ${n}: Validator;`).join("\n");
   return [
     { path: `${outDir}/openapi.ts`, content: types, source },
@@ -27,8 +44,18 @@ export async function generateRest(specFile: string, outDir: string, runtime: st
     { path: `${outDir}/validators.cjs`, content: validators.source, source },
     {
       path: `${outDir}/validators.d.cts`,
-      content: `import type { Validator } from ${JSON.stringify(runtime.replace(/rest-runtime\.js$/, "validation.js"))};\ndeclare const validators: {\n${names}\n};\nexport = validators;\n`,
+      content: `import type { Validator } from ${JSON.stringify(runtime)};\ndeclare const validators: {\n${names}\n};\nexport = validators;\n`,
       source,
     },
   ];
+}
+
+/** The validators on another thread (see validators-worker.mjs); small documents are not worth the thread's start. */
+export function compileInWorker(doc: JsonObject, operations: Operation[]): Promise<CompiledValidators> {
+  const worker = new Worker(new URL("./validators-worker.mjs", import.meta.url));
+  worker.postMessage({ doc, operations });
+  return new Promise<CompiledValidators>((resolve, reject) => {
+    worker.once("message", (reply: { ok?: CompiledValidators; error?: string }) => (reply.ok ? resolve(reply.ok) : reject(new Error(reply.error))));
+    worker.once("error", reject);
+  }).finally(() => worker.terminate());
 }

@@ -1,20 +1,112 @@
-// Raw strings from the URL and headers → the JSON types the spec declares, before validation.
-// A value that does not look like its type is left as it is, so the validator names it.
-export type Coercion = "string" | "integer" | "number" | "boolean" | "array" | "none";
+// Raw strings from the URL, headers and cookies → the JSON values the spec declares, before validation.
+// The style and explode rules are OpenAPI's (§4.8.12.4 Style Values). A value that does not look like its type is left
+// as it is, so the validator names it.
+export type Scalar = "string" | "integer" | "number" | "boolean" | "none";
+export type ParamType = Scalar | "array" | "object" | "json";
+export type Location = "path" | "query" | "header" | "cookie";
 
-export function coerce(raw: string | string[] | undefined, kind: Coercion): unknown {
-  if (raw === undefined) return undefined;
-  if (kind === "array") return (Array.isArray(raw) ? raw : raw.split(",")).map((v) => v);
-  if (Array.isArray(raw)) return raw; // repeated scalar: let validation say "must be <type>"
-  switch (kind) {
+export interface ParamSpec {
+  name: string;
+  in: Location;
+  type: ParamType;
+  items?: Scalar;
+  props?: Record<string, Scalar>;
+  style?: "form" | "simple" | "deepObject" | "spaceDelimited" | "pipeDelimited";
+  explode?: boolean;
+}
+
+type Raw = string | string[] | undefined;
+export type Query = Record<string, Raw>;
+
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+export function coerceScalar(raw: string, type: Scalar): unknown {
+  switch (type) {
     case "integer":
       return /^-?\d+$/.test(raw) ? Number(raw) : raw;
     case "number":
       // Decimal notation only: Number() would also take "0x10" or "".
-      return /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) ? Number(raw) : raw;
+      return NUMBER.test(raw) ? Number(raw) : raw;
     case "boolean":
       return raw === "true" ? true : raw === "false" ? false : raw;
     default:
       return raw;
   }
+}
+
+const SEPARATOR = { spaceDelimited: " ", pipeDelimited: "|" } as Record<string, string>;
+
+/** Splits a delimited value; "" is the empty array. */
+const split = (value: string, separator: string, trim: boolean) => (value === "" ? [] : value.split(separator).map((v) => (trim ? v.trim() : v)));
+
+/** "k,v,k,v" (explode off) or "k=v,k=v" (simple + explode) → an object of coerced properties. */
+function pairs(parts: string[], exploded: boolean, props: Record<string, Scalar>): Record<string, unknown> | string[] {
+  const out: Record<string, unknown> = {};
+  if (exploded) {
+    for (const part of parts) {
+      const eq = part.indexOf("=");
+      if (eq < 0) return parts;
+      out[part.slice(0, eq)] = coerceScalar(part.slice(eq + 1), props[part.slice(0, eq)] ?? "none");
+    }
+    return out;
+  }
+  if (parts.length % 2 !== 0) return parts; // not key,value pairs: let validation say "must be object"
+  for (let i = 0; i < parts.length; i += 2) out[parts[i]] = coerceScalar(parts[i + 1], props[parts[i]] ?? "none");
+  return out;
+}
+
+/**
+ * The value of one parameter. `raw` is its own raw value (the first of repeated headers/cookies is theirs to decide);
+ * `query` is the whole parsed query string, which deepObject and exploded form objects read field by field.
+ */
+export function decodeParam(p: ParamSpec, raw: Raw, query?: Query): unknown {
+  if (p.type === "object" && p.in === "query" && (p.style === "deepObject" || (p.style !== "simple" && p.explode))) {
+    return objectFromQuery(p, query ?? {});
+  }
+  if (raw === undefined) return undefined;
+  const trim = p.in === "header";
+  switch (p.type) {
+    case "array": {
+      const items = p.items ?? "none";
+      const values = Array.isArray(raw) ? raw : [raw];
+      const separator = SEPARATOR[p.style ?? ""] ?? ",";
+      // form + explode: one value per repetition; otherwise each value is a delimited list.
+      const parts = p.in === "query" && p.style === "form" && p.explode !== false ? values : values.flatMap((v) => split(v, separator, trim));
+      return parts.map((v) => coerceScalar(v, items));
+    }
+    case "object":
+      if (Array.isArray(raw)) return raw;
+      return pairs(split(raw, ",", trim), p.style === "simple" && p.explode === true, p.props ?? {});
+    case "json":
+      if (Array.isArray(raw)) return raw;
+      try {
+        return JSON.parse(raw);
+      } catch {
+        return raw;
+      }
+    default:
+      // A repeated scalar stays an array, so validation says "must be <type>".
+      return Array.isArray(raw) ? raw : coerceScalar(trim ? raw.trim() : raw, p.type);
+  }
+}
+
+function objectFromQuery(p: ParamSpec, query: Query): Record<string, unknown> | undefined {
+  const props = p.props ?? {};
+  const out: Record<string, unknown> = {};
+  let found = false;
+  const take = (key: string, value: Raw) => {
+    if (value === undefined) return;
+    found = true;
+    const type = props[key] ?? "none";
+    out[key] = Array.isArray(value) ? value.map((v) => coerceScalar(v, type)) : coerceScalar(value, type);
+  };
+  if (p.style === "deepObject") {
+    const prefix = `${p.name}[`;
+    for (const [key, value] of Object.entries(query)) {
+      if (key.startsWith(prefix) && key.endsWith("]")) take(key.slice(prefix.length, -1), value);
+    }
+  } else {
+    for (const key of Object.keys(props)) take(key, query[key]);
+  }
+  return found ? out : undefined;
 }

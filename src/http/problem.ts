@@ -29,14 +29,14 @@ export function problem(status: number, detail: string, extra: Partial<Problem> 
 /** Thrown by transport code (never by handlers for declared outcomes); `expose` as in Koa. */
 export class HttpError extends Error {
   readonly expose = true;
+  /** a plain property (not a getter): Koa's default error handler assigns err.status */
+  status: number;
   constructor(
     readonly problem: Problem,
     readonly headers: Record<string, string> = {},
   ) {
     super(problem.detail ?? problem.title);
-  }
-  get status() {
-    return this.problem.status;
+    this.status = problem.status;
   }
 }
 

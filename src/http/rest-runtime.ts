@@ -1,25 +1,28 @@
-// The runtime behind generated/rest.ts: per path, method dispatch (HEAD, OPTIONS, 405), security hook,
-// parameter and body validation, then the handler's returned response written to Koa.
+// The runtime behind generated/rest.ts: per path, method dispatch (HEAD, OPTIONS, 405), the security hook, 406,
+// parameter and body validation, then the handler's returned response — checked against the spec in development
+// and test — written to Koa. Paths are found by a trie, so routing cost does not grow with the spec.
 import type Router from "@koa/router";
-import type { Context } from "koa";
+import type { Context, Middleware, Next } from "koa";
 import type { Principal } from "../auth/principal.js";
-import { hasBody, mediaType, readBody } from "./body.js";
-import { coerce, type Coercion } from "./params.js";
-import { httpError, problem, PROBLEM_TYPE, type FieldError } from "./problem.js";
+import { hasBody, isJson, mediaType, readBody, type FormFields } from "./body.js";
+import { preferred } from "./negotiation.js";
+import { decodeParam, type Location, type ParamSpec, type Query } from "./params.js";
+import { createPathMatcher, MalformedPath } from "./path-matcher.js";
+import { HttpError, httpError, problem, PROBLEM_TYPE, type FieldError } from "./problem.js";
+import { checkResponse, declaredFor, type DeclaredResponse } from "./response-check.js";
 import { fieldErrors, type Validator } from "./validation.js";
 
-export type { Principal };
-type Location = "path" | "query" | "header" | "cookie";
+export type { Principal, ParamSpec, Validator };
 
 export interface OperationSpec {
   operationId: string;
   method: string;
   path: string;
   routePath: string;
-  parameters: { name: string; in: Location; coerce: Coercion; key?: string }[];
+  parameters: ParamSpec[];
   validate: Record<Location, Validator | undefined>;
-  body?: { required: boolean; contentTypes: string[]; validate: (Validator | undefined)[] };
-  responses: Record<string, { contentTypes: string[]; headers: { name: string; required: boolean }[] }>;
+  body?: { required: boolean; contentTypes: string[]; validate: (Validator | undefined)[]; form?: FormFields };
+  responses: Record<string, DeclaredResponse>;
   security: { scheme: string; scopes: string[] }[][];
 }
 
@@ -28,13 +31,25 @@ export interface RequestContext {
   operationId: string;
 }
 
-/** Decides who calls and whether they may; throws an HttpError (401/403) to refuse. */
-export type Authorizer = (security: OperationSpec["security"], ctx: Context) => Promise<Principal | null> | Principal | null;
+/**
+ * Decides who calls and whether they may, from the operation's security requirements (alternatives of
+ * requirements, as the spec declares them; [] = public). Runs before the body is read. Throws an HttpError
+ * (401 + WWW-Authenticate, 403) to refuse; returns the principal handed to the handler.
+ */
+export type Authorizer = (
+  security: OperationSpec["security"],
+  ctx: Context,
+  operation: OperationSpec,
+  /** the raw path parameters (the target's identifiers, for ownership checks) */
+  pathParams: Record<string, string>,
+) => Promise<Principal | null> | Principal | null;
 
 export interface MountOptions {
   authorize?: Authorizer;
   /** request body size limit in bytes (default 1 MiB) */
   bodyLimit?: number;
+  /** check every handler response against the spec (default: on unless NODE_ENV=production) */
+  validateResponses?: boolean;
 }
 
 interface HandlerResponse {
@@ -45,61 +60,122 @@ interface HandlerResponse {
 }
 type Handler = (req: Record<string, unknown>, ctx: RequestContext) => Promise<HandlerResponse>;
 
-const IMPLICIT = ["HEAD", "OPTIONS"];
+interface PathEntry {
+  path: string;
+  methods: Map<string, Prepared>;
+  allow: string;
+}
 
-export function mountOperations(router: Router, specs: readonly OperationSpec[], handlers: Record<string, unknown>, options: MountOptions) {
-  const byPath = new Map<string, OperationSpec[]>();
-  for (const spec of specs) byPath.set(spec.routePath, [...(byPath.get(spec.routePath) ?? []), spec]);
-  for (const [routePath, ops] of byPath) {
-    const methods = new Map(ops.map((op) => [op.method, op]));
-    if (methods.has("GET") && !methods.has("HEAD")) methods.set("HEAD", methods.get("GET")!);
-    const allow = [...new Set([...methods.keys(), "OPTIONS"])].join(", ");
-    router.all(routePath, async (ctx) => {
-      const op = methods.get(ctx.method);
-      if (op) return runOperation(ctx, op, handlers[op.operationId] as Handler | undefined, options);
-      ctx.set("Allow", allow);
-      if (ctx.method === "OPTIONS") {
-        ctx.status = 204;
-        return;
-      }
-      throw httpError(405, `${ctx.method} is not allowed on ${ops[0].path}; allowed: ${allow}.`, {}, { Allow: allow });
-    });
+interface Prepared {
+  op: OperationSpec;
+  handler?: Handler;
+  /** media types of the success (2XX/default) answers: what Accept is checked against */
+  produces: string[];
+}
+
+const LOCATIONS: Location[] = ["path", "query", "header", "cookie"];
+
+/** One Koa middleware for every path of the spec; paths it does not know go to `next`. */
+export function restMiddleware(specs: readonly OperationSpec[], handlers: Record<string, unknown>, options: MountOptions = {}): Middleware {
+  const byPath = new Map<string, PathEntry>();
+  for (const op of specs) {
+    const entry = byPath.get(op.path) ?? { path: op.path, methods: new Map(), allow: "" };
+    const produces = [...new Set(Object.entries(op.responses).filter(([s]) => /^(2|default)/.test(s)).flatMap(([, r]) => r.contentTypes))];
+    entry.methods.set(op.method, { op, handler: handlers[op.operationId] as Handler | undefined, produces });
+    byPath.set(op.path, entry);
+  }
+  for (const entry of byPath.values()) {
+    if (entry.methods.has("GET") && !entry.methods.has("HEAD")) entry.methods.set("HEAD", entry.methods.get("GET")!);
+    entry.allow = [...new Set([...entry.methods.keys(), "OPTIONS"])].join(", ");
+  }
+  const match = createPathMatcher([...byPath.values()].map((value) => ({ path: value.path, value })));
+  const settings = {
+    ...options,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    validateResponses: options.validateResponses ?? process.env.NODE_ENV !== "production",
+  };
+
+  return async (ctx: Context, next: Next) => {
+    try {
+      await dispatch(ctx, next);
+    } catch (error) {
+      // Refusals are answered here as problem+json, so any Koa app gets them right; crashes go up to the app.
+      if (!(error instanceof HttpError)) throw error;
+      ctx.status = error.status;
+      ctx.set(error.headers);
+      ctx.body = { ...error.problem, ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}) };
+      ctx.type = PROBLEM_TYPE;
+    }
+  };
+
+  async function dispatch(ctx: Context, next: Next) {
+    let found;
+    try {
+      found = match(ctx.path);
+    } catch (error) {
+      if (error instanceof MalformedPath) throw httpError(400, `The path is malformed: ${error.message}.`);
+      throw error;
+    }
+    if (!found) return next();
+    const entry = found.value;
+    const prepared = entry.methods.get(ctx.method);
+    if (prepared) return runOperation(ctx, prepared, found.params, settings);
+    ctx.set("Allow", entry.allow);
+    if (ctx.method === "OPTIONS") {
+      ctx.status = 204;
+      return;
+    }
+    throw httpError(405, `${ctx.method} is not allowed on ${entry.path}; allowed: ${entry.allow}.`, {}, { Allow: entry.allow });
   }
 }
 
-export const allowedMethods = (specs: readonly OperationSpec[], path: string) =>
-  specs.filter((s) => s.path === path).map((s) => s.method).concat(IMPLICIT);
+/** Registers the REST middleware on a router, for every path and method (the router's own routes keep precedence). */
+export function mountOperations(router: Router, specs: readonly OperationSpec[], handlers: Record<string, unknown>, options: MountOptions) {
+  router.all("/{*path}", restMiddleware(specs, handlers, options));
+}
 
-async function runOperation(ctx: Context, op: OperationSpec, handler: Handler | undefined, options: MountOptions) {
-  const principal = options.authorize ? await options.authorize(op.security, ctx) : null;
+export const allowedMethods = (specs: readonly OperationSpec[], path: string) =>
+  specs.filter((s) => s.path === path).map((s) => s.method).concat(["HEAD", "OPTIONS"]);
+
+type Settings = MountOptions & { bodyLimit: number; validateResponses: boolean };
+
+async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record<string, string>, options: Settings) {
+  const { op, handler } = prepared;
+  // For logs and metrics (and the tests' per-status coverage): which operation answered.
+  ctx.state.operationId = op.operationId;
+  // Who may call comes first: before anything about the request is read or reported.
+  const principal = options.authorize ? await options.authorize(op.security, ctx, op, pathParams) : null;
+  if (prepared.produces.length > 0 && !preferred(ctx.get("Accept") || undefined, prepared.produces)) {
+    throw httpError(406, `None of the media types this operation answers with (${prepared.produces.join(", ")}) is acceptable.`);
+  }
   const errors: FieldError[] = [];
   const parts: Record<Location, Record<string, unknown>> = { path: {}, query: {}, header: {}, cookie: {} };
+  const query = ctx.query as Query;
   for (const p of op.parameters) {
     const raw =
-      p.in === "path" ? ctx.params[p.key ?? p.name]
-      : p.in === "query" ? ctx.query[p.name]
+      p.in === "path" ? pathParams[p.name]
+      : p.in === "query" ? query[p.name]
       : p.in === "header" ? ctx.get(p.name) || undefined
-      : ctx.cookies.get(p.name);
-    const value = coerce(raw, p.coerce);
+      : cookie(ctx, p.name);
+    const value = decodeParam(p, raw, query);
     if (value !== undefined) parts[p.in][p.name] = value;
   }
-  for (const location of ["path", "query", "header", "cookie"] as const) {
+  for (const location of LOCATIONS) {
     const validate = op.validate[location];
     if (validate && !validate(parts[location])) errors.push(...fieldErrors(location, validate.errors));
   }
   let contentType: string | undefined;
   let body: unknown;
   if (op.body) {
-    const present = hasBody(ctx);
-    if (present) {
+    if (hasBody(ctx)) {
       contentType = mediaType(ctx.get("Content-Type"));
       const index = op.body.contentTypes.indexOf(contentType);
       if (index < 0) {
         throw httpError(415, `Content-Type "${contentType || "(none)"}" is not accepted here; send ${op.body.contentTypes.join(" or ")}.`, {}, {
-          "Accept-Post": op.body.contentTypes.join(", "),
+          [ctx.method === "PATCH" ? "Accept-Patch" : "Accept-Post"]: op.body.contentTypes.join(", "),
         });
       }
-      body = await readBody(ctx, contentType, options.bodyLimit ?? 1024 * 1024);
+      body = await readBody(ctx, contentType, options.bodyLimit, op.body.form);
       const validate = op.body.validate[index];
       if (validate && !validate(body)) errors.push(...fieldErrors("body", validate.errors));
     } else if (op.body.required) {
@@ -116,18 +192,44 @@ async function runOperation(ctx: Context, op: OperationSpec, handler: Handler | 
   if (!handler) throw httpError(501, `${op.operationId} (${op.method} ${op.path}) is declared in the spec but not implemented yet.`);
   const request = { params: parts.path, query: parts.query, headers: parts.header, cookies: parts.cookie, body, contentType, principal };
   const response = await handler(request, { requestId: String(ctx.state.requestId ?? ""), operationId: op.operationId });
-  writeResponse(ctx, op, response);
+  writeResponse(ctx, prepared, response, options);
 }
 
-function writeResponse(ctx: Context, op: OperationSpec, response: HandlerResponse) {
+function cookie(ctx: Context, name: string): string | undefined {
+  const value = ctx.cookies.get(name);
+  if (value === undefined) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function writeResponse(ctx: Context, { op }: Prepared, response: HandlerResponse, options: Settings) {
+  const declared = declaredFor(op.responses, response.status);
+  const offered = declared?.contentTypes ?? [];
+  const type =
+    response.body === undefined ? undefined
+    : (response.contentType ?? (offered.length > 1 ? preferred(ctx.get("Accept") || undefined, offered) : offered[0]) ?? (response.status >= 400 ? PROBLEM_TYPE : "application/json"));
+  if (options.validateResponses) {
+    const mismatch = checkResponse(op.responses, response, type);
+    if (mismatch) {
+      const detail = `${op.operationId} answered ${response.status}, which does not match the spec: ${mismatch.detail}`;
+      ctx.state.log?.error({ operationId: op.operationId, status: response.status, errors: mismatch.errors }, "response does not match the spec");
+      throw httpError(500, detail, { type: "urn:twinspec:problem:response-validation", title: "Response does not match the spec", errors: mismatch.errors });
+    }
+  }
   ctx.status = response.status;
   for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
   if (response.body === undefined) return;
-  const declared = op.responses[String(response.status)] ?? op.responses[`${String(response.status)[0]}XX`] ?? op.responses.default;
-  const type = response.contentType ?? declared?.contentTypes[0] ?? (response.status >= 400 ? PROBLEM_TYPE : "application/json");
   // Every problem names the request it answers, as thrown ones do.
-  ctx.body = type === PROBLEM_TYPE ? { ...(response.body as object), requestId: ctx.state.requestId } : response.body;
-  ctx.type = type;
+  // Koa would send a string as it is and treat null as "no content": JSON scalars are serialized here.
+  const body = type === PROBLEM_TYPE ? { ...(response.body as object), requestId: ctx.state.requestId } : response.body;
+  const scalar = typeof body !== "object" || body === null;
+  ctx.body = isJson(type!) && scalar ? JSON.stringify(body) : body;
+  // Koa types an object body application/json itself; set only what differs (the setter costs a lookup).
+  if (type !== "application/json" || scalar || Buffer.isBuffer(body)) ctx.type = type!;
 }
 
-export { problem };
+// For authorizers and handlers written against "twinspec/runtime".
+export { HttpError, httpError, problem };

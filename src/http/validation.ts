@@ -21,8 +21,8 @@ export function fieldErrors(where: FieldError["in"], errors: ValidatorError[] | 
     if (e.keyword === "required") {
       pointer += `/${escape(String(e.params.missingProperty))}`;
       message = "is required";
-    } else if (e.keyword === "additionalProperties") {
-      pointer += `/${escape(String(e.params.additionalProperty))}`;
+    } else if (e.keyword === "additionalProperties" || e.keyword === "unevaluatedProperties") {
+      pointer += `/${escape(String(e.params.additionalProperty ?? e.params.unevaluatedProperty))}`;
       message = "is not a known field";
     } else if (e.keyword === "enum") {
       message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;

@@ -81,12 +81,39 @@ describe("collectOperations: responses", () => {
           { name: "Last-Modified", required: false },
           { name: "X-Req", required: false },
         ],
+        schemas: { "application/json": {}, "text/csv": {} },
       },
-      { status: "204", contentTypes: [], headers: [] },
-      { status: "404", contentTypes: ["application/problem+json"], headers: [] },
-      { status: "2XX", contentTypes: ["application/json"], headers: [] },
-      { status: "default", contentTypes: ["application/problem+json"], headers: [] },
+      { status: "204", contentTypes: [], headers: [], schemas: {} },
+      { status: "404", contentTypes: ["application/problem+json"], headers: [], schemas: { "application/problem+json": {} } },
+      { status: "2XX", contentTypes: ["application/json"], headers: [], schemas: { "application/json": {} } },
+      { status: "default", contentTypes: ["application/problem+json"], headers: [], schemas: { "application/problem+json": {} } },
     ]);
+  });
+
+  it("refuses a response key that is not a status, a range or default", () => {
+    const bad = withOperation({ responses: { "20X": { description: "?" } } });
+    throwsSpecError(() => collectOperations(bad, FILE), "/paths/~1x/post/responses/20X", /not a status code/);
+  });
+
+  it("lowercases media types and records form fields of a form-urlencoded body", () => {
+    const body = single(
+      withOperation({
+        requestBody: {
+          content: {
+            "Application/X-WWW-Form-Urlencoded": {
+              schema: { type: "object", properties: { n: { type: "integer" }, tags: { type: "array", items: { type: "boolean" } }, s: {} } },
+            },
+          },
+        },
+      }),
+    ).requestBody!;
+    assert.deepEqual(body.contentTypes, ["application/x-www-form-urlencoded"]);
+    assert.deepEqual(body.form, { n: { type: "integer" }, tags: { type: "array", items: "boolean" }, s: { type: "none" } });
+  });
+
+  it("refuses nested objects in a form-urlencoded body", () => {
+    const bad = withOperation({ requestBody: { content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { o: { type: "object" } } } } } } });
+    throwsSpecError(() => collectOperations(bad, FILE), "/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/o", /nested objects/);
   });
 
   it("refuses an operation without responses", () => {

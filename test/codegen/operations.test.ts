@@ -12,7 +12,7 @@ const single = (doc: JsonObject) => {
   return ops[0];
 };
 const withParams = (parameters: Json[], path = "/x") => openapi({ [path]: { get: { parameters, responses: OK } } });
-const brief = (params: Parameter[]) => params.map((p) => `${p.in}:${p.name}:${p.coerce}:${p.required}`);
+const brief = (params: Parameter[]) => params.map((p) => `${p.in}:${p.name}:${p.type}:${p.required}`);
 
 describe("identifier", () => {
   const cases: [string, string][] = [
@@ -115,7 +115,7 @@ describe("collectOperations: parameters", () => {
       { components: { parameters: { limit: { name: "limit", in: "query", schema: { type: "integer", maximum: 100 } } } } },
     );
     const [p] = single(doc).parameters;
-    assert.deepEqual(p, { name: "limit", in: "query", required: false, schema: { type: "integer", maximum: 100 }, coerce: "integer" });
+    assert.deepEqual(p, { name: "limit", in: "query", required: false, schema: { type: "integer", maximum: 100 }, type: "integer", style: "form", explode: true });
   });
 
   const required: [string, JsonObject, boolean][] = [
@@ -134,13 +134,14 @@ describe("collectOperations: parameters", () => {
 
   it("defaults a missing schema to {} with no coercion", () => {
     const [p] = single(withParams([{ name: "q", in: "query" }])).parameters;
-    assert.deepEqual([p.schema, p.coerce], [{}, "none"]);
+    assert.deepEqual([p.schema, p.type], [{}, "none"]);
   });
 
   const malformed: [string, Json, string, RegExp][] = [
     ["no name", { in: "query" }, "/paths/~1x/get/parameters/0", /needs a name and in/],
     ["Swagger 2 body parameter", { name: "b", in: "body" }, "/paths/~1x/get/parameters/0", /needs a name and in/],
-    ["content instead of schema", { name: "q", in: "query", content: { "application/json": {} } }, "/paths/~1x/get/parameters/0", /`content` are not supported/],
+    ["content of a non-JSON media type", { name: "q", in: "query", content: { "text/plain": {} } }, "/paths/~1x/get/parameters/0/content", /exactly one JSON media type/],
+    ["content with two media types", { name: "q", in: "query", content: { "application/json": {}, "application/x+json": {} } }, "/paths/~1x/get/parameters/0/content", /exactly one JSON media type/],
   ];
   for (const [name, param, pointer, message] of malformed) {
     it(`refuses a parameter with ${name}`, () => throwsSpecError(() => collect(withParams([param])), pointer, message));
@@ -153,37 +154,67 @@ describe("collectOperations: parameters", () => {
 });
 
 describe("collectOperations: parameter styles", () => {
-  const cases: [string, string | undefined, boolean][] = [
-    ["query", undefined, true],
-    ["query", "form", true],
-    ["query", "deepObject", false],
-    ["query", "spaceDelimited", false],
-    ["query", "pipeDelimited", false],
-    ["path", undefined, true],
-    ["path", "simple", true],
-    ["path", "label", false],
-    ["path", "matrix", false],
-    ["header", "simple", true],
-    ["header", "form", false],
-    ["cookie", "form", true],
-    ["cookie", "simple", false],
+  const str = { type: "string" };
+  const arr = { type: "array", items: { type: "integer" } };
+  const obj = { type: "object", properties: { a: { type: "integer" }, b: { type: "boolean" } } };
+  // [location, style, explode, schema, expected: "ok" or the message it is refused with]
+  const cases: [string, string | undefined, boolean | undefined, Json, string][] = [
+    ["query", undefined, undefined, str, "ok"],
+    ["query", "form", false, arr, "ok"],
+    ["query", "form", true, obj, "ok"],
+    ["query", "form", true, { type: "object" }, "needs declared properties"],
+    ["query", "deepObject", undefined, obj, "ok"],
+    ["query", "deepObject", undefined, str, "deepObject needs an object schema"],
+    ["query", "spaceDelimited", false, arr, "ok"],
+    ["query", "pipeDelimited", false, arr, "ok"],
+    ["query", "pipeDelimited", false, str, "pipeDelimited needs an array schema"],
+    ["query", "form", true, { type: "array", items: { type: "object" } }, "arrays of arrays or objects"],
+    ["query", "deepObject", undefined, { type: "object", properties: { a: { type: "object" } } }, 'property "a" is an array or object'],
+    ["query", "matrix", undefined, str, 'style "matrix" in query is not supported'],
+    ["path", undefined, undefined, arr, "ok"],
+    ["path", "simple", true, obj, "ok"],
+    ["path", "label", undefined, str, 'style "label" in path is not supported'],
+    ["path", "matrix", undefined, str, 'style "matrix" in path is not supported'],
+    ["header", "simple", undefined, arr, "ok"],
+    ["header", "form", undefined, str, 'style "form" in header is not supported'],
+    ["cookie", "form", undefined, str, "ok"],
+    ["cookie", "form", false, arr, "ok"],
+    ["cookie", "form", undefined, arr, "exploded cookie array"],
+    ["cookie", "simple", undefined, str, 'style "simple" in cookie is not supported'],
   ];
-  for (const [location, style, supported] of cases) {
-    it(`${location} style ${style ?? "(default)"} is ${supported ? "accepted" : "refused"}`, () => {
-      const param: JsonObject = { name: "p", in: location, schema: { type: "string" }, ...(style ? { style } : {}) };
+  for (const [location, style, explode, schema, expected] of cases) {
+    it(`${location} style ${style ?? "(default)"}${explode === undefined ? "" : ` explode ${explode}`} ${JSON.stringify(schema)}: ${expected === "ok" ? "accepted" : "refused"}`, () => {
+      const param: JsonObject = { name: "p", in: location, schema, ...(style ? { style } : {}), ...(explode === undefined ? {} : { explode }) };
       const doc = withParams([param], location === "path" ? "/x/{p}" : "/x");
-      const pointer = `/paths/${location === "path" ? "~1x~1{p}" : "~1x"}/get/parameters/0/style`;
-      if (supported) assert.equal(single(doc).parameters[0].name, "p");
-      else throwsSpecError(() => collect(doc), pointer, new RegExp(`style "${style}" in ${location} is not supported`));
+      const pointer = `/paths/${location === "path" ? "~1x~1{p}" : "~1x"}/get/parameters/0${expected.startsWith("style") ? "/style" : ""}`;
+      if (expected === "ok") assert.equal(single(doc).parameters[0].name, "p");
+      else throwsSpecError(() => collect(doc), pointer, new RegExp(expected.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
     });
   }
+
+  it("records item types, property types, style and explode for the runtime", () => {
+    const doc = withParams([
+      { name: "ids", in: "query", schema: arr },
+      { name: "filter", in: "query", style: "deepObject", schema: obj },
+      { name: "tags", in: "header", schema: { type: "array", items: { type: ["number", "integer"] } } },
+    ]);
+    const [ids, filter, tags] = single(doc).parameters;
+    assert.deepEqual([ids.type, ids.items, ids.style, ids.explode], ["array", "integer", "form", true]);
+    assert.deepEqual([filter.type, filter.props, filter.style, filter.explode], ["object", { a: "integer", b: "boolean" }, "deepObject", true]);
+    assert.deepEqual([tags.type, tags.items, tags.style, tags.explode], ["array", "number", "simple", false]);
+  });
+
+  it("reads a JSON `content` parameter as JSON", () => {
+    const [p] = single(withParams([{ name: "where", in: "query", content: { "application/json": { schema: obj } } }])).parameters;
+    assert.deepEqual([p.type, p.schema], ["json", obj]);
+  });
 
   it("names the component's pointer when a referenced parameter has an unsupported style", () => {
     const doc = openapi(
       { "/x": { get: { parameters: [{ $ref: "#/components/parameters/filter" }], responses: OK } } },
-      { components: { parameters: { filter: { name: "filter", in: "query", style: "deepObject", schema: { type: "object" } } } } },
+      { components: { parameters: { filter: { name: "filter", in: "query", style: "matrix", schema: { type: "object" } } } } },
     );
-    throwsSpecError(() => collect(doc), "/components/parameters/filter/style", /deepObject/);
+    throwsSpecError(() => collect(doc), "/components/parameters/filter/style", /matrix/);
   });
 });
 
@@ -216,7 +247,7 @@ describe("collectOperations: route paths", () => {
   });
 });
 
-describe("collectOperations: coercion kind from the schema", () => {
+describe("collectOperations: coercion type from the schema", () => {
   const components = {
     schemas: {
       Limit: { type: "integer", minimum: 1 },
@@ -224,7 +255,7 @@ describe("collectOperations: coercion kind from the schema", () => {
       RealFlag: { type: "boolean" },
     },
   };
-  const cases: [string, Json, Parameter["coerce"]][] = [
+  const cases: [string, Json, Parameter["type"]][] = [
     ["integer", { type: "integer" }, "integer"],
     ["number", { type: "number" }, "number"],
     ["boolean", { type: "boolean" }, "boolean"],
@@ -232,6 +263,12 @@ describe("collectOperations: coercion kind from the schema", () => {
     ["array of integers", { type: "array", items: { type: "integer" } }, "array"],
     ["nullable integer (3.1 type list)", { type: ["integer", "null"] }, "integer"],
     ["string or integer prefers integer", { type: ["string", "integer"] }, "integer"],
+    ["number or integer is a number (4.5 must not stay a string)", { type: ["number", "integer"] }, "number"],
+    ["3.0 nullable boolean", { type: "boolean", nullable: true }, "boolean"],
+    ["enum of integers", { enum: [1, 2, 3] }, "integer"],
+    ["enum of strings", { enum: ["a", "b"] }, "string"],
+    ["allOf with a typed member", { allOf: [{ description: "x" }, { type: "integer" }] }, "integer"],
+    ["oneOf whose branches agree", { oneOf: [{ type: "number", maximum: 1 }, { type: "number", minimum: 5 }] }, "number"],
     ["no type", {}, "none"],
     ["oneOf without type", { oneOf: [{ type: "integer" }, { type: "string" }] }, "none"],
     ["$ref to an integer schema", { $ref: "#/components/schemas/Limit" }, "integer"],
@@ -240,7 +277,7 @@ describe("collectOperations: coercion kind from the schema", () => {
   for (const [name, schema, expected] of cases) {
     it(`${name} → ${expected}`, () => {
       const doc = openapi({ "/x": { get: { parameters: [{ name: "q", in: "query", schema }], responses: OK } } }, { components });
-      assert.equal(single(doc).parameters[0].coerce, expected);
+      assert.equal(single(doc).parameters[0].type, expected);
     });
   }
 

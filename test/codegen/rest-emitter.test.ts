@@ -3,92 +3,105 @@ import assert from "node:assert/strict";
 import ts from "typescript";
 import type { Operation, ResponseSpec } from "../../src/codegen/operations.js";
 import { emitRest, requestType, responseType, responseVariant, routeEntry } from "../../src/codegen/rest-emitter.js";
+import type { OperationValidators } from "../../src/codegen/validators.js";
 
+const res = (status: string, contentTypes: string[] = [], headers: ResponseSpec["headers"] = []): ResponseSpec => ({
+  status,
+  contentTypes,
+  headers,
+  schemas: Object.fromEntries(contentTypes.map((t) => [t, {}])),
+});
 const op = (extra: Partial<Operation> = {}): Operation => ({
   operationId: "getThing",
   method: "get",
   path: "/things/{thing-id}",
   routePath: "/things/:thing_id",
   parameters: [],
-  responses: [{ status: "200", contentTypes: ["application/json"], headers: [] }],
+  responses: [res("200", ["application/json"])],
   security: [],
   ...extra,
 });
 const thingOp = op({
   parameters: [
-    { name: "thing-id", in: "path", required: true, schema: { type: "integer" }, coerce: "integer" },
-    { name: "verbose", in: "query", required: false, schema: { type: "boolean" }, coerce: "boolean" },
+    { name: "thing-id", in: "path", required: true, schema: { type: "integer" }, type: "integer", style: "simple", explode: false },
+    { name: "ids", in: "query", required: false, schema: {}, type: "array", items: "integer", style: "form", explode: true },
   ],
   requestBody: { required: true, contentTypes: ["application/json"], schemas: { "application/json": {} } },
   security: [[{ scheme: "bearerAuth", scopes: ["things:read"] }]],
 });
 const T = 'operations["getThing"]';
+const tsErrors = (text: string) =>
+  ts.transpileModule(text, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext } }).diagnostics?.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 
 describe("requestType", () => {
-  it("types the locations in use from openapi-typescript, the others as empty, and a required body", () => {
+  it("types the locations in use from openapi-typescript, the others as empty, and one variant per body media type", () => {
     assert.equal(
       requestType(thingOp),
       [
-        "export interface GetThingRequest {",
+        "export type GetThingRequest = {",
         `  params: NonNullable<${T}["parameters"]["path"]>;`,
         `  query: NonNullable<${T}["parameters"]["query"]>;`,
         "  headers: Record<string, never>;",
         "  cookies: Record<string, never>;",
-        '  contentType: "application/json";',
-        `  body: NonNullable<${T}["requestBody"]>["content"]["application/json"];`,
         "  principal: Principal | null;",
-        "}",
+        "} & (",
+        `  | { contentType: "application/json"; body: NonNullable<${T}["requestBody"]>["content"]["application/json"] }`,
+        ");",
       ].join("\n"),
     );
   });
 
-  it("makes an optional body with several media types possibly undefined", () => {
-    const text = requestType(op({ requestBody: { required: false, contentTypes: ["application/json", "text/plain"], schemas: {} } }));
-    assert.ok(text.includes('  contentType: "application/json" | "text/plain" | undefined;'), text);
-    assert.ok(text.includes(`  body: NonNullable<${T}["requestBody"]>["content"]["application/json" | "text/plain"] | undefined;`), text);
-  });
+  const bodies: [string, Operation["requestBody"], string[]][] = [
+    [
+      "optional body with several media types: a variant each, and one without a body",
+      { required: false, contentTypes: ["application/json", "text/plain"], schemas: {} },
+      [`{ contentType: "text/plain"; body: NonNullable<${T}["requestBody"]>["content"]["text/plain"] }`, "{ contentType: undefined; body: undefined }"],
+    ],
+    ["binary media types arrive as a Buffer", { required: true, contentTypes: ["application/octet-stream"], schemas: {} }, ['{ contentType: "application/octet-stream"; body: Buffer }']],
+    ["multipart (answered 415) has no variant", { required: true, contentTypes: ["multipart/form-data"], schemas: {} }, ["  | never"]],
+  ];
+  for (const [name, requestBody, expected] of bodies) {
+    it(name, () => {
+      const text = requestType(op({ requestBody }));
+      for (const e of expected) assert.ok(text.includes(e), `${e}\n in\n${text}`);
+    });
+  }
 
-  it("has no body lines without a requestBody", () => {
+  it("is an interface without body lines when there is no requestBody", () => {
     const text = requestType(op());
     assert.doesNotMatch(text, /contentType|body:/);
-    assert.match(text, /params: Record<string, never>;/);
+    assert.match(text, /^export interface GetThingRequest \{/);
+  });
+
+  it("goes through paths for an operation whose operationId is derived", () => {
+    assert.match(requestType(op({ derivedId: true, parameters: thingOp.parameters })), /params: NonNullable<paths\["\/things\/\{thing-id\}"\]\["get"\]\["parameters"\]\["path"\]>/);
   });
 });
 
 describe("responseVariant", () => {
   const R = `${T}["responses"]`;
   const cases: [string, ResponseSpec, string][] = [
-    ["a literal status with JSON", { status: "200", contentTypes: ["application/json"], headers: [] }, `{ status: 200; body: ${R}[200]["content"]["application/json"]; headers?: Record<string, string> }`],
-    ["no content", { status: "204", contentTypes: [], headers: [] }, "{ status: 204; body?: undefined; headers?: Record<string, string> }"],
-    ["default", { status: "default", contentTypes: ["application/problem+json"], headers: [] }, `{ status: number; body: ${R}["default"]["content"]["application/problem+json"]; headers?: Record<string, string> }`],
-    ["a status range", { status: "2XX", contentTypes: [], headers: [] }, "{ status: number; body?: undefined; headers?: Record<string, string> }"],
+    ["a literal status with JSON", res("200", ["application/json"]), `{ status: 200; body: ${R}[200]["content"]["application/json"]; headers?: Record<string, string> }`],
+    ["no content", res("204"), "{ status: 204; body?: undefined; headers?: Record<string, string> }"],
+    ["default", res("default", ["application/problem+json"]), `{ status: number; body: ${R}["default"]["content"]["application/problem+json"]; headers?: Record<string, string> }`],
+    ["a status range", res("2XX"), "{ status: number; body?: undefined; headers?: Record<string, string> }"],
     [
       "several media types let the handler choose",
-      { status: "200", contentTypes: ["application/json", "text/csv"], headers: [] },
+      res("200", ["application/json", "text/csv"]),
       `{ status: 200; body: ${R}[200]["content"]["application/json" | "text/csv"]; contentType?: "application/json" | "text/csv"; headers?: Record<string, string> }`,
     ],
     [
       "a required header makes headers required",
-      { status: "200", contentTypes: [], headers: [{ name: "ETag", required: true }, { name: "Last-Modified", required: false }] },
+      res("200", [], [{ name: "ETag", required: true }, { name: "Last-Modified", required: false }]),
       '{ status: 200; body?: undefined; headers: { ETag: string; "Last-Modified"?: string } }',
     ],
-    [
-      "only optional headers keep headers optional",
-      { status: "201", contentTypes: [], headers: [{ name: "Location", required: false }] },
-      "{ status: 201; body?: undefined; headers?: { Location?: string } }",
-    ],
+    ["only optional headers keep headers optional", res("201", [], [{ name: "Location", required: false }]), "{ status: 201; body?: undefined; headers?: { Location?: string } }"],
   ];
   for (const [name, response, expected] of cases) it(name, () => assert.equal(responseVariant(op(), response), expected));
 
   it("responseType is the union of the variants", () => {
-    const responses: ResponseSpec[] = [
-      { status: "200", contentTypes: [], headers: [] },
-      { status: "404", contentTypes: [], headers: [] },
-    ];
-    assert.equal(
-      responseType(op({ responses })),
-      ["export type GetThingResponse =", ...responses.map((r) => `  | ${responseVariant(op(), r)}`)].join("\n") + ";",
-    );
+    const responses = [res("200"), res("404")];
+    assert.equal(responseType(op({ responses })), ["export type GetThingResponse =", ...responses.map((r) => `  | ${responseVariant(op(), r)}`)].join("\n") + ";");
   });
 });
 
@@ -97,44 +110,47 @@ describe("routeEntry", () => {
   const evaluate = (text: string, validators: Record<string, unknown>) => new Function("validators", `return [\n${text}\n][0];`)(validators);
   const pathValidator = () => true;
   const bodyValidator = () => true;
+  const resValidator = () => true;
+  const names: OperationValidators = { params: { path: "getThing_path" }, body: { "application/json": "shared_body" }, responses: { "200": { "application/json": "getThing_res200" } } };
 
-  it("describes the operation for the runtime, with validators only for the names compiled", () => {
-    const entry = evaluate(routeEntry(thingOp, new Set(["getThing_path", "getThing_body0"])), {
-      getThing_path: pathValidator,
-      getThing_query: () => false, // exported but not in the set: must not be used
-      getThing_body0: bodyValidator,
-    });
+  it("describes the operation for the runtime, with the validators compiled for it (shared names included)", () => {
+    const entry = evaluate(routeEntry(thingOp, names), { getThing_path: pathValidator, shared_body: bodyValidator, getThing_res200: resValidator, getThing_query: () => false });
     assert.deepEqual(entry, {
       operationId: "getThing",
       method: "GET",
       path: "/things/{thing-id}",
       routePath: "/things/:thing_id",
       parameters: [
-        { name: "thing-id", in: "path", coerce: "integer", key: "thing_id" },
-        { name: "verbose", in: "query", coerce: "boolean" },
+        { name: "thing-id", in: "path", type: "integer" },
+        { name: "ids", in: "query", type: "array", items: "integer", style: "form", explode: true },
       ],
       validate: { path: pathValidator, query: undefined, header: undefined, cookie: undefined },
       body: { required: true, contentTypes: ["application/json"], validate: [bodyValidator] },
-      responses: { "200": { contentTypes: ["application/json"], headers: [] } },
+      responses: { "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": resValidator } } },
       security: [[{ scheme: "bearerAuth", scopes: ["things:read"] }]],
     });
   });
 
-  it("has body undefined without a requestBody and keeps response headers", () => {
-    const responses: ResponseSpec[] = [{ status: "default", contentTypes: [], headers: [{ name: "Retry-After", required: true }] }];
-    const entry = evaluate(routeEntry(op({ responses }), new Set()), {});
+  it("has body undefined without a requestBody, keeps response headers, and passes form fields", () => {
+    const entry = evaluate(routeEntry(op({ responses: [res("default", [], [{ name: "Retry-After", required: true }])] })), {});
     assert.equal(entry.body, undefined);
     assert.deepEqual(entry.responses, { default: { contentTypes: [], headers: [{ name: "Retry-After", required: true }] } });
+    const form = { n: { type: "integer" as const } };
+    const withForm = evaluate(routeEntry(op({ requestBody: { required: false, contentTypes: ["application/x-www-form-urlencoded"], schemas: {}, form } })), {});
+    assert.deepEqual(withForm.body.form, form);
   });
 });
 
 describe("emitRest", () => {
   const other = op({ operationId: "listThings", path: "/things", routePath: "/things" });
-  const text = emitRest([thingOp, other], ["getThing_path", "getThing_body0"], { runtime: "../rt.js", types: "./openapi.js", validators: "./validators.cjs" });
+  const text = emitRest([thingOp, other], new Map([["getThing", names()]]), { runtime: "../rt.js", types: "./openapi.js", validators: "./validators.cjs" });
+  function names(): OperationValidators {
+    return { params: { path: "getThing_path" }, body: {}, responses: {} };
+  }
 
   it("imports the given module specifiers", () => {
-    assert.match(text, /^import type \{ operations \} from "\.\/openapi\.js";$/m);
-    assert.match(text, /^import \{ mountOperations, .* \} from "\.\.\/rt\.js";$/m);
+    assert.match(text, /^import type \{ operations, paths \} from "\.\/openapi\.js";$/m);
+    assert.match(text, /^import \{ mountOperations, restMiddleware, .* \} from "\.\.\/rt\.js";$/m);
     assert.match(text, /^import validators from "\.\/validators\.cjs";$/m);
   });
 
@@ -149,26 +165,24 @@ describe("emitRest", () => {
     );
   });
 
-  it("emits the types and a route entry for every operation", () => {
+  it("emits the types and a route entry for every operation, mountRest and restRoutes", () => {
     for (const name of ["GetThingRequest", "GetThingResponse", "ListThingsRequest", "ListThingsResponse"]) {
       assert.match(text, new RegExp(`^export (interface|type) ${name}\\b`, "m"), name);
     }
     assert.equal(text.match(/^ {4}operationId: /gm)?.length, 2);
     assert.match(text, /export function mountRest\(router: Router, handlers: Partial<RestHandlers>/);
+    assert.match(text, /export function restRoutes\(handlers: Partial<RestHandlers>, options: MountOptions = \{\}\): Middleware/);
   });
 
-  it("is syntactically valid TypeScript", () => {
-    const out = ts.transpileModule(text, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext } });
-    assert.deepEqual(out.diagnostics?.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")), []);
-  });
+  it("is syntactically valid TypeScript", () => assert.deepEqual(tsErrors(text), []));
 });
 
 describe("emitRest with operationIds that are not identifiers", () => {
-  const odd = emitRest([op({ operationId: "get-x.y", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" }, coerce: "string" }] })], ["getXY_path"], {
-    runtime: "./runtime.js",
-    types: "./openapi.js",
-    validators: "./validators.cjs",
-  });
+  const odd = emitRest(
+    [op({ operationId: "get-x.y", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" }, type: "string", style: "simple", explode: false }] })],
+    new Map([["get-x.y", { params: { path: "getXY_path" }, body: {}, responses: {} }]]),
+    { runtime: "./runtime.js", types: "./openapi.js", validators: "./validators.cjs" },
+  );
 
   it("derives valid type and validator names, and quotes the handler key", () => {
     assert.match(odd, /export interface GetXYRequest \{/);
@@ -176,8 +190,5 @@ describe("emitRest with operationIds that are not identifiers", () => {
     assert.match(odd, /path: validators\.getXY_path/);
   });
 
-  it("is syntactically valid TypeScript", () => {
-    const out = ts.transpileModule(odd, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext } });
-    assert.deepEqual(out.diagnostics?.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")), []);
-  });
+  it("is syntactically valid TypeScript", () => assert.deepEqual(tsErrors(odd), []));
 });

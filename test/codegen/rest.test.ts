@@ -2,8 +2,11 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { generateRest, type GeneratedFile } from "../../src/codegen/rest.js";
-import { METHODS } from "../../src/codegen/operations.js";
+import { syntheticSpec } from "../../bench/synthetic.js";
+import { compileInWorker, generateRest, type GeneratedFile } from "../../src/codegen/rest.js";
+import { collectOperations, METHODS } from "../../src/codegen/operations.js";
+import type { JsonObject } from "../../src/codegen/spec.js";
+import { compileValidators } from "../../src/codegen/validators.js";
 
 describe("generateRest(openapi.yaml)", () => {
   let files: GeneratedFile[];
@@ -50,12 +53,25 @@ describe("generateRest(openapi.yaml)", () => {
     assert.deepEqual([...declared].sort(), [...exported].sort());
   });
 
-  it("the typings import Validator from the runtime's sibling validation module", () => {
-    assert.match(content("validators.d.cts"), /^import type \{ Validator \} from "\.\.\/src\/http\/validation\.js";$/m);
+  it("the typings import Validator from the runtime module", () => {
+    assert.match(content("validators.d.cts"), /^import type \{ Validator \} from "\.\.\/src\/http\/rest-runtime\.js";$/m);
   });
 
   it("openapi.ts has an operations entry for every operationId", () => {
     const types = content("openapi.ts");
     for (const id of operationIds) assert.match(types, new RegExp(`^ {4}${id}: \\{$`, "m"), `${id} in operations`);
+  });
+});
+
+describe("compileInWorker (large documents)", function () {
+  this.timeout(30_000);
+  it("gives exactly what compileValidators gives on the main thread", async () => {
+    const doc = syntheticSpec(120) as JsonObject;
+    const operations = collectOperations(doc, "synthetic.json");
+    const inWorker = await compileInWorker(doc, operations);
+    const direct = compileValidators(doc, operations);
+    assert.equal(inWorker.source, direct.source);
+    assert.deepEqual(inWorker.names, direct.names);
+    assert.deepEqual(inWorker.byOperation, direct.byOperation);
   });
 });

@@ -16,6 +16,7 @@ describe("fieldErrors", () => {
     ["required inside a nested object", "body", [err("/address", "required", { missingProperty: "zip" })], [{ pointer: "/address/zip", message: "is required" }]],
     ["required escapes / and ~ in the field name", "header", [err("", "required", { missingProperty: "a/b~c" })], [{ pointer: "/a~1b~0c", message: "is required" }]],
     ["additionalProperties points at the unknown field", "body", [err("/items/0", "additionalProperties", { additionalProperty: "nick" }, "must NOT have additional properties")], [{ pointer: "/items/0/nick", message: "is not a known field" }]],
+    ["unevaluatedProperties points at the unknown field", "body", [err("", "unevaluatedProperties", { unevaluatedProperty: "color" }, "must NOT have unevaluated properties")], [{ pointer: "/color", message: "is not a known field" }]],
     ["enum lists the allowed values as JSON", "query", [err("/tier", "enum", { allowedValues: ["free", "pro", 3, null] }, "must be equal to one of the allowed values")], [{ pointer: "/tier", message: 'must be one of "free", "pro", 3, null' }]],
     ["other keywords keep ajv's message at the instance path", "path", [err("/id", "type", { type: "integer" }, "must be integer")], [{ pointer: "/id", message: "must be integer" }]],
     ["a missing message becomes 'is invalid'", "cookie", [err("/session", "custom")], [{ pointer: "/session", message: "is invalid" }]],

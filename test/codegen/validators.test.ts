@@ -54,8 +54,14 @@ const compiled = compileValidators(doc, operations);
 const validators = loadValidators(compiled.source);
 
 describe("compileValidators: names", () => {
-  it("exports one validator per parameter location in use and per body media type, nothing for parameterless operations", () => {
-    assert.deepEqual(compiled.names, ["getCustomer_path", "putCustomer_path", "putCustomer_query", "putCustomer_header", "putCustomer_body0", "putCustomer_body1"]);
+  it("exports one validator per distinct schema: parameter locations in use and body media types, nothing for parameterless operations", () => {
+    assert.deepEqual(compiled.names, ["getCustomer_path", "putCustomer_query", "putCustomer_header", "putCustomer_body0", "putCustomer_body1"]);
+    // putCustomer's path parameters are getCustomer's (declared at path level): one validator serves both.
+    assert.deepEqual(compiled.byOperation.get("putCustomer"), {
+      params: { path: "getCustomer_path", query: "putCustomer_query", header: "putCustomer_header" },
+      body: { "application/json": "putCustomer_body0", "text/plain": "putCustomer_body1" },
+      responses: { "200": {} },
+    });
     assert.deepEqual(Object.keys(validators).sort(), [...compiled.names].sort());
     for (const name of compiled.names) assert.equal(typeof validators[name], "function", name);
   });

@@ -37,6 +37,35 @@ describe("REST method semantics (every path of the spec)", () => {
       });
     }
 
+    if (declared.includes("GET")) {
+      it(`${path}: HEAD answers as GET does (status, headers, Content-Length) without a body`, async () => {
+        const get = await call(`${s.url}${concrete(path)}`);
+        const head = await call(`${s.url}${concrete(path)}`, { method: "HEAD" });
+        assert.deepEqual([head.status, head.text], [get.status, ""]);
+        assert.equal(head.headers.get("content-type"), get.headers.get("content-type"));
+        assert.equal(head.headers.get("content-length"), String(Buffer.byteLength(get.text)));
+      });
+    }
+
+    for (const op of operationSpecs.filter((o) => o.path === path)) {
+      const produces = Object.entries(op.responses).filter(([status]) => /^(2|default)/.test(status)).flatMap(([, r]) => r.contentTypes);
+      if (produces.length > 0) {
+        it(`${path}: ${op.method} with Accept: application/xml → 406 problem`, async () => {
+          const res = await call(`${s.url}${concrete(path)}`, { method: op.method, headers: { Accept: "application/xml" } });
+          assert.equal(res.status, 406, res.text);
+          assert.equal(res.headers.get("content-type"), "application/problem+json");
+        });
+      }
+      if (op.body) {
+        it(`${path}: ${op.method} with Content-Type: application/xml → 415 problem naming ${op.body.contentTypes.join(", ")}`, async () => {
+          const res = await call(`${s.url}${concrete(path)}`, { method: op.method, headers: { "Content-Type": "application/xml" }, body: "<a/>" });
+          assert.equal(res.status, 415, res.text);
+          assert.equal(res.headers.get("content-type"), "application/problem+json");
+          assert.equal(res.headers.get(op.method === "PATCH" ? "accept-patch" : "accept-post"), op.body!.contentTypes.join(", "));
+        });
+      }
+    }
+
     for (const method of declared) {
       it(`${path}: ${method} is routed (never 404 for an unknown route, never 405)`, async () => {
         const res = await call(`${s.url}${concrete(path)}`, { method });
@@ -62,6 +91,17 @@ describe("REST method semantics (every path of the spec)", () => {
       assert.match(res.json.detail, /placeOrder \(POST \/customers\/\{customerId\}\/orders\)/);
     } finally {
       server.close();
+    }
+  });
+
+  it("a body over the configured limit → 413 problem", async () => {
+    const small = await startServer({ bodyLimit: 64 });
+    try {
+      const res = await call(`${small.url}/customers`, { method: "POST", json: { firstName: "x".repeat(100), lastName: "L", email: "a@example.com" } });
+      assert.equal(res.status, 413);
+      assert.equal(res.headers.get("content-type"), "application/problem+json");
+    } finally {
+      await small.close();
     }
   });
 

@@ -1,0 +1,44 @@
+// npm run bench:generate — generation for a synthetic 1,000-operation document (target ≤ 5 s, through the
+// `twinspec rest` command, process start included) and the start of a server mounting its output (target ≤ 1 s
+// from process start to listening: module loading, validators and mounting included). Options: --operations N.
+import { spawn, spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { arg } from "./load.js";
+import { writeSpec } from "./synthetic.js";
+
+const operations = Number(arg("operations", "1000"));
+// Inside the repository, so the generated code resolves koa, ajv… from its node_modules.
+const dir = join("bench", ".tmp", `generate-${process.pid}`);
+
+/** Starts bench/rest-server.ts on the generated code; its own clock from process start to listening. */
+async function startMs(out: string): Promise<number> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/rest-server.ts", "generated", out], { stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let text = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes("\n")) resolve(text.split("\n")[0]);
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  child.kill("SIGTERM");
+  await new Promise((r) => child.once("exit", r));
+  return JSON.parse(line).startMs;
+}
+
+try {
+  const spec = writeSpec(dir, operations);
+  const started = performance.now();
+  const run = spawnSync(process.execPath, ["bin/twinspec.js", "rest", spec, "--out", join(dir, "out"), "--runtime", "../../../../src/http/rest-runtime.js"], { encoding: "utf8" });
+  const generateMs = Math.round(performance.now() - started);
+  if (run.status !== 0) throw new Error(run.stderr);
+  // The first start also fills tsx's transform cache (as the first start after a generation does); then warm ones.
+  const cold = await startMs(join(dir, "out"));
+  const warm = Math.min(await startMs(join(dir, "out")), await startMs(join(dir, "out")));
+  console.log(JSON.stringify({ operations, generateMs, serverStartColdMs: cold, serverStartWarmMs: warm }));
+  console.log(`generation of ${operations} operations: ${generateMs} ms (target ≤ 5000: ${generateMs <= 5000 ? "met" : "MISSED"})`);
+  console.log(`server start: ${cold} ms cold, ${warm} ms warm (target ≤ 1000: ${warm <= 1000 ? "met" : "MISSED"})`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,113 @@
+// Parameter objects → how the server turns their raw strings into the JSON value the schema validates.
+// Every style/type combination we cannot parse exactly is refused here, at generate time, never guessed at run time.
+import { deref, isObject, SpecError, type Json, type JsonObject } from "./spec.js";
+
+export type ParamLocation = "path" | "query" | "header" | "cookie";
+/** A scalar's JSON type; "none" keeps the string (no type declared). */
+export type Scalar = "string" | "integer" | "number" | "boolean" | "none";
+export type ParamType = Scalar | "array" | "object" | "json";
+export type ParamStyle = "form" | "simple" | "deepObject" | "spaceDelimited" | "pipeDelimited";
+
+export interface Parameter {
+  name: string;
+  in: ParamLocation;
+  required: boolean;
+  schema: Json;
+  type: ParamType;
+  /** array item type */
+  items?: Scalar;
+  /** object property types (form-exploded and deepObject objects are read property by property) */
+  props?: Record<string, Scalar>;
+  style: ParamStyle;
+  explode: boolean;
+}
+
+const STYLES: Record<ParamLocation, ParamStyle[]> = {
+  query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
+  path: ["simple"],
+  header: ["simple"],
+  cookie: ["form"],
+};
+
+/**
+ * The JSON type raw strings are coerced to. Several types (3.1 lists, 3.0 nullable) pick the widest that a string can
+ * be read as: number before integer (an integer is a number), then boolean, then string.
+ */
+export function schemaType(doc: JsonObject, schema: Json, file: string, where: string, depth = 0): Exclude<ParamType, "json"> {
+  if (!isObject(schema) || depth > 20) return "none";
+  const s = schema.$ref ? deref(doc, schema, file, where).value : schema;
+  const types = (Array.isArray(s.type) ? s.type : [s.type]).filter((t): t is string => typeof t === "string");
+  for (const t of ["array", "object", "number", "integer", "boolean", "string"] as const) if (types.includes(t)) return t;
+  if (Array.isArray(s.enum) && s.enum.length > 0) {
+    if (s.enum.every((v) => typeof v === "boolean" || v === null)) return "boolean";
+    if (s.enum.every((v) => typeof v === "number" || v === null)) return s.enum.every((v) => v === null || Number.isInteger(v)) ? "integer" : "number";
+    return "string";
+  }
+  if (isObject(s.properties)) return "object";
+  for (const key of ["allOf", "oneOf", "anyOf"]) {
+    const parts = Array.isArray(s[key]) ? (s[key] as Json[]) : [];
+    const found = [...new Set(parts.map((p, i) => schemaType(doc, p, file, `${where}/${key}/${i}`, depth + 1)).filter((t) => t !== "none"))];
+    // allOf: the first typed member decides; oneOf/anyOf: only when every branch agrees.
+    if (found.length > 0 && (key === "allOf" || found.length === 1)) return found[0];
+  }
+  return "none";
+}
+
+const scalarOf = (type: ParamType): Scalar | undefined => (type === "array" || type === "object" || type === "json" ? undefined : type);
+
+export function parameterList(doc: JsonObject, raw: Json | undefined, file: string, where: string): Parameter[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw new SpecError(file, where, "parameters must be an array");
+  return raw.map((entry, i) => parameter(doc, entry, file, `${where}/${i}`));
+}
+
+function parameter(doc: JsonObject, entry: Json, file: string, where: string): Parameter {
+  const { value: p, pointer } = deref(doc, entry, file, where);
+  const location = p.in as ParamLocation;
+  if (typeof p.name !== "string" || !(String(location) in STYLES)) {
+    throw new SpecError(file, pointer, "a parameter needs a name and in: path|query|header|cookie");
+  }
+  const base = { name: p.name, in: location, required: location === "path" ? true : p.required === true };
+  const style = (p.style ?? (location === "query" || location === "cookie" ? "form" : "simple")) as ParamStyle;
+  const explode = typeof p.explode === "boolean" ? p.explode : style === "form" || style === "deepObject";
+  if (p.content !== undefined) {
+    const media = isObject(p.content) ? Object.entries(p.content) : [];
+    if (media.length !== 1 || !/^application\/([\w.-]+\+)?json$/.test(media[0][0])) {
+      throw new SpecError(file, `${pointer}/content`, "a parameter with `content` must have exactly one JSON media type");
+    }
+    const schema = isObject(media[0][1]) ? (media[0][1].schema ?? {}) : {};
+    return { ...base, schema, type: "json", style, explode: false };
+  }
+  if (!STYLES[location].includes(style)) {
+    throw new SpecError(file, `${pointer}/style`, `parameter style "${String(style)}" in ${location} is not supported (${STYLES[location].join(", ")} are)`);
+  }
+  const schema = p.schema ?? {};
+  const schemaAt = `${pointer}/schema`;
+  const type = schemaType(doc, schema, file, schemaAt);
+  const refuse = (why: string) => {
+    throw new SpecError(file, pointer, `parameter "${p.name}" (${location}, style ${style}${explode ? ", explode" : ""}): ${why}`);
+  };
+  const param: Parameter = { ...base, schema, type, style, explode };
+  if ((style === "spaceDelimited" || style === "pipeDelimited") && type !== "array") refuse(`${style} needs an array schema`);
+  if (style === "deepObject" && type !== "object") refuse("deepObject needs an object schema");
+  if (type === "array") {
+    const resolved = isObject(schema) && schema.$ref ? deref(doc, schema, file, schemaAt).value : (schema as JsonObject);
+    const items = scalarOf(schemaType(doc, resolved.items ?? {}, file, `${schemaAt}/items`));
+    if (!items) refuse("arrays of arrays or objects cannot be read from a parameter; use `content: application/json`");
+    if (location === "cookie" && explode) refuse("an exploded cookie array has no defined form; set explode: false");
+    param.items = items;
+  }
+  if (type === "object") {
+    const resolved = isObject(schema) && schema.$ref ? deref(doc, schema, file, schemaAt).value : (schema as JsonObject);
+    const props: Record<string, Scalar> = {};
+    for (const [name, sub] of Object.entries(isObject(resolved.properties) ? resolved.properties : {})) {
+      const t = scalarOf(schemaType(doc, sub, file, `${schemaAt}/properties/${name}`));
+      if (!t) refuse(`property "${name}" is an array or object, which this style cannot carry; use \`content: application/json\``);
+      props[name] = t!;
+    }
+    if (location === "cookie" && explode) refuse("an exploded cookie object has no defined form; set explode: false");
+    if (style === "form" && explode && Object.keys(props).length === 0) refuse("a form-exploded object needs declared properties to find its fields among the query's");
+    param.props = props;
+  }
+  return param;
+}

@@ -1,0 +1,14 @@
+// Compiles the validators on a worker thread while the main thread runs openapi-typescript (the two largest parts
+// of a generation, about even): plain JS so it can load the TypeScript generator through tsx by itself.
+import { parentPort } from "node:worker_threads";
+import { register } from "tsx/esm/api";
+
+register();
+const { compileValidators } = await import("./validators.ts");
+parentPort.once("message", ({ doc, operations }) => {
+  try {
+    parentPort.postMessage({ ok: compileValidators(doc, operations) });
+  } catch (error) {
+    parentPort.postMessage({ error: error instanceof Error ? error.stack : String(error) });
+  }
+});
