@@ -2,7 +2,8 @@
 // real configuration (SQLite file, metrics, limits, info logs, NODE_ENV=production), GraphQL Yoga 5 and Apollo
 // Server 5 serving the same schema over the same data held in memory; one server at a time, autocannon with 50
 // connections on 127.0.0.1. Targets: ours ≥ 1.5× Yoga and ≥ 1.2× Apollo requests/s on both queries.
-// Options: --seconds N per measurement (default 10), --customers N (default 100), --orders N per customer (default 3).
+// Options: --seconds N per measurement (default 10), --customers N (default 100), --orders N per customer (default 3);
+// --db postgres compares SQLite, PostgreSQL and two PostgreSQL instances instead of the peers.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,6 +40,34 @@ async function seed(url: string) {
 
 const Q1 = (id: string) => JSON.stringify({ query: `query($id: ID!) { customer(customerId: $id) { customerId firstName lastName } }`, variables: { id } });
 const Q2 = JSON.stringify({ query: `{ customers(first: 50) { customerId firstName orders { orderId status } } }` });
+
+// --db postgres: Q1 and Q2 on SQLite, on PostgreSQL, and on two PostgreSQL instances (bench/databases.ts), no peers.
+if (arg("db", "sqlite") === "postgres") {
+  const { compareDatabases, scaling } = await import("./databases.js");
+  const rows = await compareDatabases(async (url, headers) => {
+    const gql = async (query: string, variables?: object) => {
+      const res = await fetch(`${url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query, variables }) });
+      const body = (await res.json()) as { data?: any; errors?: unknown };
+      if (body.errors) throw new Error(JSON.stringify(body.errors));
+      return body.data;
+    };
+    for (let n = 0; n < customers; n++) {
+      const { createCustomer } = await gql(`mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customerId } }`, { i: { firstName: `First${n}`, lastName: `Last${n}`, email: `bench${n}@example.com` } });
+      for (let o = 0; o < ordersEach; o++) {
+        await gql(`mutation($c: ID!, $i: PlaceOrderInput!) { placeOrder(customerId: $c, input: $i) { orderId } }`, { c: createCustomer.customerId, i: { items: [{ sku: `SKU-${o}`, quantity: o + 1, unitPrice: 9.99 }] } });
+      }
+    }
+    const { customers: all } = await gql(`{ customers(first: 100) { customerId } }`);
+    return [
+      { name: "Q1", path: "/graphql", method: "POST", body: Q1(all[Math.floor(all.length / 2)].customerId) },
+      { name: "Q2", path: "/graphql", method: "POST", body: Q2 },
+    ];
+  }, seconds, Number(arg("rounds", "3")));
+  console.table(rows);
+  scaling(rows);
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 
 async function answer(url: string, body: string) {
   const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body });

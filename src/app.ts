@@ -20,13 +20,15 @@ import { notFound } from "./http/not-found.js";
 import { requestId } from "./http/request-id.js";
 import { restHandlers } from "./rest/index.js";
 import type { Store } from "./store/database.js";
-import { InProcessBus, type EventBus } from "./store/events.js";
+import { busFor } from "./store/bus.js";
+import type { EventBus } from "./store/events.js";
+import { readiness } from "./store/health.js";
 import type { QueueOptions } from "./store/job-queue.js";
 
 export interface AppDeps {
   store: Store;
   logger: Logger;
-  /** defaults to an in-process bus (one instance) */
+  /** defaults to the store's: in-process on SQLite, LISTEN/NOTIFY across instances on PostgreSQL */
   bus?: EventBus;
   bodyLimit?: number;
   /** check REST responses against the spec (default: on unless NODE_ENV=production) */
@@ -54,7 +56,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function buildApp({ store, logger, bus = new InProcessBus(), bodyLimit, responseValidation, jobs, graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
+export function buildApp({ store, logger, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
   const services = createServices(store, bus, logger, jobs);
   const koa = new Koa();
   koa.proxy = false;
@@ -66,8 +68,10 @@ export function buildApp({ store, logger, bus = new InProcessBus(), bodyLimit, r
     ctx.body = { status: "ok" };
   });
   router.get("/readyz", async (ctx) => {
-    await store.db.selectFrom("customers").select("customer_id").limit(1).execute();
-    ctx.body = { status: "ready", database: store.dialect };
+    const { ready, body } = await readiness(store, bus);
+    ctx.set("Cache-Control", "no-store");
+    ctx.status = ready ? 200 : 503;
+    ctx.body = body;
   });
   router.get("/metrics", metrics.endpoint);
   const gql = createGraphqlRuntime(services, { ...graphql, log: logger });

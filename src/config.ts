@@ -5,6 +5,8 @@ export interface Config {
   host: string;
   port: number;
   databaseUrl: string;
+  /** PostgreSQL: most pooled connections per instance (DATABASE_POOL_MAX) */
+  databasePoolMax: number;
   logLevel: string;
   bodyLimit: number;
   /** check REST handler responses against openapi.yaml (RESPONSE_VALIDATION=on|off; off by default in production) */
@@ -41,6 +43,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? "127.0.0.1",
     port,
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    databasePoolMax: positive(env, "DATABASE_POOL_MAX", 10),
     logLevel: env.LOG_LEVEL ?? "info",
     bodyLimit: positive(env, "BODY_LIMIT", 1024 * 1024),
     responseValidation: onOff(env, "RESPONSE_VALIDATION", env.NODE_ENV !== "production"),

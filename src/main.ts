@@ -11,7 +11,7 @@ const config = configFromEnv();
 const logger = createLogger(config.logLevel);
 // Metrics first: the store reports every query to db_queries_total.
 const metrics = createMetrics({ defaults: true });
-const store = await openStore(config.databaseUrl, { onQuery: metrics.onQuery });
+const store = await openStore(config.databaseUrl, { onQuery: metrics.onQuery, poolMax: config.databasePoolMax, logger });
 const app = buildApp({ store, logger, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, responseValidation: config.responseValidation, jobs: config.jobs });
 const { koa } = app;
 const server = createServer(koa.callback());
@@ -20,6 +20,8 @@ server.keepAliveTimeout = 5000;
 app.attach(server);
 
 app.start();
+// On PostgreSQL: hear other instances' events before taking requests, so no subscriber misses one.
+await app.services.bus.ready?.();
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;

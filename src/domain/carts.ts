@@ -2,6 +2,7 @@
 // order by a durable job. A checked-out cart is frozen.
 import type { Kysely, Selectable } from "kysely";
 import type { Store } from "../store/database.js";
+import { lockRows, transaction } from "../store/transactions.js";
 import type { CartsTable, Database } from "../store/schema.js";
 import { requireLiveCustomer } from "./customers.js";
 import { ConflictError, GoneError, NotFoundError, PreconditionError } from "./errors.js";
@@ -53,7 +54,7 @@ export class CartService {
 
   async create(customerId: string, input: { items: unknown }): Promise<Cart> {
     const items = checkItems(input.items, 0);
-    return this.store.db.transaction().execute(async (trx) => {
+    return transaction(this.store.db, async (trx) => {
       await requireLiveCustomer(trx, customerId);
       const at = now();
       const cart: Cart = { cartId: newId("crt"), customerId, items, createdAt: at, updatedAt: at, version: 1, checkoutJobId: null };
@@ -86,7 +87,8 @@ export class CartService {
   /** Replaces the items; the same items again change nothing (version and ETag kept). */
   async replaceItems(cartId: string, input: { items: unknown }, pre?: Preconditions): Promise<Cart> {
     const items = checkItems(input.items, 0);
-    return this.store.db.transaction().execute(async (trx) => {
+    return transaction(this.store.db, async (trx) => {
+      await lockRows(trx, "carts", [cartId]);
       const current = await cartIn(trx, cartId);
       if (!holds(pre, current)) throw new PreconditionError("cart", cartId);
       if (current.checkoutJobId) throw this.frozen(current);
@@ -104,7 +106,8 @@ export class CartService {
   }
 
   async delete(cartId: string, pre?: Preconditions): Promise<void> {
-    await this.store.db.transaction().execute(async (trx) => {
+    await transaction(this.store.db, async (trx) => {
+      await lockRows(trx, "carts", [cartId]);
       const current = await cartIn(trx, cartId);
       if (!holds(pre, current)) throw new PreconditionError("cart", cartId);
       const at = now();
@@ -114,7 +117,9 @@ export class CartService {
 
   /** Accepts the checkout: a durable job will turn the cart into an order. The cart is frozen from now on. */
   async checkout(cartId: string): Promise<Job> {
-    const job = await this.store.db.transaction().execute(async (trx) => {
+    const job = await transaction(this.store.db, async (trx) => {
+      // Locked: two checkouts of one cart at once must make one job, not two.
+      await lockRows(trx, "carts", [cartId]);
       const cart = await cartIn(trx, cartId);
       if (cart.checkoutJobId) throw this.frozen(cart);
       if (cart.items.length === 0) throw new ConflictError(`cart ${cartId} is empty; add items before checking out`);

@@ -1,6 +1,7 @@
 // Customers: create, read, list, replace, patch, delete (tombstone), with versions for ETags.
 import type { Kysely, Selectable } from "kysely";
 import type { Store } from "../store/database.js";
+import { lockRows, transaction } from "../store/transactions.js";
 import type { CustomersTable, Database } from "../store/schema.js";
 import { ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError } from "./errors.js";
 import { newId, now } from "./ids.js";
@@ -60,6 +61,8 @@ export function live(customerId: string, row: Selectable<CustomersTable> | undef
 
 /** Checks, inside `db` (a transaction or not), that the customer can own new things. */
 export async function requireLiveCustomer(db: Kysely<Database>, customerId: string): Promise<void> {
+  // Held until the caller commits, so a concurrent delete or merge waits and then sees what was added.
+  await lockRows(db, "customers", [customerId], "share");
   live(customerId, await db.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst());
 }
 
@@ -153,7 +156,8 @@ export class CustomerService {
   async update(customerId: string, changes: CustomerChanges, pre?: Preconditions): Promise<Customer> {
     validInput({ ...changes }, []);
     if (Object.keys(changes).length === 0) throw new InvalidInputError([{ pointer: "", message: "must change at least one field" }]);
-    return this.store.db.transaction().execute(async (trx) => {
+    return transaction(this.store.db, async (trx) => {
+      await lockRows(trx, "customers", [customerId]);
       const row = await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
       const current = toCustomer(live(customerId, row));
       if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
@@ -178,7 +182,8 @@ export class CustomerService {
 
   /** Tombstones the customer: the row stays so later requests answer 410, never 404. */
   async delete(customerId: string, pre?: Preconditions): Promise<void> {
-    await this.store.db.transaction().execute(async (trx) => {
+    await transaction(this.store.db, async (trx) => {
+      await lockRows(trx, "customers", [customerId]);
       const row = await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
       const current = toCustomer(live(customerId, row));
       if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
@@ -199,7 +204,8 @@ export class CustomerService {
     const idError = id(into);
     if (idError) throw new InvalidInputError([{ pointer: "/into", message: idError }]);
     if (into === customerId) throw new ConflictError("a customer cannot be merged into itself");
-    return this.store.db.transaction().execute(async (trx) => {
+    return transaction(this.store.db, async (trx) => {
+      await lockRows(trx, "customers", [customerId, into]);
       const from = toCustomer(live(customerId, await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst()));
       const targetRow = await trx.selectFrom("customers").selectAll().where("customer_id", "=", into).executeTakeFirst();
       if (!targetRow || targetRow.deleted_at || targetRow.merged_into) {

@@ -2,6 +2,7 @@
 // Every status change is published on the event bus, whichever transport or job caused it.
 import type { Kysely, Selectable } from "kysely";
 import type { Store } from "../store/database.js";
+import { lockRows, transaction } from "../store/transactions.js";
 import type { EventBus } from "../store/events.js";
 import type { Database, OrdersTable } from "../store/schema.js";
 import { requireLiveCustomer } from "./customers.js";
@@ -55,7 +56,7 @@ export class OrderService {
 
   async place(customerId: string, input: { items: unknown }): Promise<Order> {
     const items = checkItems(input.items, 1);
-    return this.store.db.transaction().execute(async (trx) => {
+    return transaction(this.store.db, async (trx) => {
       await requireLiveCustomer(trx, customerId);
       return insertOrder(trx, customerId, items);
     });
@@ -86,7 +87,8 @@ export class OrderService {
       throw new InvalidInputError([{ pointer: "/status", message: `must be one of ${ORDER_STATUSES.join(", ")}` }]);
     }
     const to = status as OrderStatus;
-    const { order, changed } = await this.store.db.transaction().execute(async (trx) => {
+    const { order, changed } = await transaction(this.store.db, async (trx) => {
+      await lockRows(trx, "orders", [orderId]);
       const current = await this.getIn(trx, orderId);
       if (!holds(pre, current)) throw new PreconditionError("order", orderId);
       if (current.status === to) return { order: current, changed: false };

@@ -1,10 +1,12 @@
-// Opens the database named by DATABASE_URL and applies migrations. SQLite (better-sqlite3) by default;
-// PostgreSQL arrives behind the same Kysely<Database>.
+// Opens the database named by DATABASE_URL and applies migrations: SQLite (better-sqlite3) by default,
+// PostgreSQL (pg) for postgres:// URLs; the domain sees the same Kysely<Database> either way.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect, type LogEvent, type MigrationProvider } from "kysely";
+import type { Logger } from "pino";
 import { migrations } from "./migrations.js";
+import { isPostgresUrl, openPostgres, type PostgresHandle } from "./postgres.js";
 import type { Database } from "./schema.js";
 
 export const DEFAULT_DATABASE_URL = "sqlite:./data/twinspec.db";
@@ -12,12 +14,17 @@ export const DEFAULT_DATABASE_URL = "sqlite:./data/twinspec.db";
 export interface Store {
   db: Kysely<Database>;
   dialect: "sqlite" | "postgres";
+  /** set on PostgreSQL: the pool and connection settings (the event bus opens its LISTEN connection with them) */
+  postgres?: PostgresHandle;
   close(): Promise<void>;
 }
 
 export interface StoreOptions {
   /** called for every query, e.g. to count them */
   onQuery?: (event: LogEvent) => void;
+  /** PostgreSQL: most connections this instance opens (DATABASE_POOL_MAX; default 10) */
+  poolMax?: number;
+  logger?: Logger;
 }
 
 export function sqlitePath(url: string): string {
@@ -27,8 +34,10 @@ export function sqlitePath(url: string): string {
 }
 
 export async function openStore(url: string = DEFAULT_DATABASE_URL, options: StoreOptions = {}): Promise<Store> {
-  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    throw new Error("PostgreSQL support is not built yet: use sqlite:PATH or leave DATABASE_URL unset");
+  const log = options.onQuery ? (event: LogEvent) => options.onQuery!(event) : undefined;
+  if (isPostgresUrl(url)) {
+    const { db, handle } = await openPostgres(url, { ...options, onQuery: log }, (db, schema) => migrate(db, schema));
+    return { db, dialect: "postgres", postgres: handle, close: () => db.destroy() };
   }
   const path = sqlitePath(url);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -37,17 +46,18 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   // FULL: a commit is on disk before the 2xx that acknowledges it.
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
-    log: options.onQuery ? (event) => options.onQuery!(event) : undefined,
-  });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
   await migrate(db);
   return { db, dialect: "sqlite", close: () => db.destroy() };
 }
 
-export async function migrate(db: Kysely<Database>): Promise<void> {
+/**
+ * Applies pending migrations. On PostgreSQL `schema` names where Kysely keeps its bookkeeping tables: without it
+ * Kysely would find them in any schema of the database and skip creating them in ours.
+ */
+export async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await new Migrator({ db, provider, migrationTableSchema: schema }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
     throw new Error(`migration ${failed} failed: ${(error as Error).message}`, { cause: error });

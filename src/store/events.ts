@@ -20,6 +20,10 @@ export interface EventBus {
   /** Listeners currently attached (tests check subscriptions free theirs). */
   listenerCount(type: keyof EventMap): number;
   close(): Promise<void>;
+  /** A bus that reaches other instances resolves this once it can (the in-process bus has nothing to wait for). */
+  ready?(): Promise<void>;
+  /** false while such a bus cannot hear other instances (it is reconnecting); /readyz reports it. */
+  readonly listening?: boolean;
 }
 
 export class InProcessBus implements EventBus {

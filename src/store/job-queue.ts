@@ -1,10 +1,14 @@
 // A durable job queue in the jobs table: claim with a lease, run the handler in one transaction with the
-// job's completion, retry after the lease expires if a worker died. Safe with several workers: a claim is one
-// conditional UPDATE, so two workers never hold the same job.
+// job's completion, retry after the lease expires if a worker died. Safe with several workers, in one process
+// or many: a claim is one conditional UPDATE (on PostgreSQL picking its row with FOR UPDATE SKIP LOCKED, so
+// instances claiming at once take different jobs instead of queueing on the same row), and completion is fenced
+// by the version the claim set, so a worker whose lease ran out and was taken over cannot also complete the job.
 import type { Kysely, Transaction } from "kysely";
 import type { Logger } from "pino";
 import { DomainError } from "../domain/errors.js";
+import { isPostgres } from "./dialect.js";
 import type { Database } from "./schema.js";
+import { transaction } from "./transactions.js";
 
 export type JobHandler = (trx: Transaction<Database>, jobId: string, payload: any) => Promise<{ result: object; after?: () => Promise<void> }>;
 
@@ -81,50 +85,69 @@ export class JobQueue {
     }
   }
 
-  private async claim() {
+  private async claim(): Promise<ClaimedJob | undefined> {
     const at = new Date();
     const now = at.toISOString();
     const claimable = (qb: any) =>
       qb.where((eb: any) => eb.or([eb("status", "=", "PENDING"), eb.and([eb("status", "=", "RUNNING"), eb("lease_until", "<", now)])]));
+    const take = this.db
+      .updateTable("jobs")
+      .set((eb) => ({ status: "RUNNING", lease_until: new Date(at.getTime() + this.leaseMs).toISOString(), attempts: eb("attempts", "+", 1), version: eb("version", "+", 1), updated_at: now }));
+    if (isPostgres(this.db)) {
+      // One statement: the oldest claimable job that no other worker is claiming at this moment.
+      const next = claimable(this.db.selectFrom("jobs").select("job_id")).orderBy("created_at").limit(1).forUpdate().skipLocked();
+      return (await take.where("job_id", "=", next).returningAll().executeTakeFirst()) as ClaimedJob | undefined;
+    }
+    // SQLite has one writer at a time: the conditional UPDATE alone decides who gets the job.
     const next = await claimable(this.db.selectFrom("jobs").select("job_id")).orderBy("created_at").limit(1).executeTakeFirst();
     if (!next) return undefined;
-    const claimed = await claimable(
-      this.db
-        .updateTable("jobs")
-        .set((eb) => ({ status: "RUNNING", lease_until: new Date(at.getTime() + this.leaseMs).toISOString(), attempts: eb("attempts", "+", 1), version: eb("version", "+", 1), updated_at: now }))
-        .where("job_id", "=", next.job_id),
-    )
-      .returningAll()
-      .executeTakeFirst();
-    return claimed as { job_id: string; kind: string; payload: string; attempts: number; version: number } | undefined;
+    return (await claimable(take.where("job_id", "=", next.job_id)).returningAll().executeTakeFirst()) as ClaimedJob | undefined;
   }
 
-  private async run(job: { job_id: string; kind: string; payload: string; attempts: number; version: number }) {
+  private async run(job: ClaimedJob) {
     const handler = this.handlers[job.kind];
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      const outcome = await this.db.transaction().execute(async (trx) => {
+      const outcome = await transaction(this.db, async (trx) => {
         const done = await handler(trx, job.job_id, JSON.parse(job.payload));
         await this.finish(trx, job, "SUCCEEDED", { result: JSON.stringify(done.result) });
         return done;
       });
       await outcome.after?.();
     } catch (error) {
+      if (error instanceof LeaseLost) {
+        this.log.warn({ jobId: job.job_id }, error.message);
+        return;
+      }
       // A domain outcome (cart gone, customer deleted) is final; anything else is retried until maxAttempts.
       const final = error instanceof DomainError || job.attempts >= this.maxAttempts;
       this.log.warn({ err: error, jobId: job.job_id, attempts: job.attempts, final }, "job failed");
       if (final) {
         const problem = { title: error instanceof DomainError ? "Checkout failed" : "Job failed", detail: (error as Error).message };
-        await this.finish(this.db, job, "FAILED", { error: JSON.stringify(problem) });
+        await this.finish(this.db, job, "FAILED", { error: JSON.stringify(problem) }).catch((e) => {
+          if (!(e instanceof LeaseLost)) throw e;
+        });
       }
     }
   }
 
-  private async finish(db: Kysely<Database>, job: { job_id: string; version: number }, status: string, fields: { result?: string; error?: string }) {
-    await db
+  /** Completes the job if this worker still holds it (its claim's version); else throws, rolling back its work. */
+  private async finish(db: Kysely<Database>, job: ClaimedJob, status: string, fields: { result?: string; error?: string }) {
+    const done = await db
       .updateTable("jobs")
       .set({ status, lease_until: null, version: job.version + 1, updated_at: new Date().toISOString(), ...fields })
       .where("job_id", "=", job.job_id)
-      .execute();
+      .where("version", "=", job.version)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw new LeaseLost(job.job_id);
+  }
+}
+
+type ClaimedJob = { job_id: string; kind: string; payload: string; attempts: number; version: number };
+
+/** The lease ran out and another worker took the job over: this worker's result must not count. */
+class LeaseLost extends Error {
+  constructor(jobId: string) {
+    super(`lost the lease on job ${jobId} to another worker`);
   }
 }

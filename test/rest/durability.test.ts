@@ -1,24 +1,24 @@
 // An acknowledged write survives a crash; a checkout interrupted by a crash completes after restart, once.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { startProcess, type ServerProcess } from "../support/process.js";
 import { ada, call } from "../support/server.js";
 import { openStore } from "../../src/store/database.js";
 
 describe("durability across crashes", function () {
   this.timeout(90_000);
-  let dir: string;
+  // SQLite file or PostgreSQL schema, whichever pass of npm test this is.
+  let database: TestDatabase;
   let running: ServerProcess[] = [];
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "twinspec-crash-"))));
+  beforeEach(async () => (database = await freshDatabase()));
   afterEach(async () => {
     for (const p of running) if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    await Promise.all(running.map((p) => p.exited));
     running = [];
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   });
   const start = async (env: Record<string, string> = {}) => {
-    const p = await startProcess({ DATABASE_URL: `sqlite:${join(dir, "db.sqlite")}`, JOB_LEASE_MS: "300", JOB_POLL_MS: "50", ...env });
+    const p = await startProcess({ DATABASE_URL: database.url, JOB_LEASE_MS: "300", JOB_POLL_MS: "50", ...env });
     running.push(p);
     return p;
   };
@@ -61,7 +61,7 @@ describe("durability across crashes", function () {
 
     // What a crash mid-job leaves behind: the checkout accepted and claimed (RUNNING, lease held), its
     // transaction never committed. Made directly in the database, since a real crash cannot be timed.
-    const store = await openStore(`sqlite:${join(dir, "db.sqlite")}`);
+    const store = await openStore(database.url);
     const { CartService } = await import("../../src/domain/carts.js");
     const job = await new CartService(store).checkout(cart.json.cartId);
     await store.db.updateTable("jobs").set({ status: "RUNNING", attempts: 1, lease_until: new Date(Date.now() + 500).toISOString() }).where("job_id", "=", job.jobId).execute();

@@ -1,0 +1,143 @@
+// The durable job queue with several workers: every job runs to completion exactly once; a job whose worker
+// died is taken over after its lease; on PostgreSQL a claim skips rows other workers hold (SKIP LOCKED) and a
+// worker whose lease was taken over cannot also complete the job (its transaction rolls back).
+import assert from "node:assert/strict";
+import pino from "pino";
+import { enqueueJob } from "../../src/domain/jobs.js";
+import { createServices } from "../../src/domain/services.js";
+import { openStore, type Store } from "../../src/store/database.js";
+import { InProcessBus } from "../../src/store/events.js";
+import { JobQueue, type JobHandler } from "../../src/store/job-queue.js";
+import { freshDatabase, testDatabaseKind, type TestDatabase } from "../support/database.js";
+
+const silent = pino({ level: "silent" });
+const postgres = testDatabaseKind() === "postgres";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(condition: () => Promise<boolean>, what: string, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe(`job queue on ${testDatabaseKind()}`, function () {
+  this.timeout(30_000);
+  let database: TestDatabase;
+  let stores: Store[];
+  let queues: JobQueue[];
+  beforeEach(async () => {
+    database = await freshDatabase();
+    stores = [];
+    queues = [];
+  });
+  afterEach(async () => {
+    await Promise.all(queues.map((q) => q.stop()));
+    await Promise.all(stores.map((s) => s.close()));
+    await database.drop();
+  });
+  const open = async () => {
+    const store = await openStore(database.url);
+    stores.push(store);
+    return store;
+  };
+  const count = async (store: Store, status?: string) => {
+    let q = store.db.selectFrom("jobs").select((eb) => eb.fn.countAll<number>().as("n"));
+    if (status) q = q.where("status", "=", status);
+    return (await q.executeTakeFirstOrThrow()).n;
+  };
+
+  it(`two workers${postgres ? " (two pools, as two instances)" : ""}, 100 checkouts → 100 orders, each job run once`, async () => {
+    const first = await open();
+    // SQLite is one instance's file: its workers share the one connection. PostgreSQL: one pool each.
+    const second = postgres ? await open() : first;
+    const a = createServices(first, new InProcessBus(), silent, { pollMs: 20, leaseMs: 5_000 });
+    const b = createServices(second, new InProcessBus(), silent, { pollMs: 20, leaseMs: 5_000 });
+    queues.push(a.queue, b.queue);
+    const customer = await a.customers.create({ firstName: "A", lastName: "B", email: "jobs@example.com" });
+    const carts = [];
+    for (let i = 0; i < 100; i++) carts.push(await a.carts.create(customer.customerId, { items: [{ sku: `s${i}`, quantity: 1, unitPrice: i }] }));
+    const jobs = await Promise.all(carts.map((cart, i) => (i % 2 ? a : b).carts.checkout(cart.cartId)));
+    a.queue.start();
+    b.queue.start();
+    await until(async () => (await count(first, "SUCCEEDED")) === 100, "every job to succeed");
+    const orders = await first.db.selectFrom("orders").select(["order_id", "items"]).execute();
+    assert.equal(orders.length, 100);
+    assert.deepEqual(orders.map((o) => JSON.parse(o.items)[0].sku).sort(), carts.map((_, i) => `s${i}`).sort());
+    const attempts = await first.db.selectFrom("jobs").select("attempts").execute();
+    assert.ok(attempts.every((j) => j.attempts === 1), "no job was claimed twice");
+    assert.equal(jobs.length, 100);
+  });
+
+  it("a job whose worker died (RUNNING, lease held) waits for the lease to run out, then runs once", async () => {
+    const store = await open();
+    const ran: string[] = [];
+    const handler: JobHandler = async (_trx, jobId) => (ran.push(jobId), { result: { ok: true } });
+    const job = await enqueueJob(store.db, "probe", {});
+    const leaseUntil = new Date(Date.now() + 600).toISOString();
+    await store.db.updateTable("jobs").set({ status: "RUNNING", attempts: 1, version: 2, lease_until: leaseUntil }).where("job_id", "=", job.jobId).execute();
+    const queue = new JobQueue(store.db, { probe: handler }, silent, { pollMs: 20, leaseMs: 1_000 });
+    queues.push(queue);
+    queue.start();
+    await sleep(300);
+    assert.deepEqual(ran, [], "not taken while the dead worker's lease holds");
+    await until(async () => (await count(store, "SUCCEEDED")) === 1, "the job to be taken over");
+    assert.deepEqual(ran, [job.jobId]);
+    const row = await store.db.selectFrom("jobs").selectAll().where("job_id", "=", job.jobId).executeTakeFirstOrThrow();
+    assert.equal(row.attempts, 2);
+  });
+
+  (postgres ? it : it.skip)("PostgreSQL: a claim skips the job another worker is locking instead of waiting for it", async () => {
+    const store = await open();
+    const ran: string[] = [];
+    const handler: JobHandler = async (_trx, jobId) => (ran.push(jobId), { result: {} });
+    const older = await enqueueJob(store.db, "probe", {});
+    await sleep(5);
+    const newer = await enqueueJob(store.db, "probe", {});
+    const queue = new JobQueue(store.db, { probe: handler }, silent, { pollMs: 20 });
+    queues.push(queue);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const holding = store.db.transaction().execute(async (trx) => {
+      await trx.selectFrom("jobs").select("job_id").where("job_id", "=", older.jobId).forUpdate().execute();
+      queue.start();
+      await held;
+    });
+    await until(async () => ran.length === 1, "the unlocked job to run", 3_000);
+    assert.deepEqual(ran, [newer.jobId]);
+    release();
+    await holding;
+    await until(async () => ran.length === 2, "the other job once its lock is gone");
+    assert.deepEqual(ran, [newer.jobId, older.jobId]);
+  });
+
+  (postgres ? it : it.skip)("PostgreSQL: a worker that outlived its lease cannot complete the job; the one that took over does", async () => {
+    const slowStore = await open();
+    const fastStore = await open();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const inserts = (who: string): JobHandler => async (trx, jobId) => {
+      await trx.insertInto("orders").values({ order_id: `ord_${jobId}`, customer_id: who, status: "PENDING", items: "[]", total: 0, version: 1, created_at: "x", updated_at: "x", deleted_at: null }).execute();
+      if (who === "slow") await gate;
+      return { result: { by: who } };
+    };
+    const job = await enqueueJob(slowStore.db, "probe", {});
+    const slow = new JobQueue(slowStore.db, { probe: inserts("slow") }, silent, { pollMs: 20, leaseMs: 300 });
+    queues.push(slow);
+    slow.start();
+    await until(async () => (await count(slowStore, "RUNNING")) === 1, "the slow worker to claim");
+    await sleep(350); // its lease runs out while it still works
+    const fast = new JobQueue(fastStore.db, { probe: inserts("fast") }, silent, { pollMs: 20, leaseMs: 5_000 });
+    queues.push(fast);
+    fast.start();
+    // The fast worker's insert waits on the slow one's uncommitted row; letting the slow one finish decides it.
+    await sleep(200);
+    release();
+    await until(async () => (await count(fastStore, "SUCCEEDED")) === 1, "the job to succeed");
+    const row = await fastStore.db.selectFrom("jobs").selectAll().where("job_id", "=", job.jobId).executeTakeFirstOrThrow();
+    assert.deepEqual(JSON.parse(row.result!), { by: "fast" });
+    const orders = await fastStore.db.selectFrom("orders").select("customer_id").execute();
+    assert.deepEqual(orders, [{ customer_id: "fast" }]);
+  });
+});
