@@ -1,19 +1,27 @@
 // The one composition root: transport middleware, the generated REST wiring, GraphQL, over one domain.
 // No listen() here, so tests and main.ts mount the same app.
 import type { Server } from "node:http";
+import zlib from "node:zlib";
 import Router from "@koa/router";
+import compress from "koa-compress";
 import Koa from "koa";
 import type { Logger } from "pino";
 import { mountRest, operationSpecs } from "../generated/rest.js";
+import { withAuth } from "./auth/graphql.js";
+import { graphqlCaller, metricsGuard, socketCaller } from "./auth/koa.js";
+import { restAuthorizer } from "./auth/rest.js";
+import { TokenVerifier } from "./auth/tokens.js";
 import { createServices, type Services } from "./domain/services.js";
 import type { GraphqlConfig } from "./config.js";
 import { graphiqlAssets } from "./graphql/graphiql.js";
 import { graphqlHttp } from "./graphql/http.js";
 import { createGraphqlRuntime, type GraphqlRuntime } from "./graphql/runtime.js";
+import { buildSchema } from "./graphql/schema.js";
 import { graphqlSse } from "./graphql/sse.js";
 import { attachWebSocket } from "./graphql/ws.js";
 import { conditionalGet } from "./http/conditional.js";
 import { mountDocs } from "./http/docs.js";
+import { corsFor } from "./http/cors.js";
 import { problemErrors } from "./http/errors.js";
 import { createMetrics, routeLabeler, type Metrics } from "./http/metrics.js";
 import { notFound } from "./http/not-found.js";
@@ -28,12 +36,18 @@ import type { QueueOptions } from "./store/job-queue.js";
 export interface AppDeps {
   store: Store;
   logger: Logger;
+  /** HS256 secret that bearer tokens are signed with (AUTH_SECRET) */
+  authSecret: string;
+  /** when set, /metrics needs `Authorization: Bearer <metricsToken>` */
+  metricsToken?: string;
   /** defaults to the store's: in-process on SQLite, LISTEN/NOTIFY across instances on PostgreSQL */
   bus?: EventBus;
   bodyLimit?: number;
   /** check REST responses against the spec (default: on unless NODE_ENV=production) */
   responseValidation?: boolean;
   jobs?: QueueOptions;
+  /** origins allowed to call from browsers (CORS); ["*"] = any */
+  corsOrigins?: string[];
   /** GraphQL introspection and limits (defaults: introspection on, depth 10, cost 5000, 30 aliases) */
   graphql?: Partial<GraphqlConfig>;
   /** metrics registry; create it before openStore and pass its onQuery there so db_queries_total counts */
@@ -56,8 +70,9 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function buildApp({ store, logger, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
+export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
   const services = createServices(store, bus, logger, jobs);
+  const verifier = new TokenVerifier(authSecret);
   const koa = new Koa();
   koa.proxy = false;
   // Errors are answered as problems by problemErrors; Koa's own printer would only duplicate them.
@@ -73,18 +88,22 @@ export function buildApp({ store, logger, bus = busFor(store, logger), bodyLimit
     ctx.status = ready ? 200 : 503;
     ctx.body = body;
   });
-  router.get("/metrics", metrics.endpoint);
-  const gql = createGraphqlRuntime(services, { ...graphql, log: logger });
-  router.all("/graphql", graphqlHttp(gql, { bodyLimit }));
-  router.all("/graphql/stream", graphqlSse(gql, { bodyLimit }));
+  router.get("/metrics", metricsGuard(metricsToken), metrics.endpoint);
+  // @auth directives of schema.graphql, enforced around the resolvers (src/auth/graphql.ts).
+  const gql = createGraphqlRuntime(services, { ...graphql, log: logger, schema: withAuth(buildSchema(), store.db) });
+  router.all("/graphql", graphqlCaller(verifier), graphqlHttp(gql, { bodyLimit }));
+  router.all("/graphql/stream", graphqlCaller(verifier), graphqlSse(gql, { bodyLimit }));
   router.get("/graphql/assets/:name", graphiqlAssets());
   mountDocs(router);
-  mountRest(router, restHandlers(services), { bodyLimit, validateResponses: responseValidation });
+  mountRest(router, restHandlers(services, store.db), { bodyLimit, validateResponses: responseValidation, authorize: restAuthorizer(verifier, store.db) });
 
   const entryPoints = [...new Set(operationSpecs.map((op) => op.path))].concat("/graphql");
   const routes = [...entryPoints, "/graphql/stream", "/graphql/assets/{name}", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json", "/openapi.yaml"];
   koa.use(metrics.middleware(routeLabeler(routes)));
   koa.use(requestId(logger));
+  koa.use(corsFor(corsOrigins));
+  // br at quality 4: most of the size win at a small share of the default (11) CPU cost.
+  koa.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
   koa.use(problemErrors());
   koa.use(notFound(entryPoints));
   koa.use(conditionalGet());
@@ -96,7 +115,7 @@ export function buildApp({ store, logger, bus = busFor(store, logger), bodyLimit
     metrics,
     graphql: gql,
     attach: (server) => {
-      ws ??= attachWebSocket(server, gql, { keepAliveMs: wsKeepAliveMs });
+      ws ??= attachWebSocket(server, gql, { keepAliveMs: wsKeepAliveMs, authenticate: socketCaller(verifier) });
     },
     start: () => services.queue.start(),
     close: async () => {

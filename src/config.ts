@@ -1,4 +1,5 @@
 // Configuration from the environment, read once at start. Every knob is documented in the README.
+import { resolveSecret } from "./auth/secret.js";
 import { DEFAULT_DATABASE_URL } from "./store/database.js";
 
 export interface Config {
@@ -12,6 +13,8 @@ export interface Config {
   /** check REST handler responses against openapi.yaml (RESPONSE_VALIDATION=on|off; off by default in production) */
   responseValidation: boolean;
   jobs: { leaseMs: number; pollMs: number };
+  corsOrigins: string[];
+  auth: { secret: string; generated: boolean; metricsToken?: string };
   graphql: GraphqlConfig;
 }
 
@@ -47,6 +50,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? "info",
     bodyLimit: positive(env, "BODY_LIMIT", 1024 * 1024),
     responseValidation: onOff(env, "RESPONSE_VALIDATION", env.NODE_ENV !== "production"),
+    auth: { ...resolveSecret(env), metricsToken: env.METRICS_TOKEN || undefined },
+    corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
     jobs: { leaseMs: positive(env, "JOB_LEASE_MS", 30_000), pollMs: positive(env, "JOB_POLL_MS", 500) },
     graphql: {
       introspection: env.GRAPHQL_INTROSPECTION !== "false",

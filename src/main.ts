@@ -2,17 +2,26 @@
 // requests, close the database, exit 0.
 import { createServer } from "node:http";
 import { buildApp } from "./app.js";
-import { configFromEnv } from "./config.js";
+import { signToken } from "./auth/tokens.js";
+import { ALL_SCOPES } from "./auth/secret.js";
+import { configFromEnv, type Config } from "./config.js";
 import { createMetrics } from "./http/metrics.js";
 import { createLogger } from "./logger.js";
 import { openStore } from "./store/database.js";
 
-const config = configFromEnv();
+let config: Config;
+try {
+  config = configFromEnv();
+} catch (error) {
+  // A configuration mistake is the operator's to fix: say what, without a stack trace.
+  console.error(`twinspec: ${(error as Error).message}`);
+  process.exit(1);
+}
 const logger = createLogger(config.logLevel);
 // Metrics first: the store reports every query to db_queries_total.
 const metrics = createMetrics({ defaults: true });
 const store = await openStore(config.databaseUrl, { onQuery: metrics.onQuery, poolMax: config.databasePoolMax, logger });
-const app = buildApp({ store, logger, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, responseValidation: config.responseValidation, jobs: config.jobs });
+const app = buildApp({ store, logger, authSecret: config.auth.secret, metricsToken: config.auth.metricsToken, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, responseValidation: config.responseValidation, jobs: config.jobs, corsOrigins: config.corsOrigins });
 const { koa } = app;
 const server = createServer(koa.callback());
 server.keepAliveTimeout = 5000;
@@ -22,6 +31,11 @@ app.attach(server);
 app.start();
 // On PostgreSQL: hear other instances' events before taking requests, so no subscriber misses one.
 await app.services.bus.ready?.();
+if (config.auth.generated) {
+  // No AUTH_SECRET outside production: a throwaway secret, and a ready admin token so `npm start` is usable at once.
+  const token = await signToken(config.auth.secret, { sub: "dev-admin", scope: ALL_SCOPES, ttlSeconds: 12 * 3600 });
+  logger.warn({ token }, "AUTH_SECRET is not set: using a random secret for this run; admin token (12 h) for `Authorization: Bearer …`");
+}
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;

@@ -3,6 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
+import { cachingStatements } from "./statement-cache.js";
 import { Kysely, Migrator, SqliteDialect, type LogEvent, type MigrationProvider } from "kysely";
 import type { Logger } from "pino";
 import { migrations } from "./migrations.js";
@@ -46,7 +47,7 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   // FULL: a commit is on disk before the 2xx that acknowledges it.
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log });
   await migrate(db);
   return { db, dialect: "sqlite", close: () => db.destroy() };
 }
