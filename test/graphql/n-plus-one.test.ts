@@ -42,7 +42,8 @@ describe("GraphQL relationships without N+1", () => {
     );
     const after = await metric(s, "db_queries_total");
     assert.deepEqual(res.json.data, { o1: { customer: { firstName: "First0" } }, o2: { customer: { firstName: "First1" } }, c1: { customer: { firstName: "First0" } } });
-    // three root lookups + one batched customer load
-    assert.equal(after - before, 4);
+    // Three root lookups, then the customer loads batched: one query when the roots answer in the same tick
+    // (SQLite's driver), at most two when their answers arrive apart (PostgreSQL's pool) — never one per parent (6).
+    assert.ok(after - before >= 4 && after - before <= (s.store.dialect === "sqlite" ? 4 : 5), `${after - before} queries`);
   });
 });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { operationSpecs } from "../../generated/rest.js";
 import { BODIES } from "../support/bodies.js";
-import { mergePatch, newCart, newCustomer, newOrder } from "../support/fixtures.js";
+import { mergePatch, newCart, newCustomer, newOrder, settle } from "../support/fixtures.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 
 const declares = (op: (typeof operationSpecs)[number], status: number) => String(status) in op.responses;
@@ -22,6 +22,8 @@ describe("declared statuses, walked over every operation", () => {
     const cart = await newCart(s.url, customer.customerId, [{ sku: "a", quantity: 1, unitPrice: 1 }]);
     const jobCart = await newCart(s.url, customer.customerId, [{ sku: "b", quantity: 1, unitPrice: 1 }]);
     const job = await call(`${s.url}/carts/${jobCart.cartId}/checkout`, { method: "POST" });
+    // A settled job: one still running changes between two GETs (its ETag with it).
+    await settle(s.url, job.headers.get("location")!);
     return { customerId: customer.customerId, orderId: order.orderId, cartId: cart.cartId, jobId: job.json.jobId as string };
   }
 
