@@ -9,7 +9,7 @@ import { ConflictError, GoneError, NotFoundError, PreconditionError } from "./er
 import { newId, now } from "./ids.js";
 import { enqueueJob, type Job } from "./jobs.js";
 import { checkItems, parseItems, type LineItem } from "./line-items.js";
-import { checkLimit, decodeCursor, encodeCursor, type Page, type PageRequest } from "./pagination.js";
+import { keysetPage, type Page, type PageRequest } from "./pagination.js";
 import { holds, type Preconditions } from "./preconditions.js";
 
 export interface Cart {
@@ -71,17 +71,9 @@ export class CartService {
   }
 
   async list(customerId: string, page: PageRequest): Promise<Page<Cart>> {
-    const limit = checkLimit(page.limit);
     await requireLiveCustomer(this.store.db, customerId);
-    let query = this.store.db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
-    if (page.cursor) {
-      const [createdAt, cartId] = decodeCursor(page.cursor);
-      query = query.where((eb) => eb.or([eb("created_at", ">", createdAt), eb.and([eb("created_at", "=", createdAt), eb("cart_id", ">", cartId)])]));
-    }
-    const rows = await query.orderBy("created_at").orderBy("cart_id").limit(limit + 1).execute();
-    const items = rows.slice(0, limit).map(toCart);
-    const last = items.at(-1);
-    return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.cartId) : null };
+    const carts = this.store.db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
+    return keysetPage(carts, "cart_id", (r) => r.cart_id, page, toCart);
   }
 
   /** Replaces the items; the same items again change nothing (version and ETag kept). */

@@ -5,7 +5,7 @@ import { lockRows, transaction } from "../store/transactions.js";
 import type { CustomersTable, Database } from "../store/schema.js";
 import { ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError } from "./errors.js";
 import { newId, now } from "./ids.js";
-import { checkLimit, decodeCursor, encodeCursor, type Page, type PageRequest } from "./pagination.js";
+import { encodeCursor, keysetPage, type Page, type PageRequest } from "./pagination.js";
 import { holds, type Preconditions } from "./preconditions.js";
 import { checkFields, email, id, name } from "./rules.js";
 
@@ -91,19 +91,9 @@ export class CustomerService {
     return rows.map(toCustomer);
   }
 
-  async list(page: PageRequest): Promise<Page<Customer>> {
-    const limit = checkLimit(page.limit);
-    let query = this.store.db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
-    if (page.cursor) {
-      const [createdAt, customerId] = decodeCursor(page.cursor);
-      query = query.where((eb) =>
-        eb.or([eb("created_at", ">", createdAt), eb.and([eb("created_at", "=", createdAt), eb("customer_id", ">", customerId)])]),
-      );
-    }
-    const rows = await query.orderBy("created_at").orderBy("customer_id").limit(limit + 1).execute();
-    const items = rows.slice(0, limit).map(toCustomer);
-    const last = items.at(-1);
-    return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.customerId) : null };
+  list(page: PageRequest): Promise<Page<Customer>> {
+    const live = this.store.db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
+    return keysetPage(live, "customer_id", (r) => r.customer_id, page, toCustomer);
   }
 
   /** Cursor that continues a listing right after `customerId` (GraphQL's `after`). */

@@ -10,7 +10,7 @@ import { ConflictError, GoneError, InvalidInputError, NotFoundError, Preconditio
 import { newId, now } from "./ids.js";
 import { checkItems, parseItems, totalOf, type LineItem } from "./line-items.js";
 import { allowedMoves, canMove, ORDER_STATUSES, type OrderStatus } from "./order-status.js";
-import { checkLimit, decodeCursor, encodeCursor, type Page, type PageRequest } from "./pagination.js";
+import { keysetPage, type Page, type PageRequest } from "./pagination.js";
 import { holds, type Preconditions } from "./preconditions.js";
 
 export type { OrderStatus };
@@ -68,17 +68,9 @@ export class OrderService {
   }
 
   async list(customerId: string, page: PageRequest): Promise<Page<Order>> {
-    const limit = checkLimit(page.limit);
     await requireLiveCustomer(this.store.db, customerId);
-    let query = this.store.db.selectFrom("orders").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
-    if (page.cursor) {
-      const [createdAt, orderId] = decodeCursor(page.cursor);
-      query = query.where((eb) => eb.or([eb("created_at", ">", createdAt), eb.and([eb("created_at", "=", createdAt), eb("order_id", ">", orderId)])]));
-    }
-    const rows = await query.orderBy("created_at").orderBy("order_id").limit(limit + 1).execute();
-    const items = rows.slice(0, limit).map(toOrder);
-    const last = items.at(-1);
-    return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.orderId) : null };
+    const orders = this.store.db.selectFrom("orders").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
+    return keysetPage(orders, "order_id", (r) => r.order_id, page, toOrder);
   }
 
   /** Moves the order to `status` if the lifecycle allows it (409 names the allowed moves); same status = no change. */

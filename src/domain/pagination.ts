@@ -1,4 +1,5 @@
 // Keyset pagination over (created_at, id): stable under inserts, opaque to clients.
+import { sql, type SelectQueryBuilder } from "kysely";
 import { InvalidInputError } from "./errors.js";
 
 export interface PageRequest {
@@ -32,4 +33,26 @@ export function checkLimit(limit: number, pointer = "/limit"): number {
     throw new InvalidInputError([{ pointer, message: `must be an integer from 1 to ${MAX_PAGE}` }]);
   }
   return limit;
+}
+
+/**
+ * One page of `query` in (created_at, id) order, starting after the cursor's position: the keyset query every
+ * list of the domain shares. `idColumn` breaks ties between rows created in the same millisecond.
+ */
+export async function keysetPage<DB, TB extends keyof DB, Row extends { created_at: string }, T>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  idColumn: string,
+  idOf: (row: Row) => string,
+  page: PageRequest,
+  toItem: (row: Row) => T,
+): Promise<Page<T>> {
+  const limit = checkLimit(page.limit);
+  if (page.cursor) {
+    const [createdAt, id] = decodeCursor(page.cursor);
+    query = query.where(sql<boolean>`(created_at > ${createdAt} or (created_at = ${createdAt} and ${sql.ref(idColumn)} > ${id}))`);
+  }
+  const rows = await query.orderBy(sql.ref("created_at")).orderBy(sql.ref(idColumn)).limit(limit + 1).execute();
+  const kept = rows.slice(0, limit);
+  const last = kept.at(-1);
+  return { items: kept.map(toItem), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, idOf(last)) : null };
 }
