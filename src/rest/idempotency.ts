@@ -7,6 +7,8 @@ import type { Database } from "../store/schema.js";
 import { problem } from "../http/problem.js";
 
 const TTL_MS = 24 * 60 * 60 * 1000;
+/** A key still unanswered after this long belongs to a request whose server died (requests end far sooner). */
+export const ABANDONED_MS = 60_000;
 const KEY = "Idempotency-Key";
 
 interface Response {
@@ -16,7 +18,7 @@ interface Response {
 }
 type AnyHandler = (req: any, ctx: any) => Promise<any>;
 
-function fingerprint(operationId: string, req: { params?: unknown; query?: unknown; body?: unknown }): string {
+export function fingerprint(operationId: string, req: { params?: unknown; query?: unknown; body?: unknown }): string {
   return createHash("sha256").update(JSON.stringify([operationId, req.params ?? {}, req.query ?? {}, req.body ?? null])).digest("base64url");
 }
 
@@ -70,6 +72,11 @@ async function claim(db: Kysely<Database>, scope: string, key: string, print: st
     }
     if (row.fingerprint !== print) {
       return { status: 422, body: problem(422, `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request.`, { type: "urn:twinspec:problem:idempotency-key-reused" }) };
+    }
+    if (row.status === null && Date.parse(row.created_at) + ABANDONED_MS < Date.now()) {
+      // The first request's server died before answering: nothing was acknowledged, so the key is free again.
+      await db.deleteFrom("idempotency_keys").where("scope", "=", scope).where("key", "=", key).where("created_at", "=", row.created_at).execute();
+      continue;
     }
     if (row.status === null) {
       return { status: 409, body: problem(409, `The first request with Idempotency-Key "${key}" is still being processed; retry shortly.`) };

@@ -1,5 +1,6 @@
 // Idempotency-Key on POST: a repeat replays the first response instead of creating again.
 import assert from "node:assert/strict";
+import { ABANDONED_MS, fingerprint } from "../../src/rest/idempotency.js";
 import { item, newCart, newCustomer } from "../support/fixtures.js";
 import { ada, call, startServer, type TestServer } from "../support/server.js";
 
@@ -46,6 +47,22 @@ describe("Idempotency-Key", () => {
     const n1 = await call(`${s.url}/customers/${customerId}/orders`, { method: "POST", json: { items: [item()] } });
     const n2 = await call(`${s.url}/customers/${customerId}/orders`, { method: "POST", json: { items: [item()] } });
     assert.notEqual(n1.json.orderId, n2.json.orderId);
+  });
+
+  it("a key whose first request is still unanswered → 409; one abandoned by a crashed server is free again", async () => {
+    const pending = (key: string, ageMs: number, body: object) =>
+      s.store.db
+        .insertInto("idempotency_keys")
+        .values({ scope: "test-admin", key, fingerprint: fingerprint("createCustomer", { body }), status: null, headers: null, body: null, created_at: new Date(Date.now() - ageMs).toISOString() })
+        .execute();
+    await pending("in-flight", 1_000, { ...ada, email: "inflight@example.com" });
+    const busy = await post("/customers", { ...ada, email: "inflight@example.com" }, "in-flight");
+    assert.equal(busy.status, 409);
+    await pending("abandoned", ABANDONED_MS + 5_000, { ...ada, email: "abandoned@example.com" });
+    const retried = await post("/customers", { ...ada, email: "abandoned@example.com" }, "abandoned");
+    assert.equal(retried.status, 201, retried.text);
+    const replay = await post("/customers", { ...ada, email: "abandoned@example.com" }, "abandoned");
+    assert.equal(replay.headers.get("idempotent-replayed"), "true");
   });
 
   it("a declared failure is replayed too (the first answer stands)", async () => {

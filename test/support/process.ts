@@ -17,7 +17,10 @@ export async function startProcess(env: Record<string, string>): Promise<ServerP
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 15_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL"); // never leave a server behind that no test will stop
+      reject(new Error(`server did not start:\n${output}`));
+    }, 15_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const m = /"url":"(http:\/\/[^"]+)"/.exec(output);
