@@ -2,3 +2,13 @@
 import { pino, type Logger } from "pino";
 
 export const createLogger = (level = "info"): Logger => pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+
+/**
+ * The server's logger: writes to stdout asynchronously (sonic-boom coalesces lines instead of one write(2) per
+ * request). `flush()` before exiting so the last lines are not lost.
+ */
+export function createServerLogger(level = "info"): { logger: Logger; flush: () => void } {
+  const destination = pino.destination({ dest: 1, sync: false });
+  const logger = pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  return { logger, flush: () => destination.flushSync() };
+}

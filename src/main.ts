@@ -6,7 +6,7 @@ import { signToken } from "./auth/tokens.js";
 import { ALL_SCOPES } from "./auth/secret.js";
 import { configFromEnv, type Config } from "./config.js";
 import { createMetrics } from "./http/metrics.js";
-import { createLogger } from "./logger.js";
+import { createServerLogger } from "./logger.js";
 import { openStore } from "./store/database.js";
 
 let config: Config;
@@ -17,7 +17,11 @@ try {
   console.error(`twinspec: ${(error as Error).message}`);
   process.exit(1);
 }
-const logger = createLogger(config.logLevel);
+const { logger, flush } = createServerLogger(config.logLevel);
+const exit = (code: number) => {
+  flush();
+  process.exit(code);
+};
 // Metrics first: the store reports every query to db_queries_total.
 const metrics = createMetrics({ defaults: true });
 const store = await openStore(config.databaseUrl, { onQuery: metrics.onQuery, poolMax: config.databasePoolMax, logger });
@@ -53,13 +57,13 @@ async function shutdown(signal: string) {
     await closing;
     await store.close();
     logger.info("stopped");
-    process.exit(0);
+    exit(0);
   });
   server.closeIdleConnections();
   // Requests still running after 10 s are abandoned rather than holding the process forever.
   setTimeout(() => {
     logger.warn("in-flight requests did not finish in 10 s; exiting");
-    process.exit(1);
+    exit(1);
   }, 10_000).unref();
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

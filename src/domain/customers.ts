@@ -1,6 +1,7 @@
 // Customers: create, read, list, replace, patch, delete (tombstone), with versions for ETags.
 import type { Kysely, Selectable } from "kysely";
 import type { Store } from "../store/database.js";
+import { prepared } from "../store/prepared.js";
 import { lockRows, transaction } from "../store/transactions.js";
 import type { CustomersTable, Database } from "../store/schema.js";
 import { ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError } from "./errors.js";
@@ -67,10 +68,15 @@ export async function requireLiveCustomer(db: Kysely<Database>, customerId: stri
 }
 
 export class CustomerService {
-  constructor(private readonly store: Store) {}
+  // The lookup behind every read of a customer: built once.
+  private readonly byId;
+
+  constructor(private readonly store: Store) {
+    this.byId = prepared(store.db, (customerId: string) => store.db.selectFrom("customers").selectAll().where("customer_id", "=", customerId), ["sample"]);
+  }
 
   private async row(customerId: string) {
-    return this.store.db.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
+    return (await this.byId(customerId))[0];
   }
 
   /** The live customer, or the reason there is none (404, 410, 301). */

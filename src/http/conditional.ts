@@ -11,9 +11,7 @@ export function conditionalGet(): Middleware {
     if (ctx.status === 200 || ctx.status === 304) {
       // Per-user data: caches may keep it but must revalidate (cheap with the ETag), and never share it.
       if (!ctx.response.get("Cache-Control")) ctx.set("Cache-Control", "private, no-cache");
-      ctx.vary("Accept");
-      ctx.vary("Accept-Encoding");
-      ctx.vary("Authorization");
+      ctx.vary("Accept, Accept-Encoding, Authorization");
     }
   };
 }
