@@ -8,15 +8,20 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { signToken } from "../src/auth/tokens.js";
 import { arg, load, peakRssMiB, startServer, type Started } from "./load.js";
 
 const seconds = Number(arg("seconds", "10"));
 const customers = Number(arg("customers", "100"));
 const ordersEach = Number(arg("orders", "3"));
 const dir = mkdtempSync(join(tmpdir(), "twinspec-bench-gql-"));
+// Auth is on for ours, as in production (the peers ignore the header).
+const SECRET = randomBytes(24).toString("hex");
+const AUTH = { authorization: `Bearer ${await signToken(SECRET, { sub: "bench", scope: "admin", ttlSeconds: 3600 })}` };
 
 const post = async (url: string, query: string, variables?: object) => {
-  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json", ...AUTH }, body: JSON.stringify({ query, variables }) });
   const body = (await res.json()) as { data?: any; errors?: unknown };
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body.data;
@@ -70,7 +75,7 @@ if (arg("db", "sqlite") === "postgres") {
 }
 
 async function answer(url: string, body: string) {
-  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body });
+  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json", ...AUTH }, body });
   return res.json();
 }
 
@@ -79,7 +84,7 @@ async function measure(name: string, server: Started, q1: string, expected?: { q
   if (expected) assert.deepEqual(answers, expected, `${name} answers differently`); // same schema, same data
   const rows = [];
   for (const [query, body] of [["Q1", q1], ["Q2", Q2]] as const) {
-    const opts = { url: `${server.url}/graphql`, method: "POST", headers: { "content-type": "application/json" }, body };
+    const opts = { url: `${server.url}/graphql`, method: "POST", headers: { "content-type": "application/json", ...AUTH }, body };
     await load({ ...opts, seconds: 2 }); // warm-up: JIT, caches, connections
     const r = await load({ ...opts, seconds });
     if (r.errors + r.non2xx > 0) console.warn(`${name} ${query}: ${r.errors} errors, ${r.non2xx} non-2xx`);
@@ -90,7 +95,7 @@ async function measure(name: string, server: Started, q1: string, expected?: { q
   return { rows: rows.map((r) => ({ ...r, peak_rss_mib: rss })), answers };
 }
 
-const ours = await startServer("src/main.ts", { DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, NODE_ENV: "production", LOG_LEVEL: process.env.LOG_LEVEL ?? "info" });
+const ours = await startServer("src/main.ts", { DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, NODE_ENV: "production", AUTH_SECRET: SECRET, LOG_LEVEL: process.env.LOG_LEVEL ?? "info" });
 const data = await seed(ours.url);
 const dataFile = join(dir, "data.json");
 writeFileSync(dataFile, JSON.stringify(data));
