@@ -52,6 +52,19 @@ describe("main.ts process", function () {
     }
   });
 
+  it("without AUTH_SECRET: in production it refuses to start, saying why; in development it logs a working admin token", async () => {
+    await assert.rejects(startProcess({ AUTH_SECRET: "", NODE_ENV: "production", DATABASE_URL: "sqlite::memory:" }), /AUTH_SECRET is not set/);
+    const dev = await startProcess({ AUTH_SECRET: "", NODE_ENV: "development", DATABASE_URL: "sqlite::memory:" });
+    try {
+      const token = /"token":"([^"]+)"/.exec(dev.output())![1];
+      assert.equal((await call(`${dev.url}/customers`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+      assert.equal((await call(`${dev.url}/customers`)).status, 401, "the test suite's own secret is not this server's");
+    } finally {
+      dev.child.kill("SIGTERM");
+      await dev.exited;
+    }
+  });
+
   it("refuses to start on a DATABASE_URL it cannot use, saying why", async () => {
     await assert.rejects(startProcess({ DATABASE_URL: "mysql://nope" }), /not supported/);
   });

@@ -67,6 +67,7 @@ describe("HTTP rules shared by all resources", () => {
     assert.equal(res.status, 204);
     assert.equal(res.headers.get("access-control-allow-origin"), "https://app.example");
     assert.match(res.headers.get("access-control-allow-methods")!, /PATCH/);
+    assert.equal(res.headers.get("access-control-allow-credentials"), "true");
     for (const h of ["Authorization", "Content-Type", "If-Match"]) assert.match(res.headers.get("access-control-allow-headers")!, new RegExp(h));
     const refused = await call(`${s.url}/customers/x`, { method: "OPTIONS", headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "PATCH" } });
     assert.equal(refused.headers.get("access-control-allow-origin"), null);
