@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { buildSchema, getNamedType, isObjectType, isNonNullType, type GraphQLField } from "graphql";
 import { loadTypeDefs } from "../../src/graphql/schema.js";
 import { token } from "../support/auth.js";
-import { item, newCart, newCustomer, newOrder } from "../support/fixtures.js";
+import { item, newCustomer, newOrder, newWorld } from "../support/fixtures.js";
 import { call, gql, startServer, type TestServer } from "../support/server.js";
 
 const schema = buildSchema(loadTypeDefs());
@@ -50,19 +50,9 @@ describe("GraphQL authorization matrix (every protected root field of schema.gra
   before(async () => (s = await startServer()));
   after(() => s.close());
 
-  async function world() {
-    const owner = await newCustomer(s.url);
-    const other = await newCustomer(s.url);
-    const order = await newOrder(s.url, owner.customerId);
-    const cart = await newCart(s.url, owner.customerId);
-    const jobCart = await newCart(s.url, owner.customerId);
-    const job = await call(`${s.url}/carts/${jobCart.cartId}/checkout`, { method: "POST" });
-    return { owner, other, ids: { customerId: owner.customerId, orderId: order.orderId, cartId: cart.cartId, jobId: job.json.jobId } };
-  }
-
   for (const { root, field, scopes } of roots) {
     it(`${root}.${field.name} (needs ${scopes.join(" ")})`, async () => {
-      const { owner, other, ids } = await world();
+      const { owner, other, ids } = await newWorld(s.url);
       const { query, variables } = operation(root, field, ids);
       const send = (t: string) => gql(s.url, query, variables, { token: t });
 

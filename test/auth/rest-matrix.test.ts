@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { operationSpecs } from "../../generated/rest.js";
 import { token } from "../support/auth.js";
 import { BODIES } from "../support/bodies.js";
-import { newCart, newCustomer, newOrder } from "../support/fixtures.js";
+import { newWorld } from "../support/fixtures.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 
 const secured = operationSpecs.filter((op) => op.security.length > 0 && op.security.every((alt) => alt.length > 0));
@@ -18,21 +18,10 @@ describe("REST authorization matrix (every secured operation of openapi.yaml)", 
   after(() => s.close());
 
   /** Fresh resources of one customer for each operation, so destructive ones do not disturb the others. */
-  async function world() {
-    const owner = await newCustomer(s.url);
-    const other = await newCustomer(s.url);
-    const order = await newOrder(s.url, owner.customerId);
-    const cart = await newCart(s.url, owner.customerId);
-    const jobCart = await newCart(s.url, owner.customerId);
-    const job = await call(`${s.url}/carts/${jobCart.cartId}/checkout`, { method: "POST" });
-    const ids: Record<string, string> = { customerId: owner.customerId, orderId: order.orderId, cartId: cart.cartId, jobId: job.json.jobId };
-    return { owner, other, ids };
-  }
-
   for (const op of secured) {
     const scopes = scopesOf(op);
     it(`${op.operationId} (${op.method} ${op.path}, needs ${scopes.join(" ")})`, async () => {
-      const { owner, other, ids } = await world();
+      const { owner, other, ids } = await newWorld(s.url);
       const url = `${s.url}${op.path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name])}`;
       const sample = BODIES[op.operationId];
       const body = op.operationId === "mergeCustomer" ? { into: other.customerId } : sample?.body;

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { operationSpecs } from "../../generated/rest.js";
 import { BODIES } from "../support/bodies.js";
-import { mergePatch, newCart, newCustomer, newOrder, settle } from "../support/fixtures.js";
+import { mergePatch, newCustomer, newWorld } from "../support/fixtures.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 
 const declares = (op: (typeof operationSpecs)[number], status: number) => String(status) in op.responses;
@@ -15,17 +15,7 @@ describe("declared statuses, walked over every operation", () => {
   before(async () => (s = await startServer()));
   after(() => s.close());
 
-  /** A customer with an order, a cart and a job, in the state the caller asks for. */
-  async function world() {
-    const customer = await newCustomer(s.url);
-    const order = await newOrder(s.url, customer.customerId);
-    const cart = await newCart(s.url, customer.customerId, [{ sku: "a", quantity: 1, unitPrice: 1 }]);
-    const jobCart = await newCart(s.url, customer.customerId, [{ sku: "b", quantity: 1, unitPrice: 1 }]);
-    const job = await call(`${s.url}/carts/${jobCart.cartId}/checkout`, { method: "POST" });
-    // A settled job: one still running changes between two GETs (its ETag with it).
-    await settle(s.url, job.headers.get("location")!);
-    return { customerId: customer.customerId, orderId: order.orderId, cartId: cart.cartId, jobId: job.json.jobId as string };
-  }
+  const world = async () => (await newWorld(s.url)).ids;
 
   function send(op: (typeof operationSpecs)[number], ids: Record<string, string>, init: { headers?: Record<string, string>; body?: unknown } = {}) {
     const sample = BODIES[op.operationId];
