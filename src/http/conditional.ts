@@ -36,6 +36,9 @@ export function notModified(request: Record<string, string | string[] | undefine
 
 export const etagOf = (version: number) => `"v${version}"`;
 
+/** RFC 7240 `Prefer: return=minimal`: the client wants 204 and the new ETag instead of the representation. */
+export const prefersMinimal = (headers: { Prefer?: string }) => /\breturn=minimal\b/.test(headers.Prefer ?? "");
+
 export const resourceHeaders = (r: { version: number; updatedAt: string }) => ({
   ETag: etagOf(r.version),
   "Last-Modified": new Date(r.updatedAt).toUTCString(),

@@ -2,7 +2,7 @@
 import type { RestHandlers } from "../../generated/rest.js";
 import type { Customer } from "../domain/customers.js";
 import type { Services } from "../domain/services.js";
-import { preconditions, resourceHeaders } from "../http/conditional.js";
+import { preconditions, prefersMinimal, resourceHeaders } from "../http/conditional.js";
 import { domainProblem, locations } from "./outcomes.js";
 import { pageLink } from "./pagination.js";
 import type { Customer as RestCustomer } from "./representations.js";
@@ -58,7 +58,7 @@ export function customerHandlers({ customers }: Services) {
     async patchCustomer(req) {
       try {
         const c = await customers.update(req.params.customerId, req.body, preconditions(req.headers));
-        if (/\breturn=minimal\b/.test(req.headers.Prefer ?? "")) return { status: 204, headers: { ETag: resourceHeaders(c).ETag } };
+        if (prefersMinimal(req.headers)) return { status: 204, headers: { ETag: resourceHeaders(c).ETag } };
         return { status: 200, body: customerBody(c), headers: resourceHeaders(c) };
       } catch (e) {
         return domainProblem(e, ["invalid", "not_found", "conflict", "gone", "moved", "precondition"]);

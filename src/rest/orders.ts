@@ -2,7 +2,7 @@
 import type { RestHandlers } from "../../generated/rest.js";
 import type { Order } from "../domain/orders.js";
 import type { Services } from "../domain/services.js";
-import { preconditions, resourceHeaders } from "../http/conditional.js";
+import { preconditions, prefersMinimal, resourceHeaders } from "../http/conditional.js";
 import { domainProblem, locations } from "./outcomes.js";
 import { pageLink } from "./pagination.js";
 import type { Order as RestOrder } from "./representations.js";
@@ -51,7 +51,7 @@ export function orderHandlers({ orders }: Services) {
     async updateOrder(req) {
       try {
         const o = await orders.changeStatus(req.params.orderId, req.body.status, preconditions(req.headers));
-        if (/\breturn=minimal\b/.test(req.headers.Prefer ?? "")) return { status: 204, headers: { ETag: resourceHeaders(o).ETag } };
+        if (prefersMinimal(req.headers)) return { status: 204, headers: { ETag: resourceHeaders(o).ETag } };
         return { status: 200, body: orderBody(o), headers: { ETag: resourceHeaders(o).ETag } };
       } catch (e) {
         return domainProblem(e, ["invalid", "not_found", "gone", "conflict", "precondition"]);
