@@ -1,6 +1,7 @@
 // Customers: create, read, list, replace, patch, delete (tombstone), with versions for ETags.
 import type { Kysely, Selectable } from "kysely";
 import type { Store } from "../store/database.js";
+import { isUniqueViolation } from "../store/dialect.js";
 import { prepared } from "../store/prepared.js";
 import { lockRows, transaction } from "../store/transactions.js";
 import type { CustomersTable, Database } from "../store/schema.js";
@@ -45,11 +46,6 @@ const toCustomer = (row: Selectable<CustomersTable>): Customer => ({
 function validInput(input: Record<string, unknown>, required: string[]): void {
   const errors = checkFields(input, FIELDS, required);
   if (errors.length > 0) throw new InvalidInputError(errors);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string };
-  return e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "23505";
 }
 
 /** A customer row that can be acted on, or the reason it cannot: 404, 410 (deleted), 301 (merged). */
@@ -129,7 +125,8 @@ export class CustomerService {
         })
         .execute();
     } catch (error) {
-      if (isUniqueViolation(error)) throw this.conflictOn(customer.email, customerId);
+      // The email of another live customer — or, for two PUTs racing to create one id, that id.
+      if (isUniqueViolation(error)) throw new ConflictError(`another customer already uses the email ${customer.email} or the id ${customerId}`);
       throw error;
     }
     return customer;
@@ -169,7 +166,7 @@ export class CustomerService {
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) throw new PreconditionError("customer", customerId);
       } catch (error) {
-        if (isUniqueViolation(error)) throw this.conflictOn(updated.email, customerId);
+        if (isUniqueViolation(error)) throw new ConflictError(`another customer already uses the email ${updated.email}`);
         throw error;
       }
       return updated;
@@ -217,10 +214,6 @@ export class CustomerService {
         .execute();
       return toCustomer(targetRow);
     });
-  }
-
-  private conflictOn(emailAddress: string, customerId: string) {
-    return new ConflictError(`another customer already uses the email ${emailAddress} (while creating or changing ${customerId})`);
   }
 }
 

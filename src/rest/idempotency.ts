@@ -3,6 +3,7 @@
 // sees the validated request and the caller, and stores exactly what the handler answered.
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
+import { isUniqueViolation } from "../store/dialect.js";
 import type { Database } from "../store/schema.js";
 import { problem } from "../http/problem.js";
 
@@ -22,7 +23,6 @@ export function fingerprint(operationId: string, req: { params?: unknown; query?
   return createHash("sha256").update(JSON.stringify([operationId, req.params ?? {}, req.query ?? {}, req.body ?? null])).digest("base64url");
 }
 
-const isUniqueViolation = (e: unknown) => ["SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE", "23505"].includes((e as { code?: string }).code ?? "");
 
 export function withIdempotency<T extends Record<string, AnyHandler>>(handlers: T, db: Kysely<Database>): T {
   const wrapped: Record<string, AnyHandler> = {};
