@@ -9,6 +9,7 @@ import { ConflictError, GoneError, NotFoundError, PreconditionError } from "./er
 import { newId, now } from "./ids.js";
 import { enqueueJob, type Job } from "./jobs.js";
 import { checkItems, parseItems, type LineItem } from "./line-items.js";
+import { groupBy } from "./batch.js";
 import { keysetPage, type Page, type PageRequest } from "./pagination.js";
 import { holds, type Preconditions } from "./preconditions.js";
 
@@ -134,17 +135,18 @@ export class CartService {
 
   /** Live carts of each customer, oldest first, in one query (for batch loading). */
   async forCustomers(customerIds: readonly string[]): Promise<Map<string, Cart[]>> {
-    const byCustomer = new Map<string, Cart[]>(customerIds.map((id) => [id, []]));
-    if (customerIds.length === 0) return byCustomer;
-    const rows = await this.store.db
-      .selectFrom("carts")
-      .selectAll()
-      .where("customer_id", "in", customerIds)
-      .where("deleted_at", "is", null)
-      .orderBy("created_at")
-      .orderBy("cart_id")
-      .execute();
-    for (const row of rows) byCustomer.get(row.customer_id)?.push(toCart(row));
-    return byCustomer;
+    const rows =
+      customerIds.length === 0
+        ? []
+        : await this.store.db
+            .selectFrom("carts")
+            .selectAll()
+            .where("customer_id", "in", customerIds)
+            .where("deleted_at", "is", null)
+            .orderBy("created_at")
+            .orderBy("cart_id")
+            .execute();
+    return groupBy(customerIds, rows, (r) => r.customer_id, toCart);
   }
+
 }

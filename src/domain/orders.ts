@@ -10,6 +10,7 @@ import { ConflictError, GoneError, InvalidInputError, NotFoundError, Preconditio
 import { newId, now } from "./ids.js";
 import { checkItems, parseItems, totalOf, type LineItem } from "./line-items.js";
 import { allowedMoves, canMove, ORDER_STATUSES, type OrderStatus } from "./order-status.js";
+import { groupBy } from "./batch.js";
 import { keysetPage, type Page, type PageRequest } from "./pagination.js";
 import { holds, type Preconditions } from "./preconditions.js";
 
@@ -120,17 +121,18 @@ export class OrderService {
 
   /** Live orders of each customer, oldest first, in one query (for batch loading). */
   async forCustomers(customerIds: readonly string[]): Promise<Map<string, Order[]>> {
-    const byCustomer = new Map<string, Order[]>(customerIds.map((id) => [id, []]));
-    if (customerIds.length === 0) return byCustomer;
-    const rows = await this.store.db
-      .selectFrom("orders")
-      .selectAll()
-      .where("customer_id", "in", customerIds)
-      .where("deleted_at", "is", null)
-      .orderBy("created_at")
-      .orderBy("order_id")
-      .execute();
-    for (const row of rows) byCustomer.get(row.customer_id)?.push(toOrder(row));
-    return byCustomer;
+    const rows =
+      customerIds.length === 0
+        ? []
+        : await this.store.db
+            .selectFrom("orders")
+            .selectAll()
+            .where("customer_id", "in", customerIds)
+            .where("deleted_at", "is", null)
+            .orderBy("created_at")
+            .orderBy("order_id")
+            .execute();
+    return groupBy(customerIds, rows, (r) => r.customer_id, toOrder);
   }
+
 }

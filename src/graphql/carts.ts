@@ -1,6 +1,5 @@
 // GraphQL adapter for carts and checkout: thin calls into the same domain service REST uses.
 import type { Resolvers } from "../../generated/graphql.js";
-import { NotFoundError } from "../domain/errors.js";
 import { inArguments } from "./errors.js";
 
 export const cartResolvers = {
@@ -17,6 +16,6 @@ export const cartResolvers = {
     checkoutCart: (_, { cartId }, { services }) => services.carts.checkout(cartId),
   },
   Cart: {
-    customer: async (cart, _, { loaders }) => (await loaders.customer.load(cart.customerId)) ?? Promise.reject(new NotFoundError("customer", cart.customerId)),
+    customer: (cart, _, { loaders }) => loaders.customer.load(cart.customerId),
   },
 } satisfies Resolvers;

@@ -1,6 +1,5 @@
 // GraphQL adapter for orders: thin calls into the same domain service REST uses.
 import type { Resolvers } from "../../generated/graphql.js";
-import { NotFoundError } from "../domain/errors.js";
 import { inArguments } from "./errors.js";
 
 export const orderResolvers = {
@@ -12,6 +11,6 @@ export const orderResolvers = {
     updateOrderStatus: (_, { orderId, status }, { services }) => inArguments({ "/status": "status" }, () => services.orders.changeStatus(orderId, status)),
   },
   Order: {
-    customer: async (order, _, { loaders }) => (await loaders.customer.load(order.customerId)) ?? Promise.reject(new NotFoundError("customer", order.customerId)),
+    customer: (order, _, { loaders }) => loaders.customer.load(order.customerId),
   },
 } satisfies Resolvers;
