@@ -2,7 +2,7 @@
 import type { RestHandlers } from "../../generated/rest.js";
 import type { Cart } from "../domain/carts.js";
 import type { Services } from "../domain/services.js";
-import { preconditions, resourceHeaders } from "../http/conditional.js";
+import { etagOf, preconditions, resourceHeaders } from "../http/conditional.js";
 import { jobBody } from "./jobs.js";
 import { domainProblem, locations } from "./outcomes.js";
 import { pageLink } from "./pagination.js";
@@ -32,7 +32,7 @@ export function cartHandlers({ carts }: Services) {
     async createCart(req) {
       try {
         const c = await carts.create(req.params.customerId, req.body);
-        return { status: 201, body: cartBody(c), headers: { Location: locations.cart(c.cartId), ETag: resourceHeaders(c).ETag } };
+        return { status: 201, body: cartBody(c), headers: { Location: locations.cart(c.cartId), ETag: etagOf(c.version) } };
       } catch (e) {
         return domainProblem(e, ["invalid", "not_found", "gone", "moved"], { moved: cartsOf });
       }

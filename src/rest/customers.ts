@@ -2,7 +2,7 @@
 import type { RestHandlers } from "../../generated/rest.js";
 import type { Customer } from "../domain/customers.js";
 import type { Services } from "../domain/services.js";
-import { preconditions, prefersMinimal, resourceHeaders } from "../http/conditional.js";
+import { etagOf, preconditions, prefersMinimal, resourceHeaders } from "../http/conditional.js";
 import { domainProblem, locations } from "./outcomes.js";
 import { pageLink } from "./pagination.js";
 import type { Customer as RestCustomer } from "./representations.js";
@@ -30,7 +30,7 @@ export function customerHandlers({ customers }: Services) {
     async createCustomer(req) {
       try {
         const c = await customers.create(req.body);
-        return { status: 201, body: customerBody(c), headers: { Location: locations.customer(c.customerId), ETag: resourceHeaders(c).ETag } };
+        return { status: 201, body: customerBody(c), headers: { Location: locations.customer(c.customerId), ETag: etagOf(c.version) } };
       } catch (e) {
         return domainProblem(e, ["invalid", "conflict"]);
       }
@@ -48,7 +48,7 @@ export function customerHandlers({ customers }: Services) {
     async putCustomer(req) {
       try {
         const { customer: c, created } = await customers.put(req.params.customerId, req.body, preconditions(req.headers));
-        if (created) return { status: 201, body: customerBody(c), headers: { Location: locations.customer(c.customerId), ETag: resourceHeaders(c).ETag } };
+        if (created) return { status: 201, body: customerBody(c), headers: { Location: locations.customer(c.customerId), ETag: etagOf(c.version) } };
         return { status: 200, body: customerBody(c), headers: resourceHeaders(c) };
       } catch (e) {
         return domainProblem(e, ["invalid", "conflict", "gone", "moved", "precondition"]);
@@ -58,7 +58,7 @@ export function customerHandlers({ customers }: Services) {
     async patchCustomer(req) {
       try {
         const c = await customers.update(req.params.customerId, req.body, preconditions(req.headers));
-        if (prefersMinimal(req.headers)) return { status: 204, headers: { ETag: resourceHeaders(c).ETag } };
+        if (prefersMinimal(req.headers)) return { status: 204, headers: { ETag: etagOf(c.version) } };
         return { status: 200, body: customerBody(c), headers: resourceHeaders(c) };
       } catch (e) {
         return domainProblem(e, ["invalid", "not_found", "conflict", "gone", "moved", "precondition"]);

@@ -2,7 +2,7 @@
 import type { RestHandlers } from "../../generated/rest.js";
 import type { Order } from "../domain/orders.js";
 import type { Services } from "../domain/services.js";
-import { preconditions, prefersMinimal, resourceHeaders } from "../http/conditional.js";
+import { etagOf, preconditions, prefersMinimal, resourceHeaders } from "../http/conditional.js";
 import { domainProblem, locations } from "./outcomes.js";
 import { pageLink } from "./pagination.js";
 import type { Order as RestOrder } from "./representations.js";
@@ -33,7 +33,7 @@ export function orderHandlers({ orders }: Services) {
     async placeOrder(req) {
       try {
         const o = await orders.place(req.params.customerId, req.body);
-        return { status: 201, body: orderBody(o), headers: { Location: locations.order(o.orderId), ETag: resourceHeaders(o).ETag } };
+        return { status: 201, body: orderBody(o), headers: { Location: locations.order(o.orderId), ETag: etagOf(o.version) } };
       } catch (e) {
         return domainProblem(e, ["invalid", "not_found", "gone", "moved"], { moved: ordersOf });
       }
@@ -51,8 +51,8 @@ export function orderHandlers({ orders }: Services) {
     async updateOrder(req) {
       try {
         const o = await orders.changeStatus(req.params.orderId, req.body.status, preconditions(req.headers));
-        if (prefersMinimal(req.headers)) return { status: 204, headers: { ETag: resourceHeaders(o).ETag } };
-        return { status: 200, body: orderBody(o), headers: { ETag: resourceHeaders(o).ETag } };
+        if (prefersMinimal(req.headers)) return { status: 204, headers: { ETag: etagOf(o.version) } };
+        return { status: 200, body: orderBody(o), headers: { ETag: etagOf(o.version) } };
       } catch (e) {
         return domainProblem(e, ["invalid", "not_found", "gone", "conflict", "precondition"]);
       }
