@@ -55,6 +55,8 @@ export type Customer = {
 export type Job = {
   __typename?: 'Job';
   createdAt: Scalars['DateTime']['output'];
+  /** The customer whose work it is */
+  customerId: Scalars['ID']['output'];
   error?: Maybe<JobError>;
   jobId: Scalars['ID']['output'];
   result?: Maybe<JobResult>;
@@ -373,6 +375,13 @@ export type AuthDirectiveArgs = {
 
 export type AuthDirectiveResolver<Result, Parent, ContextType = GraphqlContext, Args = AuthDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
+export type UnpairedDirectiveArgs = {
+  reason: Scalars['String']['input'];
+  tag?: Maybe<Scalars['String']['input']>;
+};
+
+export type UnpairedDirectiveResolver<Result, Parent, ContextType = GraphqlContext, Args = UnpairedDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type CartResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Cart'] = ResolversParentTypes['Cart']> = {
   cartId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -399,6 +408,7 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 
 export type JobResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Job'] = ResolversParentTypes['Job']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['JobError']>, ParentType, ContextType>;
   jobId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   result?: Resolver<Maybe<ResolversTypes['JobResult']>, ParentType, ContextType>;
@@ -481,4 +491,5 @@ export type Resolvers<ContextType = GraphqlContext> = {
 
 export type DirectiveResolvers<ContextType = GraphqlContext> = {
   auth?: AuthDirectiveResolver<any, any, ContextType>;
+  unpaired?: UnpairedDirectiveResolver<any, any, ContextType>;
 };

@@ -10,7 +10,7 @@ export interface paths {
         /** List customers, oldest first, one page at a time */
         get: operations["listCustomers"];
         put?: never;
-        /** Create a customer at a server-chosen id */
+        /** Create a customer at a server-chosen id; the same body twice makes two customers */
         post: operations["createCustomer"];
         delete?: never;
         options?: never;
@@ -27,6 +27,7 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** Read a customer */
         get: operations["getCustomer"];
         /** Create (client-chosen id) or replace a customer; repeating it changes nothing */
         put: operations["putCustomer"];
@@ -67,6 +68,7 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** List a customer's orders, oldest first, one page at a time */
         get: operations["listCustomerOrders"];
         put?: never;
         /** Place an order for the customer; the server computes the total */
@@ -86,6 +88,7 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** Read an order */
         get: operations["getOrder"];
         put?: never;
         post?: never;
@@ -105,8 +108,10 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** List a customer's carts, oldest first, one page at a time */
         get: operations["listCustomerCarts"];
         put?: never;
+        /** Create a cart for the customer */
         post: operations["createCart"];
         delete?: never;
         options?: never;
@@ -123,10 +128,12 @@ export interface paths {
             };
             cookie?: never;
         };
+        /** Read a cart */
         get: operations["getCart"];
         /** Replace the cart's items */
         put: operations["replaceCart"];
         post?: never;
+        /** Delete a cart; later requests for it answer 410 */
         delete: operations["deleteCart"];
         options?: never;
         head?: never;
@@ -253,6 +260,8 @@ export interface components {
         JobStatus: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED";
         Job: {
             jobId: components["schemas"]["Id"];
+            /** @description The customer whose work it is */
+            customerId: components["schemas"]["Id"];
             status: components["schemas"]["JobStatus"];
             result?: {
                 orderId: components["schemas"]["Id"];
@@ -426,6 +435,42 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The first request with this Idempotency-Key is still being processed; retry shortly */
+        IdempotencyInFlight: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description None of the media types this operation answers with is acceptable (Accept) */
+        NotAcceptable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is larger than the server accepts (BODY_LIMIT) */
+        ContentTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unexpected failure; the body carries only the request id (the details are logged) */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         customerId: components["schemas"]["Id"];
@@ -438,8 +483,14 @@ export interface components {
         cursor: string;
         /** @description Repeat a POST with the same key to get the first response again instead of a second resource */
         IdempotencyKey: string;
-        /** @description Only change the resource when its current ETag is one of these (else 412) */
+        /** @description Only change the resource when its current ETag is one of these, or `*` for any (else 412) */
         IfMatch: string;
+        /** @description GET: 304 when the current ETag is one of these. Writes: 412 when it is (`*`: when the resource exists) */
+        IfNoneMatch: string;
+        /** @description 304 when the resource has not changed since this HTTP date (ignored with If-None-Match) */
+        IfModifiedSince: string;
+        /** @description Only change the resource when it has not changed since this HTTP date (else 412; ignored with If-Match) */
+        IfUnmodifiedSince: string;
         /** @description `return=minimal` answers 204 instead of the new representation */
         Prefer: string;
     };
@@ -487,6 +538,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            500: components["responses"]["InternalError"];
         };
     };
     createCustomer: {
@@ -501,6 +554,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "firstName": "Ada",
+                 *       "lastName": "Lovelace",
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomerInput"];
             };
         };
@@ -509,15 +569,23 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyInFlight"];
+            413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
         };
     };
     getCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description GET: 304 when the current ETag is one of these. Writes: 412 when it is (`*`: when the resource exists) */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description 304 when the resource has not changed since this HTTP date (ignored with If-None-Match) */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+            };
             path: {
                 customerId: components["parameters"]["customerId"];
             };
@@ -532,15 +600,21 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
         };
     };
     putCustomer: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Only change the resource when its current ETag is one of these (else 412) */
+                /** @description Only change the resource when its current ETag is one of these, or `*` for any (else 412) */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description GET: 304 when the current ETag is one of these. Writes: 412 when it is (`*`: when the resource exists) */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Only change the resource when it has not changed since this HTTP date (else 412; ignored with If-Match) */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
             };
             path: {
                 customerId: components["parameters"]["customerId"];
@@ -549,6 +623,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "firstName": "Ada",
+                 *       "lastName": "Lovelace",
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomerInput"];
             };
         };
@@ -559,18 +640,22 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            406: components["responses"]["NotAcceptable"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteCustomer: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Only change the resource when its current ETag is one of these (else 412) */
+                /** @description Only change the resource when its current ETag is one of these, or `*` for any (else 412) */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Only change the resource when it has not changed since this HTTP date (else 412; ignored with If-Match) */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
             };
             path: {
                 customerId: components["parameters"]["customerId"];
@@ -593,14 +678,17 @@ export interface operations {
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
+            500: components["responses"]["InternalError"];
         };
     };
     patchCustomer: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Only change the resource when its current ETag is one of these (else 412) */
+                /** @description Only change the resource when its current ETag is one of these, or `*` for any (else 412) */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Only change the resource when it has not changed since this HTTP date (else 412; ignored with If-Match) */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
                 /** @description `return=minimal` answers 204 instead of the new representation */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -611,6 +699,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "lastName": "King"
+                 *     }
+                 */
                 "application/merge-patch+json": components["schemas"]["CustomerPatch"];
             };
         };
@@ -622,10 +715,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            406: components["responses"]["NotAcceptable"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     mergeCustomer: {
@@ -642,6 +737,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "into": "cus_0mhdd7k4p000abcdefgh"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MergeInput"];
             };
         };
@@ -652,10 +752,13 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
         };
     };
     listCustomerOrders: {
@@ -689,7 +792,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
         };
     };
     placeOrder: {
@@ -706,6 +811,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "sku": "BOOK-1",
+                 *           "quantity": 2,
+                 *           "unitPrice": 12.5
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["OrderInput"];
             };
         };
@@ -726,15 +842,24 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyInFlight"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
         };
     };
     getOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description GET: 304 when the current ETag is one of these. Writes: 412 when it is (`*`: when the resource exists) */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description 304 when the resource has not changed since this HTTP date (ignored with If-None-Match) */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+            };
             path: {
                 orderId: components["parameters"]["orderId"];
             };
@@ -758,15 +883,19 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
         };
     };
     updateOrder: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Only change the resource when its current ETag is one of these (else 412) */
+                /** @description Only change the resource when its current ETag is one of these, or `*` for any (else 412) */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Only change the resource when it has not changed since this HTTP date (else 412; ignored with If-Match) */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
                 /** @description `return=minimal` answers 204 instead of the new representation */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -777,6 +906,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "PAID"
+                 *     }
+                 */
                 "application/merge-patch+json": components["schemas"]["OrderPatch"];
             };
         };
@@ -785,6 +919,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["LastModified"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -796,10 +931,13 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     listCustomerCarts: {
@@ -833,7 +971,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
         };
     };
     createCart: {
@@ -850,6 +990,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "sku": "BOOK-1",
+                 *           "quantity": 1,
+                 *           "unitPrice": 12.5
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CartInput"];
             };
         };
@@ -870,15 +1021,24 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["IdempotencyInFlight"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
         };
     };
     getCart: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description GET: 304 when the current ETag is one of these. Writes: 412 when it is (`*`: when the resource exists) */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description 304 when the resource has not changed since this HTTP date (ignored with If-None-Match) */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+            };
             path: {
                 cartId: components["parameters"]["cartId"];
             };
@@ -892,15 +1052,21 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
         };
     };
     replaceCart: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Only change the resource when its current ETag is one of these (else 412) */
+                /** @description Only change the resource when its current ETag is one of these, or `*` for any (else 412) */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description GET: 304 when the current ETag is one of these. Writes: 412 when it is (`*`: when the resource exists) */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Only change the resource when it has not changed since this HTTP date (else 412; ignored with If-Match) */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
             };
             path: {
                 cartId: components["parameters"]["cartId"];
@@ -909,6 +1075,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "sku": "BOOK-2",
+                 *           "quantity": 3,
+                 *           "unitPrice": 4
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CartInput"];
             };
         };
@@ -918,18 +1095,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteCart: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Only change the resource when its current ETag is one of these (else 412) */
+                /** @description Only change the resource when its current ETag is one of these, or `*` for any (else 412) */
                 "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Only change the resource when it has not changed since this HTTP date (else 412; ignored with If-Match) */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
             };
             path: {
                 cartId: components["parameters"]["cartId"];
@@ -951,6 +1133,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             412: components["responses"]["PreconditionFailed"];
+            500: components["responses"]["InternalError"];
         };
     };
     checkoutCart: {
@@ -981,15 +1164,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
             422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
         };
     };
     getJob: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description GET: 304 when the current ETag is one of these. Writes: 412 when it is (`*`: when the resource exists) */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description 304 when the resource has not changed since this HTTP date (ignored with If-None-Match) */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+            };
             path: {
                 jobId: components["parameters"]["jobId"];
             };
@@ -1013,6 +1203,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            500: components["responses"]["InternalError"];
         };
     };
 }

@@ -2,7 +2,8 @@
 import type Router from "@koa/router";
 import type { Middleware } from "koa";
 import type { operations, paths } from "./openapi.js";
-import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal, type RequestContext } from "../src/http/rest-runtime.js";
+import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal } from "../src/http/rest-runtime.js";
+import type { RestContext as RequestContext } from "../src/rest/context.js";
 import validators from "./validators.cjs";
 
 export type { Principal, RequestContext };
@@ -19,7 +20,9 @@ export type ListCustomersResponse =
   | { status: 200; body: operations["listCustomers"]["responses"][200]["content"]["application/json"]; headers?: { Link?: string } }
   | { status: 400; body: operations["listCustomers"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: operations["listCustomers"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
-  | { status: 403; body: operations["listCustomers"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 403; body: operations["listCustomers"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["listCustomers"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["listCustomers"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export type CreateCustomerRequest = {
   params: Record<string, never>;
@@ -36,14 +39,17 @@ export type CreateCustomerResponse =
   | { status: 400; body: operations["createCustomer"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: operations["createCustomer"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["createCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["createCustomer"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["createCustomer"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: operations["createCustomer"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["createCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 422; body: operations["createCustomer"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 422; body: operations["createCustomer"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["createCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export interface GetCustomerRequest {
   params: NonNullable<operations["getCustomer"]["parameters"]["path"]>;
   query: Record<string, never>;
-  headers: Record<string, never>;
+  headers: NonNullable<operations["getCustomer"]["parameters"]["header"]>;
   cookies: Record<string, never>;
   principal: Principal | null;
 }
@@ -56,7 +62,9 @@ export type GetCustomerResponse =
   | { status: 401; body: operations["getCustomer"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["getCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["getCustomer"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 410; body: operations["getCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 406; body: operations["getCustomer"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["getCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["getCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export type PutCustomerRequest = {
   params: NonNullable<operations["putCustomer"]["parameters"]["path"]>;
@@ -75,10 +83,12 @@ export type PutCustomerResponse =
   | { status: 400; body: operations["putCustomer"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: operations["putCustomer"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["putCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 409; body: operations["putCustomer"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["putCustomer"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["putCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["putCustomer"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 415; body: operations["putCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 413; body: operations["putCustomer"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: operations["putCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["putCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export interface DeleteCustomerRequest {
   params: NonNullable<operations["deleteCustomer"]["parameters"]["path"]>;
@@ -96,7 +106,8 @@ export type DeleteCustomerResponse =
   | { status: 403; body: operations["deleteCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["deleteCustomer"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["deleteCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 412; body: operations["deleteCustomer"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 412; body: operations["deleteCustomer"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["deleteCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export type PatchCustomerRequest = {
   params: NonNullable<operations["patchCustomer"]["parameters"]["path"]>;
@@ -116,10 +127,12 @@ export type PatchCustomerResponse =
   | { status: 401; body: operations["patchCustomer"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["patchCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["patchCustomer"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 409; body: operations["patchCustomer"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["patchCustomer"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["patchCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["patchCustomer"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 415; body: operations["patchCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 413; body: operations["patchCustomer"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: operations["patchCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["patchCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export type MergeCustomerRequest = {
   params: NonNullable<operations["mergeCustomer"]["parameters"]["path"]>;
@@ -138,10 +151,13 @@ export type MergeCustomerResponse =
   | { status: 401; body: operations["mergeCustomer"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["mergeCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["mergeCustomer"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["mergeCustomer"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["mergeCustomer"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["mergeCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: operations["mergeCustomer"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["mergeCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 422; body: operations["mergeCustomer"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 422; body: operations["mergeCustomer"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["mergeCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export interface ListCustomerOrdersRequest {
   params: NonNullable<operations["listCustomerOrders"]["parameters"]["path"]>;
@@ -158,7 +174,9 @@ export type ListCustomerOrdersResponse =
   | { status: 401; body: operations["listCustomerOrders"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["listCustomerOrders"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["listCustomerOrders"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 410; body: operations["listCustomerOrders"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 406; body: operations["listCustomerOrders"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["listCustomerOrders"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["listCustomerOrders"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export type PlaceOrderRequest = {
   params: NonNullable<operations["placeOrder"]["parameters"]["path"]>;
@@ -177,14 +195,18 @@ export type PlaceOrderResponse =
   | { status: 401; body: operations["placeOrder"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["placeOrder"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["placeOrder"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["placeOrder"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: operations["placeOrder"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["placeOrder"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: operations["placeOrder"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["placeOrder"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 422; body: operations["placeOrder"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 422; body: operations["placeOrder"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["placeOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export interface GetOrderRequest {
   params: NonNullable<operations["getOrder"]["parameters"]["path"]>;
   query: Record<string, never>;
-  headers: Record<string, never>;
+  headers: NonNullable<operations["getOrder"]["parameters"]["header"]>;
   cookies: Record<string, never>;
   principal: Principal | null;
 }
@@ -196,7 +218,9 @@ export type GetOrderResponse =
   | { status: 401; body: operations["getOrder"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["getOrder"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["getOrder"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 410; body: operations["getOrder"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 406; body: operations["getOrder"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["getOrder"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["getOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export type UpdateOrderRequest = {
   params: NonNullable<operations["updateOrder"]["parameters"]["path"]>;
@@ -209,16 +233,19 @@ export type UpdateOrderRequest = {
 );
 
 export type UpdateOrderResponse =
-  | { status: 200; body: operations["updateOrder"]["responses"][200]["content"]["application/json"]; headers: { ETag: string } }
+  | { status: 200; body: operations["updateOrder"]["responses"][200]["content"]["application/json"]; headers: { ETag: string; "Last-Modified": string } }
   | { status: 204; body?: undefined; headers: { ETag: string } }
   | { status: 400; body: operations["updateOrder"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: operations["updateOrder"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["updateOrder"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["updateOrder"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["updateOrder"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["updateOrder"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["updateOrder"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["updateOrder"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 415; body: operations["updateOrder"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 413; body: operations["updateOrder"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: operations["updateOrder"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["updateOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export interface ListCustomerCartsRequest {
   params: NonNullable<operations["listCustomerCarts"]["parameters"]["path"]>;
@@ -235,7 +262,9 @@ export type ListCustomerCartsResponse =
   | { status: 401; body: operations["listCustomerCarts"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["listCustomerCarts"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["listCustomerCarts"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 410; body: operations["listCustomerCarts"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 406; body: operations["listCustomerCarts"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["listCustomerCarts"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["listCustomerCarts"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export type CreateCartRequest = {
   params: NonNullable<operations["createCart"]["parameters"]["path"]>;
@@ -254,14 +283,18 @@ export type CreateCartResponse =
   | { status: 401; body: operations["createCart"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["createCart"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["createCart"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["createCart"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 409; body: operations["createCart"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["createCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: operations["createCart"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["createCart"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 422; body: operations["createCart"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 422; body: operations["createCart"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["createCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export interface GetCartRequest {
   params: NonNullable<operations["getCart"]["parameters"]["path"]>;
   query: Record<string, never>;
-  headers: Record<string, never>;
+  headers: NonNullable<operations["getCart"]["parameters"]["header"]>;
   cookies: Record<string, never>;
   principal: Principal | null;
 }
@@ -273,7 +306,9 @@ export type GetCartResponse =
   | { status: 401; body: operations["getCart"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["getCart"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["getCart"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 410; body: operations["getCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 406; body: operations["getCart"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["getCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["getCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export type ReplaceCartRequest = {
   params: NonNullable<operations["replaceCart"]["parameters"]["path"]>;
@@ -291,10 +326,13 @@ export type ReplaceCartResponse =
   | { status: 401; body: operations["replaceCart"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["replaceCart"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["replaceCart"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["replaceCart"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["replaceCart"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["replaceCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["replaceCart"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 415; body: operations["replaceCart"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 413; body: operations["replaceCart"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: operations["replaceCart"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["replaceCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export interface DeleteCartRequest {
   params: NonNullable<operations["deleteCart"]["parameters"]["path"]>;
@@ -311,7 +349,8 @@ export type DeleteCartResponse =
   | { status: 403; body: operations["deleteCart"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["deleteCart"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["deleteCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 412; body: operations["deleteCart"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 412; body: operations["deleteCart"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["deleteCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export interface CheckoutCartRequest {
   params: NonNullable<operations["checkoutCart"]["parameters"]["path"]>;
@@ -327,14 +366,16 @@ export type CheckoutCartResponse =
   | { status: 401; body: operations["checkoutCart"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["checkoutCart"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["checkoutCart"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["checkoutCart"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["checkoutCart"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["checkoutCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 422; body: operations["checkoutCart"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 422; body: operations["checkoutCart"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["checkoutCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export interface GetJobRequest {
   params: NonNullable<operations["getJob"]["parameters"]["path"]>;
   query: Record<string, never>;
-  headers: Record<string, never>;
+  headers: NonNullable<operations["getJob"]["parameters"]["header"]>;
   cookies: Record<string, never>;
   principal: Principal | null;
 }
@@ -345,7 +386,9 @@ export type GetJobResponse =
   | { status: 400; body: operations["getJob"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 401; body: operations["getJob"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["getJob"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 404; body: operations["getJob"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 404; body: operations["getJob"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["getJob"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["getJob"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 /** Implement every operation; a missing one is a compile error where the handlers are assembled. */
 export interface RestHandlers {
@@ -369,6 +412,14 @@ export interface RestHandlers {
   getJob(req: GetJobRequest, ctx: RequestContext): Promise<GetJobResponse>;
 }
 
+/** The handlers of each tag's operations (by first tag): what one handler file implements. */
+export interface HandlersByTag {
+  customers: Pick<RestHandlers, "listCustomers" | "createCustomer" | "getCustomer" | "putCustomer" | "deleteCustomer" | "patchCustomer" | "mergeCustomer">;
+  orders: Pick<RestHandlers, "listCustomerOrders" | "placeOrder" | "getOrder" | "updateOrder">;
+  carts: Pick<RestHandlers, "listCustomerCarts" | "createCart" | "getCart" | "replaceCart" | "deleteCart" | "checkoutCart">;
+  jobs: Pick<RestHandlers, "getJob">;
+}
+
 export type OperationId = keyof RestHandlers;
 
 export const operationSpecs: readonly OperationSpec[] = [
@@ -385,6 +436,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:read"]}]],
   },
@@ -401,9 +454,12 @@ export const operationSpecs: readonly OperationSpec[] = [
       "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
   },
@@ -412,8 +468,8 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "GET",
     path: "/customers/{customerId}",
     routePath: "/customers/:customerId",
-    parameters: [{"name":"customerId","in":"path","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: undefined, cookie: undefined },
+    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Modified-Since","in":"header","type":"string"}],
+    validate: { path: validators.getCustomer_path, query: undefined, header: validators.getCustomer_header, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.createCustomer_res201 } },
@@ -423,7 +479,9 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:read"]}]],
   },
@@ -432,7 +490,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "PUT",
     path: "/customers/{customerId}",
     routePath: "/customers/:customerId",
-    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}],
+    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
     validate: { path: validators.getCustomer_path, query: undefined, header: validators.putCustomer_header, cookie: undefined },
     body: { required: true, contentTypes: ["application/json"], validate: [validators.createCustomer_body0] },
     responses: {
@@ -442,10 +500,12 @@ export const operationSpecs: readonly OperationSpec[] = [
       "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
   },
@@ -454,8 +514,8 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "DELETE",
     path: "/customers/{customerId}",
     routePath: "/customers/:customerId",
-    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.putCustomer_header, cookie: undefined },
+    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
+    validate: { path: validators.getCustomer_path, query: undefined, header: validators.deleteCustomer_header, cookie: undefined },
     body: undefined,
     responses: {
       "204": { contentTypes: [], headers: [] },
@@ -466,6 +526,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
   },
@@ -474,7 +535,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "PATCH",
     path: "/customers/{customerId}",
     routePath: "/customers/:customerId",
-    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"Prefer","in":"header","type":"string"}],
+    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}, {"name":"Prefer","in":"header","type":"string"}],
     validate: { path: validators.getCustomer_path, query: undefined, header: validators.patchCustomer_header, cookie: undefined },
     body: { required: true, contentTypes: ["application/merge-patch+json"], validate: [validators.patchCustomer_body0] },
     responses: {
@@ -485,10 +546,12 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
   },
@@ -507,10 +570,13 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write","admin"]}]],
   },
@@ -529,7 +595,9 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
   },
@@ -548,9 +616,13 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:write"]}]],
   },
@@ -559,8 +631,8 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "GET",
     path: "/orders/{orderId}",
     routePath: "/orders/:orderId",
-    parameters: [{"name":"orderId","in":"path","type":"string"}],
-    validate: { path: validators.getOrder_path, query: undefined, header: undefined, cookie: undefined },
+    parameters: [{"name":"orderId","in":"path","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Modified-Since","in":"header","type":"string"}],
+    validate: { path: validators.getOrder_path, query: undefined, header: validators.getCustomer_header, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.placeOrder_res201 } },
@@ -569,7 +641,9 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
   },
@@ -578,20 +652,23 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "PATCH",
     path: "/orders/{orderId}",
     routePath: "/orders/:orderId",
-    parameters: [{"name":"orderId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"Prefer","in":"header","type":"string"}],
+    parameters: [{"name":"orderId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}, {"name":"Prefer","in":"header","type":"string"}],
     validate: { path: validators.getOrder_path, query: undefined, header: validators.patchCustomer_header, cookie: undefined },
     body: { required: true, contentTypes: ["application/merge-patch+json"], validate: [validators.updateOrder_body0] },
     responses: {
-      "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true}], validate: { "application/json": validators.placeOrder_res201 } },
+      "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.placeOrder_res201 } },
       "204": { contentTypes: [], headers: [{"name":"ETag","required":true}] },
       "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:write"]}]],
   },
@@ -610,7 +687,9 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:read"]}]],
   },
@@ -629,9 +708,13 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
   },
@@ -640,8 +723,8 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "GET",
     path: "/carts/{cartId}",
     routePath: "/carts/:cartId",
-    parameters: [{"name":"cartId","in":"path","type":"string"}],
-    validate: { path: validators.getCart_path, query: undefined, header: undefined, cookie: undefined },
+    parameters: [{"name":"cartId","in":"path","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Modified-Since","in":"header","type":"string"}],
+    validate: { path: validators.getCart_path, query: undefined, header: validators.getCustomer_header, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.createCart_res201 } },
@@ -650,7 +733,9 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:read"]}]],
   },
@@ -659,7 +744,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "PUT",
     path: "/carts/{cartId}",
     routePath: "/carts/:cartId",
-    parameters: [{"name":"cartId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}],
+    parameters: [{"name":"cartId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
     validate: { path: validators.getCart_path, query: undefined, header: validators.putCustomer_header, cookie: undefined },
     body: { required: true, contentTypes: ["application/json"], validate: [validators.createCart_body0] },
     responses: {
@@ -668,10 +753,13 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
   },
@@ -680,8 +768,8 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "DELETE",
     path: "/carts/{cartId}",
     routePath: "/carts/:cartId",
-    parameters: [{"name":"cartId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}],
-    validate: { path: validators.getCart_path, query: undefined, header: validators.putCustomer_header, cookie: undefined },
+    parameters: [{"name":"cartId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
+    validate: { path: validators.getCart_path, query: undefined, header: validators.deleteCustomer_header, cookie: undefined },
     body: undefined,
     responses: {
       "204": { contentTypes: [], headers: [] },
@@ -691,6 +779,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
   },
@@ -708,9 +797,11 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write","orders:write"]}]],
   },
@@ -719,8 +810,8 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "GET",
     path: "/jobs/{jobId}",
     routePath: "/jobs/:jobId",
-    parameters: [{"name":"jobId","in":"path","type":"string"}],
-    validate: { path: validators.getJob_path, query: undefined, header: undefined, cookie: undefined },
+    parameters: [{"name":"jobId","in":"path","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Modified-Since","in":"header","type":"string"}],
+    validate: { path: validators.getJob_path, query: undefined, header: validators.getCustomer_header, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.checkoutCart_res202 } },
@@ -729,6 +820,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
   },

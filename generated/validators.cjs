@@ -1424,8 +1424,8 @@ return errors === 0;
 }
 validate36.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.putCustomer_header = validate37;
-const schema61 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500}},"required":[]};
+exports.getCustomer_header = validate37;
+const schema61 = {"type":"object","properties":{"If-None-Match":{"type":"string","minLength":1,"maxLength":500},"If-Modified-Since":{"type":"string","maxLength":100}},"required":[]};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1438,11 +1438,11 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["If-Match"] !== undefined){
-let data0 = data["If-Match"];
+if(data["If-None-Match"] !== undefined){
+let data0 = data["If-None-Match"];
 if(typeof data0 === "string"){
 if(func1(data0) > 500){
-const err0 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const err0 = {instancePath:instancePath+"/If-None-Match",schemaPath:"#/properties/If-None-Match/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1452,7 +1452,7 @@ vErrors.push(err0);
 errors++;
 }
 if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err1 = {instancePath:instancePath+"/If-None-Match",schemaPath:"#/properties/If-None-Match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1463,7 +1463,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/If-None-Match",schemaPath:"#/properties/If-None-Match/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1473,9 +1473,11 @@ vErrors.push(err2);
 errors++;
 }
 }
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data["If-Modified-Since"] !== undefined){
+let data1 = data["If-Modified-Since"];
+if(typeof data1 === "string"){
+if(func1(data1) > 100){
+const err3 = {instancePath:instancePath+"/If-Modified-Since",schemaPath:"#/properties/If-Modified-Since/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1484,13 +1486,36 @@ vErrors.push(err3);
 }
 errors++;
 }
+}
+else {
+const err4 = {instancePath:instancePath+"/If-Modified-Since",schemaPath:"#/properties/If-Modified-Since/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
 validate37.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":{"If-Match":true},"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":{"If-None-Match":true,"If-Modified-Since":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.patchCustomer_header = validate38;
-const schema62 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500},"Prefer":{"type":"string","maxLength":200}},"required":[]};
+exports.putCustomer_header = validate38;
+const schema62 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500},"If-None-Match":{"type":"string","minLength":1,"maxLength":500},"If-Unmodified-Since":{"type":"string","maxLength":100}},"required":[]};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1538,11 +1563,136 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.Prefer !== undefined){
-let data1 = data.Prefer;
+if(data["If-None-Match"] !== undefined){
+let data1 = data["If-None-Match"];
 if(typeof data1 === "string"){
-if(func1(data1) > 200){
-const err3 = {instancePath:instancePath+"/Prefer",schemaPath:"#/properties/Prefer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(func1(data1) > 500){
+const err3 = {instancePath:instancePath+"/If-None-Match",schemaPath:"#/properties/If-None-Match/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(func1(data1) < 1){
+const err4 = {instancePath:instancePath+"/If-None-Match",schemaPath:"#/properties/If-None-Match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/If-None-Match",schemaPath:"#/properties/If-None-Match/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data["If-Unmodified-Since"] !== undefined){
+let data2 = data["If-Unmodified-Since"];
+if(typeof data2 === "string"){
+if(func1(data2) > 100){
+const err6 = {instancePath:instancePath+"/If-Unmodified-Since",schemaPath:"#/properties/If-Unmodified-Since/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/If-Unmodified-Since",schemaPath:"#/properties/If-Unmodified-Since/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"props":{"If-Match":true,"If-None-Match":true,"If-Unmodified-Since":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.deleteCustomer_header = validate39;
+const schema63 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500},"If-Unmodified-Since":{"type":"string","maxLength":100}},"required":[]};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["If-Match"] !== undefined){
+let data0 = data["If-Match"];
+if(typeof data0 === "string"){
+if(func1(data0) > 500){
+const err0 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data["If-Unmodified-Since"] !== undefined){
+let data1 = data["If-Unmodified-Since"];
+if(typeof data1 === "string"){
+if(func1(data1) > 100){
+const err3 = {instancePath:instancePath+"/If-Unmodified-Since",schemaPath:"#/properties/If-Unmodified-Since/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1553,7 +1703,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/Prefer",schemaPath:"#/properties/Prefer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/If-Unmodified-Since",schemaPath:"#/properties/If-Unmodified-Since/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1574,19 +1724,134 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"If-Match":true,"Prefer":true},"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":{"If-Match":true,"If-Unmodified-Since":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.patchCustomer_body0 = validate39;
-const schema63 = {"$ref":"request.json#/components/schemas/CustomerPatch"};
-const schema64 = {"type":"object","description":"Merge patch; omitted fields stay as they are. Required fields cannot be removed (null).","additionalProperties":false,"minProperties":1,"properties":{"firstName":{"$ref":"request.json#/components/schemas/Name"},"lastName":{"$ref":"request.json#/components/schemas/Name"},"email":{"$ref":"request.json#/components/schemas/Email"}}};
+exports.patchCustomer_header = validate40;
+const schema64 = {"type":"object","properties":{"If-Match":{"type":"string","minLength":1,"maxLength":500},"If-Unmodified-Since":{"type":"string","maxLength":100},"Prefer":{"type":"string","maxLength":200}},"required":[]};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["If-Match"] !== undefined){
+let data0 = data["If-Match"];
+if(typeof data0 === "string"){
+if(func1(data0) > 500){
+const err0 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/If-Match",schemaPath:"#/properties/If-Match/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data["If-Unmodified-Since"] !== undefined){
+let data1 = data["If-Unmodified-Since"];
+if(typeof data1 === "string"){
+if(func1(data1) > 100){
+const err3 = {instancePath:instancePath+"/If-Unmodified-Since",schemaPath:"#/properties/If-Unmodified-Since/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/If-Unmodified-Since",schemaPath:"#/properties/If-Unmodified-Since/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.Prefer !== undefined){
+let data2 = data.Prefer;
+if(typeof data2 === "string"){
+if(func1(data2) > 200){
+const err5 = {instancePath:instancePath+"/Prefer",schemaPath:"#/properties/Prefer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/Prefer",schemaPath:"#/properties/Prefer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":{"If-Match":true,"If-Unmodified-Since":true,"Prefer":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.patchCustomer_body0 = validate41;
+const schema65 = {"$ref":"request.json#/components/schemas/CustomerPatch"};
+const schema66 = {"type":"object","description":"Merge patch; omitted fields stay as they are. Required fields cannot be removed (null).","additionalProperties":false,"minProperties":1,"properties":{"firstName":{"$ref":"request.json#/components/schemas/Name"},"lastName":{"$ref":"request.json#/components/schemas/Name"},"email":{"$ref":"request.json#/components/schemas/Email"}}};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1732,39 +1997,39 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
-validate39.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.mergeCustomer_body0 = validate42;
-const schema68 = {"$ref":"request.json#/components/schemas/MergeInput"};
-const schema69 = {"type":"object","additionalProperties":false,"required":["into"],"properties":{"into":{"$ref":"request.json#/components/schemas/Id"}}};
+exports.mergeCustomer_body0 = validate44;
+const schema70 = {"$ref":"request.json#/components/schemas/MergeInput"};
+const schema71 = {"type":"object","additionalProperties":false,"required":["into"],"properties":{"into":{"$ref":"request.json#/components/schemas/Id"}}};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1830,43 +2095,43 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
 errors = vErrors.length;
 }
-validate42.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.listCustomerOrders_res200 = validate45;
-const schema71 = {"$ref":"response.json#/components/schemas/OrderPage"};
-const schema72 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Order"}},"nextCursor":{"type":["string","null"]}}};
-const schema73 = {"type":"object","required":["orderId","customerId","status","items","total","createdAt","updatedAt"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"status":{"$ref":"response.json#/components/schemas/OrderStatus"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"total":{"type":"number","minimum":0},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
-const schema76 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
-const schema77 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
+exports.listCustomerOrders_res200 = validate47;
+const schema73 = {"$ref":"response.json#/components/schemas/OrderPage"};
+const schema74 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Order"}},"nextCursor":{"type":["string","null"]}}};
+const schema75 = {"type":"object","required":["orderId","customerId","status","items","total","createdAt","updatedAt"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"status":{"$ref":"response.json#/components/schemas/OrderStatus"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"total":{"type":"number","minimum":0},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+const schema78 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
+const schema79 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
 const pattern10 = new RegExp("^[A-Za-z0-9._-]{1,64}$", "u");
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2007,7 +2272,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((((data2 === "PENDING") || (data2 === "PAID")) || (data2 === "SHIPPED")) || (data2 === "DELIVERED")) || (data2 === "CANCELLED"))){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2271,16 +2536,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2313,8 +2578,8 @@ let data0 = data.items;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate47(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate49(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
 }
 }
@@ -2333,7 +2598,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data2 = data.nextCursor;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema72.properties.nextCursor.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema74.properties.nextCursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2354,40 +2619,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+if(!(validate48(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
 errors = vErrors.length;
 }
-validate45.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.placeOrder_body0 = validate50;
-const schema80 = {"$ref":"request.json#/components/schemas/OrderInput"};
-const schema81 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
-const schema82 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
+exports.placeOrder_body0 = validate52;
+const schema82 = {"$ref":"request.json#/components/schemas/OrderInput"};
+const schema83 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
+const schema84 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2616,38 +2881,38 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+if(!(validate53(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
-validate50.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.placeOrder_res201 = validate53;
-const schema83 = {"$ref":"response.json#/components/schemas/Order"};
+exports.placeOrder_res201 = validate55;
+const schema85 = {"$ref":"response.json#/components/schemas/Order"};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2788,7 +3053,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((((data2 === "PENDING") || (data2 === "PAID")) || (data2 === "SHIPPED")) || (data2 === "DELIVERED")) || (data2 === "CANCELLED"))){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema78.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3052,38 +3317,38 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
-validate53.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getOrder_path = validate56;
-const schema91 = {"type":"object","properties":{"orderId":{"$ref":"request.json#/components/schemas/Id"}},"required":["orderId"]};
+exports.getOrder_path = validate58;
+const schema93 = {"type":"object","properties":{"orderId":{"$ref":"request.json#/components/schemas/Id"}},"required":["orderId"]};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3137,20 +3402,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.updateOrder_body0 = validate57;
-const schema93 = {"$ref":"request.json#/components/schemas/OrderPatch"};
-const schema94 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"request.json#/components/schemas/OrderStatus"}}};
-const schema95 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
+exports.updateOrder_body0 = validate59;
+const schema95 = {"$ref":"request.json#/components/schemas/OrderPatch"};
+const schema96 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"request.json#/components/schemas/OrderStatus"}}};
+const schema97 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3193,7 +3458,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((((data0 === "PENDING") || (data0 === "PAID")) || (data0 === "SHIPPED")) || (data0 === "DELIVERED")) || (data0 === "CANCELLED"))){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"request.json#/components/schemas/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema95.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"request.json#/components/schemas/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema97.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3214,40 +3479,40 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate59.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
-validate57.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.listCustomerCarts_res200 = validate60;
-const schema96 = {"$ref":"response.json#/components/schemas/CartPage"};
-const schema97 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
-const schema98 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+exports.listCustomerCarts_res200 = validate62;
+const schema98 = {"$ref":"response.json#/components/schemas/CartPage"};
+const schema99 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
+const schema100 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3584,16 +3849,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3626,8 +3891,8 @@ let data0 = data.items;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate62(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+if(!(validate64(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
 errors = vErrors.length;
 }
 }
@@ -3646,7 +3911,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data2 = data.nextCursor;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema97.properties.nextCursor.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema99.properties.nextCursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3667,39 +3932,39 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
+const evaluated0 = validate62.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
-validate60.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.createCart_body0 = validate65;
-const schema104 = {"$ref":"request.json#/components/schemas/CartInput"};
-const schema105 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
+exports.createCart_body0 = validate67;
+const schema106 = {"$ref":"request.json#/components/schemas/CartInput"};
+const schema107 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate68.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3918,38 +4183,38 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
-validate65.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.createCart_res201 = validate68;
-const schema107 = {"$ref":"response.json#/components/schemas/Cart"};
+exports.createCart_res201 = validate70;
+const schema109 = {"$ref":"response.json#/components/schemas/Cart"};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate71.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4286,38 +4551,38 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate71.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate70.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
-validate68.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate70.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getCart_path = validate71;
-const schema114 = {"type":"object","properties":{"cartId":{"$ref":"request.json#/components/schemas/Id"}},"required":["cartId"]};
+exports.getCart_path = validate73;
+const schema116 = {"type":"object","properties":{"cartId":{"$ref":"request.json#/components/schemas/Id"}},"required":["cartId"]};
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate73.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4371,20 +4636,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
+validate73.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.checkoutCart_res202 = validate72;
-const schema116 = {"$ref":"response.json#/components/schemas/Job"};
-const schema117 = {"type":"object","required":["jobId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
-const schema119 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
+exports.checkoutCart_res202 = validate74;
+const schema118 = {"$ref":"response.json#/components/schemas/Job"};
+const schema119 = {"type":"object","required":["jobId","customerId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id","description":"The customer whose work it is"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+const schema122 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4402,8 +4667,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.status === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(data.customerId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4412,8 +4677,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4422,8 +4687,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.updatedAt === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+if(data.createdAt === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4432,11 +4697,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.jobId !== undefined){
-let data0 = data.jobId;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err4 = {instancePath:instancePath+"/jobId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(data.updatedAt === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4445,9 +4707,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/jobId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.jobId !== undefined){
+let data0 = data.jobId;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err5 = {instancePath:instancePath+"/jobId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4457,10 +4721,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data1 = data.status;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/JobStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err6 = {instancePath:instancePath+"/jobId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4469,8 +4731,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!((((data1 === "PENDING") || (data1 === "RUNNING")) || (data1 === "SUCCEEDED")) || (data1 === "FAILED"))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/JobStatus/enum",keyword:"enum",params:{allowedValues: schema119.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.customerId !== undefined){
+let data1 = data.customerId;
+if(typeof data1 === "string"){
+if(!pattern4.test(data1)){
+const err7 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4480,11 +4746,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.result !== undefined){
-let data2 = data.result;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.orderId === undefined){
-const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
+else {
+const err8 = {instancePath:instancePath+"/customerId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4493,8 +4756,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data2.orderUrl === undefined){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "orderUrl"},message:"must have required property '"+"orderUrl"+"'"};
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/JobStatus/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4503,11 +4769,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data2.orderId !== undefined){
-let data3 = data2.orderId;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err10 = {instancePath:instancePath+"/result/orderId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
+if(!((((data2 === "PENDING") || (data2 === "RUNNING")) || (data2 === "SUCCEEDED")) || (data2 === "FAILED"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"response.json#/components/schemas/JobStatus/enum",keyword:"enum",params:{allowedValues: schema122.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4517,8 +4780,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/result/orderId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.result !== undefined){
+let data3 = data.result;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.orderId === undefined){
+const err11 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4527,10 +4793,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data2.orderUrl !== undefined){
-if(typeof data2.orderUrl !== "string"){
-const err12 = {instancePath:instancePath+"/result/orderUrl",schemaPath:"#/properties/result/properties/orderUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data3.orderUrl === undefined){
+const err12 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "orderUrl"},message:"must have required property '"+"orderUrl"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4539,10 +4803,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.orderId !== undefined){
+let data4 = data3.orderId;
+if(typeof data4 === "string"){
+if(!pattern4.test(data4)){
+const err13 = {instancePath:instancePath+"/result/orderId",schemaPath:"response.json#/components/schemas/Id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4552,11 +4817,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data5 = data.error;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.type === undefined){
-const err14 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+else {
+const err14 = {instancePath:instancePath+"/result/orderId",schemaPath:"response.json#/components/schemas/Id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4565,8 +4827,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data5.title === undefined){
-const err15 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+}
+if(data3.orderUrl !== undefined){
+if(typeof data3.orderUrl !== "string"){
+const err15 = {instancePath:instancePath+"/result/orderUrl",schemaPath:"#/properties/result/properties/orderUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4575,8 +4839,10 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data5.status === undefined){
-const err16 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4585,9 +4851,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data5.type !== undefined){
-if(typeof data5.type !== "string"){
-const err17 = {instancePath:instancePath+"/error/type",schemaPath:"response.json#/components/schemas/Problem/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.error !== undefined){
+let data6 = data.error;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.type === undefined){
+const err17 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4596,10 +4865,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data5.title !== undefined){
-if(typeof data5.title !== "string"){
-const err18 = {instancePath:instancePath+"/error/title",schemaPath:"response.json#/components/schemas/Problem/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6.title === undefined){
+const err18 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4608,11 +4875,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data5.status !== undefined){
-let data8 = data5.status;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err19 = {instancePath:instancePath+"/error/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data6.status === undefined){
+const err19 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4621,9 +4885,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(typeof data8 == "number"){
-if(data8 > 599 || isNaN(data8)){
-const err20 = {instancePath:instancePath+"/error/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"};
+if(data6.type !== undefined){
+if(typeof data6.type !== "string"){
+const err20 = {instancePath:instancePath+"/error/type",schemaPath:"response.json#/components/schemas/Problem/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4632,8 +4896,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data8 < 100 || isNaN(data8)){
-const err21 = {instancePath:instancePath+"/error/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+}
+if(data6.title !== undefined){
+if(typeof data6.title !== "string"){
+const err21 = {instancePath:instancePath+"/error/title",schemaPath:"response.json#/components/schemas/Problem/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4643,10 +4909,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-if(data5.detail !== undefined){
-if(typeof data5.detail !== "string"){
-const err22 = {instancePath:instancePath+"/error/detail",schemaPath:"response.json#/components/schemas/Problem/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6.status !== undefined){
+let data9 = data6.status;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+const err22 = {instancePath:instancePath+"/error/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4655,10 +4921,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data5.instance !== undefined){
-if(typeof data5.instance !== "string"){
-const err23 = {instancePath:instancePath+"/error/instance",schemaPath:"response.json#/components/schemas/Problem/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data9 == "number"){
+if(data9 > 599 || isNaN(data9)){
+const err23 = {instancePath:instancePath+"/error/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4667,10 +4932,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data5.requestId !== undefined){
-if(typeof data5.requestId !== "string"){
-const err24 = {instancePath:instancePath+"/error/requestId",schemaPath:"response.json#/components/schemas/Problem/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data9 < 100 || isNaN(data9)){
+const err24 = {instancePath:instancePath+"/error/status",schemaPath:"response.json#/components/schemas/Problem/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4680,15 +4943,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data5.errors !== undefined){
-let data12 = data5.errors;
-if(Array.isArray(data12)){
-const len0 = data12.length;
-for(let i0=0; i0<len0; i0++){
-let data13 = data12[i0];
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.in === undefined){
-const err25 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'"};
+}
+if(data6.detail !== undefined){
+if(typeof data6.detail !== "string"){
+const err25 = {instancePath:instancePath+"/error/detail",schemaPath:"response.json#/components/schemas/Problem/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4697,8 +4955,10 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data13.pointer === undefined){
-const err26 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'"};
+}
+if(data6.instance !== undefined){
+if(typeof data6.instance !== "string"){
+const err26 = {instancePath:instancePath+"/error/instance",schemaPath:"response.json#/components/schemas/Problem/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4707,8 +4967,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data13.message === undefined){
-const err27 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+if(data6.requestId !== undefined){
+if(typeof data6.requestId !== "string"){
+const err27 = {instancePath:instancePath+"/error/requestId",schemaPath:"response.json#/components/schemas/Problem/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4717,10 +4979,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data13.in !== undefined){
-let data14 = data13.in;
-if(typeof data14 !== "string"){
-const err28 = {instancePath:instancePath+"/error/errors/" + i0+"/in",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data6.errors !== undefined){
+let data13 = data6.errors;
+if(Array.isArray(data13)){
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+let data14 = data13[i0];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.in === undefined){
+const err28 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "in"},message:"must have required property '"+"in"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4729,8 +4997,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!(((((data14 === "path") || (data14 === "query")) || (data14 === "header")) || (data14 === "cookie")) || (data14 === "body"))){
-const err29 = {instancePath:instancePath+"/error/errors/" + i0+"/in",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/in/enum",keyword:"enum",params:{allowedValues: schema43.properties.errors.items.properties.in.enum},message:"must be equal to one of the allowed values"};
+if(data14.pointer === undefined){
+const err29 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4739,10 +5007,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data13.pointer !== undefined){
-if(typeof data13.pointer !== "string"){
-const err30 = {instancePath:instancePath+"/error/errors/" + i0+"/pointer",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.message === undefined){
+const err30 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4751,10 +5017,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data13.message !== undefined){
-if(typeof data13.message !== "string"){
-const err31 = {instancePath:instancePath+"/error/errors/" + i0+"/message",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.in !== undefined){
+let data15 = data14.in;
+if(typeof data15 !== "string"){
+const err31 = {instancePath:instancePath+"/error/errors/" + i0+"/in",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/in/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4763,10 +5029,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(((((data15 === "path") || (data15 === "query")) || (data15 === "header")) || (data15 === "cookie")) || (data15 === "body"))){
+const err32 = {instancePath:instancePath+"/error/errors/" + i0+"/in",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/in/enum",keyword:"enum",params:{allowedValues: schema43.properties.errors.items.properties.in.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4776,9 +5040,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/error/errors",schemaPath:"response.json#/components/schemas/Problem/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data14.pointer !== undefined){
+if(typeof data14.pointer !== "string"){
+const err33 = {instancePath:instancePath+"/error/errors/" + i0+"/pointer",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4788,13 +5052,9 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data5.allowed !== undefined){
-let data17 = data5.allowed;
-if(Array.isArray(data17)){
-const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data17[i1] !== "string"){
-const err34 = {instancePath:instancePath+"/error/allowed/" + i1,schemaPath:"response.json#/components/schemas/Problem/properties/allowed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.message !== undefined){
+if(typeof data14.message !== "string"){
+const err34 = {instancePath:instancePath+"/error/errors/" + i0+"/message",schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4806,7 +5066,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/error/allowed",schemaPath:"response.json#/components/schemas/Problem/properties/allowed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err35 = {instancePath:instancePath+"/error/errors/" + i0,schemaPath:"response.json#/components/schemas/Problem/properties/errors/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4816,13 +5076,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data5.entryPoints !== undefined){
-let data19 = data5.entryPoints;
-if(Array.isArray(data19)){
-const len2 = data19.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data19[i2] !== "string"){
-const err36 = {instancePath:instancePath+"/error/entryPoints/" + i2,schemaPath:"response.json#/components/schemas/Problem/properties/entryPoints/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err36 = {instancePath:instancePath+"/error/errors",schemaPath:"response.json#/components/schemas/Problem/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4832,9 +5088,13 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/error/entryPoints",schemaPath:"response.json#/components/schemas/Problem/properties/entryPoints/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data6.allowed !== undefined){
+let data18 = data6.allowed;
+if(Array.isArray(data18)){
+const len1 = data18.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data18[i1] !== "string"){
+const err37 = {instancePath:instancePath+"/error/allowed/" + i1,schemaPath:"response.json#/components/schemas/Problem/properties/allowed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4846,7 +5106,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err38 = {instancePath:instancePath+"/error/allowed",schemaPath:"response.json#/components/schemas/Problem/properties/allowed/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4856,11 +5116,13 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.createdAt !== undefined){
-let data21 = data.createdAt;
-if(typeof data21 === "string"){
-if(!(formats2.validate(data21))){
-const err39 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data6.entryPoints !== undefined){
+let data20 = data6.entryPoints;
+if(Array.isArray(data20)){
+const len2 = data20.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data20[i2] !== "string"){
+const err39 = {instancePath:instancePath+"/error/entryPoints/" + i2,schemaPath:"response.json#/components/schemas/Problem/properties/entryPoints/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -4870,8 +5132,9 @@ vErrors.push(err39);
 errors++;
 }
 }
+}
 else {
-const err40 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err40 = {instancePath:instancePath+"/error/entryPoints",schemaPath:"response.json#/components/schemas/Problem/properties/entryPoints/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -4881,11 +5144,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.updatedAt !== undefined){
-let data22 = data.updatedAt;
-if(typeof data22 === "string"){
-if(!(formats2.validate(data22))){
-const err41 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+}
+else {
+const err41 = {instancePath:instancePath+"/error",schemaPath:"response.json#/components/schemas/Problem/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4895,8 +5156,11 @@ vErrors.push(err41);
 errors++;
 }
 }
-else {
-const err42 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.createdAt !== undefined){
+let data22 = data.createdAt;
+if(typeof data22 === "string"){
+if(!(formats2.validate(data22))){
+const err42 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4906,9 +5170,8 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
 else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err43 = {instancePath:instancePath+"/createdAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4917,38 +5180,75 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate73.errors = vErrors;
+}
+if(data.updatedAt !== undefined){
+let data23 = data.updatedAt;
+if(typeof data23 === "string"){
+if(!(formats2.validate(data23))){
+const err44 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/updatedAt",schemaPath:"response.json#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":{"jobId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate73(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
 errors = vErrors.length;
 }
-validate72.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"jobId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getJob_path = validate75;
-const schema124 = {"type":"object","properties":{"jobId":{"$ref":"request.json#/components/schemas/Id"}},"required":["jobId"]};
+exports.getJob_path = validate77;
+const schema127 = {"type":"object","properties":{"jobId":{"$ref":"request.json#/components/schemas/Id"}},"required":["jobId"]};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate77.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5002,7 +5302,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};
+validate77.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};

@@ -8,7 +8,9 @@ declare const validators: {
   createCustomer_body0: Validator;
   createCustomer_res201: Validator;
   getCustomer_path: Validator;
+  getCustomer_header: Validator;
   putCustomer_header: Validator;
+  deleteCustomer_header: Validator;
   patchCustomer_header: Validator;
   patchCustomer_body0: Validator;
   mergeCustomer_body0: Validator;

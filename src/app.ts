@@ -7,11 +7,12 @@ import compress from "koa-compress";
 import Koa from "koa";
 import type { Logger } from "pino";
 import { operationSpecs, restRoutes } from "../generated/rest.js";
+import { createServices, ownerLookup, restHandlers, type Services } from "../generated/wiring.js";
 import { withAuth } from "./auth/graphql.js";
 import { graphqlCaller, metricsGuard, socketCaller } from "./auth/koa.js";
+import type { Principal } from "./auth/principal.js";
 import { restAuthorizer } from "./auth/rest.js";
 import { TokenVerifier } from "./auth/tokens.js";
-import { createServices, type Services } from "./domain/services.js";
 import type { GraphqlConfig } from "./config.js";
 import { graphiqlAssets } from "./graphql/graphiql.js";
 import { graphqlHttp } from "./graphql/http.js";
@@ -19,19 +20,21 @@ import { createGraphqlRuntime, type GraphqlRuntime } from "./graphql/runtime.js"
 import { buildSchema } from "./graphql/schema.js";
 import { graphqlSse } from "./graphql/sse.js";
 import { attachWebSocket } from "./graphql/ws.js";
-import { conditionalGet } from "./http/conditional.js";
+import { cacheHeaders, preconditionsOf } from "./http/conditional.js";
 import { mountDocs } from "./http/docs.js";
 import { corsFor } from "./http/cors.js";
 import { problemErrors } from "./http/errors.js";
+import { idempotency } from "./http/idempotency.js";
 import { createMetrics, routeLabeler, type Metrics } from "./http/metrics.js";
 import { notFound } from "./http/not-found.js";
+import { domainOutcome } from "./http/outcomes.js";
 import { requestId } from "./http/request-id.js";
-import { restHandlers } from "./rest/index.js";
+import type { RestContext } from "./rest/context.js";
 import type { Store } from "./store/database.js";
 import { busFor } from "./store/bus.js";
 import type { EventBus } from "./store/events.js";
 import { readiness } from "./store/health.js";
-import type { QueueOptions } from "./store/job-queue.js";
+import { JobQueue, type QueueOptions } from "./store/job-queue.js";
 
 export interface AppDeps {
   store: Store;
@@ -59,6 +62,8 @@ export interface AppDeps {
 export interface App {
   koa: Koa;
   services: Services;
+  /** where domain changes are published: in-process on SQLite, LISTEN/NOTIFY across instances on PostgreSQL */
+  bus: EventBus;
   metrics: Metrics;
   /** the GraphQL schema, preparation and execution every GraphQL transport uses */
   graphql: GraphqlRuntime;
@@ -66,12 +71,17 @@ export interface App {
   attach(server: Server): void;
   /** starts background work (the job queue) */
   start(): void;
+  /** pauses the job queue (waits for the job in hand), and resumes it */
+  stopJobs(): Promise<void>;
+  resumeJobs(): void;
   /** ends subscriptions (WebSocket and SSE) and stops background work; the caller closes the store afterwards */
   close(): Promise<void>;
 }
 
 export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
-  const services = createServices(store, bus, logger, jobs);
+  const queue = new JobQueue(store.db, logger, jobs);
+  const services = createServices({ store, bus, queue, log: logger });
+  const owners = ownerLookup(services);
   const verifier = new TokenVerifier(authSecret);
   const koa = new Koa();
   koa.proxy = false;
@@ -90,14 +100,21 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
   });
   router.get("/metrics", metricsGuard(metricsToken), metrics.endpoint);
   // @auth directives of schema.graphql, enforced around the resolvers (src/auth/graphql.ts).
-  const gql = createGraphqlRuntime(services, { ...graphql, log: logger, schema: withAuth(buildSchema(), store.db) });
+  const gql = createGraphqlRuntime(services, bus, { ...graphql, log: logger, schema: withAuth(buildSchema(), owners) });
   router.all("/graphql", graphqlCaller(verifier), graphqlHttp(gql, { bodyLimit }));
   router.all("/graphql/stream", graphqlCaller(verifier), graphqlSse(gql, { bodyLimit }));
   router.get("/graphql/assets/:name", graphiqlAssets());
   mountDocs(router);
   // The spec's paths are found by the generated wiring's own trie, ahead of the router: its cost does not grow
   // with the number of operations, and REST requests skip the router's regex walk.
-  const rest = restRoutes(restHandlers(services, store.db), { bodyLimit, validateResponses: responseValidation, authorize: restAuthorizer(verifier, store.db) });
+  const rest = restRoutes(restHandlers, {
+    bodyLimit,
+    validateResponses: responseValidation,
+    authorize: restAuthorizer(verifier, owners),
+    context: (_ctx, base, principal): RestContext => ({ ...base, services, principal: principal as Principal | null, preconditions: preconditionsOf(base.conditions) }),
+    mapError: domainOutcome,
+    around: idempotency(store.idempotencyKeys),
+  });
 
   const entryPoints = [...new Set(operationSpecs.map((op) => op.path))].concat("/graphql");
   const routes = [...entryPoints, "/graphql/stream", "/graphql/assets/{name}", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json", "/openapi.yaml"];
@@ -108,23 +125,26 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
   koa.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
   koa.use(problemErrors());
   koa.use(notFound(entryPoints));
-  koa.use(conditionalGet());
+  koa.use(cacheHeaders());
   koa.use(rest);
   koa.use(router.routes());
   let ws: ReturnType<typeof attachWebSocket> | undefined;
   return {
     koa,
     services,
+    bus,
     metrics,
     graphql: gql,
     attach: (server) => {
       ws ??= attachWebSocket(server, gql, { keepAliveMs: wsKeepAliveMs, authenticate: socketCaller(verifier) });
     },
-    start: () => services.queue.start(),
+    start: () => queue.start(),
+    stopJobs: () => queue.stop(),
+    resumeJobs: () => queue.resume(),
     close: async () => {
       await gql.streams.closeAll();
       await ws?.close();
-      await services.queue.stop();
+      await queue.stop();
       await bus.close();
     },
   };

@@ -1,7 +1,6 @@
-// `npm run dev`: regenerate from the specs, then serve. `tsx watch` restarts this on any change to the
-// specs or the source; regeneration writes only files that differ, so it does not trigger itself again.
-import { syncGenerated } from "./codegen/generate.js";
+// `npm run dev`: regenerate from the specs (stubs included), then serve. `tsx watch` restarts this on any change to
+// the specs or the source; regeneration writes only files that differ, so it does not trigger itself again.
+import { generateProject } from "./codegen/project.js";
 
-const { stale } = await syncGenerated();
-if (stale.length > 0) console.log(`regenerated: ${stale.join(", ")}`);
-await import("./main.js");
+if (await generateProject()) await import("./main.js");
+else console.error("fix the specs; the server starts once they generate");

@@ -34,7 +34,7 @@ app.attach(server);
 
 app.start();
 // On PostgreSQL: hear other instances' events before taking requests, so no subscriber misses one.
-await app.services.bus.ready?.();
+await app.bus.ready?.();
 if (config.auth.generated) {
   // No AUTH_SECRET outside production: a throwaway secret, and a ready admin token so `npm start` is usable at once.
   const token = await signToken(config.auth.secret, { sub: "dev-admin", scope: ALL_SCOPES, ttlSeconds: 12 * 3600 });

@@ -29,9 +29,17 @@ describe("REST and GraphQL share one domain", () => {
     assert.equal(gone.json.errors[0].extensions.code, "GONE");
   });
 
-  it("an email taken over GraphQL is refused over REST (one rule, one place)", async () => {
-    await gql(s.url, `mutation { createCustomer(input: { firstName: "A", lastName: "B", email: "taken@example.com" }) { customerId } }`);
-    const res = await call(`${s.url}/customers`, { method: "POST", json: { ...ada, email: "taken@example.com" } });
-    assert.equal(res.status, 409);
+  it("one input rule, both transports: what REST refuses with 400, GraphQL refuses with BAD_USER_INPUT at the same pointer", async () => {
+    const input = { ...ada, firstName: "", email: "not-an-email" };
+    const rest = await call(`${s.url}/customers`, { method: "POST", json: input });
+    const graphql = await gql(s.url, `mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customerId } }`, { i: input });
+    assert.equal(rest.status, 400);
+    const errors = graphql.json.errors[0];
+    assert.equal(errors.extensions.code, "BAD_USER_INPUT");
+    assert.equal(errors.extensions.argument, "input");
+    const pointers = (list: { pointer: string; message: string }[]) => list.map((e) => `${e.pointer} ${e.message}`).sort();
+    assert.deepEqual(pointers(errors.extensions.invalid), pointers(rest.json.errors));
+    const stored = (await call(`${s.url}/customers?limit=100`)).json.items.filter((c: { email: string }) => c.email === input.email);
+    assert.deepEqual(stored, [], "nothing was stored by either");
   });
 });

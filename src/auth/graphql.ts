@@ -4,17 +4,16 @@
 // the ownership rule to the identifiers in their arguments, as REST does to its path.
 import { getDirective, MapperKind, mapSchema } from "@graphql-tools/utils";
 import { defaultFieldResolver, GraphQLError, type GraphQLFieldConfig, type GraphQLSchema } from "graphql";
-import type { Kysely } from "kysely";
-import type { Database } from "../store/schema.js";
-import { ownerOf } from "./ownership.js";
-import { actsFor, isAdmin, missingScopes, type Principal } from "./principal.js";
+import { graphqlOwnership } from "../../generated/contract.js";
+import { refusal, type OwnerLookup } from "./ownership.js";
+import { missingScopes, type Principal } from "./principal.js";
 
-export const unauthenticatedError = (message = "this field needs a bearer token (Authorization: Bearer <token>)") =>
+const unauthenticatedError = (message = "this field needs a bearer token (Authorization: Bearer <token>)") =>
   new GraphQLError(message, { extensions: { code: "UNAUTHENTICATED" } });
 const forbidden = (message: string) => new GraphQLError(message, { extensions: { code: "FORBIDDEN" } });
 
 /** The scopes a field needs: its own @auth, else its parent type's @auth; undefined = public. */
-export function requiredScopes(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, unknown>, typeName: string): string[] | undefined {
+function requiredScopes(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, unknown>, typeName: string): string[] | undefined {
   const own = getDirective(schema, field, "auth")?.[0]?.scopes as string[] | undefined;
   const type = schema.getType(typeName);
   const inherited = type ? (getDirective(schema, type, "auth")?.[0]?.scopes as string[] | undefined) : undefined;
@@ -22,21 +21,20 @@ export function requiredScopes(schema: GraphQLSchema, field: GraphQLFieldConfig<
 }
 
 /** Throws the error a caller without the scopes (or without any token) gets. */
-export function checkScopes(principal: Principal | null, scopes: string[], field: string): void {
+function checkScopes(principal: Principal | null, scopes: string[], field: string): void {
   if (!principal) throw unauthenticatedError(`${field} needs a bearer token with scope(s) ${scopes.join(", ")}`);
   const missing = missingScopes(principal, scopes);
   if (missing.length > 0) throw forbidden(`${field} needs the scope(s) ${missing.join(", ")}`);
 }
 
-/** Ownership for root fields: identifiers in the arguments must belong to the caller's customer. */
-export async function checkOwnership(db: Kysely<Database>, principal: Principal, args: Record<string, unknown>, field: string): Promise<void> {
-  if (isAdmin(principal)) return;
-  const owner = await ownerOf(db, args);
-  if (owner === null) throw forbidden(`${field} covers every customer; only an admin token may use it`);
-  if (owner !== undefined && !actsFor(principal, owner)) throw forbidden(`${field}: this token acts for another customer`);
+/** Ownership for root fields (declared in the specs): what the arguments name must belong to the caller's customer. */
+async function checkOwnership(owners: OwnerLookup, principal: Principal, args: Record<string, unknown>, field: string): Promise<void> {
+  const refused = await refusal(principal, graphqlOwnership[field], args, owners);
+  if (refused === "collection") throw forbidden(`${field} covers every customer; only an admin token may use it`);
+  if (refused) throw forbidden(`${field}: this token acts for another customer`);
 }
 
-export function withAuth(schema: GraphQLSchema, db: Kysely<Database>): GraphQLSchema {
+export function withAuth(schema: GraphQLSchema, owners: OwnerLookup): GraphQLSchema {
   const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name]);
   return mapSchema(schema, {
     [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => {
@@ -52,7 +50,7 @@ export function withAuth(schema: GraphQLSchema, db: Kysely<Database>): GraphQLSc
           ...field,
           subscribe: async (source, args, context: { principal: Principal | null }, info) => {
             checkScopes(context.principal, scopes, name);
-            await checkOwnership(db, context.principal!, args, name);
+            await checkOwnership(owners, context.principal!, args, name);
             const stream = await subscribe(source, args, context, info);
             return isAsyncIterable(stream) ? untilExpiry(stream, context.principal!.expiresAt * 1000) : stream;
           },
@@ -63,7 +61,7 @@ export function withAuth(schema: GraphQLSchema, db: Kysely<Database>): GraphQLSc
             ...field,
             resolve: async (source, args, context, info) => {
               checkScopes(context.principal, scopes, name);
-              await checkOwnership(db, context.principal!, args, name);
+              await checkOwnership(owners, context.principal!, args, name);
               return resolve(source, args, context, info);
             },
           }
@@ -83,7 +81,7 @@ const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof value === "object" && value !== null && Symbol.asyncIterator in value;
 
 /** The same stream, ended (and its source returned) at `deadline` ms since epoch. */
-export function untilExpiry<T>(stream: AsyncIterable<T>, deadline: number): AsyncIterableIterator<T> {
+function untilExpiry<T>(stream: AsyncIterable<T>, deadline: number): AsyncIterableIterator<T> {
   const source = stream[Symbol.asyncIterator]();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<IteratorResult<T>>((resolve) => {

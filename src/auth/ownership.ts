@@ -1,26 +1,20 @@
-// The application-level rule, in one place: a customer's token acts only on that customer's resources.
-// Which customer owns a target is found from the identifier in the request (customerId, orderId, cartId, jobId).
-import type { Kysely } from "kysely";
-import type { Database } from "../store/schema.js";
+// The application-level rule, in one place: a customer's token acts only on that customer's data. Which data a
+// request acts on is declared in the specs (generated/contract.ts: the identifying path parameter or argument, or
+// a whole collection); who owns an instance, the resource's domain service says (generated/wiring.ts ownerLookup).
+import type { Ownership, ResourceTag } from "../../generated/contract.js";
+import { actsFor, isAdmin, type Principal } from "./principal.js";
 
-export type OwnerLookup = (db: Kysely<Database>, id: string) => Promise<string | undefined>;
+/** The customer owning an instance (undefined: no such instance, the handler answers 404; null: nobody owns it). */
+export type OwnerLookup = (resource: ResourceTag, id: string) => Promise<string | undefined | null>;
 
-/** Identifier name → how to find the owning customer. Undefined = no such resource (the handler answers 404). */
-export const OWNERS: Record<string, OwnerLookup> = {
-  customerId: async (_db, id) => id,
-  orderId: async (db, id) => (await db.selectFrom("orders").select("customer_id").where("order_id", "=", id).executeTakeFirst())?.customer_id,
-  cartId: async (db, id) => (await db.selectFrom("carts").select("customer_id").where("cart_id", "=", id).executeTakeFirst())?.customer_id,
-  jobId: async (db, id) => {
-    const row = await db.selectFrom("jobs").select("payload").where("job_id", "=", id).executeTakeFirst();
-    return row ? (JSON.parse(row.payload) as { customerId?: string }).customerId : undefined;
-  },
-};
+/** Why the principal may not act: on every customer's data at once, or on another customer's. */
+type Refusal = "collection" | "someone-else";
 
-/** The customer owning the target named by `ids` (the first identifier known to OWNERS); null = no target. */
-export async function ownerOf(db: Kysely<Database>, ids: Record<string, unknown>): Promise<string | undefined | null> {
-  for (const [name, lookup] of Object.entries(OWNERS)) {
-    const id = ids[name];
-    if (typeof id === "string") return lookup(db, id);
-  }
-  return null;
+export async function refusal(principal: Principal, ownership: Ownership | undefined, values: Record<string, unknown>, owners: OwnerLookup): Promise<Refusal | undefined> {
+  if (isAdmin(principal) || !ownership || ownership.kind === "none") return undefined;
+  if (ownership.kind === "collection") return "collection";
+  const id = values[ownership.from];
+  if (typeof id !== "string") return undefined;
+  const owner = await owners(ownership.resource, id);
+  return owner === undefined || owner === null || actsFor(principal, owner) ? undefined : "someone-else";
 }

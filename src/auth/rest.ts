@@ -1,17 +1,16 @@
 // The REST authorizer plugged into the generated wiring: the operation's `security` from openapi.yaml decides
-// who may call (401 / 403 with RFC 6750 challenges), then the ownership rule decides on whose data.
+// who may call (401 / 403 with RFC 6750 challenges), then the ownership rule (ownership.ts) decides on whose data.
 import type { Context } from "koa";
-import type { Kysely } from "kysely";
+import { restOwnership } from "../../generated/contract.js";
 import type { Authorizer } from "../http/rest-runtime.js";
 import { httpError } from "../http/problem.js";
-import type { Database } from "../store/schema.js";
-import { ownerOf } from "./ownership.js";
-import { actsFor, isAdmin, missingScopes, type Principal } from "./principal.js";
+import { refusal, type OwnerLookup } from "./ownership.js";
+import { missingScopes, type Principal } from "./principal.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
 
 const REALM = 'Bearer realm="twinspec"';
 
-export const unauthenticated = (detail: string, tokenSent: boolean) =>
+const unauthenticated = (detail: string, tokenSent: boolean) =>
   httpError(401, detail, { type: "urn:twinspec:problem:unauthenticated" }, {
     "WWW-Authenticate": tokenSent ? `${REALM}, error="invalid_token", error_description="${detail.replace(/"/g, "'")}"` : REALM,
   });
@@ -29,8 +28,8 @@ export async function principalOf(ctx: Context, verifier: TokenVerifier): Promis
   }
 }
 
-export function restAuthorizer(verifier: TokenVerifier, db: Kysely<Database>): Authorizer {
-  return async (security, ctx, _operation, pathParams) => {
+export function restAuthorizer(verifier: TokenVerifier, owners: OwnerLookup): Authorizer {
+  return async (security, ctx, operation, pathParams) => {
     const principal = await principalOf(ctx, verifier);
     if (security.length === 0 || security.some((alternative) => alternative.length === 0)) return principal ?? null;
     if (!principal) throw unauthenticated("this operation needs a bearer token (Authorization: Bearer <token>)", false);
@@ -43,13 +42,9 @@ export function restAuthorizer(verifier: TokenVerifier, db: Kysely<Database>): A
         "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${needed}"`,
       });
     }
-    if (!isAdmin(principal)) {
-      const owner = await ownerOf(db, pathParams);
-      if (owner === null) throw httpError(403, "only an admin token may act on collections of every customer", { type: "urn:twinspec:problem:forbidden" });
-      if (owner !== undefined && !actsFor(principal, owner)) {
-        throw httpError(403, "this token acts for another customer; it may not read or change this resource", { type: "urn:twinspec:problem:forbidden" });
-      }
-    }
+    const refused = await refusal(principal, restOwnership[operation.operationId], pathParams, owners);
+    if (refused === "collection") throw httpError(403, "only an admin token may act on collections of every customer", { type: "urn:twinspec:problem:forbidden" });
+    if (refused) throw httpError(403, "this token acts for another customer; it may not read or change this resource", { type: "urn:twinspec:problem:forbidden" });
     return principal;
   };
 }

@@ -1,8 +1,10 @@
 // Where the signing secret comes from: AUTH_SECRET; outside production a random one is made (and an admin token
 // logged) so `npm start` works with no setup; production refuses to start without one.
 import { randomBytes } from "node:crypto";
+import { scopes } from "../../generated/contract.js";
 
-export const ALL_SCOPES = "customers:read customers:write orders:read orders:write carts:read carts:write admin";
+/** Every scope the specs declare (x-scopes), space-separated: what the development admin token carries. */
+export const ALL_SCOPES = Object.keys(scopes).join(" ");
 
 export class MissingSecretError extends Error {
   constructor() {

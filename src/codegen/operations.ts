@@ -49,6 +49,10 @@ export interface Operation {
   responses: ResponseSpec[];
   /** alternatives (OR) of requirements (AND); [] = public */
   security: SecurityRequirement[][];
+  /** the operation's tags, as written (the first one groups its handlers) */
+  tags: string[];
+  /** the operation's x-* extensions, as written */
+  extensions: JsonObject;
 }
 
 export function collectOperations(doc: JsonObject, file: string): Operation[] {
@@ -80,6 +84,8 @@ export function collectOperations(doc: JsonObject, file: string): Operation[] {
         requestBody: requestBody(doc, raw.requestBody, file, `${at}/requestBody`),
         responses: responses(doc, raw.responses, file, `${at}/responses`),
         security: security(raw.security ?? doc.security ?? [], file, `${at}/security`),
+        tags: Array.isArray(raw.tags) ? raw.tags.filter((t): t is string => typeof t === "string") : [],
+        extensions: Object.fromEntries(Object.entries(raw).filter(([key]) => key.startsWith("x-"))),
       });
     }
   }

@@ -11,6 +11,8 @@ export interface RestEmitOptions {
   types: string;
   /** module specifier of the compiled validators */
   validators: string;
+  /** the type handlers receive as `ctx` (default: the runtime's RequestContext), like graphql-codegen's contextType */
+  context?: { module: string; name: string };
 }
 
 /** Type-name stem of an operation: any operationId, made a valid identifier ("get-x" → "GetX"). */
@@ -96,15 +98,30 @@ export function routeEntry(op: Operation, validators: OperationValidators = NONE
   ].join("\n");
 }
 
+/** Operations grouped by their first tag ("default" without one): the unit of one handler file. */
+function byTag(operations: Operation[]): Map<string, Operation[]> {
+  const groups = new Map<string, Operation[]>();
+  for (const op of operations) {
+    const tag = op.tags[0] ?? "default";
+    groups.set(tag, [...(groups.get(tag) ?? []), op]);
+  }
+  return groups;
+}
+
 export function emitRest(operations: Operation[], validators: Map<string, OperationValidators>, options: RestEmitOptions): string {
   const handlers = operations.map(
     (op) => `  ${prop(op.operationId)}(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`,
   );
+  const tags = [...byTag(operations)].map(([tag, ops]) => `  ${prop(tag)}: Pick<RestHandlers, ${ops.map((op) => quote(op.operationId)).join(" | ")}>;`);
+  const context = options.context
+    ? [`import type { ${options.context.name} as RequestContext } from ${quote(options.context.module)};`]
+    : [];
   return [
     `import type Router from "@koa/router";`,
     `import type { Middleware } from "koa";`,
     `import type { operations, paths } from ${quote(options.types)};`,
-    `import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal, type RequestContext } from ${quote(options.runtime)};`,
+    `import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal${options.context ? "" : ", type RequestContext"} } from ${quote(options.runtime)};`,
+    ...context,
     `import validators from ${quote(options.validators)};`,
     "",
     "export type { Principal, RequestContext };",
@@ -113,6 +130,11 @@ export function emitRest(operations: Operation[], validators: Map<string, Operat
     "/** Implement every operation; a missing one is a compile error where the handlers are assembled. */",
     "export interface RestHandlers {",
     ...handlers,
+    "}",
+    "",
+    "/** The handlers of each tag's operations (by first tag): what one handler file implements. */",
+    "export interface HandlersByTag {",
+    ...tags,
     "}",
     "",
     "export type OperationId = keyof RestHandlers;",

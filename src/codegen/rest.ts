@@ -4,7 +4,7 @@ import { relative } from "node:path";
 import { Worker } from "node:worker_threads";
 import openapiTS, { astToString } from "openapi-typescript";
 import { collectOperations, type Operation } from "./operations.js";
-import { emitRest } from "./rest-emitter.js";
+import { emitRest, type RestEmitOptions } from "./rest-emitter.js";
 import { unsupportedKeyword } from "./schemas.js";
 import { loadSpec, SpecError, type JsonObject } from "./spec.js";
 import { compileValidators, type CompiledValidators } from "./validators.js";
@@ -19,13 +19,20 @@ export interface GeneratedFile {
  * @param runtime module specifier the generated rest.ts imports the runtime from: a path relative to `outDir`
  *   ("../src/http/rest-runtime.js") or a package export ("twinspec/runtime")
  */
-export async function generateRest(specFile: string, outDir: string, runtime: string): Promise<GeneratedFile[]> {
+export interface RestGenerateOptions {
+  /** the type handlers receive as `ctx` (default: the runtime's RequestContext) */
+  context?: RestEmitOptions["context"];
+  /** receives the validator names of every operation (the project's generate shares them with GraphQL inputs) */
+  onValidators?: (byOperation: CompiledValidators["byOperation"]) => void;
+}
+
+export async function generateRest(specFile: string, outDir: string, runtime: string, options: RestGenerateOptions = {}): Promise<GeneratedFile[]> {
   const doc = await loadSpec(specFile);
-  return generateRestFromDocument(doc, specFile, outDir, runtime);
+  return generateRestFromDocument(doc, specFile, outDir, runtime, options);
 }
 
 /** The same for a document already loaded and bundled (by loadSpec). */
-export async function generateRestFromDocument(doc: JsonObject, specFile: string, outDir: string, runtime: string): Promise<GeneratedFile[]> {
+export async function generateRestFromDocument(doc: JsonObject, specFile: string, outDir: string, runtime: string, options: RestGenerateOptions = {}): Promise<GeneratedFile[]> {
   const unsupported = unsupportedKeyword(doc);
   if (unsupported) throw new SpecError(specFile, unsupported.pointer, `${unsupported.keyword} is not supported by the validators`);
   const operations = collectOperations(doc, specFile);
@@ -36,7 +43,8 @@ export async function generateRestFromDocument(doc: JsonObject, specFile: string
     openapiTS(doc as never, { silent: true, emptyObjectsUnknown: true }).then(astToString),
   ]);
   const source = relative(process.cwd(), specFile);
-  const rest = emitRest(operations, validators.byOperation, { runtime, types: "./openapi.js", validators: "./validators.cjs" });
+  options.onValidators?.(validators.byOperation);
+  const rest = emitRest(operations, validators.byOperation, { runtime, types: "./openapi.js", validators: "./validators.cjs", context: options.context });
   const names = validators.names.map((n) => `  ${n}: Validator;`).join("\n");
   return [
     { path: `${outDir}/openapi.ts`, content: types, source },

@@ -1,4 +1,4 @@
-// One auth model across both specs: each paired capability (capabilities.ts) needs the same scopes over REST
+// One auth model across both specs: each operation paired with a GraphQL field (x-graphql) needs the same scopes over REST
 // (the operation's `security`) and GraphQL (the field's `@auth`, else its type's). Every mismatch is named.
 import { buildSchema, isObjectType, type GraphQLSchema } from "graphql";
 import { collectOperations } from "./operations.js";
@@ -46,7 +46,7 @@ export function checkScopes(doc: JsonObject, sdl: string, pairs: Record<string, 
 
 export function formatScopes(mismatches: ScopeMismatch[]): string {
   return [
-    `REST and GraphQL ask for different scopes for ${mismatches.length} capabilit${mismatches.length === 1 ? "y" : "ies"} (pairs in src/codegen/capabilities.ts):`,
+    `REST and GraphQL ask for different scopes for ${mismatches.length} capabilit${mismatches.length === 1 ? "y" : "ies"} (pairs: x-graphql in openapi.yaml):`,
     ...mismatches.map((m) => `  ${m.operationId} ↔ ${m.field}: REST needs ${m.rest || "?"}, GraphQL needs ${m.graphql || "?"}`),
   ].join("\n");
 }

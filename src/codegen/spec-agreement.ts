@@ -1,6 +1,8 @@
 // Do openapi.yaml and schema.graphql describe the same domain? Pairs every type both specs describe and compares
 // them field by field: names, required ↔ non-null, JSON Schema type/format ↔ scalar, array ↔ list, enum values.
-// Intended differences live in spec-agreement.config.ts, each with its reason.
+// Pairs come from the specs: same names, and the bodies and results of operations paired by x-graphql. What exists
+// on one side only, or differs on purpose, says so where it is written (x-unpaired in openapi.yaml, @unpaired in
+// schema.graphql), with its reason; anything else that is not paired is named.
 import {
   buildSchema,
   getNamedType,
@@ -13,16 +15,13 @@ import {
   type GraphQLField,
   type GraphQLInputField,
   type GraphQLNamedType,
+  type GraphQLObjectType,
   type GraphQLSchema,
   type GraphQLType,
 } from "graphql";
 import { deref, isObject, type Json, type JsonObject } from "./spec.js";
 
 export interface AgreementConfig {
-  /** REST schema name → GraphQL type name, for pairs whose names differ and that no shared operationId links. */
-  pairs: Record<string, string>;
-  /** "GraphQLType.field" → why the specs differ there on purpose. That field is not compared (nor anything below it). */
-  intended: Record<string, string>;
   /** GraphQL scalar → the JSON Schema type (and format) meaning the same thing. */
   scalars: Record<string, { type: string; format?: string }>;
 }
@@ -34,7 +33,7 @@ export type MismatchKind =
   | "type"
   | "list"
   | "enum-values"
-  | "stale-declaration";
+  | "unpaired";
 
 export interface Mismatch {
   kind: MismatchKind;
@@ -58,7 +57,11 @@ export interface Agreement {
   mismatches: Mismatch[];
   /** the pairs compared, "REST ↔ GraphQL" */
   compared: string[];
+  /** GraphQL type → the properties of the REST schemas it was compared with */
+  restProperties: Map<string, Set<string>>;
 }
+
+const unpairedRest = (value: Json) => isObject(value) && typeof value["x-unpaired"] === "string";
 
 export function checkAgreement(openapi: JsonObject, graphql: string | GraphQLSchema, config: AgreementConfig, file = "openapi.yaml"): Agreement {
   const schema = typeof graphql === "string" ? buildSchema(graphql) : graphql;
@@ -66,7 +69,7 @@ export function checkAgreement(openapi: JsonObject, graphql: string | GraphQLSch
   const mismatches: Mismatch[] = [];
   const queue: Pair[] = [];
   const queued = new Set<string>();
-  const seenFields = new Set<string>();
+  const bodyAsArguments = new Set<string>();
   const resolve = (raw: Json, at: string) => deref(openapi, raw, file, at);
 
   const enqueue = (restLabel: string, rest: JsonObject, gql: GraphQLNamedType) => {
@@ -75,41 +78,100 @@ export function checkAgreement(openapi: JsonObject, graphql: string | GraphQLSch
     queued.add(key);
     queue.push({ restLabel, rest, gql });
   };
-  const enqueueNamed = (restName: string, gqlName: string, origin: string) => {
+  const unpairedGraphql = (node: { astNode?: { directives?: readonly { name: { value: string } }[] } | null }) =>
+    node.astNode?.directives?.some((d) => d.name.value === "unpaired") === true;
+  const enqueueNamed = (restName: string, gqlName: string) => {
     const gql = schema.getType(gqlName);
-    if (!(restName in restSchemas) || !gql) {
-      const missing = !(restName in restSchemas) ? `REST has no schema ${restName}` : `GraphQL has no type ${gqlName}`;
-      mismatches.push({ kind: "stale-declaration", at: gqlName, restAt: restName, rest: origin, graphql: missing });
-      return;
-    }
+    if (!(restName in restSchemas) || !gql || unpairedRest(restSchemas[restName]) || unpairedGraphql(gql)) return;
     enqueue(restName, resolve(restSchemas[restName], `${SCHEMAS}${restName}`).value, gql);
   };
 
-  // 1. Same name in both specs. 2. Linked by an operationId that is also a root field. 3. Declared pairs.
+  // 1. Same name in both specs. 2. The request body and result of each paired operation and its field.
   const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].map((t) => t?.name));
   for (const name of Object.keys(restSchemas)) {
     const gql = schema.getType(name);
-    if (gql && !name.startsWith("__") && !roots.has(name) && !isScalarType(gql)) enqueueNamed(name, name, "same name");
+    if (gql && !name.startsWith("__") && !roots.has(name) && !isScalarType(gql)) enqueueNamed(name, name);
   }
-  for (const [operationId, body, result] of restOperations(openapi, resolve)) {
-    const field = schema.getMutationType()?.getFields()[operationId] ?? schema.getQueryType()?.getFields()[operationId];
+  const pairedFields = new Set<string>();
+  const pairedOps: [Json | undefined, Json | undefined][] = [];
+  for (const { operationId, graphql, unpaired, body, result } of restOperations(openapi, resolve)) {
+    if (unpaired) continue;
+    const [typeName, fieldName] = graphql?.split(".") ?? [];
+    const owner = typeName ? schema.getType(typeName) : (schema.getMutationType()?.getFields()[operationId] ? schema.getMutationType() : schema.getQueryType());
+    const field = isObjectType(owner) ? owner.getFields()[fieldName ?? operationId] : undefined;
     if (!field) continue;
-    const input = field.args.find((a) => a.name === "input");
+    pairedFields.add(`${owner!.name}.${field.name}`);
+    pairedOps.push([body, result]);
+    const inputs = field.args.filter((a) => isInputObjectType(getNamedType(a.type)));
     const bodyName = schemaName(body);
-    if (input && bodyName && isInputObjectType(getNamedType(input.type))) enqueueNamed(bodyName, getNamedType(input.type).name, `operation ${operationId}`);
+    if (inputs.length === 1 && bodyName) enqueueNamed(bodyName, getNamedType(inputs[0].type).name);
+    // A body spread over the field's arguments is checked against them by the contract (contract.ts).
+    if (inputs.length === 0 && bodyName) bodyAsArguments.add(bodyName);
     const resultName = schemaName(result);
-    if (resultName && isObjectType(getNamedType(field.type))) enqueueNamed(resultName, getNamedType(field.type).name, `operation ${operationId}`);
+    if (resultName && isObjectType(getNamedType(field.type))) enqueueNamed(resultName, getNamedType(field.type).name);
   }
-  for (const [restName, gqlName] of Object.entries(config.pairs)) enqueueNamed(restName, gqlName, "declared pair in spec-agreement.config.ts");
 
   for (let i = 0; i < queue.length; i++) comparePair(queue[i]);
+  unpairedTypes();
+  const restProperties = new Map<string, Set<string>>();
+  for (const { rest, gql } of queue) {
+    const props = isObject(rest.properties) ? Object.keys(rest.properties) : [];
+    restProperties.set(gql.name, new Set([...(restProperties.get(gql.name) ?? []), ...props]));
+  }
+  return { mismatches, compared: queue.map((p) => (p.restLabel === p.gql.name ? p.restLabel : `${p.restLabel} ↔ ${p.gql.name}`)), restProperties };
 
-  for (const [key, reason] of Object.entries(config.intended)) {
-    if (!seenFields.has(key)) {
-      mismatches.push({ kind: "stale-declaration", at: key, restAt: key, rest: `declared intended difference (${reason})`, graphql: "no compared type has this field; remove the declaration" });
+  /** Named types that a paired operation or field reaches, yet were never compared nor declared unpaired. */
+  function unpairedTypes() {
+    const comparedRest = new Set(queue.map((p) => p.restLabel));
+    const comparedGraphql = new Set(queue.map((p) => p.gql.name));
+    const restSeen = new Set<string>();
+    const walkRest = (raw: Json | undefined) => {
+      if (!isObject(raw) || unpairedRest(raw)) return;
+      const name = schemaName(raw);
+      if (name) {
+        if (restSeen.has(name) || !(name in restSchemas) || unpairedRest(restSchemas[name])) return;
+        restSeen.add(name);
+        return walkRest(restSchemas[name]);
+      }
+      for (const key of ["items", "additionalProperties"]) walkRest(raw[key]);
+      for (const key of ["allOf", "oneOf", "anyOf"]) if (Array.isArray(raw[key])) (raw[key] as Json[]).forEach(walkRest);
+      if (isObject(raw.properties)) Object.values(raw.properties).forEach(walkRest);
+    };
+    for (const [body, result] of pairedOps) {
+      walkRest(body);
+      walkRest(result);
+    }
+    for (const name of restSeen) {
+      const value = resolve(restSchemas[name], `${SCHEMAS}${name}`).value;
+      const comparable = properties(value, name) !== undefined || Array.isArray(value.enum);
+      if (comparable && !comparedRest.has(name) && !bodyAsArguments.has(name)) {
+        mismatches.push({ kind: "unpaired", at: name, restAt: name, rest: describeRest(value), graphql: "nothing is paired with it" });
+      }
+    }
+    const graphqlSeen = new Set<string>();
+    const walkGraphql = (type: GraphQLNamedType) => {
+      if (graphqlSeen.has(type.name) || unpairedGraphql(type)) return;
+      graphqlSeen.add(type.name);
+      if (!isObjectType(type) && !isInputObjectType(type)) return;
+      for (const field of Object.values(type.getFields()) as (GraphQLField<unknown, unknown> | GraphQLInputField)[]) {
+        if (unpairedGraphql(field) || pairedFields.has(`${type.name}.${field.name}`)) continue;
+        walkGraphql(getNamedType(field.type));
+        if ("args" in field) for (const arg of field.args) walkGraphql(getNamedType(arg.type));
+      }
+    };
+    for (const coordinate of pairedFields) {
+      const [typeName, fieldName] = coordinate.split(".");
+      const field = (schema.getType(typeName) as GraphQLObjectType).getFields()[fieldName];
+      walkGraphql(getNamedType(field.type));
+      for (const arg of field.args) walkGraphql(getNamedType(arg.type));
+    }
+    for (const name of graphqlSeen) {
+      const type = schema.getType(name)!;
+      if ((isObjectType(type) || isInputObjectType(type) || isEnumType(type)) && !comparedGraphql.has(name) && !roots.has(name)) {
+        mismatches.push({ kind: "unpaired", at: name, restAt: "(none)", rest: "nothing is paired with it", graphql: isEnumType(type) ? `enum ${name}` : `${isInputObjectType(type) ? "input" : "type"} ${name}` });
+      }
     }
   }
-  return { mismatches, compared: queue.map((p) => (p.restLabel === p.gql.name ? p.restLabel : `${p.restLabel} ↔ ${p.gql.name}`)) };
 
   function comparePair({ restLabel, rest, gql }: Pair) {
     if (isEnumType(gql) || isScalarType(gql)) return compareShape(rest, undefined, gql, gql.name, restLabel);
@@ -129,10 +191,10 @@ export function checkAgreement(openapi: JsonObject, graphql: string | GraphQLSch
     for (const name of names) {
       const at = `${gql.name}.${name}`;
       const restAt = `${restLabel}.${name}`;
-      seenFields.add(at);
-      if (at in config.intended) continue;
       const restProp = restFields.find(([n]) => n === name)?.[1];
       const field = fields[name];
+      // Declared differences, and navigations that pair with an operation of their own, are not compared.
+      if ((field && unpairedGraphql(field)) || (restProp !== undefined && unpairedRest(restProp)) || pairedFields.has(at)) continue;
       if (restProp === undefined) {
         mismatches.push({ kind: "missing-in-rest", at, restAt, rest: "no such property", graphql: String(field.type) });
       } else if (!field) {
@@ -236,15 +298,29 @@ function describeRest(value: JsonObject, raw?: Json): string {
   return typeof value.format === "string" ? `${type} (${value.format})` : type;
 }
 
-/** operationId → the request body schema and the first 2xx response schema, as written (maybe $refs). */
-function restOperations(openapi: JsonObject, resolve: (raw: Json, at: string) => { value: JsonObject }): [string, Json | undefined, Json | undefined][] {
-  const out: [string, Json | undefined, Json | undefined][] = [];
+interface RestOperation {
+  operationId: string;
+  graphql?: string;
+  unpaired: boolean;
+  /** the request body schema and the first 2xx response schema, as written (maybe $refs) */
+  body?: Json;
+  result?: Json;
+}
+
+function restOperations(openapi: JsonObject, resolve: (raw: Json, at: string) => { value: JsonObject }): RestOperation[] {
+  const out: RestOperation[] = [];
   for (const [path, rawItem] of Object.entries(isObject(openapi.paths) ? openapi.paths : {})) {
     for (const op of Object.values(resolve(rawItem, path).value)) {
       if (!isObject(op) || typeof op.operationId !== "string") continue;
       const body = op.requestBody === undefined ? undefined : firstSchema(resolve(op.requestBody, path).value.content);
       const ok = Object.entries(isObject(op.responses) ? op.responses : {}).find(([status]) => /^2\d\d$/.test(status))?.[1];
-      out.push([op.operationId, body, ok === undefined ? undefined : firstSchema(resolve(ok, path).value.content)]);
+      out.push({
+        operationId: op.operationId,
+        graphql: typeof op["x-graphql"] === "string" ? op["x-graphql"] : undefined,
+        unpaired: typeof op["x-unpaired"] === "string",
+        body,
+        result: ok === undefined ? undefined : firstSchema(resolve(ok, path).value.content),
+      });
     }
   }
   return out;
@@ -263,7 +339,7 @@ const KIND_TEXT: Record<MismatchKind, string> = {
   type: "type differs",
   list: "list on one side only",
   "enum-values": "enum values differ",
-  "stale-declaration": "stale declaration",
+  unpaired: "neither paired nor declared unpaired",
 };
 
 export function formatAgreement(mismatches: Mismatch[], files = { rest: "openapi.yaml", graphql: "schema.graphql" }): string {
@@ -271,6 +347,6 @@ export function formatAgreement(mismatches: Mismatch[], files = { rest: "openapi
   for (const m of mismatches) {
     lines.push(`  ${m.at}: ${KIND_TEXT[m.kind]}`, `    REST    ${m.restAt}: ${m.rest}`, `    GraphQL ${m.at}: ${m.graphql}`);
   }
-  lines.push("Fix one spec, or declare the difference with its reason in src/codegen/spec-agreement.config.ts.");
+  lines.push('Fix one spec, or declare the difference where it is written, with its reason: x-unpaired: "…" in openapi.yaml, @unpaired(reason: "…") in schema.graphql.');
   return lines.join("\n");
 }

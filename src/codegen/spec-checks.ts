@@ -1,10 +1,13 @@
-// What `npm run generate` checks before it writes anything: the two specs agree with each other, and what changed
-// since git HEAD in a way that breaks existing clients (fatal only with --strict).
+// What `npm run generate` checks before it writes anything: the two specs agree with each other (types, pairing,
+// scopes, resources, ownership), openapi.yaml declares every status and conditional header the server can answer,
+// and what changed since git HEAD in a way that breaks existing clients (fatal only with --strict).
 import { readFileSync } from "node:fs";
 import { atHead, graphqlChanges, openapiChanges, parseOpenapi, type Change } from "./breaking.js";
 import { checkAgreement, formatAgreement, type AgreementConfig } from "./spec-agreement.js";
 import { agreementConfig } from "./spec-agreement.config.js";
-import { capabilities } from "./capabilities.js";
+import { readContract, type Contract, type ContractProblem } from "./contract.js";
+import { checkHttpContract } from "./http-checks.js";
+import { collectOperations } from "./operations.js";
 import { checkScopes, formatScopes } from "./scope-agreement.js";
 import { loadDocument } from "./spec.js";
 
@@ -18,6 +21,8 @@ export interface SpecCheckOptions {
 
 export interface SpecCheckReport {
   failed: boolean;
+  /** what the specs state together (complete only when nothing failed) */
+  contract: Contract;
   /** for stdout: what passed */
   info: string[];
   /** for stderr: what failed or deserves a look */
@@ -25,25 +30,35 @@ export interface SpecCheckReport {
 }
 
 export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.graphql", strict = false, config = agreementConfig, cwd }: SpecCheckOptions = {}): SpecCheckReport {
-  const report: SpecCheckReport = { failed: false, info: [], problems: [] };
   const restDoc = loadDocument(openapi);
   const sdl = readFileSync(graphql, "utf8");
+  const operations = collectOperations(restDoc, openapi);
 
-  const { mismatches, compared } = checkAgreement(restDoc, sdl, config, openapi);
+  const { mismatches, compared, restProperties } = checkAgreement(restDoc, sdl, config, openapi);
+  const { contract, problems } = readContract(restDoc, operations, sdl, (type) => restProperties.get(type), { rest: openapi, graphql });
+  const report: SpecCheckReport = { failed: false, contract, info: [], problems: [] };
   if (mismatches.length > 0) {
     report.failed = true;
     report.problems.push(formatAgreement(mismatches, { rest: openapi, graphql }));
   } else {
-    const intended = Object.keys(config.intended).length;
-    report.info.push(`${openapi} and ${graphql} agree on ${compared.length} types (${intended} intended differences declared)`);
+    report.info.push(`${openapi} and ${graphql} agree on ${compared.length} types`);
+  }
+  const contractProblems = [...problems, ...checkHttpContract(operations, openapi)];
+  if (contractProblems.length > 0) {
+    report.failed = true;
+    report.problems.push(formatContract(contractProblems));
+  } else {
+    const paired = [...contract.operations.values()].filter((o) => o.graphql).length;
+    report.info.push(`${contract.resources.length} resources; ${paired} of ${operations.length} operations paired with GraphQL fields, every status and conditional header the server answers declared`);
   }
 
-  const scopeMismatches = checkScopes(restDoc, sdl, capabilities, openapi);
+  const pairs = Object.fromEntries([...contract.operations].flatMap(([id, o]) => (o.graphql ? [[id, o.graphql]] : [])));
+  const scopeMismatches = checkScopes(restDoc, sdl, pairs, openapi);
   if (scopeMismatches.length > 0) {
     report.failed = true;
     report.problems.push(formatScopes(scopeMismatches));
   } else {
-    report.info.push(`REST and GraphQL need the same scopes for all ${Object.keys(capabilities).length} paired capabilities`);
+    report.info.push(`REST and GraphQL need the same scopes for all ${Object.keys(pairs).length} paired operations`);
   }
 
   const changes: [string, Change][] = [];
@@ -68,4 +83,8 @@ export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.grap
   if (dangerous.length > 0) report.problems.push([`${dangerous.length} change(s) since git HEAD may surprise existing clients:`, ...list(dangerous)].join("\n"));
   if (breaking.length === 0) report.info.push(`no breaking changes since git HEAD${skipped.length ? ` (not compared: ${skipped.join(", ")})` : ""}`);
   return report;
+}
+
+function formatContract(problems: ContractProblem[]): string {
+  return [`the specs are incomplete (${problems.length}):`, ...problems.map((p) => `  ${p.at}: ${p.message}`)].join("\n");
 }

@@ -1,17 +1,35 @@
 // Carts: created for a live customer, read, listed, replaced, deleted (tombstone), and checked out into an
 // order by a durable job. A checked-out cart is frozen.
 import type { Kysely, Selectable } from "kysely";
-import type { Store } from "../store/database.js";
+import type { Database } from "../store/schema.js";
 import { lockRows, transaction } from "../store/transactions.js";
-import type { CartsTable, Database } from "../store/schema.js";
+import { groupBy } from "./batch.js";
+import { checkoutJob } from "./checkout.js";
 import { requireLiveCustomer } from "./customers.js";
+import type { ServiceDeps } from "./deps.js";
 import { ConflictError, GoneError, NotFoundError, PreconditionError } from "./errors.js";
 import { newId, now } from "./ids.js";
 import { enqueueJob, type Job } from "./jobs.js";
-import { checkItems, parseItems, type LineItem } from "./line-items.js";
-import { groupBy } from "./batch.js";
+import { itemsOf, parseItems, type LineItem } from "./line-items.js";
 import { keysetPage, type Page, type PageRequest } from "./pagination.js";
 import { holds, type Preconditions } from "./preconditions.js";
+
+export interface CartsTable {
+  cart_id: string;
+  customer_id: string;
+  items: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  checkout_job_id: string | null;
+}
+
+declare module "../store/schema.js" {
+  interface Database {
+    carts: CartsTable;
+  }
+}
 
 export interface Cart {
   cartId: string;
@@ -48,17 +66,19 @@ export async function cartIn(db: Kysely<Database>, cartId: string): Promise<Cart
 }
 
 export class CartService {
-  constructor(
-    private readonly store: Store,
-    private readonly onJob: () => void = () => {},
-  ) {}
+  private readonly db: Kysely<Database>;
 
-  async create(customerId: string, input: { items: unknown }): Promise<Cart> {
-    const items = checkItems(input.items, 0);
-    return transaction(this.store.db, async (trx) => {
+  constructor(private readonly deps: ServiceDeps) {
+    this.db = deps.store.db;
+    deps.queue.register("checkout", checkoutJob(deps.bus));
+  }
+
+  async create(customerId: string, input: { items: LineItem[] }): Promise<Cart> {
+    const items = itemsOf(input.items);
+    return transaction(this.db, async (trx) => {
       await requireLiveCustomer(trx, customerId);
       const at = now();
-      const cart: Cart = { cartId: newId("crt"), customerId, items, createdAt: at, updatedAt: at, version: 1, checkoutJobId: null };
+      const cart: Cart = { cartId: newId("carts"), customerId, items, createdAt: at, updatedAt: at, version: 1, checkoutJobId: null };
       await trx
         .insertInto("carts")
         .values({ cart_id: cart.cartId, customer_id: customerId, items: JSON.stringify(items), version: 1, created_at: at, updated_at: at, deleted_at: null, checkout_job_id: null })
@@ -68,20 +88,25 @@ export class CartService {
   }
 
   get(cartId: string): Promise<Cart> {
-    return cartIn(this.store.db, cartId);
+    return cartIn(this.db, cartId);
+  }
+
+  /** The customer owning the cart (undefined: no such cart). */
+  async ownerOf(cartId: string): Promise<string | undefined> {
+    return (await this.db.selectFrom("carts").select("customer_id").where("cart_id", "=", cartId).executeTakeFirst())?.customer_id;
   }
 
   async list(customerId: string, page: PageRequest): Promise<Page<Cart>> {
-    await requireLiveCustomer(this.store.db, customerId);
-    const carts = this.store.db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
+    await requireLiveCustomer(this.db, customerId);
+    const carts = this.db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
     return keysetPage(carts, "cart_id", (r) => r.cart_id, page, toCart);
   }
 
   /** Replaces the items; the same items again change nothing (version and ETag kept). */
-  async replaceItems(cartId: string, input: { items: unknown }, pre?: Preconditions): Promise<Cart> {
-    const items = checkItems(input.items, 0);
-    return transaction(this.store.db, async (trx) => {
-      await lockRows(trx, "carts", [cartId]);
+  async replaceItems(cartId: string, input: { items: LineItem[] }, pre?: Preconditions): Promise<Cart> {
+    const items = itemsOf(input.items);
+    return transaction(this.db, async (trx) => {
+      await lockRows(trx, "carts", "cart_id", [cartId]);
       const current = await cartIn(trx, cartId);
       if (!holds(pre, current)) throw new PreconditionError("cart", cartId);
       if (current.checkoutJobId) throw this.frozen(current);
@@ -99,8 +124,8 @@ export class CartService {
   }
 
   async delete(cartId: string, pre?: Preconditions): Promise<void> {
-    await transaction(this.store.db, async (trx) => {
-      await lockRows(trx, "carts", [cartId]);
+    await transaction(this.db, async (trx) => {
+      await lockRows(trx, "carts", "cart_id", [cartId]);
       const current = await cartIn(trx, cartId);
       if (!holds(pre, current)) throw new PreconditionError("cart", cartId);
       const at = now();
@@ -110,9 +135,9 @@ export class CartService {
 
   /** Accepts the checkout: a durable job will turn the cart into an order. The cart is frozen from now on. */
   async checkout(cartId: string): Promise<Job> {
-    const job = await transaction(this.store.db, async (trx) => {
+    const job = await transaction(this.db, async (trx) => {
       // Locked: two checkouts of one cart at once must make one job, not two.
-      await lockRows(trx, "carts", [cartId]);
+      await lockRows(trx, "carts", "cart_id", [cartId]);
       const cart = await cartIn(trx, cartId);
       if (cart.checkoutJobId) throw this.frozen(cart);
       if (cart.items.length === 0) throw new ConflictError(`cart ${cartId} is empty; add items before checking out`);
@@ -125,7 +150,7 @@ export class CartService {
         .execute();
       return created;
     });
-    this.onJob();
+    this.deps.queue.kick();
     return job;
   }
 
@@ -138,7 +163,7 @@ export class CartService {
     const rows =
       customerIds.length === 0
         ? []
-        : await this.store.db
+        : await this.db
             .selectFrom("carts")
             .selectAll()
             .where("customer_id", "in", customerIds)
@@ -148,5 +173,8 @@ export class CartService {
             .execute();
     return groupBy(customerIds, rows, (r) => r.customer_id, toCart);
   }
+}
 
+export function createService(deps: ServiceDeps): CartService {
+  return new CartService(deps);
 }

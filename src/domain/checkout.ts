@@ -1,14 +1,18 @@
 // The checkout job: turns a frozen cart into one order. Runs inside the queue's transaction, so the order and
 // the job's completion commit together; the order id derives from the job id, so a rerun cannot make a second.
 import type { Kysely } from "kysely";
+import type { EventBus } from "../store/events.js";
+import { JobFailed, type JobHandler } from "../store/job-queue.js";
 import type { Database } from "../store/schema.js";
 import { cartIn } from "./carts.js";
 import { requireLiveCustomer } from "./customers.js";
+import { DomainError } from "./errors.js";
+import { derivedId, now } from "./ids.js";
 import { insertOrder, type Order } from "./orders.js";
 
-export const orderIdForJob = (jobId: string) => `ord_${jobId.replace(/^job_/, "")}`;
+export const orderIdForJob = (jobId: string) => derivedId("orders", jobId);
 
-export async function runCheckout(db: Kysely<Database>, jobId: string, payload: { cartId: string }): Promise<Order> {
+async function runCheckout(db: Kysely<Database>, jobId: string, payload: { cartId: string }): Promise<Order> {
   const cart = await cartIn(db, payload.cartId);
   // After a merge the cart belongs to the surviving customer: the order goes there too.
   await requireLiveCustomer(db, cart.customerId);
@@ -16,4 +20,21 @@ export async function runCheckout(db: Kysely<Database>, jobId: string, payload: 
   const existing = await db.selectFrom("orders").select("order_id").where("order_id", "=", orderId).executeTakeFirst();
   if (existing) throw new Error(`order ${orderId} already exists for job ${jobId}`);
   return insertOrder(db, cart.customerId, cart.items, orderId);
+}
+
+/** The queue's handler for "checkout" jobs: a domain outcome (cart gone, customer deleted) fails the job for good. */
+export function checkoutJob(bus: EventBus): JobHandler {
+  return async (trx, jobId, payload) => {
+    let order: Order;
+    try {
+      order = await runCheckout(trx, jobId, payload);
+    } catch (error) {
+      if (error instanceof DomainError) throw new JobFailed("Checkout failed", error.message);
+      throw error;
+    }
+    return {
+      result: { orderId: order.orderId },
+      after: () => bus.publish("orderStatusChanged", { orderId: order.orderId, customerId: order.customerId, status: order.status, sentAt: now() }),
+    };
+  };
 }

@@ -1,15 +1,36 @@
-// Customers: create, read, list, replace, patch, delete (tombstone), with versions for ETags.
+// Customers: create, read, list, replace, patch, delete (tombstone), merge; versions for ETags. Input shapes and
+// field rules are openapi.yaml's (checked by the generated validators on both transports); what is here is what a
+// spec cannot say: tombstones, merges, versions.
 import type { Kysely, Selectable } from "kysely";
-import type { Store } from "../store/database.js";
+import type { Database } from "../store/schema.js";
 import { isUniqueViolation } from "../store/dialect.js";
 import { prepared } from "../store/prepared.js";
 import { lockRows, transaction } from "../store/transactions.js";
-import type { CustomersTable, Database } from "../store/schema.js";
+import type { ServiceDeps } from "./deps.js";
 import { ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError } from "./errors.js";
 import { newId, now } from "./ids.js";
 import { encodeCursor, keysetPage, type Page, type PageRequest } from "./pagination.js";
 import { holds, type Preconditions } from "./preconditions.js";
-import { checkFields, email, id, name } from "./rules.js";
+
+export interface CustomersTable {
+  customer_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  /** tombstone: set when deleted; the row stays so later requests answer 410 */
+  deleted_at: string | null;
+  /** set when merged into another customer; the old URL answers 301 */
+  merged_into: string | null;
+}
+
+declare module "../store/schema.js" {
+  interface Database {
+    customers: CustomersTable;
+  }
+}
 
 export interface Customer {
   customerId: string;
@@ -27,11 +48,8 @@ export interface CustomerInput {
   email: string;
 }
 
-/** Fields to change; null is rejected (a required field cannot be removed). */
+/** Fields to change (a merge patch). The specs refuse null for these; absent and null both leave a field as it is. */
 export type CustomerChanges = { [K in keyof CustomerInput]?: CustomerInput[K] | null };
-
-const FIELDS = { firstName: name, lastName: name, email };
-const REQUIRED = Object.keys(FIELDS);
 
 const toCustomer = (row: Selectable<CustomersTable>): Customer => ({
   customerId: row.customer_id,
@@ -43,13 +61,8 @@ const toCustomer = (row: Selectable<CustomersTable>): Customer => ({
   version: row.version,
 });
 
-function validInput(input: Record<string, unknown>, required: string[]): void {
-  const errors = checkFields(input, FIELDS, required);
-  if (errors.length > 0) throw new InvalidInputError(errors);
-}
-
 /** A customer row that can be acted on, or the reason it cannot: 404, 410 (deleted), 301 (merged). */
-export function live(customerId: string, row: Selectable<CustomersTable> | undefined): Selectable<CustomersTable> {
+function live(customerId: string, row: Selectable<CustomersTable> | undefined): Selectable<CustomersTable> {
   if (!row) throw new NotFoundError("customer", customerId);
   if (row.merged_into) throw new MovedError("customer", customerId, row.merged_into);
   if (row.deleted_at) throw new GoneError("customer", customerId);
@@ -59,15 +72,17 @@ export function live(customerId: string, row: Selectable<CustomersTable> | undef
 /** Checks, inside `db` (a transaction or not), that the customer can own new things. */
 export async function requireLiveCustomer(db: Kysely<Database>, customerId: string): Promise<void> {
   // Held until the caller commits, so a concurrent delete or merge waits and then sees what was added.
-  await lockRows(db, "customers", [customerId], "share");
+  await lockRows(db, "customers", "customer_id", [customerId], "share");
   live(customerId, await db.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst());
 }
 
 export class CustomerService {
   // The lookup behind every read of a customer: built once.
   private readonly byId;
+  private readonly db: Kysely<Database>;
 
-  constructor(private readonly store: Store) {
+  constructor({ store }: ServiceDeps) {
+    this.db = store.db;
     this.byId = prepared(store.db, (customerId: string) => store.db.selectFrom("customers").selectAll().where("customer_id", "=", customerId), ["sample"]);
   }
 
@@ -83,18 +98,12 @@ export class CustomerService {
   /** Live customers among `ids`, in no particular order (for batch loading). */
   async getMany(ids: readonly string[]): Promise<Customer[]> {
     if (ids.length === 0) return [];
-    const rows = await this.store.db
-      .selectFrom("customers")
-      .selectAll()
-      .where("customer_id", "in", ids)
-      .where("deleted_at", "is", null)
-      .where("merged_into", "is", null)
-      .execute();
+    const rows = await this.db.selectFrom("customers").selectAll().where("customer_id", "in", ids).where("deleted_at", "is", null).where("merged_into", "is", null).execute();
     return rows.map(toCustomer);
   }
 
   list(page: PageRequest): Promise<Page<Customer>> {
-    const live = this.store.db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
+    const live = this.db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
     return keysetPage(live, "customer_id", (r) => r.customer_id, page, toCustomer);
   }
 
@@ -105,87 +114,62 @@ export class CustomerService {
     return encodeCursor(row.created_at, row.customer_id);
   }
 
-  async create(input: CustomerInput, customerId = newId("cus")): Promise<Customer> {
-    validInput({ ...input }, REQUIRED);
+  /** A new customer, every time: the same input twice makes two customers. */
+  async create(input: CustomerInput, customerId = newId("customers")): Promise<Customer> {
     const at = now();
     const customer: Customer = { customerId, ...pick(input), createdAt: at, updatedAt: at, version: 1 };
-    try {
-      await this.store.db
-        .insertInto("customers")
-        .values({
-          customer_id: customerId,
-          first_name: customer.firstName,
-          last_name: customer.lastName,
-          email: customer.email,
-          version: 1,
-          created_at: at,
-          updated_at: at,
-          deleted_at: null,
-          merged_into: null,
-        })
-        .execute();
-    } catch (error) {
-      // The email of another live customer — or, for two PUTs racing to create one id, that id.
-      if (isUniqueViolation(error)) throw new ConflictError(`another customer already uses the email ${customer.email} or the id ${customerId}`);
-      throw error;
-    }
+    await this.db
+      .insertInto("customers")
+      .values({ customer_id: customerId, first_name: customer.firstName, last_name: customer.lastName, email: customer.email, version: 1, created_at: at, updated_at: at, deleted_at: null, merged_into: null })
+      .execute();
     return customer;
   }
 
   /** PUT: creates at a client-chosen id, or replaces the whole state; the same state twice changes nothing. */
   async put(customerId: string, input: CustomerInput, pre?: Preconditions): Promise<{ customer: Customer; created: boolean }> {
-    const idError = id(customerId);
-    if (idError) throw new InvalidInputError([{ pointer: "/customerId", message: idError }]);
-    validInput({ ...input }, REQUIRED);
-    const row = await this.row(customerId);
-    if (!row) {
-      if (pre?.versions) throw new PreconditionError("customer", customerId);
-      return { customer: await this.create(input, customerId), created: true };
+    if (!(await this.row(customerId))) {
+      if (!holds(pre, undefined)) throw new PreconditionError("customer", customerId);
+      try {
+        return { customer: await this.create(input, customerId), created: true };
+      } catch (error) {
+        // Another PUT created it first: then this one replaces it, as PUT does.
+        if (!isUniqueViolation(error)) throw error;
+      }
     }
     return { customer: await this.update(customerId, pick(input), pre), created: false };
   }
 
   /** Changes the given fields; unchanged state keeps its version (and so its ETag). */
   async update(customerId: string, changes: CustomerChanges, pre?: Preconditions): Promise<Customer> {
-    validInput({ ...changes }, []);
-    if (Object.keys(changes).length === 0) throw new InvalidInputError([{ pointer: "", message: "must change at least one field" }]);
-    return transaction(this.store.db, async (trx) => {
-      await lockRows(trx, "customers", [customerId]);
+    return transaction(this.db, async (trx) => {
+      await lockRows(trx, "customers", "customer_id", [customerId]);
       const row = await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
       const current = toCustomer(live(customerId, row));
       if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
-      const next = { ...current, ...pick({ ...current, ...(changes as Partial<CustomerInput>) }) };
+      const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined && v !== null));
+      const next = { ...current, ...pick({ ...current, ...given }) };
       if (next.firstName === current.firstName && next.lastName === current.lastName && next.email === current.email) return current;
       const updated: Customer = { ...next, version: current.version + 1, updatedAt: now() };
-      try {
-        const result = await trx
-          .updateTable("customers")
-          .set({ first_name: updated.firstName, last_name: updated.lastName, email: updated.email, version: updated.version, updated_at: updated.updatedAt })
-          .where("customer_id", "=", customerId)
-          .where("version", "=", current.version)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw new PreconditionError("customer", customerId);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new ConflictError(`another customer already uses the email ${updated.email}`);
-        throw error;
-      }
+      const result = await trx
+        .updateTable("customers")
+        .set({ first_name: updated.firstName, last_name: updated.lastName, email: updated.email, version: updated.version, updated_at: updated.updatedAt })
+        .where("customer_id", "=", customerId)
+        .where("version", "=", current.version)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw new PreconditionError("customer", customerId);
       return updated;
     });
   }
 
   /** Tombstones the customer: the row stays so later requests answer 410, never 404. */
   async delete(customerId: string, pre?: Preconditions): Promise<void> {
-    await transaction(this.store.db, async (trx) => {
-      await lockRows(trx, "customers", [customerId]);
+    await transaction(this.db, async (trx) => {
+      await lockRows(trx, "customers", "customer_id", [customerId]);
       const row = await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
       const current = toCustomer(live(customerId, row));
       if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
       const at = now();
-      await trx
-        .updateTable("customers")
-        .set({ deleted_at: at, updated_at: at, version: current.version + 1 })
-        .where("customer_id", "=", customerId)
-        .execute();
+      await trx.updateTable("customers").set({ deleted_at: at, updated_at: at, version: current.version + 1 }).where("customer_id", "=", customerId).execute();
     });
   }
 
@@ -194,11 +178,9 @@ export class CustomerService {
    * Returns the surviving customer.
    */
   async merge(customerId: string, into: string): Promise<Customer> {
-    const idError = id(into);
-    if (idError) throw new InvalidInputError([{ pointer: "/into", message: idError }]);
     if (into === customerId) throw new ConflictError("a customer cannot be merged into itself");
-    return transaction(this.store.db, async (trx) => {
-      await lockRows(trx, "customers", [customerId, into]);
+    return transaction(this.db, async (trx) => {
+      await lockRows(trx, "customers", "customer_id", [customerId, into]);
       const from = toCustomer(live(customerId, await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst()));
       const targetRow = await trx.selectFrom("customers").selectAll().where("customer_id", "=", into).executeTakeFirst();
       if (!targetRow || targetRow.deleted_at || targetRow.merged_into) {
@@ -207,17 +189,17 @@ export class CustomerService {
       const at = now();
       await trx.updateTable("orders").set({ customer_id: into }).where("customer_id", "=", customerId).execute();
       await trx.updateTable("carts").set({ customer_id: into }).where("customer_id", "=", customerId).execute();
-      await trx
-        .updateTable("customers")
-        .set({ merged_into: into, updated_at: at, version: from.version + 1 })
-        .where("customer_id", "=", customerId)
-        .execute();
+      await trx.updateTable("customers").set({ merged_into: into, updated_at: at, version: from.version + 1 }).where("customer_id", "=", customerId).execute();
       return toCustomer(targetRow);
     });
   }
 }
 
-/** Only the writable fields, in a fixed order (drops anything else the caller sent). */
+export function createService(deps: ServiceDeps): CustomerService {
+  return new CustomerService(deps);
+}
+
+/** Only the writable fields, in a fixed order. */
 function pick(input: CustomerInput): CustomerInput {
   return { firstName: input.firstName, lastName: input.lastName, email: input.email };
 }

@@ -7,8 +7,10 @@ export interface InputError {
   message: string;
 }
 
+export type ErrorKind = "invalid" | "not_found" | "gone" | "moved" | "conflict" | "precondition" | "not_implemented";
+
 export abstract class DomainError extends Error {
-  abstract readonly kind: "invalid" | "not_found" | "gone" | "moved" | "conflict" | "precondition";
+  abstract readonly kind: ErrorKind;
 }
 
 export class InvalidInputError extends DomainError {
@@ -32,9 +34,18 @@ export class GoneError extends DomainError {
   }
 }
 
+/** A stub that `npm run generate` wrote and nobody filled in yet (REST 501, GraphQL NOT_IMPLEMENTED). */
+export class NotImplementedError extends DomainError {
+  readonly kind = "not_implemented";
+  constructor(readonly what: string) {
+    super(`${what} is declared in the specs but not implemented yet.`);
+  }
+}
+
 /** The resource now lives elsewhere (a customer merged into another). */
 export class MovedError extends DomainError {
   readonly kind = "moved";
+  /** `id` (of `resource`) now lives at `to`: transports name the same place with `to` instead of `id` */
   constructor(readonly resource: string, readonly id: string, readonly to: string) {
     super(`${resource} ${id} was merged into ${to}`);
   }

@@ -1,7 +1,8 @@
-// Jobs: durable records of asynchronous work, the status monitor behind 202 responses.
+// Jobs: durable records of asynchronous work, the status monitor behind 202 responses. The table is the job
+// queue's (src/store/job-queue.ts); every job so far is a customer's checkout.
 import type { Kysely, Selectable } from "kysely";
-import type { Store } from "../store/database.js";
 import type { Database, JobsTable } from "../store/schema.js";
+import type { ServiceDeps } from "./deps.js";
 import { NotFoundError } from "./errors.js";
 import { newId, now } from "./ids.js";
 
@@ -11,8 +12,8 @@ export interface Job {
   jobId: string;
   kind: string;
   status: JobStatus;
-  /** whose work it is (for ownership checks) */
-  customerId: string | null;
+  /** whose work it is */
+  customerId: string;
   result: { orderId: string } | null;
   error: { title: string; detail?: string } | null;
   createdAt: string;
@@ -20,11 +21,13 @@ export interface Job {
   version: number;
 }
 
-export const toJob = (row: Selectable<JobsTable>): Job => ({
+const customerOf = (payload: string) => (JSON.parse(payload) as { customerId: string }).customerId;
+
+const toJob = (row: Selectable<JobsTable>): Job => ({
   jobId: row.job_id,
   kind: row.kind,
   status: row.status as JobStatus,
-  customerId: (JSON.parse(row.payload) as { customerId?: string }).customerId ?? null,
+  customerId: customerOf(row.payload),
   result: row.result ? JSON.parse(row.result) : null,
   error: row.error ? JSON.parse(row.error) : null,
   createdAt: row.created_at,
@@ -32,11 +35,11 @@ export const toJob = (row: Selectable<JobsTable>): Job => ({
   version: row.version,
 });
 
-/** Records a PENDING job inside the caller's transaction, so accepting work and recording it are one commit. */
-export async function enqueueJob(db: Kysely<Database>, kind: string, payload: object): Promise<Job> {
+/** Records a PENDING job of a customer inside the caller's transaction, so accepting work and recording it are one commit. */
+export async function enqueueJob(db: Kysely<Database>, kind: string, payload: { customerId: string } & Record<string, unknown>): Promise<Job> {
   const at = now();
   const row = {
-    job_id: newId("job"),
+    job_id: newId("jobs"),
     kind,
     status: "PENDING",
     payload: JSON.stringify(payload),
@@ -53,11 +56,25 @@ export async function enqueueJob(db: Kysely<Database>, kind: string, payload: ob
 }
 
 export class JobService {
-  constructor(private readonly store: Store) {}
+  private readonly db: Kysely<Database>;
+
+  constructor({ store }: ServiceDeps) {
+    this.db = store.db;
+  }
 
   async get(jobId: string): Promise<Job> {
-    const row = await this.store.db.selectFrom("jobs").selectAll().where("job_id", "=", jobId).executeTakeFirst();
+    const row = await this.db.selectFrom("jobs").selectAll().where("job_id", "=", jobId).executeTakeFirst();
     if (!row) throw new NotFoundError("job", jobId);
     return toJob(row);
   }
+
+  /** The customer whose job it is (undefined: no such job). */
+  async ownerOf(jobId: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom("jobs").select("payload").where("job_id", "=", jobId).executeTakeFirst();
+    return row ? customerOf(row.payload) : undefined;
+  }
+}
+
+export function createService(deps: ServiceDeps): JobService {
+  return new JobService(deps);
 }

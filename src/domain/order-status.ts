@@ -1,7 +1,8 @@
-// The order lifecycle: PENDING → PAID → SHIPPED → DELIVERED, and CANCELLED from PENDING or PAID.
-export type OrderStatus = "PENDING" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELLED";
+// The order lifecycle: PENDING → PAID → SHIPPED → DELIVERED, and CANCELLED from PENDING or PAID. The statuses
+// themselves are openapi.yaml's OrderStatus; the moves between them are the domain's rule.
+import type { components } from "../../generated/openapi.js";
 
-export const ORDER_STATUSES: OrderStatus[] = ["PENDING", "PAID", "SHIPPED", "DELIVERED", "CANCELLED"];
+export type OrderStatus = components["schemas"]["OrderStatus"];
 
 const NEXT: Record<OrderStatus, OrderStatus[]> = {
   PENDING: ["PAID", "CANCELLED"],

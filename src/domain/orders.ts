@@ -1,20 +1,52 @@
 // Orders: placed for a live customer (total computed here), read, listed, and moved through their lifecycle.
 // Every status change is published on the event bus, whichever transport or job caused it.
 import type { Kysely, Selectable } from "kysely";
-import type { Store } from "../store/database.js";
-import { lockRows, transaction } from "../store/transactions.js";
 import type { EventBus } from "../store/events.js";
-import type { Database, OrdersTable } from "../store/schema.js";
-import { requireLiveCustomer } from "./customers.js";
-import { ConflictError, GoneError, InvalidInputError, NotFoundError, PreconditionError } from "./errors.js";
-import { newId, now } from "./ids.js";
-import { checkItems, parseItems, totalOf, type LineItem } from "./line-items.js";
-import { allowedMoves, canMove, ORDER_STATUSES, type OrderStatus } from "./order-status.js";
+import type { Database } from "../store/schema.js";
+import { lockRows, transaction } from "../store/transactions.js";
 import { groupBy } from "./batch.js";
+import { requireLiveCustomer } from "./customers.js";
+import type { ServiceDeps } from "./deps.js";
+import { ConflictError, GoneError, NotFoundError, PreconditionError } from "./errors.js";
+import { newId, now } from "./ids.js";
+import { itemsOf, parseItems, totalOf, type LineItem } from "./line-items.js";
+import { allowedMoves, canMove, type OrderStatus } from "./order-status.js";
 import { keysetPage, type Page, type PageRequest } from "./pagination.js";
 import { holds, type Preconditions } from "./preconditions.js";
 
 export type { OrderStatus };
+
+export interface OrdersTable {
+  order_id: string;
+  customer_id: string;
+  status: string;
+  items: string;
+  total: number;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+declare module "../store/schema.js" {
+  interface Database {
+    orders: OrdersTable;
+  }
+}
+
+/** Published on the event bus whenever an order's status changes, however it changed. */
+export interface OrderStatusChanged {
+  orderId: string;
+  customerId: string;
+  status: OrderStatus;
+  sentAt: string;
+}
+
+declare module "../store/events.js" {
+  interface EventMap {
+    orderStatusChanged: OrderStatusChanged;
+  }
+}
 
 export interface Order {
   orderId: string;
@@ -39,49 +71,52 @@ const toOrder = (row: Selectable<OrdersTable>): Order => ({
 });
 
 /** Inserts an order inside `db` (used by placing and by the checkout job, in their transactions). */
-export async function insertOrder(db: Kysely<Database>, customerId: string, items: LineItem[], orderId = newId("ord")): Promise<Order> {
+export async function insertOrder(db: Kysely<Database>, customerId: string, items: LineItem[], orderId = newId("orders")): Promise<Order> {
   const at = now();
-  const order: Order = { orderId, customerId, status: "PENDING", items, total: totalOf(items), createdAt: at, updatedAt: at, version: 1 };
+  const order: Order = { orderId, customerId, status: "PENDING", items: itemsOf(items), total: totalOf(items), createdAt: at, updatedAt: at, version: 1 };
   await db
     .insertInto("orders")
-    .values({ order_id: orderId, customer_id: customerId, status: order.status, items: JSON.stringify(items), total: order.total, version: 1, created_at: at, updated_at: at, deleted_at: null })
+    .values({ order_id: orderId, customer_id: customerId, status: order.status, items: JSON.stringify(order.items), total: order.total, version: 1, created_at: at, updated_at: at, deleted_at: null })
     .execute();
   return order;
 }
 
 export class OrderService {
-  constructor(
-    private readonly store: Store,
-    private readonly bus: EventBus,
-  ) {}
+  private readonly db: Kysely<Database>;
+  private readonly bus: EventBus;
 
-  async place(customerId: string, input: { items: unknown }): Promise<Order> {
-    const items = checkItems(input.items, 1);
-    return transaction(this.store.db, async (trx) => {
+  constructor({ store, bus }: ServiceDeps) {
+    this.db = store.db;
+    this.bus = bus;
+  }
+
+  async place(customerId: string, input: { items: LineItem[] }): Promise<Order> {
+    return transaction(this.db, async (trx) => {
       await requireLiveCustomer(trx, customerId);
-      return insertOrder(trx, customerId, items);
+      return insertOrder(trx, customerId, input.items);
     });
   }
 
   /** The order, or 404; 410 when it or its customer was deleted. */
   async get(orderId: string): Promise<Order> {
-    return this.getIn(this.store.db, orderId);
+    return this.getIn(this.db, orderId);
+  }
+
+  /** The customer owning the order (undefined: no such order). */
+  async ownerOf(orderId: string): Promise<string | undefined> {
+    return (await this.db.selectFrom("orders").select("customer_id").where("order_id", "=", orderId).executeTakeFirst())?.customer_id;
   }
 
   async list(customerId: string, page: PageRequest): Promise<Page<Order>> {
-    await requireLiveCustomer(this.store.db, customerId);
-    const orders = this.store.db.selectFrom("orders").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
+    await requireLiveCustomer(this.db, customerId);
+    const orders = this.db.selectFrom("orders").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
     return keysetPage(orders, "order_id", (r) => r.order_id, page, toOrder);
   }
 
   /** Moves the order to `status` if the lifecycle allows it (409 names the allowed moves); same status = no change. */
-  async changeStatus(orderId: string, status: string, pre?: Preconditions): Promise<Order> {
-    if (!ORDER_STATUSES.includes(status as OrderStatus)) {
-      throw new InvalidInputError([{ pointer: "/status", message: `must be one of ${ORDER_STATUSES.join(", ")}` }]);
-    }
-    const to = status as OrderStatus;
-    const { order, changed } = await transaction(this.store.db, async (trx) => {
-      await lockRows(trx, "orders", [orderId]);
+  async changeStatus(orderId: string, to: OrderStatus, pre?: Preconditions): Promise<Order> {
+    const { order, changed } = await transaction(this.db, async (trx) => {
+      await lockRows(trx, "orders", "order_id", [orderId]);
       const current = await this.getIn(trx, orderId);
       if (!holds(pre, current)) throw new PreconditionError("order", orderId);
       if (current.status === to) return { order: current, changed: false };
@@ -124,7 +159,7 @@ export class OrderService {
     const rows =
       customerIds.length === 0
         ? []
-        : await this.store.db
+        : await this.db
             .selectFrom("orders")
             .selectAll()
             .where("customer_id", "in", customerIds)
@@ -134,5 +169,8 @@ export class OrderService {
             .execute();
     return groupBy(customerIds, rows, (r) => r.customer_id, toOrder);
   }
+}
 
+export function createService(deps: ServiceDeps): OrderService {
+  return new OrderService(deps);
 }

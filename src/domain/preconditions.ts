@@ -1,15 +1,23 @@
-// What a write may assume about the current version of its target (from If-Match, If-Unmodified-Since).
+// What a write may assume about the current version of its target: the conditional headers of RFC 9110 §13 as the
+// domain sees them (versions, not ETags), evaluated inside the write's transaction, so no update is ever lost.
 export interface Preconditions {
-  /** the write happens only if the current version is one of these */
-  versions?: number[];
-  /** the write happens only if the resource has not changed after this instant (ms since epoch) */
+  /** If-Match: only if the current version is one of these; "*": only if there is a current one */
+  match?: number[] | "*";
+  /** If-None-Match: only if the current version is none of these; "*": only if there is none */
+  noneMatch?: number[] | "*";
+  /** If-Unmodified-Since (ms since epoch); considered only without `match` */
   unmodifiedSince?: number;
 }
 
-export function holds(pre: Preconditions | undefined, current: { version: number; updatedAt: string }): boolean {
+/** RFC 9110 §13.2.2 for a state-changing request, against the current state (undefined: there is none). */
+export function holds(pre: Preconditions | undefined, current: { version: number; updatedAt: string } | undefined): boolean {
   if (!pre) return true;
-  if (pre.versions && !pre.versions.includes(current.version)) return false;
-  // HTTP dates have second precision: compare whole seconds.
-  if (pre.unmodifiedSince !== undefined && Math.floor(Date.parse(current.updatedAt) / 1000) > Math.floor(pre.unmodifiedSince / 1000)) return false;
+  if (pre.match !== undefined) {
+    if (!current || (pre.match !== "*" && !pre.match.includes(current.version))) return false;
+  } else if (pre.unmodifiedSince !== undefined && current) {
+    // HTTP dates have second precision: compare whole seconds.
+    if (Math.floor(Date.parse(current.updatedAt) / 1000) > Math.floor(pre.unmodifiedSince / 1000)) return false;
+  }
+  if (pre.noneMatch !== undefined && current && (pre.noneMatch === "*" || pre.noneMatch.includes(current.version))) return false;
   return true;
 }

@@ -1,7 +1,9 @@
-// What every resolver receives: the domain services, this operation's loaders, who is calling.
+// What every resolver receives: the domain services, this operation's loaders, who is calling, the event bus for
+// subscriptions.
 import type { Logger } from "pino";
+import type { Services } from "../../generated/wiring.js";
 import type { Principal } from "../auth/principal.js";
-import type { Services } from "../domain/services.js";
+import type { EventBus } from "../store/events.js";
 import { createLoaders, type Loaders } from "./loaders.js";
 import type { LiveStreams } from "./streams.js";
 
@@ -12,11 +14,19 @@ export type GraphqlContext = {
   principal: Principal | null;
   requestId: string;
   log?: Logger;
+  /** the bus domain changes are published on (subscriptions listen there) */
+  bus: EventBus;
   /** live subscription streams (ended when the app closes) */
   streams: LiveStreams;
 };
 
+interface Shared {
+  services: Services;
+  bus: EventBus;
+  streams: LiveStreams;
+}
+
 /** One context per operation: loaders cache only within it. */
-export function createContext(services: Services, streams: LiveStreams, caller: { principal?: Principal | null; requestId?: string; log?: Logger }): GraphqlContext {
-  return { services, streams, loaders: createLoaders(services), principal: caller.principal ?? null, requestId: caller.requestId ?? "", log: caller.log };
+export function createContext({ services, bus, streams }: Shared, caller: { principal?: Principal | null; requestId?: string; log?: Logger }): GraphqlContext {
+  return { services, bus, streams, loaders: createLoaders(services), principal: caller.principal ?? null, requestId: caller.requestId ?? "", log: caller.log };
 }

@@ -1,48 +1,21 @@
-// Every GraphQL error leaves with extensions.code. Resolver errors are turned into coded GraphQLErrors where they
-// are thrown (wrapResolvers in schema.ts), whatever the transport: domain outcomes keep their message; anything
-// unexpected is masked to a message with the request id and logged with its stack.
-import { GraphQLError } from "graphql";
+// Every GraphQL error leaves with extensions.code. Resolver errors become coded GraphQLErrors where they are thrown
+// (schema.ts wraps every resolver), whatever the transport, through the one error table (src/error-table.ts):
+// domain outcomes keep their message; invalid input is placed in the argument it came from; anything unexpected is
+// masked to a message with the request id and logged with its stack.
+import { GraphQLError, getNamedType, isInputObjectType, type GraphQLArgument } from "graphql";
 import type { Logger } from "pino";
 import { DomainError, InvalidInputError, type InputError } from "../domain/errors.js";
+import { codeOfStatus, ERRORS, type Kind } from "../error-table.js";
 
-/** Error kinds → codes. unauthenticated/forbidden are the auth layer's kinds, mapped here ahead of it. */
-const CODES: Record<string, string> = {
-  invalid: "BAD_USER_INPUT",
-  not_found: "NOT_FOUND",
-  gone: "GONE",
-  moved: "MOVED_PERMANENTLY",
-  conflict: "CONFLICT",
-  precondition: "CONFLICT",
-  unauthenticated: "UNAUTHENTICATED",
-  forbidden: "FORBIDDEN",
-};
-const STATUS_CODES: Record<number, string> = { 401: "UNAUTHENTICATED", 403: "FORBIDDEN" };
-
-/** The domain's input error, placed in the GraphQL argument it came from. */
-export class ArgumentError extends Error {
-  constructor(
-    readonly argument: string,
-    readonly invalid: InputError[],
-  ) {
-    super(invalid.map((e) => `${argument}${e.pointer}: ${e.message}`).join("; "));
-  }
+/** One bad argument value: `pointer` is relative to that argument. */
+export interface ArgumentProblem extends InputError {
+  argument: string;
 }
 
-/**
- * Runs a domain call whose input comes from GraphQL arguments. The domain's pointers are relative to its input:
- * with a string, all belong to that argument ("input"); with a map, the pointer's first segment names the
- * argument ({ "/after": "after", "/limit": "first" }) and is dropped.
- */
-export async function inArguments<T>(argument: string | Record<string, string>, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (!(error instanceof InvalidInputError)) throw error;
-    if (typeof argument === "string") throw new ArgumentError(argument, error.errors);
-    const first = error.errors[0]?.pointer.match(/^\/[^/]*/)?.[0] ?? "";
-    const name = argument[first];
-    if (!name) throw error;
-    throw new ArgumentError(name, error.errors.map((e) => ({ ...e, pointer: e.pointer.slice(first.length) })));
+/** Invalid arguments, each placed in its argument (BAD_USER_INPUT with extensions.argument and .invalid). */
+export class ArgumentError extends Error {
+  constructor(readonly invalid: ArgumentProblem[]) {
+    super(invalid.map((e) => `${e.argument}${e.pointer}: ${e.message}`).join("; "));
   }
 }
 
@@ -52,25 +25,41 @@ const segments = (pointer: string) =>
     .slice(1)
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, "/").replace(/~0/g, "~")));
 
+/**
+ * The domain's input errors (pointers relative to its input) placed in the field's arguments: an argument the
+ * pointer's first segment names; else the field's one input object argument.
+ */
+function inArguments(error: InvalidInputError, args: readonly GraphQLArgument[]): ArgumentError {
+  const input = args.filter((a) => isInputObjectType(getNamedType(a.type)));
+  return new ArgumentError(
+    error.errors.map((e) => {
+      const first = e.pointer.match(/^\/([^/]*)/)?.[1];
+      const named = args.find((a) => a.name === first);
+      if (named) return { argument: named.name, pointer: e.pointer.slice(first!.length + 1), message: e.message };
+      return { argument: input.length === 1 ? input[0].name : "", pointer: e.pointer, message: e.message };
+    }),
+  );
+}
+
 export interface ErrorContext {
   requestId: string;
   log?: Logger;
 }
 
-/** A resolver's error as the client sees it. */
-export function toGraphqlError(error: unknown, context: ErrorContext): GraphQLError {
+/** A resolver's error as the client sees it; `args` are the field's, to place invalid input. */
+export function toGraphqlError(error: unknown, context: ErrorContext, args: readonly GraphQLArgument[] = []): GraphQLError {
   if (error instanceof GraphQLError) return error;
+  if (error instanceof InvalidInputError) return toGraphqlError(inArguments(error, args), context);
   if (error instanceof ArgumentError) {
-    const invalid = error.invalid.map((e) => ({ ...e, path: [error.argument, ...segments(e.pointer)] }));
-    return new GraphQLError(error.message, { extensions: { code: "BAD_USER_INPUT", argument: error.argument, invalid } });
+    const invalid = error.invalid.map((e) => ({ pointer: e.pointer, message: e.message, path: [e.argument, ...segments(e.pointer)].filter((p) => p !== "") }));
+    return new GraphQLError(error.message, { extensions: { code: ERRORS.invalid.code, argument: error.invalid[0]?.argument, invalid } });
   }
   const kind = (error as { kind?: unknown })?.kind;
   const status = (error as { status?: unknown })?.status;
-  const code = typeof kind === "string" ? CODES[kind] : typeof status === "number" ? STATUS_CODES[status] : undefined;
+  const code = typeof kind === "string" && kind in ERRORS ? ERRORS[kind as Kind].code : typeof status === "number" ? codeOfStatus(status) : undefined;
   if (code && error instanceof Error) {
     const extensions: Record<string, unknown> = { code };
     if (error instanceof DomainError) {
-      if ("errors" in error) extensions.invalid = error.errors;
       if ("to" in error) extensions.movedTo = error.to;
       if ("allowed" in error && error.allowed) extensions.allowed = error.allowed;
     }
@@ -99,6 +88,3 @@ export function formatError(error: Readonly<GraphQLError | Error>): GraphQLError
         : "GRAPHQL_VALIDATION_FAILED";
   return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: { ...error.extensions, code } });
 }
-
-export const notImplemented = (field: string) =>
-  new GraphQLError(`${field} is declared in schema.graphql but not implemented yet.`, { extensions: { code: "NOT_IMPLEMENTED" } });

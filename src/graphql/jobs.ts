@@ -1,11 +1,12 @@
-// GraphQL adapter for jobs: the status monitor of asynchronous work.
-import type { Resolvers } from "../../generated/graphql.js";
+// GraphQL resolvers for the jobs fields of schema.graphql: the status monitor of asynchronous work.
+// `npm run generate` adds a stub here for each new field that needs a resolver; replace its body.
+import type { ResolversByTag } from "../../generated/resolvers.js";
 
-export const jobResolvers = {
+export const resolvers: ResolversByTag["jobs"] = {
   Query: {
     job: (_, { jobId }, { services }) => services.jobs.get(jobId),
   },
   JobResult: {
     order: (result, _, { services }) => services.orders.get(result.orderId),
   },
-} satisfies Resolvers;
+};

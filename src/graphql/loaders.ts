@@ -4,7 +4,7 @@ import type { Cart } from "../domain/carts.js";
 import type { Customer } from "../domain/customers.js";
 import type { Order } from "../domain/orders.js";
 import { NotFoundError } from "../domain/errors.js";
-import type { Services } from "../domain/services.js";
+import type { Services } from "../../generated/wiring.js";
 
 export interface Loaders {
   /** a live customer; a missing or deleted one fails its load with NOT_FOUND */

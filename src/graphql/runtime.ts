@@ -3,7 +3,8 @@
 import { subscribe, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { Principal } from "../auth/principal.js";
-import type { Services } from "../domain/services.js";
+import type { Services } from "../../generated/wiring.js";
+import type { EventBus } from "../store/events.js";
 import { createContext, type GraphqlContext } from "./context.js";
 import { createExecute } from "./execute.js";
 import { createPreparer, type OperationOptions } from "./operation.js";
@@ -11,7 +12,7 @@ import { buildSchema } from "./schema.js";
 import { LiveStreams } from "./streams.js";
 
 /** `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers). */
-export function createGraphqlRuntime(services: Services, options: OperationOptions & { log?: Logger; schema?: GraphQLSchema } = {}) {
+export function createGraphqlRuntime(services: Services, bus: EventBus, options: OperationOptions & { log?: Logger; schema?: GraphQLSchema } = {}) {
   const schema = options.schema ?? buildSchema();
   const streams = new LiveStreams();
   return {
@@ -21,7 +22,7 @@ export function createGraphqlRuntime(services: Services, options: OperationOptio
     prepare: createPreparer(schema, options),
     execute: createExecute(schema),
     subscribe,
-    context: (caller: { principal?: Principal | null; requestId?: string; log?: Logger }): GraphqlContext => createContext(services, streams, caller),
+    context: (caller: { principal?: Principal | null; requestId?: string; log?: Logger }): GraphqlContext => createContext({ services, bus, streams }, caller),
   };
 }
 

@@ -1,5 +1,6 @@
-// DateTime: RFC 3339 strings out, validated strings in.
+// The custom scalars of schema.graphql. DateTime: RFC 3339 strings out, validated strings in.
 import { GraphQLError, GraphQLScalarType, Kind } from "graphql";
+import type { ScalarResolvers } from "../../generated/resolvers.js";
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -16,3 +17,6 @@ export const DateTime = new GraphQLScalarType({
   parseValue: parse,
   parseLiteral: (ast) => parse(ast.kind === Kind.STRING ? ast.value : undefined),
 });
+
+/** Every custom scalar of schema.graphql (generated/resolvers.ts asks for each one). */
+export const scalars: ScalarResolvers = { DateTime };

@@ -1,40 +1,24 @@
-// Conditional GET/HEAD and cache headers: a 200 whose ETag / Last-Modified matches If-None-Match / If-Modified-Since becomes 304.
-// Also the validators' parsing for writes (If-Match, If-Unmodified-Since → domain Preconditions).
+// This app's validators: a resource's ETag is its row version ("v3"), its Last-Modified its updatedAt. The
+// conditional headers the runtime parsed become the domain's preconditions (versions) here, and every cacheable
+// read gets its cache headers.
 import type { Middleware } from "koa";
 import type { Preconditions } from "../domain/preconditions.js";
-
-export function conditionalGet(): Middleware {
-  return async (ctx, next) => {
-    await next();
-    if (ctx.method !== "GET" && ctx.method !== "HEAD") return;
-    if (ctx.status === 200 && notModified(ctx.headers, ctx.response.headers)) ctx.status = 304;
-    if (ctx.status === 200 || ctx.status === 304) {
-      // Per-user data: caches may keep it but must revalidate (cheap with the ETag), and never share it.
-      if (!ctx.response.get("Cache-Control")) ctx.set("Cache-Control", "private, no-cache");
-      ctx.vary("Accept, Accept-Encoding, Authorization");
-    }
-  };
-}
-
-/**
- * RFC 9110 §13.2.2 as an origin server evaluates it: If-None-Match (weak comparison) wins over If-Modified-Since.
- * Not Koa's ctx.fresh, which answers "stale" whenever the request says Cache-Control: no-cache, as fetch() does
- * for every conditional request.
- */
-export function notModified(request: Record<string, string | string[] | undefined>, response: Record<string, unknown>): boolean {
-  const etag = response["etag"];
-  const ifNoneMatch = request["if-none-match"];
-  if (typeof ifNoneMatch === "string") {
-    if (typeof etag !== "string") return false;
-    const weak = (tag: string) => tag.trim().replace(/^W\//, "");
-    return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => weak(tag) === weak(etag));
-  }
-  const since = typeof request["if-modified-since"] === "string" ? Date.parse(request["if-modified-since"]) : NaN;
-  const modified = typeof response["last-modified"] === "string" ? Date.parse(response["last-modified"]) : NaN;
-  return !Number.isNaN(since) && !Number.isNaN(modified) && modified <= since;
-}
+import { CONDITIONAL_HEADERS, evaluateRead, parseConditions, type Conditions } from "./preconditions.js";
 
 export const etagOf = (version: number) => `"v${version}"`;
+
+/** Tags we never issued (and weak ones, which If-Match never matches) stand for no version. */
+const versions = (tags: string[]) => tags.flatMap((tag) => (/^"v(\d+)"$/.test(tag) ? [Number(tag.slice(2, -1))] : []));
+
+/** If-Match, If-None-Match and If-Unmodified-Since of a write, as versions the domain compares in its transaction. */
+export function preconditionsOf(conditions: Conditions | undefined): Preconditions | undefined {
+  if (!conditions) return undefined;
+  const pre: Preconditions = {};
+  if (conditions.ifMatch !== undefined) pre.match = conditions.ifMatch === "*" ? "*" : versions(conditions.ifMatch);
+  if (conditions.ifNoneMatch !== undefined) pre.noneMatch = conditions.ifNoneMatch === "*" ? "*" : versions(conditions.ifNoneMatch.map((t) => t.replace(/^W\//, "")));
+  if (conditions.ifUnmodifiedSince !== undefined) pre.unmodifiedSince = conditions.ifUnmodifiedSince;
+  return Object.keys(pre).length ? pre : undefined;
+}
 
 /** RFC 7240 `Prefer: return=minimal`: the client wants 204 and the new ETag instead of the representation. */
 export const prefersMinimal = (headers: { Prefer?: string }) => /\breturn=minimal\b/.test(headers.Prefer ?? "");
@@ -44,17 +28,24 @@ export const resourceHeaders = (r: { version: number; updatedAt: string }) => ({
   "Last-Modified": new Date(r.updatedAt).toUTCString(),
 });
 
-/** If-Match lists ETags ("*" = any current version); tags we never issued can match nothing. */
-export function preconditions(headers: { "If-Match"?: string; "If-Unmodified-Since"?: string }): Preconditions | undefined {
-  const pre: Preconditions = {};
-  const ifMatch = headers["If-Match"]?.trim();
-  if (ifMatch && ifMatch !== "*") {
-    pre.versions = ifMatch.split(",").flatMap((tag) => {
-      const m = /^"v(\d+)"$/.exec(tag.trim());
-      return m ? [Number(m[1])] : [];
-    });
-  }
-  const since = headers["If-Unmodified-Since"] ? Date.parse(headers["If-Unmodified-Since"]) : NaN;
-  if (!Number.isNaN(since)) pre.unmodifiedSince = since;
-  return pre.versions || pre.unmodifiedSince !== undefined ? pre : undefined;
+const ALL_CONDITIONS = new Set<string>(CONDITIONAL_HEADERS);
+
+/**
+ * Per-user data: caches may keep a read but must revalidate it (cheap with the ETag), and never share it. Reads
+ * outside the spec's operations (the served specs, docs assets) get conditional GETs here; the spec's own get them
+ * from the REST runtime, for the headers each operation declares.
+ */
+export function cacheHeaders(): Middleware {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.method !== "GET" && ctx.method !== "HEAD") return;
+    if (ctx.status === 200 && !ctx.state.operationId) {
+      const conditions = parseConditions((name) => ctx.get(name) || undefined, ALL_CONDITIONS);
+      if (conditions && evaluateRead(conditions, ctx.response.get("ETag") || undefined, ctx.response.get("Last-Modified") || undefined) === 304) ctx.status = 304;
+    }
+    if (ctx.status === 200 || ctx.status === 304) {
+      if (!ctx.response.get("Cache-Control")) ctx.set("Cache-Control", "private, no-cache");
+      ctx.vary("Accept, Accept-Encoding, Authorization");
+    }
+  };
 }

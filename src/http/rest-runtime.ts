@@ -1,18 +1,26 @@
 // The runtime behind generated/rest.ts: per path, method dispatch (HEAD, OPTIONS, 405), the security hook, 406,
-// parameter and body validation, then the handler's returned response — checked against the spec in development
-// and test — written to Koa. Paths are found by a trie, so routing cost does not grow with the spec.
+// parameter and body validation, then the handler — whose thrown outcomes become the statuses the operation declares
+// (mapError) — and conditional requests (304/412), then the response — checked against the spec in development
+// and test — written to Koa. Paths are found by a trie, so routing cost does not grow with the spec. It knows
+// nothing of the app that mounts it: principals, contexts and error mappings come in through MountOptions.
 import type Router from "@koa/router";
 import type { Context, Middleware, Next } from "koa";
-import type { Principal } from "../auth/principal.js";
 import { hasBody, isJson, mediaType, readBody, type FormFields } from "./body.js";
 import { preferred } from "./negotiation.js";
 import { decodeParam, type Location, type ParamSpec, type Query } from "./params.js";
 import { createPathMatcher, MalformedPath } from "./path-matcher.js";
-import { HttpError, httpError, problem, PROBLEM_TYPE, type FieldError } from "./problem.js";
+import { CONDITIONAL_HEADERS, evaluateRead, parseConditions, type Conditions } from "./preconditions.js";
+import { HttpError, httpError, problem, PROBLEM_TYPE, type FieldError, type Problem } from "./problem.js";
 import { checkResponse, declaredFor, type DeclaredResponse } from "./response-check.js";
 import { fieldErrors, type Validator } from "./validation.js";
 
-export type { Principal, ParamSpec, Validator };
+export type { Conditions, ParamSpec, Problem, Validator };
+
+/** Who calls, as an authorizer decided it. Apps pass their own richer type; the runtime needs no more than this. */
+export interface Principal {
+  subject: string;
+  scopes: ReadonlySet<string>;
+}
 
 export interface OperationSpec {
   operationId: string;
@@ -26,9 +34,29 @@ export interface OperationSpec {
   security: { scheme: string; scopes: string[] }[][];
 }
 
+/** What every handler receives besides the request; apps extend it through MountOptions.context. */
 export interface RequestContext {
   requestId: string;
   operationId: string;
+  /** the conditional headers the operation declares, parsed (RFC 9110 §13); undefined when none was sent */
+  conditions?: Conditions;
+}
+
+/** What a handler returns (or a mapped error becomes): the status, headers and body written to the client. */
+export interface HandlerResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  contentType?: string;
+}
+
+/** Where a request went: for error mappers and hooks around handlers. */
+export interface OperationCall {
+  operation: OperationSpec;
+  /** the raw path parameters */
+  pathParams: Record<string, string>;
+  /** the validated request as the handler sees it */
+  request: Record<string, unknown>;
 }
 
 /**
@@ -50,14 +78,17 @@ export interface MountOptions {
   bodyLimit?: number;
   /** check every handler response against the spec (default: on unless NODE_ENV=production) */
   validateResponses?: boolean;
+  /** the context handed to handlers: the runtime's own, extended by the app (services, principal, …) */
+  context?: (ctx: Context, base: RequestContext, principal: Principal | null) => RequestContext;
+  /**
+   * Turns what a handler threw into a response (undefined: unexpected, a masked 500). A status the operation does not
+   * declare is a contract bug: logged, and answered 500. 501 (a stub not filled in yet) always passes.
+   */
+  mapError?: (error: unknown, call: OperationCall) => HandlerResponse | undefined;
+  /** runs around each handler call (and its error mapping), e.g. to store and replay answers of Idempotency-Keys */
+  around?: (call: OperationCall, invoke: () => Promise<HandlerResponse>) => Promise<HandlerResponse>;
 }
 
-interface HandlerResponse {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  contentType?: string;
-}
 type Handler = (req: Record<string, unknown>, ctx: RequestContext) => Promise<HandlerResponse>;
 
 interface PathEntry {
@@ -69,8 +100,10 @@ interface PathEntry {
 interface Prepared {
   op: OperationSpec;
   handler?: Handler;
-  /** media types of the success (2XX/default) answers: what Accept is checked against */
+  /** media types of the success (2XX/default) answers: what Accept is checked against (when the operation declares 406) */
   produces: string[];
+  /** the conditional headers the operation declares */
+  conditional: ReadonlySet<string>;
 }
 
 const LOCATIONS: Location[] = ["path", "query", "header", "cookie"];
@@ -80,8 +113,9 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
   const byPath = new Map<string, PathEntry>();
   for (const op of specs) {
     const entry = byPath.get(op.path) ?? { path: op.path, methods: new Map(), allow: "" };
-    const produces = [...new Set(Object.entries(op.responses).filter(([s]) => /^(2|default)/.test(s)).flatMap(([, r]) => r.contentTypes))];
-    entry.methods.set(op.method, { op, handler: handlers[op.operationId] as Handler | undefined, produces });
+    const produces = "406" in op.responses ? [...new Set(Object.entries(op.responses).filter(([s]) => /^(2|default)/.test(s)).flatMap(([, r]) => r.contentTypes))] : [];
+    const conditional = new Set(CONDITIONAL_HEADERS.filter((h) => op.parameters.some((p) => p.in === "header" && p.name.toLowerCase() === h.toLowerCase())));
+    entry.methods.set(op.method, { op, handler: handlers[op.operationId] as Handler | undefined, produces, conditional });
     byPath.set(op.path, entry);
   }
   for (const entry of byPath.values()) {
@@ -191,8 +225,42 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
   }
   if (!handler) throw httpError(501, `${op.operationId} (${op.method} ${op.path}) is declared in the spec but not implemented yet.`);
   const request = { params: parts.path, query: parts.query, headers: parts.header, cookies: parts.cookie, body, contentType, principal };
-  const response = await handler(request, { requestId: String(ctx.state.requestId ?? ""), operationId: op.operationId });
+  const conditions = prepared.conditional.size ? parseConditions((name) => ctx.get(name) || undefined, prepared.conditional) : undefined;
+  const base: RequestContext = { requestId: String(ctx.state.requestId ?? ""), operationId: op.operationId, conditions };
+  const handlerContext = options.context ? options.context(ctx, base, principal) : base;
+  const call: OperationCall = { operation: op, pathParams, request };
+  const invoke = async (): Promise<HandlerResponse> => {
+    try {
+      return await handler(request, handlerContext);
+    } catch (error) {
+      const mapped = options.mapError?.(error, call);
+      if (!mapped) throw error;
+      if (mapped.status !== 501 && !declaredFor(op.responses, mapped.status)) {
+        ctx.state.log?.error({ err: error, operationId: op.operationId, status: mapped.status }, `contract bug: ${op.operationId} would answer ${mapped.status}, which the spec does not declare`);
+        throw error;
+      }
+      return mapped;
+    }
+  };
+  let response = options.around ? await options.around(call, invoke) : await invoke();
+  if (conditions && (ctx.method === "GET" || ctx.method === "HEAD") && response.status >= 200 && response.status < 300) {
+    response = afterConditions(op, response, conditions);
+  }
   writeResponse(ctx, prepared, response, options);
+}
+
+/** A successful read under If-None-Match / If-Modified-Since (304) or If-Match / If-Unmodified-Since (412). */
+function afterConditions(op: OperationSpec, response: HandlerResponse, conditions: Conditions): HandlerResponse {
+  const header = (name: string) => Object.entries(response.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
+  const outcome = evaluateRead(conditions, header("etag"), header("last-modified"));
+  if (outcome === 304) {
+    const kept = Object.fromEntries(Object.entries(response.headers ?? {}).filter(([k]) => /^(etag|last-modified|cache-control|vary|expires|content-location|date)$/i.test(k)));
+    return { status: 304, headers: kept };
+  }
+  if (outcome === 412 && op.responses["412"]) {
+    return { status: 412, body: problem(412, "The resource does not match If-Match / If-Unmodified-Since; fetch it again.", { type: "urn:twinspec:problem:precondition" }) };
+  }
+  return response;
 }
 
 function cookie(ctx: Context, name: string): string | undefined {
@@ -221,7 +289,7 @@ function writeResponse(ctx: Context, { op }: Prepared, response: HandlerResponse
   }
   ctx.status = response.status;
   for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
-  if (response.body === undefined) return;
+  if (response.body === undefined || response.status === 304) return;
   // Every problem names the request it answers, as thrown ones do.
   // Koa would send a string as it is and treat null as "no content": JSON scalars are serialized here.
   const body = type === PROBLEM_TYPE ? { ...(response.body as object), requestId: ctx.state.requestId } : response.body;

@@ -1,14 +1,14 @@
-// REST adapter for carts and their checkout: parse → domain → response. No rule lives here.
-import type { RestHandlers } from "../../generated/rest.js";
+// REST handlers for the carts operations of openapi.yaml: request → domain (src/domain/carts.ts) → response.
+// `npm run generate` adds a stub here for each new operation of this tag; replace its body.
+import type { components } from "../../generated/openapi.js";
+import type { HandlersByTag } from "../../generated/rest.js";
 import type { Cart } from "../domain/carts.js";
-import type { Services } from "../domain/services.js";
-import { etagOf, preconditions, resourceHeaders } from "../http/conditional.js";
+import { etagOf, resourceHeaders } from "../http/conditional.js";
+import { location } from "../http/locations.js";
 import { jobBody } from "./jobs.js";
-import { domainProblem, locations } from "./outcomes.js";
 import { pageLink } from "./pagination.js";
-import type { Cart as RestCart } from "./representations.js";
 
-export const cartBody = (c: Cart): RestCart => ({
+const cartBody = (c: Cart): components["schemas"]["Cart"] => ({
   cartId: c.cartId,
   customerId: c.customerId,
   items: c.items,
@@ -16,62 +16,36 @@ export const cartBody = (c: Cart): RestCart => ({
   updatedAt: c.updatedAt,
 });
 
-const cartsOf = (customerId: string) => `${locations.customer(customerId)}/carts`;
+const cartsOf = (customerId: string) => `${location("customers", customerId)}/carts`;
 
-export function cartHandlers({ carts }: Services) {
-  return {
-    async listCustomerCarts(req) {
-      try {
-        const page = await carts.list(req.params.customerId, { limit: req.query.limit ?? 20, cursor: req.query.cursor });
-        return { status: 200, body: { items: page.items.map(cartBody), nextCursor: page.nextCursor }, headers: pageLink(cartsOf(req.params.customerId), req.query, page) };
-      } catch (e) {
-        return domainProblem(e, ["invalid", "not_found", "gone", "moved"], { where: "query", moved: cartsOf });
-      }
-    },
+export const handlers: HandlersByTag["carts"] = {
+  async listCustomerCarts(req, { services }) {
+    const page = await services.carts.list(req.params.customerId, { limit: req.query.limit ?? 20, cursor: req.query.cursor });
+    return { status: 200, body: { items: page.items.map(cartBody), nextCursor: page.nextCursor }, headers: pageLink(cartsOf(req.params.customerId), req.query, page) };
+  },
 
-    async createCart(req) {
-      try {
-        const c = await carts.create(req.params.customerId, req.body);
-        return { status: 201, body: cartBody(c), headers: { Location: locations.cart(c.cartId), ETag: etagOf(c.version) } };
-      } catch (e) {
-        return domainProblem(e, ["invalid", "not_found", "gone", "moved"], { moved: cartsOf });
-      }
-    },
+  async createCart(req, { services }) {
+    const c = await services.carts.create(req.params.customerId, req.body);
+    return { status: 201, body: cartBody(c), headers: { Location: location("carts", c.cartId), ETag: etagOf(c.version) } };
+  },
 
-    async getCart(req) {
-      try {
-        const c = await carts.get(req.params.cartId);
-        return { status: 200, body: cartBody(c), headers: resourceHeaders(c) };
-      } catch (e) {
-        return domainProblem(e, ["not_found", "gone"]);
-      }
-    },
+  async getCart(req, { services }) {
+    const c = await services.carts.get(req.params.cartId);
+    return { status: 200, body: cartBody(c), headers: resourceHeaders(c) };
+  },
 
-    async replaceCart(req) {
-      try {
-        const c = await carts.replaceItems(req.params.cartId, req.body, preconditions(req.headers));
-        return { status: 200, body: cartBody(c), headers: resourceHeaders(c) };
-      } catch (e) {
-        return domainProblem(e, ["invalid", "not_found", "gone", "conflict", "precondition"]);
-      }
-    },
+  async replaceCart(req, { services, preconditions }) {
+    const c = await services.carts.replaceItems(req.params.cartId, req.body, preconditions);
+    return { status: 200, body: cartBody(c), headers: resourceHeaders(c) };
+  },
 
-    async deleteCart(req) {
-      try {
-        await carts.delete(req.params.cartId, preconditions(req.headers));
-        return { status: 204 };
-      } catch (e) {
-        return domainProblem(e, ["not_found", "gone", "precondition"]);
-      }
-    },
+  async deleteCart(req, { services, preconditions }) {
+    await services.carts.delete(req.params.cartId, preconditions);
+    return { status: 204 };
+  },
 
-    async checkoutCart(req) {
-      try {
-        const job = await carts.checkout(req.params.cartId);
-        return { status: 202, body: jobBody(job), headers: { Location: locations.job(job.jobId) } };
-      } catch (e) {
-        return domainProblem(e, ["not_found", "gone", "conflict"]);
-      }
-    },
-  } satisfies Partial<RestHandlers>;
-}
+  async checkoutCart(req, { services }) {
+    const job = await services.carts.checkout(req.params.cartId);
+    return { status: 202, body: jobBody(job), headers: { Location: location("jobs", job.jobId) } };
+  },
+};

@@ -1,13 +1,13 @@
-// REST adapter for customers: parse → domain → response. No rule lives here.
-import type { RestHandlers } from "../../generated/rest.js";
+// REST handlers for the customers operations of openapi.yaml: request → domain (src/domain/customers.ts) → response.
+// `npm run generate` adds a stub here for each new operation of this tag; replace its body.
+import type { HandlersByTag } from "../../generated/rest.js";
+import type { components } from "../../generated/openapi.js";
+import { location } from "../http/locations.js";
 import type { Customer } from "../domain/customers.js";
-import type { Services } from "../domain/services.js";
-import { etagOf, preconditions, prefersMinimal, resourceHeaders } from "../http/conditional.js";
-import { domainProblem, locations } from "./outcomes.js";
+import { etagOf, prefersMinimal, resourceHeaders } from "../http/conditional.js";
 import { pageLink } from "./pagination.js";
-import type { Customer as RestCustomer } from "./representations.js";
 
-export const customerBody = (c: Customer): RestCustomer => ({
+const customerBody = (c: Customer): components["schemas"]["Customer"] => ({
   customerId: c.customerId,
   firstName: c.firstName,
   lastName: c.lastName,
@@ -16,71 +16,41 @@ export const customerBody = (c: Customer): RestCustomer => ({
   updatedAt: c.updatedAt,
 });
 
-export function customerHandlers({ customers }: Services) {
-  return {
-    async listCustomers(req) {
-      try {
-        const page = await customers.list({ limit: req.query.limit ?? 20, cursor: req.query.cursor });
-        return { status: 200, body: { items: page.items.map(customerBody), nextCursor: page.nextCursor }, headers: pageLink("/customers", req.query, page) };
-      } catch (e) {
-        return domainProblem(e, ["invalid"], { where: "query" });
-      }
-    },
+const created = (c: Customer) => ({ status: 201 as const, body: customerBody(c), headers: { Location: location("customers", c.customerId), ETag: etagOf(c.version) } });
 
-    async createCustomer(req) {
-      try {
-        const c = await customers.create(req.body);
-        return { status: 201, body: customerBody(c), headers: { Location: locations.customer(c.customerId), ETag: etagOf(c.version) } };
-      } catch (e) {
-        return domainProblem(e, ["invalid", "conflict"]);
-      }
-    },
+export const handlers: HandlersByTag["customers"] = {
+  async listCustomers(req, { services }) {
+    const page = await services.customers.list({ limit: req.query.limit ?? 20, cursor: req.query.cursor });
+    return { status: 200, body: { items: page.items.map(customerBody), nextCursor: page.nextCursor }, headers: pageLink("/customers", req.query, page) };
+  },
 
-    async getCustomer(req) {
-      try {
-        const c = await customers.get(req.params.customerId);
-        return { status: 200, body: customerBody(c), headers: resourceHeaders(c) };
-      } catch (e) {
-        return domainProblem(e, ["not_found", "gone", "moved"]);
-      }
-    },
+  async createCustomer(req, { services }) {
+    return created(await services.customers.create(req.body));
+  },
 
-    async putCustomer(req) {
-      try {
-        const { customer: c, created } = await customers.put(req.params.customerId, req.body, preconditions(req.headers));
-        if (created) return { status: 201, body: customerBody(c), headers: { Location: locations.customer(c.customerId), ETag: etagOf(c.version) } };
-        return { status: 200, body: customerBody(c), headers: resourceHeaders(c) };
-      } catch (e) {
-        return domainProblem(e, ["invalid", "conflict", "gone", "moved", "precondition"]);
-      }
-    },
+  async getCustomer(req, { services }) {
+    const c = await services.customers.get(req.params.customerId);
+    return { status: 200, body: customerBody(c), headers: resourceHeaders(c) };
+  },
 
-    async patchCustomer(req) {
-      try {
-        const c = await customers.update(req.params.customerId, req.body, preconditions(req.headers));
-        if (prefersMinimal(req.headers)) return { status: 204, headers: { ETag: etagOf(c.version) } };
-        return { status: 200, body: customerBody(c), headers: resourceHeaders(c) };
-      } catch (e) {
-        return domainProblem(e, ["invalid", "not_found", "conflict", "gone", "moved", "precondition"]);
-      }
-    },
+  async putCustomer(req, { services, preconditions }) {
+    const { customer: c, created: isNew } = await services.customers.put(req.params.customerId, req.body, preconditions);
+    return isNew ? created(c) : { status: 200, body: customerBody(c), headers: resourceHeaders(c) };
+  },
 
-    async mergeCustomer(req) {
-      try {
-        const survivor = await customers.merge(req.params.customerId, req.body.into);
-        return { status: 200, body: customerBody(survivor), headers: resourceHeaders(survivor) };
-      } catch (e) {
-        return domainProblem(e, ["invalid", "not_found", "gone", "moved", "conflict"]);
-      }
-    },
+  async patchCustomer(req, { services, preconditions }) {
+    const c = await services.customers.update(req.params.customerId, req.body, preconditions);
+    if (prefersMinimal(req.headers)) return { status: 204, headers: { ETag: etagOf(c.version) } };
+    return { status: 200, body: customerBody(c), headers: resourceHeaders(c) };
+  },
 
-    async deleteCustomer(req) {
-      try {
-        await customers.delete(req.params.customerId, preconditions(req.headers));
-        return { status: 204 };
-      } catch (e) {
-        return domainProblem(e, ["not_found", "gone", "moved", "precondition"]);
-      }
-    },
-  } satisfies Partial<RestHandlers>;
-}
+  async mergeCustomer(req, { services }) {
+    const survivor = await services.customers.merge(req.params.customerId, req.body.into);
+    return { status: 200, body: customerBody(survivor), headers: resourceHeaders(survivor) };
+  },
+
+  async deleteCustomer(req, { services, preconditions }) {
+    await services.customers.delete(req.params.customerId, preconditions);
+    return { status: 204 };
+  },
+};

@@ -1,27 +1,21 @@
-// REST adapter for jobs: the status monitor that 202 responses point at.
-import type { RestHandlers } from "../../generated/rest.js";
+// REST handlers for the jobs operations of openapi.yaml: the status monitor that 202 responses point at.
+// `npm run generate` adds a stub here for each new operation of this tag; replace its body.
+import type { components } from "../../generated/openapi.js";
+import type { HandlersByTag } from "../../generated/rest.js";
 import type { Job } from "../domain/jobs.js";
-import type { Services } from "../domain/services.js";
 import { resourceHeaders } from "../http/conditional.js";
-import { domainProblem, locations } from "./outcomes.js";
-import type { Job as RestJob } from "./representations.js";
+import { location } from "../http/locations.js";
 
-export function jobBody(j: Job): RestJob {
-  const body: RestJob = { jobId: j.jobId, status: j.status, createdAt: j.createdAt, updatedAt: j.updatedAt };
-  if (j.result) body.result = { orderId: j.result.orderId, orderUrl: locations.order(j.result.orderId) };
+export function jobBody(j: Job): components["schemas"]["Job"] {
+  const body: components["schemas"]["Job"] = { jobId: j.jobId, customerId: j.customerId, status: j.status, createdAt: j.createdAt, updatedAt: j.updatedAt };
+  if (j.result) body.result = { orderId: j.result.orderId, orderUrl: location("orders", j.result.orderId) };
   if (j.error) body.error = { type: "urn:twinspec:problem:job-failed", status: 409, ...j.error };
   return body;
 }
 
-export function jobHandlers({ jobs }: Services) {
-  return {
-    async getJob(req) {
-      try {
-        const j = await jobs.get(req.params.jobId);
-        return { status: 200, body: jobBody(j), headers: resourceHeaders(j) };
-      } catch (e) {
-        return domainProblem(e, ["not_found"]);
-      }
-    },
-  } satisfies Partial<RestHandlers>;
-}
+export const handlers: HandlersByTag["jobs"] = {
+  async getJob(req, { services }) {
+    const j = await services.jobs.get(req.params.jobId);
+    return { status: 200, body: jobBody(j), headers: resourceHeaders(j) };
+  },
+};

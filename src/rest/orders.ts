@@ -1,13 +1,13 @@
-// REST adapter for orders: parse → domain → response. No rule lives here.
-import type { RestHandlers } from "../../generated/rest.js";
+// REST handlers for the orders operations of openapi.yaml: request → domain (src/domain/orders.ts) → response.
+// `npm run generate` adds a stub here for each new operation of this tag; replace its body.
+import type { components } from "../../generated/openapi.js";
+import type { HandlersByTag } from "../../generated/rest.js";
 import type { Order } from "../domain/orders.js";
-import type { Services } from "../domain/services.js";
-import { etagOf, preconditions, prefersMinimal, resourceHeaders } from "../http/conditional.js";
-import { domainProblem, locations } from "./outcomes.js";
+import { etagOf, prefersMinimal, resourceHeaders } from "../http/conditional.js";
+import { location } from "../http/locations.js";
 import { pageLink } from "./pagination.js";
-import type { Order as RestOrder } from "./representations.js";
 
-export const orderBody = (o: Order): RestOrder => ({
+const orderBody = (o: Order): components["schemas"]["Order"] => ({
   orderId: o.orderId,
   customerId: o.customerId,
   status: o.status,
@@ -17,45 +17,27 @@ export const orderBody = (o: Order): RestOrder => ({
   updatedAt: o.updatedAt,
 });
 
-const ordersOf = (customerId: string) => `${locations.customer(customerId)}/orders`;
+const ordersOf = (customerId: string) => `${location("customers", customerId)}/orders`;
 
-export function orderHandlers({ orders }: Services) {
-  return {
-    async listCustomerOrders(req) {
-      try {
-        const page = await orders.list(req.params.customerId, { limit: req.query.limit ?? 20, cursor: req.query.cursor });
-        return { status: 200, body: { items: page.items.map(orderBody), nextCursor: page.nextCursor }, headers: pageLink(ordersOf(req.params.customerId), req.query, page) };
-      } catch (e) {
-        return domainProblem(e, ["invalid", "not_found", "gone", "moved"], { where: "query", moved: ordersOf });
-      }
-    },
+export const handlers: HandlersByTag["orders"] = {
+  async listCustomerOrders(req, { services }) {
+    const page = await services.orders.list(req.params.customerId, { limit: req.query.limit ?? 20, cursor: req.query.cursor });
+    return { status: 200, body: { items: page.items.map(orderBody), nextCursor: page.nextCursor }, headers: pageLink(ordersOf(req.params.customerId), req.query, page) };
+  },
 
-    async placeOrder(req) {
-      try {
-        const o = await orders.place(req.params.customerId, req.body);
-        return { status: 201, body: orderBody(o), headers: { Location: locations.order(o.orderId), ETag: etagOf(o.version) } };
-      } catch (e) {
-        return domainProblem(e, ["invalid", "not_found", "gone", "moved"], { moved: ordersOf });
-      }
-    },
+  async placeOrder(req, { services }) {
+    const o = await services.orders.place(req.params.customerId, req.body);
+    return { status: 201, body: orderBody(o), headers: { Location: location("orders", o.orderId), ETag: etagOf(o.version) } };
+  },
 
-    async getOrder(req) {
-      try {
-        const o = await orders.get(req.params.orderId);
-        return { status: 200, body: orderBody(o), headers: resourceHeaders(o) };
-      } catch (e) {
-        return domainProblem(e, ["not_found", "gone"]);
-      }
-    },
+  async getOrder(req, { services }) {
+    const o = await services.orders.get(req.params.orderId);
+    return { status: 200, body: orderBody(o), headers: resourceHeaders(o) };
+  },
 
-    async updateOrder(req) {
-      try {
-        const o = await orders.changeStatus(req.params.orderId, req.body.status, preconditions(req.headers));
-        if (prefersMinimal(req.headers)) return { status: 204, headers: { ETag: etagOf(o.version) } };
-        return { status: 200, body: orderBody(o), headers: { ETag: etagOf(o.version) } };
-      } catch (e) {
-        return domainProblem(e, ["invalid", "not_found", "gone", "conflict", "precondition"]);
-      }
-    },
-  } satisfies Partial<RestHandlers>;
-}
+  async updateOrder(req, { services, preconditions }) {
+    const o = await services.orders.changeStatus(req.params.orderId, req.body.status, preconditions);
+    if (prefersMinimal(req.headers)) return { status: 204, headers: { ETag: etagOf(o.version) } };
+    return { status: 200, body: orderBody(o), headers: resourceHeaders(o) };
+  },
+};

@@ -1,12 +1,13 @@
 // Opens the database named by DATABASE_URL and applies migrations: SQLite (better-sqlite3) by default,
 // PostgreSQL (pg) for postgres:// URLs; the domain sees the same Kysely<Database> either way.
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { mkdirSync, promises as fs } from "node:fs";
+import path, { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import SQLite from "better-sqlite3";
 import { cachingStatements } from "./statement-cache.js";
-import { Kysely, Migrator, SqliteDialect, type LogEvent, type MigrationProvider } from "kysely";
+import { FileMigrationProvider, Kysely, Migrator, SqliteDialect, type KyselyPlugin, type LogEvent } from "kysely";
 import type { Logger } from "pino";
-import { migrations } from "./migrations.js";
+import { IdempotencyKeys } from "./idempotency.js";
 import { isPostgresUrl, openPostgres, type PostgresHandle } from "./postgres.js";
 import type { Database } from "./schema.js";
 
@@ -17,12 +18,16 @@ export interface Store {
   dialect: "sqlite" | "postgres";
   /** set on PostgreSQL: the pool and connection settings (the event bus opens its LISTEN connection with them) */
   postgres?: PostgresHandle;
+  /** the Idempotency-Key records of REST writes */
+  idempotencyKeys: IdempotencyKeys;
   close(): Promise<void>;
 }
 
 export interface StoreOptions {
   /** called for every query, e.g. to count them */
   onQuery?: (event: LogEvent) => void;
+  /** Kysely plugins applied to every query (e.g. tracing, or a test's injected faults) */
+  plugins?: KyselyPlugin[];
   /** PostgreSQL: most connections this instance opens (DATABASE_POOL_MAX; default 10) */
   poolMax?: number;
   logger?: Logger;
@@ -37,8 +42,8 @@ export function sqlitePath(url: string): string {
 export async function openStore(url: string = DEFAULT_DATABASE_URL, options: StoreOptions = {}): Promise<Store> {
   const log = options.onQuery ? (event: LogEvent) => options.onQuery!(event) : undefined;
   if (isPostgresUrl(url)) {
-    const { db, handle } = await openPostgres(url, { ...options, onQuery: log }, (db, schema) => migrate(db, schema));
-    return { db, dialect: "postgres", postgres: handle, close: () => db.destroy() };
+    const { db, handle } = await openPostgres(url, { ...options, onQuery: log, plugins: options.plugins }, (db, schema) => migrate(db, schema));
+    return { db, dialect: "postgres", postgres: handle, idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
   }
   const path = sqlitePath(url);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -47,17 +52,20 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   // FULL: a commit is on disk before the 2xx that acknowledges it.
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log, plugins: options.plugins });
   await migrate(db);
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  return { db, dialect: "sqlite", idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
 }
+
+/** One file per migration, applied in name order (src/store/migrations/NNN_name.ts). */
+const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
 
 /**
  * Applies pending migrations. On PostgreSQL `schema` names where Kysely keeps its bookkeeping tables: without it
  * Kysely would find them in any schema of the database and skip creating them in ours.
  */
 export async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const provider = new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS });
   const { error, results } = await new Migrator({ db, provider, migrationTableSchema: schema }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";

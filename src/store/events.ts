@@ -2,16 +2,8 @@
 // a PostgreSQL LISTEN/NOTIFY bus implements the same interface for many instances.
 import { EventEmitter } from "node:events";
 
-export interface OrderStatusChanged {
-  orderId: string;
-  customerId: string;
-  status: string;
-  sentAt: string;
-}
-
-export interface EventMap {
-  orderStatusChanged: OrderStatusChanged;
-}
+/** Event type → its payload. Each domain module adds its own events (`declare module "../store/events.js"`). */
+export interface EventMap {}
 
 export interface EventBus {
   publish<K extends keyof EventMap>(type: K, event: EventMap[K]): Promise<void>;

@@ -5,12 +5,21 @@
 // by the version the claim set, so a worker whose lease ran out and was taken over cannot also complete the job.
 import type { Kysely, Transaction } from "kysely";
 import type { Logger } from "pino";
-import { DomainError } from "../domain/errors.js";
 import { isPostgres } from "./dialect.js";
 import type { Database } from "./schema.js";
 import { transaction } from "./transactions.js";
 
 export type JobHandler = (trx: Transaction<Database>, jobId: string, payload: any) => Promise<{ result: object; after?: () => Promise<void> }>;
+
+/** Thrown by a handler when the job can never succeed (its input is gone): it fails at once, with this title. */
+export class JobFailed extends Error {
+  constructor(
+    readonly title: string,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
 
 export interface QueueOptions {
   /** how long a claim lasts before another worker may take the job over (ms) */
@@ -28,15 +37,21 @@ export class JobQueue {
   private readonly pollMs: number;
   private readonly maxAttempts: number;
 
+  private readonly handlers: Record<string, JobHandler> = {};
+
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly handlers: Record<string, JobHandler>,
     private readonly log: Logger,
     options: QueueOptions = {},
   ) {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollMs = options.pollMs ?? 500;
     this.maxAttempts = options.maxAttempts ?? 5;
+  }
+
+  /** The work behind jobs of `kind` (domain modules register theirs when their service is built). */
+  register(kind: string, handler: JobHandler) {
+    this.handlers[kind] = handler;
   }
 
   start() {
@@ -119,11 +134,11 @@ export class JobQueue {
         this.log.warn({ jobId: job.job_id }, error.message);
         return;
       }
-      // A domain outcome (cart gone, customer deleted) is final; anything else is retried until maxAttempts.
-      const final = error instanceof DomainError || job.attempts >= this.maxAttempts;
+      // A failure the handler calls final (its input is gone) is final; anything else is retried until maxAttempts.
+      const final = error instanceof JobFailed || job.attempts >= this.maxAttempts;
       this.log.warn({ err: error, jobId: job.job_id, attempts: job.attempts, final }, "job failed");
       if (final) {
-        const problem = { title: error instanceof DomainError ? "Checkout failed" : "Job failed", detail: (error as Error).message };
+        const problem = { title: error instanceof JobFailed ? error.title : "Job failed", detail: (error as Error).message };
         await this.finish(this.db, job, "FAILED", { error: JSON.stringify(problem) }).catch((e) => {
           if (!(e instanceof LeaseLost)) throw e;
         });

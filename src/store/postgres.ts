@@ -1,6 +1,6 @@
 // PostgreSQL behind the same Kysely<Database> as SQLite: a pg pool (DATABASE_POOL_MAX), numbers that come back
 // as numbers, and migrations serialized across instances that start at the same moment.
-import { Kysely, PostgresDialect, sql, type LogEvent } from "kysely";
+import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogEvent } from "kysely";
 import pg from "pg";
 import type { Logger } from "pino";
 import type { Database } from "./schema.js";
@@ -27,6 +27,7 @@ export interface PostgresHandle {
 export interface PostgresOptions {
   poolMax?: number;
   onQuery?: (event: LogEvent) => void;
+  plugins?: KyselyPlugin[];
   logger?: Logger;
 }
 
@@ -46,7 +47,7 @@ export async function openPostgres(url: string, options: PostgresOptions, migrat
   // An idle connection that breaks (server restart, network) is dropped by the pool; the next query opens a new
   // one. Without a listener the error would crash the process.
   pool.on("error", (err) => options.logger?.warn({ err }, "idle PostgreSQL connection lost"));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.onQuery });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.onQuery, plugins: options.plugins });
   try {
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
     const schema = rows[0]?.schema;

@@ -1,43 +1,8 @@
-// Kysely table types. Timestamps are ISO-8601 strings and JSON columns are text on every dialect,
-// so the domain code is the same on SQLite and PostgreSQL.
+// Kysely table types of the store's own tables (jobs, idempotency keys). Each resource's domain module adds its
+// table to `Database` itself (declaration merging: `declare module "../store/schema.js"`), so no list of resources is
+// kept here. Timestamps are ISO-8601 strings and JSON columns are text on every dialect, so the code is the same on
+// SQLite and PostgreSQL.
 import type { Generated } from "kysely";
-
-export interface CustomersTable {
-  customer_id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  /** tombstone: set when deleted; the row stays so later requests answer 410 */
-  deleted_at: string | null;
-  /** set when merged into another customer; the old URL answers 301 */
-  merged_into: string | null;
-}
-
-export interface OrdersTable {
-  order_id: string;
-  customer_id: string;
-  status: string;
-  items: string;
-  total: number;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-}
-
-export interface CartsTable {
-  cart_id: string;
-  customer_id: string;
-  items: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  checkout_job_id: string | null;
-}
 
 export interface JobsTable {
   job_id: string;
@@ -68,8 +33,5 @@ export interface IdempotencyKeysTable {
 
 export interface Database {
   idempotency_keys: IdempotencyKeysTable;
-  customers: CustomersTable;
-  orders: OrdersTable;
-  carts: CartsTable;
   jobs: JobsTable;
 }

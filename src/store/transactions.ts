@@ -22,17 +22,20 @@ export async function transaction<T>(db: Kysely<Database>, work: (trx: Transacti
   }
 }
 
-type Keyed = { customers: "customer_id"; orders: "order_id"; carts: "cart_id"; jobs: "job_id" };
-
 /**
- * Inside a transaction on PostgreSQL, locks the rows with these ids until it ends: "update" before changing them,
- * "share" to keep them as read (a customer that must stay live while something is added for it). Ids are locked
- * in sorted order so two transactions locking the same rows cannot deadlock. Does nothing on SQLite, or outside
- * a transaction (there is nothing to hold the lock for).
+ * Inside a transaction on PostgreSQL, locks the rows of `table` whose `idColumn` is one of `ids` until it ends:
+ * "update" before changing them, "share" to keep them as read (a customer that must stay live while something is
+ * added for it). Ids are locked in sorted order so two transactions locking the same rows cannot deadlock. Does
+ * nothing on SQLite, or outside a transaction (there is nothing to hold the lock for).
  */
-export async function lockRows<T extends keyof Keyed>(db: Kysely<Database>, table: T, ids: readonly string[], mode: "update" | "share" = "update"): Promise<void> {
+export async function lockRows<T extends keyof Database & string>(
+  db: Kysely<Database>,
+  table: T,
+  idColumn: keyof Database[T] & string,
+  ids: readonly string[],
+  mode: "update" | "share" = "update",
+): Promise<void> {
   if (!db.isTransaction || ids.length === 0 || !isPostgres(db)) return;
-  const column: Keyed[T] = ({ customers: "customer_id", orders: "order_id", carts: "cart_id", jobs: "job_id" } as Keyed)[table];
   const sorted = [...new Set(ids)].sort();
-  await sql`select 1 from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(sorted)}) order by ${sql.ref(column)} for ${sql.raw(mode === "update" ? "update" : "share")}`.execute(db);
+  await sql`select 1 from ${sql.table(table)} where ${sql.ref(idColumn)} in (${sql.join(sorted)}) order by ${sql.ref(idColumn)} for ${sql.raw(mode === "update" ? "update" : "share")}`.execute(db);
 }

@@ -1,20 +1,27 @@
-// The authorization matrix for GraphQL, generated from schema.graphql's @auth directives: every protected root
-// field with no token (UNAUTHENTICATED), a token lacking the scope (FORBIDDEN), another customer's token
-// (FORBIDDEN), and the right token (neither) — each time with the rest of `data` intact.
+// The authorization matrix for GraphQL, driven by the specs: every protected root field of schema.graphql (its
+// @auth scopes, and whose data it acts on — x-resource owners) with no token (UNAUTHENTICATED), a token lacking the
+// scope (FORBIDDEN), another customer's token (FORBIDDEN where the data is owned), and the right token (neither) —
+// each time with the rest of `data` intact. Input arguments take the sample body of the paired REST operation.
 import assert from "node:assert/strict";
-import { buildSchema, getNamedType, isObjectType, isNonNullType, type GraphQLField } from "graphql";
-import { loadTypeDefs } from "../../src/graphql/schema.js";
+import { getNamedType, isObjectType, isNonNullType, type GraphQLField } from "graphql";
 import { token } from "../support/auth.js";
-import { item, newCustomer, newOrder, newWorld } from "../support/fixtures.js";
+import { newCustomer, newOrder } from "../support/fixtures.js";
 import { call, gql, startServer, type TestServer } from "../support/server.js";
+import { graphqlInputs, graphqlOwnership, graphqlSchema as schema, newWorld, operations, sampleBody } from "../support/spec.js";
 
-const schema = buildSchema(loadTypeDefs());
-const INPUTS: Record<string, unknown> = {
-  CreateCustomerInput: { firstName: "G", lastName: "M", email: "gql-matrix@example.com" },
-  UpdateCustomerInput: { lastName: "Matrix" },
-  PlaceOrderInput: { items: [item()] },
-  CartInput: { items: [item()] },
-};
+/** A value for each argument the field needs: ids by name, else the paired operation's sample body (or its properties). */
+function argumentValues(root: string, field: GraphQLField<unknown, unknown>, ids: Record<string, string>): Record<string, unknown> {
+  const rules = graphqlInputs[`${root}.${field.name}`];
+  const op = rules && operations.find((o) => o.operationId === rules.operationId);
+  const sample = op ? (sampleBody(op)?.body as Record<string, unknown> | undefined) : undefined;
+  const values: Record<string, unknown> = {};
+  for (const a of field.args) {
+    if (a.name in ids) values[a.name] = ids[a.name];
+    else if (rules?.body && "arg" in rules.body && rules.body.arg === a.name) values[a.name] = sample;
+    else if (sample && a.name in sample) values[a.name] = sample[a.name];
+  }
+  return values;
+}
 
 function scopesOf(field: GraphQLField<unknown, unknown>): string[] | undefined {
   const directive = field.astNode?.directives?.find((d) => d.name.value === "auth");
@@ -30,9 +37,9 @@ const roots = (["Query", "Mutation"] as const).flatMap((root) =>
 
 /** An operation calling just this field with values for its arguments, selecting __typename when it is an object. */
 function operation(root: string, field: GraphQLField<unknown, unknown>, ids: Record<string, string>) {
-  const args = field.args.filter((a) => isNonNullType(a.type) || a.name in ids);
-  const values: Record<string, unknown> = {};
-  for (const a of args) values[a.name] = ids[a.name] ?? INPUTS[getNamedType(a.type).name] ?? (a.name === "status" ? "PAID" : undefined);
+  const all = argumentValues(root, field, ids);
+  const args = field.args.filter((a) => (isNonNullType(a.type) || a.name in ids) && a.name in all);
+  const values = Object.fromEntries(args.map((a) => [a.name, all[a.name]]));
   const declared = args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ");
   const passed = args.map((a) => `${a.name}: $${a.name}`).join(", ");
   const selection = isObjectType(getNamedType(field.type)) ? " { __typename }" : "";
@@ -61,14 +68,15 @@ describe("GraphQL authorization matrix (every protected root field of schema.gra
       // A nullable field is nulled alone; a non-null one nulls data as GraphQL requires.
       if (!isNonNullType(field.type)) assert.equal(none.json.data?.ok, root, "the rest of data is intact");
 
-      const lacking = await send(await token(owner.customerId, ""));
+      const lacking = await send(await token(owner, ""));
       assert.deepEqual(codes(lacking), ["FORBIDDEN"], lacking.text);
 
-      const someoneElse = await send(await token(other.customerId, scopes.join(" ")));
-      assert.deepEqual(codes(someoneElse), ["FORBIDDEN"], someoneElse.text);
+      const ownership = graphqlOwnership[`${root}.${field.name}`];
+      const someoneElse = await send(await token(other, scopes.join(" ")));
+      if (ownership.kind === "none") assert.ok(!codes(someoneElse).some((c) => c === "UNAUTHENTICATED" || c === "FORBIDDEN"), `nobody owns it: ${someoneElse.text}`);
+      else assert.deepEqual(codes(someoneElse), ["FORBIDDEN"], someoneElse.text);
 
-      const targetsOne = field.args.some((a) => a.name in ids);
-      const right = await send(targetsOne ? await token(owner.customerId, scopes.join(" ")) : await token("ops", "admin"));
+      const right = await send(ownership.kind === "instance" ? await token(owner, scopes.join(" ")) : ownership.kind === "none" ? await token(other, scopes.join(" ")) : await token("ops", "admin"));
       assert.ok(!codes(right).some((c) => c === "UNAUTHENTICATED" || c === "FORBIDDEN"), right.text);
     });
   }

@@ -87,7 +87,7 @@ describe("subscription auth", () => {
     const elapsed = Date.now() - started;
     assert.deepEqual(results, []);
     assert.ok(elapsed >= 900 && elapsed < 5500, `ended after ${elapsed} ms`);
-    assert.equal(s.app.services.bus.listenerCount("orderStatusChanged"), 0);
+    assert.equal(s.app.bus.listenerCount("orderStatusChanged"), 0);
     await client.dispose();
   });
 

@@ -19,6 +19,8 @@ const op = (extra: Partial<Operation> = {}): Operation => ({
   parameters: [],
   responses: [res("200", ["application/json"])],
   security: [],
+  tags: [],
+  extensions: {},
   ...extra,
 });
 const thingOp = op({

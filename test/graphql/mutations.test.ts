@@ -15,10 +15,9 @@ describe("GraphQL mutations", () => {
 
   const code = (res: { json: { errors?: { extensions: { code: string } }[] } }) => res.json.errors?.[0]?.extensions.code;
 
-  it("createCustomer with a taken email → CONFLICT; deleteCustomer of nobody → NOT_FOUND", async () => {
-    const dup = await gql(s.url, `mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customerId } }`, { i: ada });
-    assert.deepEqual(dup.json.data, { createCustomer: null });
-    assert.equal(code(dup), "CONFLICT");
+  it("createCustomer twice with one input makes two customers; deleteCustomer of nobody → NOT_FOUND", async () => {
+    const made = await Promise.all([1, 2].map(() => gql(s.url, `mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customerId } }`, { i: ada })));
+    assert.notEqual(made[0].json.data.createCustomer.customerId, made[1].json.data.createCustomer.customerId);
     const del = await gql(s.url, `mutation { deleteCustomer(customerId: "cus_nobody") }`);
     assert.deepEqual(del.json.data, { deleteCustomer: null });
     assert.equal(code(del), "NOT_FOUND");

@@ -15,7 +15,7 @@ type Change = { orderId: string; customerId: string; status: string; sentAt: str
 describe("GraphQL subscriptions", () => {
   let s: TestServer;
   let wsUrl: string;
-  const listeners = () => s.app.services.bus.listenerCount("orderStatusChanged");
+  const listeners = () => s.app.bus.listenerCount("orderStatusChanged");
   let baseline: number;
 
   beforeEach(async () => {

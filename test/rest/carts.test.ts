@@ -71,18 +71,18 @@ describe("REST carts and checkout", () => {
   it("a job whose customer is deleted before it runs reports FAILED with a problem", async () => {
     const { customerId } = await newCustomer(s.url);
     const { cartId } = await newCart(s.url, customerId);
-    await s.app.services.queue.stop();
+    await s.app.stopJobs();
     try {
       const accepted = await call(`${s.url}/carts/${cartId}/checkout`, { method: "POST" });
       assert.equal(accepted.json.status, "PENDING");
       await call(`${s.url}/customers/${customerId}`, { method: "DELETE" });
-      s.app.services.queue.resume();
+      s.app.resumeJobs();
       const job = await settle(s.url, accepted.headers.get("location")!);
       assert.equal(job.status, "FAILED");
       assert.equal(job.error.title, "Checkout failed");
       assert.match(job.error.detail, /deleted/);
     } finally {
-      s.app.services.queue.resume();
+      s.app.resumeJobs();
     }
   });
 });

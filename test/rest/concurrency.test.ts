@@ -26,7 +26,7 @@ describe("concurrent conditional writes", () => {
     const order = await call(`${s.url}/customers/${customerId}/orders`, { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] } });
     const url = `${s.url}/orders/${order.json.orderId}`;
     const events: string[] = [];
-    const off = s.app.services.bus.subscribe("orderStatusChanged", (e) => events.push(e.status));
+    const off = s.app.bus.subscribe("orderStatusChanged", (e) => events.push(e.status));
     try {
       const results = await Promise.all(Array.from({ length: 10 }, () => call(url, mergePatch({ status: "PAID" }, { "If-Match": '"v1"' }))));
       assert.deepEqual(results.map((r) => r.status).sort(), [200, ...Array(9).fill(412)]);

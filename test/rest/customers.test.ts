@@ -27,18 +27,13 @@ describe("REST customers", () => {
     assert.match(got.headers.get("content-type") ?? "", /^application\/json/);
   });
 
-  it("the same POST twice creates two customers (POST is not idempotent)", async () => {
+  it("the same POST twice creates two customers (POST is not idempotent, SERVICE-SPEC §4.1 rule 1)", async () => {
     const a = await create();
-    await call(`${s.url}/customers/${a.json.customerId}`, { method: "DELETE" });
     const b = await create();
+    assert.deepEqual([a.status, b.status], [201, 201]);
     assert.notEqual(a.json.customerId, b.json.customerId);
-  });
-
-  it("a second live customer with the same email → 409", async () => {
-    await create();
-    const res = await call(`${s.url}/customers`, { method: "POST", json: { ...ada, firstName: "Other" } });
-    assert.equal(res.status, 409);
-    assert.match(res.json.detail, /ada@example.com/);
+    assert.notEqual(a.headers.get("location"), b.headers.get("location"));
+    for (const made of [a, b]) assert.equal((await call(`${s.url}${made.headers.get("location")}`)).json.email, ada.email);
   });
 
   it("If-None-Match with the current ETag → 304 without body; HEAD → headers only", async () => {

@@ -4,6 +4,7 @@ import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { startProcess, type ServerProcess } from "../support/process.js";
 import { ada, call } from "../support/server.js";
 import { openStore } from "../../src/store/database.js";
+import { domainOn } from "../support/services.js";
 
 describe("durability across crashes", function () {
   this.timeout(90_000);
@@ -64,8 +65,8 @@ describe("durability across crashes", function () {
     // What a crash mid-job leaves behind: the checkout accepted and claimed (RUNNING, lease held), its
     // transaction never committed. Made directly in the database, since a real crash cannot be timed.
     const store = await openStore(database.url);
-    const { CartService } = await import("../../src/domain/carts.js");
-    const job = await new CartService(store).checkout(cart.json.cartId);
+    const { services } = domainOn(store);
+    const job = await services.carts.checkout(cart.json.cartId);
     await store.db.updateTable("jobs").set({ status: "RUNNING", attempts: 1, lease_until: new Date(Date.now() + 500).toISOString() }).where("job_id", "=", job.jobId).execute();
     await store.close();
 

@@ -1,102 +1,172 @@
-// Declared statuses that every operation of a kind can answer, produced by walking openapi.yaml's operations:
-// 400 for a malformed path id, 404 for an unknown one, 410 for a deleted target, 304 for a current ETag,
-// 422 for an Idempotency-Key reused with another request. Operation-specific outcomes live in their own tests.
+// Declared statuses that every operation of a kind can answer, produced by walking openapi.yaml's operations with
+// what the specs say of them (sample bodies, resources, conditional headers): 400 for a malformed path id, 404 for
+// an unknown one, 410 for a deleted target, 304 / 412 for conditional requests, 406 / 413 / 415 for content
+// negotiation and bodies, 409 / 422 for Idempotency-Keys, and 500 — with only a request id — for an unexpected
+// failure. Operation-specific outcomes live in their own tests. A new resource in the specs is walked as it is.
 import assert from "node:assert/strict";
-import { operationSpecs } from "../../generated/rest.js";
-import { BODIES } from "../support/bodies.js";
-import { mergePatch, newCustomer, newWorld } from "../support/fixtures.js";
-import { call, startServer, type TestServer } from "../support/server.js";
+import { fingerprint } from "../../src/http/idempotency.js";
+import { call, startServer, type Faults, type TestServer } from "../support/server.js";
+import { declares, newWorld, operations, pathParams, resourceOfParam, sampleBody, send, urlOf, type Operation } from "../support/spec.js";
 
-const declares = (op: (typeof operationSpecs)[number], status: number) => String(status) in op.responses;
-const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+const BODY_LIMIT = 4096;
+const hasHeader = (op: Operation, name: string) => op.parameters.some((p) => p.in === "header" && p.name === name);
 
 describe("declared statuses, walked over every operation", () => {
   let s: TestServer;
-  before(async () => (s = await startServer()));
+  const faults: Faults = { armed: false };
+  before(async () => (s = await startServer({ bodyLimit: BODY_LIMIT, faults })));
   after(() => s.close());
+  afterEach(() => (faults.armed = false));
 
   const world = async () => (await newWorld(s.url)).ids;
 
-  function send(op: (typeof operationSpecs)[number], ids: Record<string, string>, init: { headers?: Record<string, string>; body?: unknown } = {}) {
-    const sample = BODIES[op.operationId];
-    const body = init.body ?? sample?.body;
-    return call(`${s.url}${op.path.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(ids[n]))}`, {
-      method: op.method,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      headers: { ...(sample ? { "content-type": sample.type } : {}), ...init.headers },
-      redirect: "manual",
-    });
-  }
-
-  for (const op of operationSpecs) {
+  for (const op of operations) {
     const params = pathParams(op.path);
+    const last = params.at(-1);
 
-    if (params.length > 0 && declares(op, 400)) {
-      it(`${op.operationId}: a malformed ${params.at(-1)} → 400 naming it`, async () => {
-        const ids = { ...(await world()), [params.at(-1)!]: "bad id!" };
-        const res = await send(op, ids);
+    if (last && declares(op, 400)) {
+      it(`${op.operationId}: a malformed ${last} → 400 naming it`, async () => {
+        const res = await send(s.url, op, { ...(await world()), [last]: "bad id!" });
         assert.equal(res.status, 400, res.text);
-        assert.deepEqual(res.json.errors.map((e: { in: string; pointer: string }) => `${e.in}:${e.pointer}`), [`path:/${params.at(-1)}`]);
+        assert.deepEqual(res.json.errors.map((e: { in: string; pointer: string }) => `${e.in}:${e.pointer}`), [`path:/${last}`]);
       });
     }
 
-    if (params.length > 0 && declares(op, 404)) {
-      it(`${op.operationId}: an unknown ${params.at(-1)} → 404`, async () => {
-        const ids = { ...(await world()), [params.at(-1)!]: "nothing_here" };
-        const res = await send(op, ids, op.operationId === "mergeCustomer" ? { body: { into: (await newCustomer(s.url)).customerId } } : {});
+    if (last && declares(op, 404)) {
+      it(`${op.operationId}: an unknown ${last} → 404`, async () => {
+        const res = await send(s.url, op, { ...(await world()), [last]: "nothing_here" });
         assert.equal(res.status, 404, res.text);
       });
     }
 
-    if (declares(op, 410)) {
-      it(`${op.operationId}: a deleted target (or a deleted customer's) → 410`, async () => {
+    if (last && declares(op, 410)) {
+      it(`${op.operationId}: a deleted target (or a deleted owner's) → 410`, async () => {
         const ids = await world();
-        if (params.includes("cartId") && op.operationId !== "checkoutCart") await call(`${s.url}/carts/${ids.cartId}`, { method: "DELETE" });
-        else await call(`${s.url}/customers/${ids.customerId}`, { method: "DELETE" });
-        const res = await send(op, ids, op.operationId === "mergeCustomer" ? { body: { into: (await newCustomer(s.url)).customerId } } : {});
+        // Delete what the path names, if it can be deleted; else its owner (x-resource owner).
+        const target = deleterOf(last) ?? deleterOf(ownerParamOf(last));
+        assert.ok(target, `nothing deletes ${last} or its owner`);
+        assert.equal((await send(s.url, target, ids)).status, 204);
+        const res = await send(s.url, op, ids);
         assert.equal(res.status, 410, res.text);
       });
     }
 
     if (op.method === "GET" && declares(op, 304)) {
-      it(`${op.operationId}: If-None-Match with the current ETag → 304`, async () => {
+      it(`${op.operationId}: If-None-Match with the current ETag, or If-Modified-Since now → 304 without a body`, async () => {
         const ids = await world();
-        const first = await send(op, ids);
+        const first = await send(s.url, op, ids);
         assert.equal(first.status, 200);
-        const again = await send(op, ids, { headers: { "If-None-Match": first.headers.get("etag")! } });
-        assert.equal(again.status, 304);
+        const again = await send(s.url, op, ids, { headers: { "If-None-Match": first.headers.get("etag")! } });
+        assert.deepEqual([again.status, again.text, again.headers.get("etag")], [304, "", first.headers.get("etag")]);
+        const since = await send(s.url, op, ids, { headers: { "If-Modified-Since": new Date(Date.now() + 1000).toUTCString() } });
+        assert.equal(since.status, 304);
+        // If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2).
+        const both = await send(s.url, op, ids, { headers: { "If-None-Match": '"other"', "If-Modified-Since": new Date(Date.now() + 1000).toUTCString() } });
+        assert.equal(both.status, 200);
       });
     }
 
-    if (declares(op, 422) && op.parameters.some((p) => p.name === "Idempotency-Key")) {
+    if (declares(op, 412) && hasHeader(op, "If-Unmodified-Since")) {
+      it(`${op.operationId}: If-Unmodified-Since before its last change, or a stale If-Match → 412, nothing changed`, async () => {
+        const ids = await world();
+        const read = operations.find((o) => o.method === "GET" && o.path === op.path)!;
+        const before = await send(s.url, read, ids);
+        const stale = await send(s.url, op, ids, { headers: { "If-Unmodified-Since": "Sat, 01 Jan 2000 00:00:00 GMT" } });
+        assert.equal(stale.status, 412, stale.text);
+        const staleTag = await send(s.url, op, ids, { headers: { "If-Match": '"v999"' } });
+        assert.equal(staleTag.status, 412, staleTag.text);
+        // If-Match decides when both are sent (§13.2.2): the current ETag lets the write through.
+        const current = await send(s.url, op, ids, { headers: { "If-Match": before.headers.get("etag")!, "If-Unmodified-Since": "Sat, 01 Jan 2000 00:00:00 GMT" } });
+        assert.ok(current.status < 300, `${current.status} ${current.text}`);
+      });
+    }
+
+    if (declares(op, 406)) {
+      it(`${op.operationId}: Accept that excludes its media types → 406`, async () => {
+        const res = await send(s.url, op, await world(), { headers: { accept: "image/png" } });
+        assert.deepEqual([res.status, res.headers.get("content-type")], [406, "application/problem+json"], res.text);
+      });
+    }
+
+    if (sampleBody(op) && declares(op, 413)) {
+      it(`${op.operationId}: a body over the limit → 413`, async () => {
+        const res = await send(s.url, op, await world(), { raw: JSON.stringify({ pad: "x".repeat(BODY_LIMIT) }) });
+        assert.equal(res.status, 413, res.text);
+      });
+    }
+
+    if (sampleBody(op) && declares(op, 415)) {
+      it(`${op.operationId}: a body of a media type it does not take → 415 naming what it takes`, async () => {
+        const res = await send(s.url, op, await world(), { headers: { "content-type": "text/plain" }, raw: "hello" });
+        assert.equal(res.status, 415, res.text);
+        assert.ok(res.headers.get(op.method === "PATCH" ? "accept-patch" : "accept-post"), "names the accepted media types");
+      });
+    }
+
+    if (hasHeader(op, "Idempotency-Key") && declares(op, 422)) {
       it(`${op.operationId}: an Idempotency-Key reused with another request → 422`, async () => {
-        const a = await world();
-        const b = await world();
         const key = `walk-${op.operationId}-${Date.now()}`;
-        const body = op.operationId === "mergeCustomer" ? { into: b.customerId } : undefined;
-        const first = await send(op, a, { headers: { "Idempotency-Key": key }, body });
+        const first = await send(s.url, op, await world(), { headers: { "Idempotency-Key": key } });
         assert.ok(first.status < 500, first.text);
         // Another request: other path ids, or (for a collection) another body.
-        const otherBody = op.operationId === "mergeCustomer" ? { into: a.customerId } : pathParams(op.path).length === 0 ? { ...(BODIES[op.operationId].body as object), email: `other-${key}@example.com` } : undefined;
-        const other = await send(op, b, { headers: { "Idempotency-Key": key }, body: otherBody });
+        const other = params.length ? await send(s.url, op, await world(), { headers: { "Idempotency-Key": key } }) : await send(s.url, op, {}, { headers: { "Idempotency-Key": key }, body: variant(sampleBody(op)!.body) });
         assert.equal(other.status, 422, other.text);
+      });
+    }
+
+    if (hasHeader(op, "Idempotency-Key") && declares(op, 409)) {
+      it(`${op.operationId}: a repeat of an Idempotency-Key whose first request is still running → 409`, async () => {
+        const ids = await world();
+        const key = `running-${op.operationId}-${Date.now()}`;
+        // The first request is "running": its key is claimed, with no answer yet.
+        const request = { params: Object.fromEntries(params.map((p) => [p, ids[p]])), query: {}, body: sampleBody(op)?.body ?? null };
+        assert.ok(await s.store.idempotencyKeys.claim("test-admin", key, fingerprint(op.operationId, request), new Date().toISOString()));
+        const res = await send(s.url, op, ids, { headers: { "Idempotency-Key": key } });
+        assert.equal(res.status, 409, res.text);
+        assert.match(res.json.detail, /still being processed/);
+      });
+    }
+
+    if (declares(op, 500)) {
+      it(`${op.operationId}: an unexpected failure → 500 with only a request id`, async () => {
+        const ids = await world();
+        faults.armed = true;
+        const res = await send(s.url, op, ids);
+        faults.armed = false;
+        assert.deepEqual([res.status, res.headers.get("content-type")], [500, "application/problem+json"], res.text);
+        assert.equal(res.json.requestId, res.headers.get("x-request-id"));
+        assert.doesNotMatch(res.text, /injected fault|at .*\.ts:/, "nothing of the failure leaks");
       });
     }
   }
 
-  it("putCustomer / patchCustomer to another live customer's email → 409", async () => {
-    const a = await newCustomer(s.url);
-    const b = await newCustomer(s.url);
-    const put = await call(`${s.url}/customers/${b.customerId}`, { method: "PUT", json: { firstName: "B", lastName: "B", email: a.email } });
-    assert.equal(put.status, 409);
-    const patch = await call(`${s.url}/customers/${b.customerId}`, mergePatch({ email: a.email }));
-    assert.equal(patch.status, 409);
+  it("every operation with a request body gives an example, so every walk above can send it", () => {
+    const missing = operations.filter((op) => op.body && !sampleBody(op)).map((op) => op.operationId);
+    assert.deepEqual(missing, []);
   });
 
-  it("deleteCart with a stale If-Match → 412, the cart stays", async () => {
-    const { cartId } = await world();
-    const res = await call(`${s.url}/carts/${cartId}`, { method: "DELETE", headers: { "If-Match": '"v99"' } });
-    assert.equal(res.status, 412);
-    assert.equal((await call(`${s.url}/carts/${cartId}`)).status, 200);
+  it("an URL walked above is the operation's own (sanity check of the walker)", async () => {
+    const ids = await world();
+    for (const op of operations.filter((o) => o.method === "GET")) assert.equal((await call(`${s.url}${urlOf(op, ids)}`)).status, 200, op.operationId);
   });
 });
+
+/** The DELETE of the resource a path parameter names, if it has one. */
+function deleterOf(param: string | undefined): Operation | undefined {
+  const path = param ? resourceOfParam(param)?.[1].path : undefined;
+  return operations.find((o) => o.method === "DELETE" && o.path === path);
+}
+
+/** The path parameter naming the owner of what `param` names (x-resource owner; itself for a self-owned one). */
+function ownerParamOf(param: string): string | undefined {
+  const resource = resourceOfParam(param)?.[1];
+  return !resource || (resource.owner as string) === "none" ? undefined : resource.owner === "self" ? param : resource.owner;
+}
+
+/** The same body with its first plain string changed: another request that is just as valid. */
+function variant(body: unknown): unknown {
+  const copy = structuredClone(body) as Record<string, unknown>;
+  const key = Object.keys(copy).find((k) => typeof copy[k] === "string" && !/[@:/]/.test(copy[k] as string));
+  if (key) copy[key] = `${copy[key]}2`;
+  return copy;
+}

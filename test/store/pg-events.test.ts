@@ -5,13 +5,13 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import pino from "pino";
 import { openStore, type Store } from "../../src/store/database.js";
-import type { OrderStatusChanged } from "../../src/store/events.js";
+import type { OrderStatusChanged } from "../../src/domain/orders.js";
 import { readiness } from "../../src/store/health.js";
 import { listenerName, PgBus } from "../../src/store/pg-events.js";
 import { freshDatabase, testDatabaseKind, testPostgresUrl, type TestDatabase } from "../support/database.js";
 
 const silent = pino({ level: "silent" });
-const event = (status: string): OrderStatusChanged => ({ orderId: "ord_1", customerId: "cus_1", status, sentAt: new Date().toISOString() });
+const event = (status: OrderStatusChanged["status"]): OrderStatusChanged => ({ orderId: "ord_1", customerId: "cus_1", status, sentAt: new Date().toISOString() });
 
 async function until(condition: () => boolean, what: string, ms = 5_000) {
   const deadline = Date.now() + ms;

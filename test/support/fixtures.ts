@@ -38,20 +38,3 @@ export async function settle(base: string, jobUrl: string, timeoutMs = 10_000) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-
-/**
- * One customer's resources of every kind (an order, a cart, a settled checkout job) and a second customer:
- * what tests that walk every operation need as targets. `ids` is keyed by the path parameters' names.
- */
-export async function newWorld(base: string) {
-  const owner = await newCustomer(base);
-  const other = await newCustomer(base);
-  const order = await newOrder(base, owner.customerId);
-  const cart = await newCart(base, owner.customerId);
-  const jobCart = await newCart(base, owner.customerId, [item("job-sku")]);
-  const job = await call(`${base}/carts/${jobCart.cartId}/checkout`, { method: "POST" });
-  // A settled job: one still running changes between two reads (its ETag with it).
-  await settle(base, job.headers.get("location")!);
-  const ids: Record<string, string> = { customerId: owner.customerId, orderId: order.orderId, cartId: cart.cartId, jobId: job.json.jobId };
-  return { owner, other, ids };
-}

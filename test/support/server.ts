@@ -1,6 +1,7 @@
 // A real server for tests: the app from buildApp on an ephemeral 127.0.0.1 port, over a fresh database
 // (SQLite file, or a PostgreSQL schema with TEST_DATABASE=postgres: see database.ts).
 import { createServer, type Server } from "node:http";
+import type { KyselyPlugin } from "kysely";
 import type { AddressInfo } from "node:net";
 import { buildApp, type App, type AppDeps } from "../../src/app.js";
 import { createMetrics } from "../../src/http/metrics.js";
@@ -17,13 +18,33 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A switch for unexpected database failures: while `armed`, every query fails with an error nobody expects. */
+export interface Faults {
+  armed: boolean;
+}
+
+function faultPlugin(faults: Faults): KyselyPlugin {
+  const fail = () => new Error("injected fault: the database is in a state nobody planned for");
+  return {
+    transformQuery(args) {
+      if (faults.armed) throw fail();
+      return args.node;
+    },
+    // Queries compiled once (store/prepared.ts) skip transformQuery; their results still pass here.
+    transformResult: async (args) => {
+      if (faults.armed) throw fail();
+      return args.result;
+    },
+  };
+}
+
 export async function startServer(
-  options: { bodyLimit?: number; corsOrigins?: string[] } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase } = {},
+  options: { bodyLimit?: number; corsOrigins?: string[]; faults?: Faults } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase } = {},
 ): Promise<TestServer> {
   // A database passed in is shared with other servers (several instances) and left for its owner to drop.
   const database = options.database ?? (await freshDatabase());
   const metrics = createMetrics();
-  const store = await openStore(database.url, { onQuery: metrics.onQuery });
+  const store = await openStore(database.url, { onQuery: metrics.onQuery, plugins: options.faults ? [faultPlugin(options.faults)] : [] });
   const app = buildApp({
     store,
     authSecret: TEST_SECRET,
@@ -36,7 +57,7 @@ export async function startServer(
     jobs: options.jobs ?? { pollMs: 50, leaseMs: 1000 },
   });
   app.start();
-  await app.services.bus.ready?.();
+  await app.bus.ready?.();
   // Outermost, so it sees the final status (after 304s and thrown problems).
   app.koa.middleware.unshift(recordStatuses);
   const server: Server = createServer(app.koa.callback());

@@ -343,6 +343,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["Problem"];
+            406: components["responses"]["Problem"];
         };
     };
     patchWidget: {

@@ -56,7 +56,8 @@ export interface GetWidgetV2Request {
 
 export type GetWidgetV2Response =
   | { status: 200; body: operations["get-widget.v2"]["responses"][200]["content"]["application/json" | "text/csv"]; contentType?: "application/json" | "text/csv"; headers: { ETag: string } }
-  | { status: 404; body: operations["get-widget.v2"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 404; body: operations["get-widget.v2"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["get-widget.v2"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> };
 
 export interface DeleteWidgetsByIdRequest {
   params: NonNullable<paths["/widgets/{id}"]["delete"]["parameters"]["path"]>;
@@ -132,6 +133,11 @@ export interface RestHandlers {
   createUser(req: CreateUserRequest, ctx: RequestContext): Promise<CreateUserResponse>;
 }
 
+/** The handlers of each tag's operations (by first tag): what one handler file implements. */
+export interface HandlersByTag {
+  default: Pick<RestHandlers, "listWidgets" | "createWidget" | "getWidgetsMine" | "get-widget.v2" | "deleteWidgetsById" | "patchWidget" | "getFilesByNameExt" | "addPet" | "createUser">;
+}
+
 export type OperationId = keyof RestHandlers;
 
 export const operationSpecs: readonly OperationSpec[] = [
@@ -187,6 +193,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     responses: {
       "200": { contentTypes: ["application/json","text/csv"], headers: [{"name":"ETag","required":true}], validate: { "application/json": validators.createWidget_res201 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listWidgets_resdefault } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listWidgets_resdefault } },
     },
     security: [[{"scheme":"bearer","scopes":["widgets:read"]}]],
   },

@@ -289,6 +289,13 @@ export interface RestHandlers {
   deleteUser(req: DeleteUserRequest, ctx: RequestContext): Promise<DeleteUserResponse>;
 }
 
+/** The handlers of each tag's operations (by first tag): what one handler file implements. */
+export interface HandlersByTag {
+  pet: Pick<RestHandlers, "updatePet" | "addPet" | "findPetsByStatus" | "findPetsByTags" | "getPetById" | "updatePetWithForm" | "deletePet" | "uploadFile">;
+  store: Pick<RestHandlers, "getInventory" | "placeOrder" | "getOrderById" | "deleteOrder">;
+  user: Pick<RestHandlers, "createUser" | "createUsersWithArrayInput" | "createUsersWithListInput" | "loginUser" | "logoutUser" | "getUserByName" | "updateUser" | "deleteUser">;
+}
+
 export type OperationId = keyof RestHandlers;
 
 export const operationSpecs: readonly OperationSpec[] = [

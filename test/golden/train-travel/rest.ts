@@ -139,6 +139,14 @@ export interface RestHandlers {
   "create-booking-payment"(req: CreateBookingPaymentRequest, ctx: RequestContext): Promise<CreateBookingPaymentResponse>;
 }
 
+/** The handlers of each tag's operations (by first tag): what one handler file implements. */
+export interface HandlersByTag {
+  Stations: Pick<RestHandlers, "get-stations">;
+  Trips: Pick<RestHandlers, "get-trips">;
+  Bookings: Pick<RestHandlers, "get-bookings" | "create-booking" | "get-booking" | "delete-booking">;
+  Payments: Pick<RestHandlers, "create-booking-payment">;
+}
+
 export type OperationId = keyof RestHandlers;
 
 export const operationSpecs: readonly OperationSpec[] = [

@@ -52,6 +52,12 @@ export interface RestHandlers {
   "perform-search"(req: PerformSearchRequest, ctx: RequestContext): Promise<PerformSearchResponse>;
 }
 
+/** The handlers of each tag's operations (by first tag): what one handler file implements. */
+export interface HandlersByTag {
+  metadata: Pick<RestHandlers, "list-data-sets" | "list-searchable-fields">;
+  search: Pick<RestHandlers, "perform-search">;
+}
+
 export type OperationId = keyof RestHandlers;
 
 export const operationSpecs: readonly OperationSpec[] = [

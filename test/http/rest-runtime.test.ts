@@ -229,6 +229,11 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
       });
     }
 
+    it("an operation that does not declare 406 ignores Accept and answers its own media type (RFC 9110 §12.5.1)", async () => {
+      const res = await call(`${s.url}/files/a.txt`, { headers: { Accept: "application/xml" } });
+      assert.deepEqual([res.status, res.headers.get("content-type")], [200, "application/json; charset=utf-8"], res.text);
+    });
+
     it("an operation with no success body is never 406", async () => {
       assert.equal((await call(`${s.url}/widgets/5`, { method: "DELETE", headers: { ...ok, Accept: "image/png" } })).status, 204);
     });

@@ -1,0 +1,47 @@
+// `npm run generate` for this project, as a function (the CLI and `npm run dev` both run it): check the specs, add
+// stubs for what is new to the hand-written files, then write generated/ (or, with check, only report what differs).
+import { loadDocument, SpecError } from "./spec.js";
+import { OUT, syncGenerated } from "./generate.js";
+import { runSpecChecks } from "./spec-checks.js";
+import { syncStubs } from "./stubs.js";
+
+export interface ProjectOptions {
+  check?: boolean;
+  outDir?: string;
+  strict?: boolean;
+  log?: (line: string) => void;
+  error?: (line: string) => void;
+}
+
+/** true when everything is in order (written, or with check: up to date). */
+export async function generateProject({ check = false, outDir = OUT, strict = false, log = console.log, error = console.error }: ProjectOptions = {}): Promise<boolean> {
+  let specChecks;
+  try {
+    specChecks = runSpecChecks({ strict });
+  } catch (e) {
+    if (e instanceof SpecError) {
+      error(`invalid spec: ${e.message}`);
+      return false;
+    }
+    throw e;
+  }
+  for (const line of specChecks.info) log(line);
+  for (const block of specChecks.problems) error(block);
+  if (specChecks.failed) return false;
+
+  const stubs = syncStubs(specChecks.contract, loadDocument("openapi.yaml"), { check });
+  for (const change of stubs) {
+    const what = `${change.created ? "new file" : "stubs"}: ${change.added.join(", ")}`;
+    if (check) error(`${change.file} lacks ${what}; run \`npm run generate\` to add them`);
+    else log(`wrote ${change.file} (${what}); fill in the stubs`);
+  }
+  const started = performance.now();
+  const { stale, total } = await syncGenerated(specChecks.contract, { check, outDir });
+  const ms = Math.round(performance.now() - started);
+  if (check && stale.length > 0) {
+    error(`${outDir}/ is stale; run \`npm run generate\` and commit the result:\n  ${stale.join("\n  ")}`);
+    return false;
+  }
+  log(check ? `${outDir}/ is up to date (${total} files, ${ms} ms)` : `wrote ${stale.length} of ${total} files in ${ms} ms`);
+  return !(check && stubs.length > 0);
+}

@@ -1,0 +1,9 @@
+// Column types that mean the same on SQLite and PostgreSQL, for migrations (src/store/migrations/).
+import { sql, type Expression, type Kysely } from "kysely";
+import { isPostgres } from "./dialect.js";
+
+/**
+ * Text columns. On PostgreSQL they compare byte-wise (collation "C"), as SQLite's do: ids, ISO timestamps and
+ * keyset cursors then sort the same on both, whatever locale the database was created with. SQLite keeps "text".
+ */
+export const text = (db: Kysely<any>): "text" | Expression<unknown> => (isPostgres(db) ? sql`text collate "C"` : "text");

@@ -1,0 +1,62 @@
+// stubs.ts: `npm run generate` writes a stub for each operation, resolver and resource module that has none, into
+// the right file, and never changes what is written there already.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runSpecChecks } from "../../src/codegen/spec-checks.js";
+import { loadDocument } from "../../src/codegen/spec.js";
+import { syncStubs } from "../../src/codegen/stubs.js";
+
+describe("stubs in the hand-written files", () => {
+  const { contract } = runSpecChecks();
+  const doc = loadDocument("openapi.yaml");
+  let root: string;
+  beforeEach(() => (root = mkdtempSync(join(tmpdir(), "stubs-"))));
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const file = (path: string) => readFileSync(join(root, path), "utf8");
+
+  it("writes each tag's REST, GraphQL and domain files whole when they are missing, then nothing more", () => {
+    const first = syncStubs(contract, doc, { root });
+    assert.deepEqual(first.filter((c) => c.created).map((c) => c.file).sort(), [
+      "src/domain/carts.ts", "src/domain/customers.ts", "src/domain/jobs.ts", "src/domain/orders.ts",
+      "src/graphql/carts.ts", "src/graphql/customers.ts", "src/graphql/jobs.ts", "src/graphql/orders.ts",
+      "src/rest/carts.ts", "src/rest/customers.ts", "src/rest/jobs.ts", "src/rest/orders.ts",
+    ]);
+    assert.match(file("src/rest/orders.ts"), /export const handlers: HandlersByTag\["orders"\] = \{\n  async listCustomerOrders\(\) \{\n    throw new NotImplementedError\("listCustomerOrders"\);/);
+    assert.match(file("src/graphql/orders.ts"), /Subscription: \{\n    orderStatusChanged: \{\n      subscribe: \(\) => \{/);
+    assert.match(file("src/domain/orders.ts"), /export interface Order \{\n  orderId: string;[\s\S]*async ownerOf\(orderId: string\)/);
+    assert.doesNotMatch(file("src/domain/customers.ts"), /ownerOf/, "a customer owns itself");
+    assert.deepEqual(syncStubs(contract, doc, { root }), [], "a second run changes nothing");
+  });
+
+  it("adds only the missing members to an existing file, keeping every byte already there", () => {
+    syncStubs(contract, doc, { root });
+    const rest = file("src/rest/carts.ts").replace(/  async deleteCart\(\) \{\n[^}]*\},\n/, "").replace("async getCart() {", "async getCart() {\n    // mine");
+    writeFileSync(join(root, "src/rest/carts.ts"), rest);
+    const graphql = file("src/graphql/orders.ts").replace(/  Subscription: \{[\s\S]*?\n  \},\n/, "").replace(/    order: \(\) => \{[^}]*\},\n/, "");
+    writeFileSync(join(root, "src/graphql/orders.ts"), graphql);
+    const changes = syncStubs(contract, doc, { root });
+    assert.deepEqual(changes.map((c) => `${c.file}: ${c.added.join(", ")}`), ["src/rest/carts.ts: deleteCart", "src/graphql/orders.ts: Query.order, Subscription.orderStatusChanged"]);
+    assert.ok(file("src/rest/carts.ts").startsWith(rest.slice(0, rest.lastIndexOf("};"))), "what was there is kept as it was");
+    assert.match(file("src/rest/carts.ts"), /\/\/ mine/);
+    assert.match(file("src/rest/carts.ts"), /async deleteCart\(\) \{\n    throw new NotImplementedError\("deleteCart"\);\n  \},\n\};\n$/);
+    assert.match(file("src/graphql/orders.ts"), /Subscription: \{\n    orderStatusChanged/);
+  });
+
+  it("with check, only reports", () => {
+    const changes = syncStubs(contract, doc, { root, check: true });
+    assert.equal(changes.length, 12);
+    assert.throws(() => readFileSync(join(root, "src/rest/carts.ts")));
+  });
+
+  it("says what to do with a file whose handlers object it cannot find", () => {
+    syncStubs(contract, doc, { root });
+    writeFileSync(join(root, "src/rest/jobs.ts"), "export const somethingElse = 1;\n");
+    assert.throws(() => syncStubs(contract, doc, { root }), /src\/rest\/jobs\.ts has no `export const handlers = \{ … \}`/);
+  });
+
+  it("the project's own files have every stub (generate -- --check fails otherwise)", () => {
+    assert.deepEqual(syncStubs(contract, doc, { check: true }), []);
+  });
+});

@@ -1,0 +1,13 @@
+// The domain over a store, without a server: the generated createServices with its own bus and job queue.
+import pino from "pino";
+import { createServices, type Services } from "../../generated/wiring.js";
+import type { Store } from "../../src/store/database.js";
+import { InProcessBus, type EventBus } from "../../src/store/events.js";
+import { JobQueue, type QueueOptions } from "../../src/store/job-queue.js";
+
+const silent = pino({ level: "silent" });
+
+export function domainOn(store: Store, { bus = new InProcessBus(), queue: options = {} }: { bus?: EventBus; queue?: QueueOptions } = {}): { services: Services; queue: JobQueue; bus: EventBus } {
+  const queue = new JobQueue(store.db, silent, options);
+  return { services: createServices({ store, bus, queue, log: silent }), queue, bus };
+}

@@ -1,0 +1,119 @@
+// What the tests that walk every operation and root field need, read from the specs alone: each operation's sample
+// body (its requestBody example), the resources and who owns them (x-resource), and a "world" — one instance of
+// every resource, made through the API the way a client would (the operation that answers 201/202 with that
+// resource). A new resource in the specs is walked without editing anything here.
+import { buildSchema, type GraphQLSchema } from "graphql";
+import { graphqlInputs, graphqlOwnership, pairs, resources, restOwnership, type ResourceTag } from "../../generated/contract.js";
+import { operationSpecs } from "../../generated/rest.js";
+import { isObject, loadDocument, type JsonObject } from "../../src/codegen/spec.js";
+import type { OperationSpec } from "../../src/http/rest-runtime.js";
+import { loadTypeDefs } from "../../src/graphql/schema.js";
+import { call } from "./server.js";
+
+export { graphqlInputs, graphqlOwnership, pairs, resources, restOwnership };
+export type Operation = OperationSpec;
+export const operations = operationSpecs;
+export const graphqlSchema: GraphQLSchema = buildSchema(loadTypeDefs());
+
+const doc = loadDocument("openapi.yaml");
+const rawOperation = (op: Operation): JsonObject => {
+  const item = (doc.paths as JsonObject)[op.path] as JsonObject;
+  return item[op.method.toLowerCase()] as JsonObject;
+};
+
+/** The operation's request body example (openapi.yaml requestBody content example), with its media type. */
+export function sampleBody(op: Operation): { type: string; body: unknown } | undefined {
+  const body = rawOperation(op).requestBody;
+  if (!isObject(body) || !isObject(body.content)) return undefined;
+  for (const [type, media] of Object.entries(body.content)) if (isObject(media) && media.example !== undefined) return { type, body: structuredClone(media.example) };
+  return undefined;
+}
+
+export const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+export const declares = (op: Operation, status: number) => String(status) in op.responses;
+export const urlOf = (op: Operation, ids: Record<string, string>) => op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name]));
+export const resourceOfParam = (name: string) => (Object.entries(resources) as [ResourceTag, (typeof resources)[ResourceTag]][]).find(([, r]) => r.id === name);
+
+/** Sends the operation with its sample body (or `body`), to the instances `ids` names. */
+export function send(base: string, op: Operation, ids: Record<string, string>, init: { headers?: Record<string, string>; body?: unknown; raw?: string; token?: string | null } = {}) {
+  const sample = sampleBody(op);
+  const body = init.raw ?? (init.body ?? sample?.body);
+  const headers: Record<string, string> = { ...(sample ? { "content-type": sample.type } : {}), ...init.headers };
+  if (init.token !== undefined && init.token !== null) headers.authorization = `Bearer ${init.token}`;
+  return call(`${base}${urlOf(op, ids)}`, {
+    method: op.method,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    headers,
+    anonymous: init.token === null,
+    redirect: "manual",
+  });
+}
+
+/** The operation that makes a resource: it answers 201 or 202 with a Location, its body that resource's schema (POST first). */
+export function creatorOf(resource: ResourceTag): Operation {
+  const schema = `#/components/schemas/${resources[resource].schema}`;
+  const answersWith = (op: Operation) =>
+    Object.entries(rawOperation(op).responses as JsonObject).some(([status, r]) => {
+      if (status !== "201" && status !== "202") return false;
+      const response = (isObject(r) && typeof r.$ref === "string" ? resolveRef(r.$ref) : r) as JsonObject;
+      return JSON.stringify(response.content ?? {}).includes(`"${schema}"`);
+    });
+  const found = operations.filter(answersWith).sort((a, b) => Number(b.method === "POST") - Number(a.method === "POST"))[0];
+  if (!found) throw new Error(`no operation of openapi.yaml creates ${resource} (201/202 with ${resources[resource].schema})`);
+  return found;
+}
+
+const resolveRef = (ref: string) => ref.slice(2).split("/").reduce<unknown>((node, key) => (node as JsonObject)[key], doc);
+
+/** Resources owned by nobody's id but their own: the principals other resources belong to. */
+const principals = (Object.keys(resources) as ResourceTag[]).filter((r) => resources[r].owner === "self");
+
+/**
+ * One live instance of every resource, made over the API with the admin token: every instance belongs to `owner`
+ * (an instance of the self-owned resource), each made with fresh dependencies, except that owner. Jobs and other
+ * asynchronous results are settled (their representation no longer changes). `other` is a second owner.
+ */
+export async function newWorld(base: string) {
+  const ids: Record<string, string> = {};
+  const make = async (resource: ResourceTag, given: Record<string, string>): Promise<string> => {
+    const op = creatorOf(resource);
+    const needed: Record<string, string> = { ...given };
+    for (const param of pathParams(op.path)) {
+      if (needed[param]) continue;
+      const dependency = resourceOfParam(param);
+      if (!dependency) throw new Error(`${op.operationId}: cannot tell which resource ${param} names`);
+      needed[param] = await make(dependency[0], given);
+    }
+    const res = await send(base, op, needed);
+    if (res.status !== 201 && res.status !== 202) throw new Error(`making ${resource} with ${op.operationId}: ${res.status} ${res.text}`);
+    const location = res.headers.get("location")!;
+    if (res.status === 202) await settle(base, location);
+    return res.json[resources[resource].id] ?? decodeURIComponent(location.split("/").pop()!);
+  };
+  const owners: Record<string, string> = {};
+  for (const principal of principals) owners[resources[principal].id] = ids[resources[principal].id] = await make(principal, {});
+  for (const resource of Object.keys(resources) as ResourceTag[]) {
+    if (!ids[resources[resource].id]) ids[resources[resource].id] = await make(resource, owners);
+  }
+  const other: Record<string, string> = {};
+  for (const principal of principals) other[resources[principal].id] = await make(principal, {});
+  const ownerId = principals.length ? ids[resources[principals[0]].id] : "";
+  const otherId = principals.length ? other[resources[principals[0]].id] : "";
+  return { ids, owner: ownerId, other: otherId };
+}
+
+/** Polls a status monitor until its representation stops changing (the same ETag five reads running, 200 ms). */
+export async function settle(base: string, url: string, timeoutMs = 10_000) {
+  const until = Date.now() + timeoutMs;
+  let last = "";
+  let same = 0;
+  for (;;) {
+    const res = await call(`${base}${url}`);
+    const tag = res.headers.get("etag") ?? res.text;
+    same = tag === last ? same + 1 : 0;
+    if (same >= 4) return res.json;
+    last = tag;
+    if (Date.now() > until) throw new Error(`${url} still changes`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
