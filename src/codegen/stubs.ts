@@ -44,8 +44,7 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
         STUB_IMPORT,
         "",
         `export const handlers: HandlersByTag[${JSON.stringify(tag)}] = {`,
-        ops.map(member).join(""),
-        "};",
+        ops.map(member).join("") + "};",
         "",
       ].join("\n");
       write(file, text, ops, true);
@@ -70,8 +69,7 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
         STUB_IMPORT,
         "",
         `export const resolvers: ResolversByTag[${JSON.stringify(tag)}] = {`,
-        ...[...byType].map(([type, list]) => `  ${type}: {\n${list.map((f) => fieldStub(f, "    ")).join("")}  },\n`),
-        "};",
+        [...byType].map(([type, list]) => `  ${type}: {\n${list.map((f) => fieldStub(f, "    ")).join("")}  },\n`).join("") + "};",
         "",
       ].join("\n");
       write(file, text, fields.map((f) => f.coordinate), true);
