@@ -79,7 +79,7 @@ export interface App {
 }
 
 export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
-  const queue = new JobQueue(store.db, logger, jobs);
+  const queue = new JobQueue(store, logger, jobs);
   const services = createServices({ store, bus, queue, log: logger });
   const owners = ownerLookup(services);
   const verifier = new TokenVerifier(authSecret);

@@ -39,11 +39,14 @@ export class JobQueue {
 
   private readonly handlers: Record<string, JobHandler> = {};
 
+  private readonly db: Kysely<Database>;
+
   constructor(
-    private readonly db: Kysely<Database>,
+    store: { db: Kysely<Database> },
     private readonly log: Logger,
     options: QueueOptions = {},
   ) {
+    this.db = store.db;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollMs = options.pollMs ?? 500;
     this.maxAttempts = options.maxAttempts ?? 5;

@@ -46,7 +46,7 @@ describe(`job queue on ${testDatabaseKind()}`, function () {
     return { jobId };
   };
   const queueOf = (store: Store, handler: JobHandler, options: ConstructorParameters<typeof JobQueue>[2]) => {
-    const queue = new JobQueue(store.db, silent, options);
+    const queue = new JobQueue(store, silent, options);
     queue.register("probe", handler);
     queues.push(queue);
     return queue;

@@ -8,6 +8,6 @@ import { JobQueue, type QueueOptions } from "../../src/store/job-queue.js";
 const silent = pino({ level: "silent" });
 
 export function domainOn(store: Store, { bus = new InProcessBus(), queue: options = {} }: { bus?: EventBus; queue?: QueueOptions } = {}): { services: Services; queue: JobQueue; bus: EventBus } {
-  const queue = new JobQueue(store.db, silent, options);
+  const queue = new JobQueue(store, silent, options);
   return { services: createServices({ store, bus, queue, log: silent }), queue, bus };
 }
