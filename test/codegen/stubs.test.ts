@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { runSpecChecks } from "../../src/codegen/spec-checks.js";
 import { loadDocument } from "../../src/codegen/spec.js";
 import { syncStubs } from "../../src/codegen/stubs.js";
+import { tagsWithFiles } from "../../src/codegen/contract-emitter.js";
 
 describe("stubs in the hand-written files", () => {
   const { contract } = runSpecChecks();
@@ -18,11 +19,10 @@ describe("stubs in the hand-written files", () => {
 
   it("writes each tag's REST, GraphQL and domain files whole when they are missing, then nothing more", () => {
     const first = syncStubs(contract, doc, { root });
-    assert.deepEqual(first.filter((c) => c.created).map((c) => c.file).sort(), [
-      "src/domain/carts.ts", "src/domain/customers.ts", "src/domain/jobs.ts", "src/domain/orders.ts",
-      "src/graphql/carts.ts", "src/graphql/customers.ts", "src/graphql/jobs.ts", "src/graphql/orders.ts",
-      "src/rest/carts.ts", "src/rest/customers.ts", "src/rest/jobs.ts", "src/rest/orders.ts",
-    ]);
+    const tags = tagsWithFiles(contract);
+    const expected = [...tags.domain.map((t) => `src/domain/${t}.ts`), ...tags.graphql.map((t) => `src/graphql/${t}.ts`), ...tags.rest.map((t) => `src/rest/${t}.ts`)];
+    assert.deepEqual(first.filter((c) => c.created).map((c) => c.file).sort(), expected.sort());
+    for (const file of ["src/domain/orders.ts", "src/graphql/orders.ts", "src/rest/carts.ts"]) assert.ok(expected.includes(file));
     assert.match(file("src/rest/orders.ts"), /export const handlers: HandlersByTag\["orders"\] = \{\n  async listCustomerOrders\(\) \{\n    throw new NotImplementedError\("listCustomerOrders"\);/);
     assert.match(file("src/graphql/orders.ts"), /Subscription: \{\n    orderStatusChanged: \{\n      subscribe: \(\) => \{/);
     assert.match(file("src/domain/orders.ts"), /export interface Order \{\n  orderId: string;[\s\S]*async ownerOf\(orderId: string\)/);
@@ -46,7 +46,8 @@ describe("stubs in the hand-written files", () => {
 
   it("with check, only reports", () => {
     const changes = syncStubs(contract, doc, { root, check: true });
-    assert.equal(changes.length, 12);
+    const tags = tagsWithFiles(contract);
+    assert.equal(changes.length, tags.domain.length + tags.graphql.length + tags.rest.length);
     assert.throws(() => readFileSync(join(root, "src/rest/carts.ts")));
   });
 

@@ -32,6 +32,16 @@ describe("declared statuses, walked over every operation", () => {
       });
     }
 
+    const typed = op.parameters.find((p) => p.in === "query" && ["integer", "number", "boolean"].includes(p.type));
+    if (typed && declares(op, 400)) {
+      it(`${op.operationId}: an ${typed.type} query parameter (${typed.name}) that is not one → 400 naming it`, async () => {
+        const ids = await world();
+        const res = await call(`${s.url}${urlOf(op, ids)}?${encodeURIComponent(typed.name)}=not-a-${typed.type}`, { method: op.method, ...(sampleBody(op) ? { json: sampleBody(op)!.body } : {}) });
+        assert.equal(res.status, 400, res.text);
+        assert.ok(res.json.errors.some((e: { in: string; pointer: string }) => e.in === "query" && e.pointer === `/${typed.name}`), res.text);
+      });
+    }
+
     if (last && declares(op, 404)) {
       it(`${op.operationId}: an unknown ${last} → 404`, async () => {
         const res = await send(s.url, op, { ...(await world()), [last]: "nothing_here" });

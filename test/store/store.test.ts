@@ -1,6 +1,7 @@
 // The store behaves the same on SQLite and PostgreSQL (this file runs in both passes of npm test): numbers come
 // back as numbers, text sorts byte-wise, migrations run once even when several instances start at once.
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
 import { sql } from "kysely";
 import type { Services } from "../../generated/wiring.js";
 import { openStore, type Store } from "../../src/store/database.js";
@@ -66,7 +67,9 @@ describe(`store on ${testDatabaseKind()}`, function () {
     const again = await Promise.all([openStore(database.url), openStore(database.url), openStore(database.url)]);
     await Promise.all(again.map((s) => s.close()));
     const names = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(store.db);
-    assert.deepEqual(names.rows.map((r) => r.name), ["001_customers", "002_orders_carts_jobs", "003_idempotency_keys", "004_emails_repeat"]);
+    const files = readdirSync(new URL("../../src/store/migrations/", import.meta.url)).map((f) => f.replace(/\.[jt]s$/, "")).sort();
+    assert.ok(files.includes("001_customers") && files.length >= 4);
+    assert.deepEqual(names.rows.map((r) => r.name), files);
   });
 
 });
