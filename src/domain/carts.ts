@@ -11,7 +11,8 @@ import { ConflictError, GoneError, NotFoundError, PreconditionError } from "./er
 import { newId, now } from "./ids.js";
 import { enqueueJob, type Job } from "./jobs.js";
 import { itemsOf, parseItems, type LineItem } from "./line-items.js";
-import { keysetPage, type Page, type PageRequest } from "./pagination.js";
+import { keysetPager, type Page, type PageRequest } from "./pagination.js";
+import { projections } from "./projection.js";
 import { holds, type Preconditions } from "./preconditions.js";
 
 export interface CartsTable {
@@ -41,15 +42,21 @@ export interface Cart {
   checkoutJobId: string | null;
 }
 
-const toCart = (row: Selectable<CartsTable>): Cart => ({
-  cartId: row.cart_id,
-  customerId: row.customer_id,
-  items: parseItems(row.items),
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  version: row.version,
-  checkoutJobId: row.checkout_job_id,
-});
+type CartRow = Selectable<CartsTable>;
+
+const projection = projections<CartRow, Cart>(
+  {
+    cartId: { column: "cart_id", read: (r) => r.cart_id },
+    customerId: { column: "customer_id", read: (r) => r.customer_id },
+    items: { column: "items", read: (r) => parseItems(r.items) },
+    createdAt: { column: "created_at", read: (r) => r.created_at },
+    updatedAt: { column: "updated_at", read: (r) => r.updated_at },
+    version: { column: "version", read: (r) => r.version },
+    checkoutJobId: { column: "checkout_job_id", read: (r) => r.checkout_job_id },
+  },
+  ["cartId", "customerId"],
+);
+const toCart = projection().map;
 
 /** The cart, or 404; 410 when it or its customer was deleted. */
 export async function cartIn(db: Kysely<Database>, cartId: string): Promise<Cart> {
@@ -67,10 +74,13 @@ export async function cartIn(db: Kysely<Database>, cartId: string): Promise<Cart
 
 export class CartService {
   private readonly db: Kysely<Database>;
+  private readonly page;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.db = deps.store.db;
+    const db = (this.db = deps.store.db);
     deps.queue.register("checkout", checkoutJob(deps.bus));
+    const ofCustomer = (customerId: string) => db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
+    this.page = keysetPager(db, ofCustomer, ["c"], "cart_id", (r) => r.cart_id, toCart);
   }
 
   async create(customerId: string, input: { items: LineItem[] }): Promise<Cart> {
@@ -98,8 +108,7 @@ export class CartService {
 
   async list(customerId: string, page: PageRequest): Promise<Page<Cart>> {
     await requireLiveCustomer(this.db, customerId);
-    const carts = this.db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
-    return keysetPage(carts, "cart_id", (r) => r.cart_id, page, toCart);
+    return this.page(page, customerId);
   }
 
   /** Replaces the items; the same items again change nothing (version and ETag kept). */
@@ -158,20 +167,26 @@ export class CartService {
     return new ConflictError(`cart ${cart.cartId} was checked out (job ${cart.checkoutJobId}); it can no longer change`);
   }
 
-  /** Live carts of each customer, oldest first, in one query (for batch loading). */
-  async forCustomers(customerIds: readonly string[]): Promise<Map<string, Cart[]>> {
+  /**
+   * Live carts of each customer, oldest first, in one query (for batch loading). With `fields`, only those (and the
+   * ids) are read: the carts carry no other field.
+   */
+  async forCustomers(customerIds: readonly string[], fields?: readonly string[]): Promise<Map<string, Cart[]>> {
+    const { columns, map } = projection(fields);
     const rows =
       customerIds.length === 0
         ? []
         : await this.db
             .selectFrom("carts")
-            .selectAll()
+            .select(columns)
             .where("customer_id", "in", customerIds)
             .where("deleted_at", "is", null)
+            // The index's order (customer, then age): no sort step.
+            .orderBy("customer_id")
             .orderBy("created_at")
             .orderBy("cart_id")
             .execute();
-    return groupBy(customerIds, rows, (r) => r.customer_id, toCart);
+    return groupBy(customerIds, rows as CartRow[], (r) => r.customer_id, map);
   }
 }
 

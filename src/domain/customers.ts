@@ -9,7 +9,7 @@ import { lockRows, transaction } from "../store/transactions.js";
 import type { ServiceDeps } from "./deps.js";
 import { ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError } from "./errors.js";
 import { newId, now } from "./ids.js";
-import { encodeCursor, keysetPage, type Page, type PageRequest } from "./pagination.js";
+import { encodeCursor, keysetPager, type Page, type PageRequest } from "./pagination.js";
 import { holds, type Preconditions } from "./preconditions.js";
 
 export interface CustomersTable {
@@ -79,11 +79,14 @@ export async function requireLiveCustomer(db: Kysely<Database>, customerId: stri
 export class CustomerService {
   // The lookup behind every read of a customer: built once.
   private readonly byId;
+  private readonly page;
   private readonly db: Kysely<Database>;
 
   constructor({ store }: ServiceDeps) {
-    this.db = store.db;
-    this.byId = prepared(store.db, (customerId: string) => store.db.selectFrom("customers").selectAll().where("customer_id", "=", customerId), ["sample"]);
+    const db = (this.db = store.db);
+    this.byId = prepared(db, (customerId: string) => db.selectFrom("customers").selectAll().where("customer_id", "=", customerId), ["sample"]);
+    const live = () => db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
+    this.page = keysetPager(db, live, [], "customer_id", (r) => r.customer_id, toCustomer);
   }
 
   private async row(customerId: string) {
@@ -103,8 +106,7 @@ export class CustomerService {
   }
 
   list(page: PageRequest): Promise<Page<Customer>> {
-    const live = this.db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
-    return keysetPage(live, "customer_id", (r) => r.customer_id, page, toCustomer);
+    return this.page(page);
   }
 
   /** Cursor that continues a listing right after `customerId` (GraphQL's `after`). */

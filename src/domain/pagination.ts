@@ -1,5 +1,6 @@
 // Keyset pagination over (created_at, id): stable under inserts, opaque to clients.
-import { sql, type SelectQueryBuilder } from "kysely";
+import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
+import { prepared } from "../store/prepared.js";
 import { InvalidInputError } from "./errors.js";
 
 export interface PageRequest {
@@ -28,23 +29,41 @@ function decodeCursor(cursor: string, pointer = "/cursor"): [string, string] {
 }
 
 /**
- * One page of `query` in (created_at, id) order, starting after the cursor's position: the keyset query every
- * list of the domain shares. `idColumn` breaks ties between rows created in the same millisecond.
+ * Pages of a query in (created_at, id) order, each starting after the cursor's position: the keyset query every
+ * list of the domain shares. `idColumn` breaks ties between rows created in the same millisecond. The two queries
+ * (first page, page after a cursor) are built and compiled once; `scope` are the base query's own parameters (the
+ * customer whose orders are listed), `sample` example values of them.
  */
-export async function keysetPage<DB, TB extends keyof DB, Row extends { created_at: string }, T>(
-  query: SelectQueryBuilder<DB, TB, Row>,
+export function keysetPager<DB, TB extends keyof DB, Row extends { created_at: string }, T, Scope extends string[]>(
+  db: Kysely<any>,
+  base: (...scope: Scope) => SelectQueryBuilder<DB, TB, Row>,
+  sample: Scope,
   idColumn: string,
   idOf: (row: Row) => string,
-  page: PageRequest,
   toItem: (row: Row) => T,
-): Promise<Page<T>> {
-  const limit = page.limit;
-  if (page.cursor) {
-    const [createdAt, id] = decodeCursor(page.cursor);
-    query = query.where(sql<boolean>`(created_at > ${createdAt} or (created_at = ${createdAt} and ${sql.ref(idColumn)} > ${id}))`);
-  }
-  const rows = await query.orderBy(sql.ref("created_at")).orderBy(sql.ref(idColumn)).limit(limit + 1).execute();
-  const kept = rows.slice(0, limit);
-  const last = kept.at(-1);
-  return { items: kept.map(toItem), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, idOf(last)) : null };
+) {
+  const ordered = (query: SelectQueryBuilder<DB, TB, Row>, limit: number) => query.orderBy(sql.ref("created_at")).orderBy(sql.ref(idColumn)).limit(limit);
+  const first = prepared(db, (...args: [...Scope, number]) => ordered(base(...(args.slice(0, -1) as Scope)), args.at(-1) as number), [...sample, 21] as [...Scope, number]);
+  const after = prepared(
+    db,
+    (...args: [...Scope, string, string, string, number]) => {
+      const [createdAt, sameCreatedAt, id, limit] = args.slice(-4) as [string, string, string, number];
+      const query = base(...(args.slice(0, -4) as Scope)).where(sql<boolean>`(created_at > ${createdAt} or (created_at = ${sameCreatedAt} and ${sql.ref(idColumn)} > ${id}))`);
+      return ordered(query, limit);
+    },
+    [...sample, "c1", "c2", "i", 21] as [...Scope, string, string, string, number],
+  );
+  return async (page: PageRequest, ...scope: Scope): Promise<Page<T>> => {
+    const limit = page.limit;
+    let rows: Row[];
+    if (page.cursor) {
+      const [createdAt, id] = decodeCursor(page.cursor);
+      rows = await after(...scope, createdAt, createdAt, id, limit + 1);
+    } else {
+      rows = await first(...scope, limit + 1);
+    }
+    const kept = rows.length > limit ? rows.slice(0, limit) : rows;
+    const last = kept.at(-1);
+    return { items: kept.map(toItem), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, idOf(last)) : null };
+  };
 }

@@ -1,6 +1,7 @@
 // GraphQL resolvers for the carts fields of schema.graphql: thin calls into the domain (src/domain/carts.ts).
 // `npm run generate` adds a stub here for each new field that needs a resolver; replace its body.
 import type { ResolversByTag } from "../../generated/resolvers.js";
+import { selectedFields } from "./selection.js";
 
 export const resolvers: ResolversByTag["carts"] = {
   Query: {
@@ -16,7 +17,7 @@ export const resolvers: ResolversByTag["carts"] = {
     checkoutCart: (_, { cartId }, { services }) => services.carts.checkout(cartId),
   },
   Customer: {
-    carts: (customer, _, { loaders }) => loaders.cartsOfCustomer.load(customer.customerId),
+    carts: (customer, _, { loaders }, info) => loaders.cartsOfCustomer(selectedFields(info)).load(customer.customerId),
   },
   Cart: {
     customer: (cart, _, { loaders }) => loaders.customer.load(cart.customerId),

@@ -4,6 +4,7 @@
 // `npm run generate` adds a stub here for each new field that needs a resolver; replace its body.
 import type { ResolversByTag } from "../../generated/resolvers.js";
 import type { OrderStatusChanged } from "../domain/orders.js";
+import { selectedFields } from "./selection.js";
 
 export const resolvers: ResolversByTag["orders"] = {
   Query: {
@@ -14,7 +15,7 @@ export const resolvers: ResolversByTag["orders"] = {
     updateOrderStatus: (_, { orderId, status }, { services }) => services.orders.changeStatus(orderId, status),
   },
   Customer: {
-    orders: (customer, _, { loaders }) => loaders.ordersOfCustomer.load(customer.customerId),
+    orders: (customer, _, { loaders }, info) => loaders.ordersOfCustomer(selectedFields(info)).load(customer.customerId),
   },
   Order: {
     customer: (order, _, { loaders }) => loaders.customer.load(order.customerId),

@@ -7,12 +7,13 @@ import { makeExecutableSchema } from "@graphql-tools/schema";
 import { isObjectType, type GraphQLArgument, type GraphQLFieldResolver, type GraphQLSchema } from "graphql";
 import { resolvers } from "../../generated/wiring.js";
 import { NotImplementedError } from "../domain/errors.js";
+import { projectFile } from "../paths.js";
 import type { GraphqlContext } from "./context.js";
 import { toGraphqlError } from "./errors.js";
 import { checkArguments, inputRules } from "./inputs.js";
 
 export function loadTypeDefs(file = "schema.graphql"): string {
-  return readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
+  return readFileSync(projectFile(file), "utf8");
 }
 
 export function buildSchema(typeDefs = loadTypeDefs()): GraphQLSchema {

@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Router, RouterContext } from "@koa/router";
 import { parse } from "yaml";
+import { projectFile } from "../paths.js";
 
 const UI_DIR = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 const UI_VERSION: string = JSON.parse(readFileSync(join(UI_DIR, "package.json"), "utf8")).version;
@@ -42,7 +43,7 @@ const INIT = `fetch("/openapi.json").then((res) => res.json()).then((spec) => {
 });
 `;
 
-export function mountDocs(router: Router, specFile = new URL("../../openapi.yaml", import.meta.url)): void {
+export function mountDocs(router: Router, specFile = projectFile("openapi.yaml")): void {
   const yaml = readFileSync(specFile, "utf8");
   const json = JSON.stringify(parse(yaml));
   const etag = (text: string) => `"${createHash("sha256").update(text).digest("base64url").slice(0, 22)}"`;

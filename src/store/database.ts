@@ -8,6 +8,7 @@ import { cachingStatements } from "./statement-cache.js";
 import { FileMigrationProvider, Kysely, Migrator, SqliteDialect, type KyselyPlugin, type LogEvent } from "kysely";
 import type { Logger } from "pino";
 import { IdempotencyKeys } from "./idempotency.js";
+import { runDirectly } from "./prepared.js";
 import { isPostgresUrl, openPostgres, type PostgresHandle } from "./postgres.js";
 import type { Database } from "./schema.js";
 
@@ -26,8 +27,8 @@ export interface Store {
 export interface StoreOptions {
   /** called for every query, e.g. to count them */
   onQuery?: (event: LogEvent) => void;
-  /** Kysely plugins applied to every query (e.g. tracing, or a test's injected faults) */
-  plugins?: KyselyPlugin[];
+  /** called before every query runs; what it throws fails the query (tests inject faults with it) */
+  beforeQuery?: () => void;
   /** PostgreSQL: most connections this instance opens (DATABASE_POOL_MAX; default 10) */
   poolMax?: number;
   logger?: Logger;
@@ -41,8 +42,9 @@ export function sqlitePath(url: string): string {
 
 export async function openStore(url: string = DEFAULT_DATABASE_URL, options: StoreOptions = {}): Promise<Store> {
   const log = options.onQuery ? (event: LogEvent) => options.onQuery!(event) : undefined;
+  const plugins = options.beforeQuery ? [beforeQueryPlugin(options.beforeQuery)] : [];
   if (isPostgresUrl(url)) {
-    const { db, handle } = await openPostgres(url, { ...options, onQuery: log, plugins: options.plugins }, (db, schema) => migrate(db, schema));
+    const { db, handle } = await openPostgres(url, { ...options, onQuery: log, plugins }, (db, schema) => migrate(db, schema));
     return { db, dialect: "postgres", postgres: handle, idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
   }
   const path = sqlitePath(url);
@@ -52,7 +54,8 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   // FULL: a commit is on disk before the 2xx that acknowledges it.
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log, plugins: options.plugins });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log, plugins });
+  runDirectly(db, { sqlite, onQuery: log, beforeQuery: options.beforeQuery });
   await migrate(db);
   return { db, dialect: "sqlite", idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
 }
@@ -71,4 +74,15 @@ export async function migrate(db: Kysely<Database>, schema?: string): Promise<vo
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
     throw new Error(`migration ${failed} failed: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/** Runs `hook` before each query Kysely runs (queries compiled once run it themselves: prepared.ts). */
+function beforeQueryPlugin(hook: () => void): KyselyPlugin {
+  return {
+    transformQuery(args) {
+      hook();
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
 }

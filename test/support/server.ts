@@ -1,7 +1,6 @@
 // A real server for tests: the app from buildApp on an ephemeral 127.0.0.1 port, over a fresh database
 // (SQLite file, or a PostgreSQL schema with TEST_DATABASE=postgres: see database.ts).
 import { createServer, type Server } from "node:http";
-import type { KyselyPlugin } from "kysely";
 import type { AddressInfo } from "node:net";
 import { buildApp, type App, type AppDeps } from "../../src/app.js";
 import { createMetrics } from "../../src/http/metrics.js";
@@ -23,20 +22,9 @@ export interface Faults {
   armed: boolean;
 }
 
-function faultPlugin(faults: Faults): KyselyPlugin {
-  const fail = () => new Error("injected fault: the database is in a state nobody planned for");
-  return {
-    transformQuery(args) {
-      if (faults.armed) throw fail();
-      return args.node;
-    },
-    // Queries compiled once (store/prepared.ts) skip transformQuery; their results still pass here.
-    transformResult: async (args) => {
-      if (faults.armed) throw fail();
-      return args.result;
-    },
-  };
-}
+const faultHook = (faults: Faults) => () => {
+  if (faults.armed) throw new Error("injected fault: the database is in a state nobody planned for");
+};
 
 export async function startServer(
   options: { bodyLimit?: number; corsOrigins?: string[]; faults?: Faults } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase } = {},
@@ -44,7 +32,7 @@ export async function startServer(
   // A database passed in is shared with other servers (several instances) and left for its owner to drop.
   const database = options.database ?? (await freshDatabase());
   const metrics = createMetrics();
-  const store = await openStore(database.url, { onQuery: metrics.onQuery, plugins: options.faults ? [faultPlugin(options.faults)] : [] });
+  const store = await openStore(database.url, { onQuery: metrics.onQuery, beforeQuery: options.faults ? faultHook(options.faults) : undefined });
   const app = buildApp({
     store,
     authSecret: TEST_SECRET,
