@@ -243,6 +243,16 @@ export interface components {
         /** Format: email */
         Email: string;
         Name: string;
+        /**
+         * @example {
+         *       "customerId": "cus_0mhdd7k4p000abcdefgh",
+         *       "firstName": "Ada",
+         *       "lastName": "Lovelace",
+         *       "email": "ada@example.com",
+         *       "createdAt": "2026-11-24T10:00:00.000Z",
+         *       "updatedAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
         Customer: {
             customerId: components["schemas"]["Id"];
             firstName: components["schemas"]["Name"];
@@ -277,6 +287,23 @@ export interface components {
             quantity: number;
             unitPrice: number;
         };
+        /**
+         * @example {
+         *       "orderId": "ord_0mhdd7k4p001abcdefgh",
+         *       "customerId": "cus_0mhdd7k4p000abcdefgh",
+         *       "status": "PENDING",
+         *       "items": [
+         *         {
+         *           "sku": "BOOK-1",
+         *           "quantity": 2,
+         *           "unitPrice": 12.5
+         *         }
+         *       ],
+         *       "total": 25,
+         *       "createdAt": "2026-11-24T10:00:00.000Z",
+         *       "updatedAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
         Order: {
             orderId: components["schemas"]["Id"];
             customerId: components["schemas"]["Id"];
@@ -296,6 +323,21 @@ export interface components {
             items: components["schemas"]["Order"][];
             nextCursor: string | null;
         };
+        /**
+         * @example {
+         *       "cartId": "crt_0mhdd7k4p002abcdefgh",
+         *       "customerId": "cus_0mhdd7k4p000abcdefgh",
+         *       "items": [
+         *         {
+         *           "sku": "BOOK-1",
+         *           "quantity": 1,
+         *           "unitPrice": 12.5
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-24T10:00:00.000Z",
+         *       "updatedAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
         Cart: {
             cartId: components["schemas"]["Id"];
             customerId: components["schemas"]["Id"];
@@ -312,6 +354,19 @@ export interface components {
         };
         /** @enum {string} */
         JobStatus: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED";
+        /**
+         * @example {
+         *       "jobId": "job_0mhdd7k4p003abcdefgh",
+         *       "customerId": "cus_0mhdd7k4p000abcdefgh",
+         *       "status": "SUCCEEDED",
+         *       "result": {
+         *         "orderId": "ord_0mhdd7k4p003abcdefgh",
+         *         "orderUrl": "/orders/ord_0mhdd7k4p003abcdefgh"
+         *       },
+         *       "createdAt": "2026-11-24T10:00:00.000Z",
+         *       "updatedAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
         Job: {
             jobId: components["schemas"]["Id"];
             /** @description The customer whose work it is */
@@ -550,15 +605,27 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description URL of the resource */
+        /**
+         * @description URL of the resource
+         * @example /customers/cus_0mhdd7k4p000abcdefgh
+         */
         Location: string;
-        /** @description Strong validator of the representation (row version) */
+        /**
+         * @description Strong validator of the representation (row version)
+         * @example "v1"
+         */
         ETag: string;
-        /** @description When the resource last changed (HTTP date) */
+        /**
+         * @description When the resource last changed (HTTP date)
+         * @example Tue, 24 Nov 2026 10:00:00 GMT
+         */
         LastModified: string;
         /** @description RFC 8288 links; rel="next" when another page exists */
         Link: string;
-        /** @description Bearer challenge (RFC 6750) */
+        /**
+         * @description Bearer challenge (RFC 6750)
+         * @example Bearer realm="twinspec"
+         */
         WWWAuthenticate: string;
     };
     pathItems: never;
