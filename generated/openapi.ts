@@ -7,10 +7,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List customers, oldest first, one page at a time */
+        /**
+         * List customers, oldest first, one page at a time
+         * @description Every customer (admin only), oldest first. `limit` sets the page size (1–100, default 20); the answer's `nextCursor` and `Link: <…>; rel="next"` name the next page, and `nextCursor` is null on the last one.
+         */
         get: operations["listCustomers"];
         put?: never;
-        /** Create a customer at a server-chosen id; the same body twice makes two customers */
+        /**
+         * Create a customer at a server-chosen id; the same body twice makes two customers
+         * @description Makes a customer at an id the server chooses and answers 201 with its `Location` and `ETag`. Send an `Idempotency-Key` to make a retry replay the first answer instead of creating a second customer (admin only).
+         */
         post: operations["createCustomer"];
         delete?: never;
         options?: never;
@@ -27,16 +33,28 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read a customer */
+        /**
+         * Read a customer
+         * @description The customer's representation with its `ETag` and `Last-Modified`. `If-None-Match` or `If-Modified-Since` answer 304 when the client's copy is current; a deleted customer answers 410, a merged one 301 to the survivor.
+         */
         get: operations["getCustomer"];
-        /** Create (client-chosen id) or replace a customer; repeating it changes nothing */
+        /**
+         * Create (client-chosen id) or replace a customer; repeating it changes nothing
+         * @description Creates the customer at the id in the path (201) or replaces its whole writable state (200). `If-Match` / `If-Unmodified-Since` guard a replacement against lost updates (412); `If-None-Match: *` only creates.
+         */
         put: operations["putCustomer"];
         post?: never;
-        /** Delete a customer; later requests for it answer 410 */
+        /**
+         * Delete a customer; later requests for it answer 410
+         * @description Deletes the customer (204). From then on every request for it, its orders and its carts answers 410 Gone; a customer that never existed answers 404.
+         */
         delete: operations["deleteCustomer"];
         options?: never;
         head?: never;
-        /** Change some fields (JSON merge patch, RFC 7396) */
+        /**
+         * Change some fields (JSON merge patch, RFC 7396)
+         * @description Applies a JSON merge patch (RFC 7396): the fields sent replace theirs, the others stay. `Prefer: return=minimal` answers 204 with the new `ETag` instead of the representation; `If-Match` guards against lost updates (412).
+         */
         patch: operations["patchCustomer"];
         trace?: never;
     };
@@ -51,7 +69,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Move this customer's orders and carts into another; this URL then answers 301 (admin only) */
+        /**
+         * Move this customer's orders and carts into another; this URL then answers 301 (admin only)
+         * @description Moves the customer's orders and carts to the customer named by `into` and answers the survivor. Afterwards every request to the merged customer's URLs answers 301 with the survivor's `Location`. Needs `admin`.
+         */
         post: operations["mergeCustomer"];
         delete?: never;
         options?: never;
@@ -68,10 +89,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** List a customer's orders, oldest first, one page at a time */
+        /**
+         * List a customer's orders, oldest first, one page at a time
+         * @description The customer's orders, oldest first, a page at a time (`limit`, `cursor`, `Link: <…>; rel="next"`).
+         */
         get: operations["listCustomerOrders"];
         put?: never;
-        /** Place an order for the customer; the server computes the total */
+        /**
+         * Place an order for the customer; the server computes the total
+         * @description Places an order of the given line items for the customer, in status PENDING; the server computes `total`. Answers 201 with its `Location`; an `Idempotency-Key` makes a retry replay the first answer.
+         */
         post: operations["placeOrder"];
         delete?: never;
         options?: never;
@@ -88,14 +115,20 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read an order */
+        /**
+         * Read an order
+         * @description The order's representation with its `ETag` and `Last-Modified`; `If-None-Match` or `If-Modified-Since` answer 304 when the client's copy is current.
+         */
         get: operations["getOrder"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Move the order to another status (PENDING→PAID→SHIPPED→DELIVERED, or CANCELLED from PENDING/PAID) */
+        /**
+         * Move the order to another status (PENDING→PAID→SHIPPED→DELIVERED, or CANCELLED from PENDING/PAID)
+         * @description Changes the order's status. A move its lifecycle does not allow answers 409 with the moves that are allowed (`allowed`); GraphQL subscribers of `orderStatusChanged` hear every change.
+         */
         patch: operations["updateOrder"];
         trace?: never;
     };
@@ -108,10 +141,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** List a customer's carts, oldest first, one page at a time */
+        /**
+         * List a customer's carts, oldest first, one page at a time
+         * @description The customer's carts, oldest first, a page at a time (`limit`, `cursor`, `Link: <…>; rel="next"`).
+         */
         get: operations["listCustomerCarts"];
         put?: never;
-        /** Create a cart for the customer */
+        /**
+         * Create a cart for the customer
+         * @description Makes a cart with the given items for the customer and answers 201 with its `Location`; an `Idempotency-Key` makes a retry replay the first answer.
+         */
         post: operations["createCart"];
         delete?: never;
         options?: never;
@@ -128,12 +167,21 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read a cart */
+        /**
+         * Read a cart
+         * @description The cart's representation with its `ETag` and `Last-Modified`; `If-None-Match` or `If-Modified-Since` answer 304 when the client's copy is current.
+         */
         get: operations["getCart"];
-        /** Replace the cart's items */
+        /**
+         * Replace the cart's items
+         * @description Replaces the cart's items with the ones sent. `If-Match` / `If-Unmodified-Since` guard against lost updates (412); a checked-out cart cannot change (409).
+         */
         put: operations["replaceCart"];
         post?: never;
-        /** Delete a cart; later requests for it answer 410 */
+        /**
+         * Delete a cart; later requests for it answer 410
+         * @description Deletes the cart (204); later requests for it answer 410 Gone.
+         */
         delete: operations["deleteCart"];
         options?: never;
         head?: never;
@@ -151,7 +199,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start turning the cart into an order; follow the job at Location */
+        /**
+         * Start turning the cart into an order; follow the job at Location
+         * @description Freezes the cart and queues a job that turns it into an order: 202 with `Location: /jobs/{jobId}`. Poll the job until it SUCCEEDED (its `result` names the order) or FAILED (its `error` says why).
+         */
         post: operations["checkoutCart"];
         delete?: never;
         options?: never;
@@ -168,7 +219,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Status monitor of an asynchronous job */
+        /**
+         * Status monitor of an asynchronous job
+         * @description The job's status: PENDING, RUNNING, then SUCCEEDED with `result` (the order placed) or FAILED with `error` (a problem). Poll it with `If-None-Match` to get 304 while nothing changed.
+         */
         get: operations["getJob"];
         put?: never;
         post?: never;
@@ -189,6 +243,16 @@ export interface components {
         /** Format: email */
         Email: string;
         Name: string;
+        /**
+         * @example {
+         *       "customerId": "cus_0mhdd7k4p000abcdefgh",
+         *       "firstName": "Ada",
+         *       "lastName": "Lovelace",
+         *       "email": "ada@example.com",
+         *       "createdAt": "2026-11-24T10:00:00.000Z",
+         *       "updatedAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
         Customer: {
             customerId: components["schemas"]["Id"];
             firstName: components["schemas"]["Name"];
@@ -223,6 +287,23 @@ export interface components {
             quantity: number;
             unitPrice: number;
         };
+        /**
+         * @example {
+         *       "orderId": "ord_0mhdd7k4p001abcdefgh",
+         *       "customerId": "cus_0mhdd7k4p000abcdefgh",
+         *       "status": "PENDING",
+         *       "items": [
+         *         {
+         *           "sku": "BOOK-1",
+         *           "quantity": 2,
+         *           "unitPrice": 12.5
+         *         }
+         *       ],
+         *       "total": 25,
+         *       "createdAt": "2026-11-24T10:00:00.000Z",
+         *       "updatedAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
         Order: {
             orderId: components["schemas"]["Id"];
             customerId: components["schemas"]["Id"];
@@ -242,6 +323,21 @@ export interface components {
             items: components["schemas"]["Order"][];
             nextCursor: string | null;
         };
+        /**
+         * @example {
+         *       "cartId": "crt_0mhdd7k4p002abcdefgh",
+         *       "customerId": "cus_0mhdd7k4p000abcdefgh",
+         *       "items": [
+         *         {
+         *           "sku": "BOOK-1",
+         *           "quantity": 1,
+         *           "unitPrice": 12.5
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-24T10:00:00.000Z",
+         *       "updatedAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
         Cart: {
             cartId: components["schemas"]["Id"];
             customerId: components["schemas"]["Id"];
@@ -258,6 +354,19 @@ export interface components {
         };
         /** @enum {string} */
         JobStatus: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED";
+        /**
+         * @example {
+         *       "jobId": "job_0mhdd7k4p003abcdefgh",
+         *       "customerId": "cus_0mhdd7k4p000abcdefgh",
+         *       "status": "SUCCEEDED",
+         *       "result": {
+         *         "orderId": "ord_0mhdd7k4p003abcdefgh",
+         *         "orderUrl": "/orders/ord_0mhdd7k4p003abcdefgh"
+         *       },
+         *       "createdAt": "2026-11-24T10:00:00.000Z",
+         *       "updatedAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
         Job: {
             jobId: components["schemas"]["Id"];
             /** @description The customer whose work it is */
@@ -496,15 +605,27 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description URL of the resource */
+        /**
+         * @description URL of the resource
+         * @example /customers/cus_0mhdd7k4p000abcdefgh
+         */
         Location: string;
-        /** @description Strong validator of the representation (row version) */
+        /**
+         * @description Strong validator of the representation (row version)
+         * @example "v1"
+         */
         ETag: string;
-        /** @description When the resource last changed (HTTP date) */
+        /**
+         * @description When the resource last changed (HTTP date)
+         * @example Tue, 24 Nov 2026 10:00:00 GMT
+         */
         LastModified: string;
         /** @description RFC 8288 links; rel="next" when another page exists */
         Link: string;
-        /** @description Bearer challenge (RFC 6750) */
+        /**
+         * @description Bearer challenge (RFC 6750)
+         * @example Bearer realm="twinspec"
+         */
         WWWAuthenticate: string;
     };
     pathItems: never;

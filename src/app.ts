@@ -1,40 +1,26 @@
-// The one composition root: transport middleware, the generated REST wiring, GraphQL, over one domain.
-// No listen() here, so tests and main.ts mount the same app.
+// The one composition root: the domain, its store and job queue, behind the transports every server from the specs
+// shares (transports.ts). No listen() here, so tests and main.ts mount the same app.
 import type { Server } from "node:http";
-import zlib from "node:zlib";
-import Router from "@koa/router";
-import compress from "koa-compress";
-import Koa from "koa";
+import type Koa from "koa";
 import type { Logger } from "pino";
-import { operationSpecs, restRoutes } from "../generated/rest.js";
 import { createServices, ownerLookup, restHandlers, type Services } from "../generated/wiring.js";
 import { withAuth } from "./auth/graphql.js";
-import { graphqlCaller, metricsGuard, socketCaller } from "./auth/koa.js";
 import type { Principal } from "./auth/principal.js";
-import { restAuthorizer } from "./auth/rest.js";
 import { TokenVerifier } from "./auth/tokens.js";
 import type { GraphqlConfig } from "./config.js";
-import { graphiqlAssets } from "./graphql/graphiql.js";
-import { graphqlHttp } from "./graphql/http.js";
 import { createGraphqlRuntime, type GraphqlRuntime } from "./graphql/runtime.js";
 import { buildSchema } from "./graphql/schema.js";
-import { graphqlSse } from "./graphql/sse.js";
-import { attachWebSocket } from "./graphql/ws.js";
-import { cacheHeaders, preconditionsOf } from "./http/conditional.js";
-import { mountDocs } from "./http/docs.js";
-import { corsFor } from "./http/cors.js";
-import { problemErrors } from "./http/errors.js";
+import { preconditionsOf } from "./http/conditional.js";
 import { idempotency } from "./http/idempotency.js";
-import { createMetrics, routeLabeler, type Metrics } from "./http/metrics.js";
-import { notFound } from "./http/not-found.js";
+import { createMetrics, type Metrics } from "./http/metrics.js";
 import { domainOutcome } from "./http/outcomes.js";
-import { requestId } from "./http/request-id.js";
 import type { RestContext } from "./rest/context.js";
 import type { Store } from "./store/database.js";
 import { busFor } from "./store/bus.js";
 import type { EventBus } from "./store/events.js";
 import { readiness } from "./store/health.js";
 import { JobQueue, type QueueOptions } from "./store/job-queue.js";
+import { transports } from "./transports.js";
 
 export interface AppDeps {
   store: Store;
@@ -83,67 +69,39 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
   const services = createServices({ store, bus, queue, log: logger });
   const owners = ownerLookup(services);
   const verifier = new TokenVerifier(authSecret);
-  const koa = new Koa();
-  koa.proxy = false;
-  // Errors are answered as problems by problemErrors; Koa's own printer would only duplicate them.
-  koa.silent = true;
-
-  const router = new Router({ exclusive: "specificity" });
-  router.get("/healthz", (ctx) => {
-    ctx.body = { status: "ok" };
-  });
-  router.get("/readyz", async (ctx) => {
-    const { ready, body } = await readiness(store, bus);
-    ctx.set("Cache-Control", "no-store");
-    ctx.status = ready ? 200 : 503;
-    ctx.body = body;
-  });
-  router.get("/metrics", metricsGuard(metricsToken), metrics.endpoint);
   // @auth directives of schema.graphql, enforced around the resolvers (src/auth/graphql.ts).
   const gql = createGraphqlRuntime(services, bus, { ...graphql, log: logger, schema: withAuth(buildSchema(), owners) });
-  router.all("/graphql", graphqlCaller(verifier), graphqlHttp(gql, { bodyLimit }));
-  router.all("/graphql/stream", graphqlCaller(verifier), graphqlSse(gql, { bodyLimit }));
-  router.get("/graphql/assets/:name", graphiqlAssets());
-  mountDocs(router);
-  // The spec's paths are found by the generated wiring's own trie, ahead of the router: its cost does not grow
-  // with the number of operations, and REST requests skip the router's regex walk.
-  const rest = restRoutes(restHandlers, {
+  const http = transports({
+    logger,
+    verifier,
+    owners,
+    metrics,
+    metricsToken,
+    readiness: () => readiness(store, bus),
+    graphql: gql,
+    rest: {
+      handlers: restHandlers,
+      context: (_ctx, base, principal): RestContext => ({ ...base, services, principal: principal as Principal | null, preconditions: preconditionsOf(base.conditions) }),
+      mapError: domainOutcome,
+      around: idempotency(store.idempotencyKeys),
+    },
     bodyLimit,
-    validateResponses: responseValidation,
-    authorize: restAuthorizer(verifier, owners),
-    context: (_ctx, base, principal): RestContext => ({ ...base, services, principal: principal as Principal | null, preconditions: preconditionsOf(base.conditions) }),
-    mapError: domainOutcome,
-    around: idempotency(store.idempotencyKeys),
+    responseValidation,
+    corsOrigins,
+    wsKeepAliveMs,
   });
-
-  const entryPoints = [...new Set(operationSpecs.map((op) => op.path))].concat("/graphql");
-  const routes = [...entryPoints, "/graphql/stream", "/graphql/assets/{name}", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json", "/openapi.yaml"];
-  koa.use(metrics.middleware(routeLabeler(routes)));
-  koa.use(requestId(logger));
-  koa.use(corsFor(corsOrigins));
-  // br at quality 4: most of the size win at a small share of the default (11) CPU cost.
-  koa.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
-  koa.use(problemErrors());
-  koa.use(notFound(entryPoints));
-  koa.use(cacheHeaders());
-  koa.use(rest);
-  koa.use(router.routes());
-  let ws: ReturnType<typeof attachWebSocket> | undefined;
   return {
-    koa,
+    koa: http.koa,
     services,
     bus,
     metrics,
     graphql: gql,
-    attach: (server) => {
-      ws ??= attachWebSocket(server, gql, { keepAliveMs: wsKeepAliveMs, authenticate: socketCaller(verifier) });
-    },
+    attach: http.attach,
     start: () => queue.start(),
     stopJobs: () => queue.stop(),
     resumeJobs: () => queue.resume(),
     close: async () => {
-      await gql.streams.closeAll();
-      await ws?.close();
+      await http.close();
       await queue.stop();
       await bus.close();
     },

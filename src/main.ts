@@ -2,21 +2,12 @@
 // requests, close the database, exit 0.
 import { createServer } from "node:http";
 import { buildApp } from "./app.js";
-import { signToken } from "./auth/tokens.js";
-import { ALL_SCOPES } from "./auth/secret.js";
-import { configFromEnv, type Config } from "./config.js";
 import { createMetrics } from "./http/metrics.js";
 import { createServerLogger } from "./logger.js";
+import { configOrExit, logDevToken } from "./serve.js";
 import { openStore } from "./store/database.js";
 
-let config: Config;
-try {
-  config = configFromEnv();
-} catch (error) {
-  // A configuration mistake is the operator's to fix: say what, without a stack trace.
-  console.error(`twinspec: ${(error as Error).message}`);
-  process.exit(1);
-}
+const config = configOrExit();
 const { logger, flush } = createServerLogger(config.logLevel);
 const exit = (code: number) => {
   flush();
@@ -35,11 +26,7 @@ app.attach(server);
 app.start();
 // On PostgreSQL: hear other instances' events before taking requests, so no subscriber misses one.
 await app.bus.ready?.();
-if (config.auth.generated) {
-  // No AUTH_SECRET outside production: a throwaway secret, and a ready admin token so `npm start` is usable at once.
-  const token = await signToken(config.auth.secret, { sub: "dev-admin", scope: ALL_SCOPES, ttlSeconds: 12 * 3600 });
-  logger.warn({ token }, "AUTH_SECRET is not set: using a random secret for this run; admin token (12 h) for `Authorization: Bearer …`");
-}
+await logDevToken(config, logger);
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;

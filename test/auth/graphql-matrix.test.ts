@@ -7,21 +7,7 @@ import { getNamedType, isObjectType, isNonNullType, type GraphQLField } from "gr
 import { token } from "../support/auth.js";
 import { newCustomer, newOrder } from "../support/fixtures.js";
 import { call, gql, startServer, type TestServer } from "../support/server.js";
-import { graphqlInputs, graphqlOwnership, graphqlSchema as schema, newWorld, operations, sampleBody } from "../support/spec.js";
-
-/** A value for each argument the field needs: ids by name, else the paired operation's sample body (or its properties). */
-function argumentValues(root: string, field: GraphQLField<unknown, unknown>, ids: Record<string, string>): Record<string, unknown> {
-  const rules = graphqlInputs[`${root}.${field.name}`];
-  const op = rules && operations.find((o) => o.operationId === rules.operationId);
-  const sample = op ? (sampleBody(op)?.body as Record<string, unknown> | undefined) : undefined;
-  const values: Record<string, unknown> = {};
-  for (const a of field.args) {
-    if (a.name in ids) values[a.name] = ids[a.name];
-    else if (rules?.body && "arg" in rules.body && rules.body.arg === a.name) values[a.name] = sample;
-    else if (sample && a.name in sample) values[a.name] = sample[a.name];
-  }
-  return values;
-}
+import { argumentValues, graphqlOwnership, graphqlSchema as schema, newWorld } from "../support/spec.js";
 
 function scopesOf(field: GraphQLField<unknown, unknown>): string[] | undefined {
   const directive = field.astNode?.directives?.find((d) => d.name.value === "auth");

@@ -1,4 +1,4 @@
-// Runs src/main.ts as its own process (as `npm start` does) and waits until it listens.
+// Runs src/main.ts (or another entry) as its own process, as `npm start` does, and waits until it listens.
 import { spawn, type ChildProcess } from "node:child_process";
 import { TEST_SECRET } from "./auth.js";
 
@@ -9,8 +9,9 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export async function startProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+/** `entry` runs as `tsx <entry>` does: `npm start` runs src/main.ts, `npm run mock` src/mock.ts. */
+export async function startProcess(env: Record<string, string>, entry = "src/main.ts"): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", AUTH_SECRET: TEST_SECRET, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

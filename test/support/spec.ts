@@ -2,7 +2,7 @@
 // body (its requestBody example), the resources and who owns them (x-resource), and a "world" — one instance of
 // every resource, made through the API the way a client would (the operation that answers 201/202 with that
 // resource). A new resource in the specs is walked without editing anything here.
-import { buildSchema, type GraphQLSchema } from "graphql";
+import { buildSchema, type GraphQLField, type GraphQLSchema } from "graphql";
 import { graphqlInputs, graphqlOwnership, pairs, resources, restOwnership, type ResourceTag } from "../../generated/contract.js";
 import { operationSpecs } from "../../generated/rest.js";
 import { isObject, loadDocument, type JsonObject } from "../../src/codegen/spec.js";
@@ -27,6 +27,20 @@ export function sampleBody(op: Operation): { type: string; body: unknown } | und
   if (!isObject(body) || !isObject(body.content)) return undefined;
   for (const [type, media] of Object.entries(body.content)) if (isObject(media) && media.example !== undefined) return { type, body: structuredClone(media.example) };
   return undefined;
+}
+
+/** A value for each argument the field needs: ids by name, else the paired operation's sample body (or its properties). */
+export function argumentValues(root: string, field: GraphQLField<unknown, unknown>, ids: Record<string, string>): Record<string, unknown> {
+  const rules = graphqlInputs[`${root}.${field.name}`];
+  const op = rules && operations.find((o) => o.operationId === rules.operationId);
+  const sample = op ? (sampleBody(op)?.body as Record<string, unknown> | undefined) : undefined;
+  const values: Record<string, unknown> = {};
+  for (const a of field.args) {
+    if (a.name in ids) values[a.name] = ids[a.name];
+    else if (rules?.body && "arg" in rules.body && rules.body.arg === a.name) values[a.name] = sample;
+    else if (sample && a.name in sample) values[a.name] = sample[a.name];
+  }
+  return values;
 }
 
 export const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);

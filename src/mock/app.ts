@@ -1,0 +1,89 @@
+// The mock server (`npm run mock`): every REST operation and GraphQL root field answered from the specs alone, with
+// no domain and no database, behind the very transports of the real server (src/transports.ts): the generated REST
+// wiring (validation, 405/406/413/415, problem+json, response validation), bearer tokens and scopes, GraphQL over
+// HTTP, SSE and WebSocket with @auth and the limits. Ownership needs data the mock does not have: every instance
+// counts as the caller's own, while collection-wide operations still need `admin`, as the specs say.
+import type { Server } from "node:http";
+import { fileURLToPath } from "node:url";
+import type Koa from "koa";
+import type { Logger } from "pino";
+import type { Services } from "../../generated/wiring.js";
+import { operationSpecs, type RestHandlers } from "../../generated/rest.js";
+import { withAuth } from "../auth/graphql.js";
+import { TokenVerifier } from "../auth/tokens.js";
+import { loadDocument } from "../codegen/spec.js";
+import type { GraphqlConfig } from "../config.js";
+import { createGraphqlRuntime } from "../graphql/runtime.js";
+import { createMetrics, type Metrics } from "../http/metrics.js";
+import type { HandlerResponse, RequestContext } from "../http/rest-runtime.js";
+import { InProcessBus } from "../store/events.js";
+import { transports } from "../transports.js";
+import { createAnswers, schemaSampler, type MockRequest } from "./answers.js";
+import { mockSchema, TICK } from "./graphql.js";
+import { preferences } from "./prefer.js";
+
+export interface MockAppDeps {
+  logger: Logger;
+  /** HS256 secret that bearer tokens are signed with (AUTH_SECRET) */
+  authSecret: string;
+  metricsToken?: string;
+  metrics?: Metrics;
+  bodyLimit?: number;
+  /** check every answer against the spec (default: on unless NODE_ENV=production) */
+  responseValidation?: boolean;
+  corsOrigins?: string[];
+  graphql?: Partial<GraphqlConfig>;
+  wsKeepAliveMs?: number;
+  /** how often every subscription gets a mocked event (ms, default 5000) */
+  eventIntervalMs?: number;
+}
+
+export interface MockApp {
+  koa: Koa;
+  attach(server: Server): void;
+  close(): Promise<void>;
+}
+
+/** The mock has no domain: a resolver or loader reaching for one is a bug in the mock, and says so. */
+const noDomain = new Proxy({} as Services, {
+  get: (_, name) => {
+    throw new Error(`the mock server has no domain (services.${String(name)})`);
+  },
+});
+
+export function buildMockApp({ logger, authSecret, metricsToken, metrics = createMetrics(), bodyLimit, responseValidation, corsOrigins, graphql = {}, wsKeepAliveMs, eventIntervalMs = 5000 }: MockAppDeps): MockApp {
+  // The document generated/rest.ts was made from.
+  const doc = loadDocument(fileURLToPath(new URL("../../openapi.yaml", import.meta.url)));
+  const answer = createAnswers(doc);
+  const owners = async () => null;
+  const bus = new InProcessBus();
+  const gql = createGraphqlRuntime(noDomain, bus, { ...graphql, log: logger, schema: withAuth(mockSchema(schemaSampler(doc)), owners) });
+  const handlers = Object.fromEntries(
+    operationSpecs.map((op) => [op.operationId, async (req: MockRequest, ctx: RequestContext & { prefer: Map<string, string> }): Promise<HandlerResponse> => answer(op, ctx.prefer, req)]),
+  ) as unknown as Partial<RestHandlers>; // one generic handler per operation, where the real ones are typed per operation
+  const http = transports({
+    logger,
+    verifier: new TokenVerifier(authSecret),
+    owners,
+    metrics,
+    metricsToken,
+    readiness: async () => ({ ready: true, body: { status: "ready", mock: true } }),
+    graphql: gql,
+    rest: { handlers, context: (ctx, base) => ({ ...base, prefer: preferences(ctx.get("Prefer") || undefined) }) },
+    bodyLimit,
+    responseValidation,
+    corsOrigins,
+    wsKeepAliveMs,
+  });
+  let tick = 0;
+  const clock = setInterval(() => void bus.publish(TICK, ++tick), eventIntervalMs).unref();
+  return {
+    koa: http.koa,
+    attach: http.attach,
+    close: async () => {
+      clearInterval(clock);
+      await http.close();
+      await bus.close();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// What every server built from the specs answers with, whatever stands behind it (the domain in app.ts, the mock in
+// src/mock/app.ts): the transport middleware, /healthz, /readyz, /metrics, the docs, GraphQL over HTTP, SSE and
+// WebSocket, and the generated REST wiring with its bearer authorizer.
+import type { Server } from "node:http";
+import zlib from "node:zlib";
+import Router from "@koa/router";
+import compress from "koa-compress";
+import Koa from "koa";
+import type { Logger } from "pino";
+import { operationSpecs, restRoutes, type RestHandlers } from "../generated/rest.js";
+import { graphqlCaller, metricsGuard, socketCaller } from "./auth/koa.js";
+import type { OwnerLookup } from "./auth/ownership.js";
+import { restAuthorizer } from "./auth/rest.js";
+import type { TokenVerifier } from "./auth/tokens.js";
+import { graphiqlAssets } from "./graphql/graphiql.js";
+import { graphqlHttp } from "./graphql/http.js";
+import type { GraphqlRuntime } from "./graphql/runtime.js";
+import { graphqlSse } from "./graphql/sse.js";
+import { attachWebSocket } from "./graphql/ws.js";
+import { cacheHeaders } from "./http/conditional.js";
+import { corsFor } from "./http/cors.js";
+import { mountDocs } from "./http/docs.js";
+import { problemErrors } from "./http/errors.js";
+import { routeLabeler, type Metrics } from "./http/metrics.js";
+import { notFound } from "./http/not-found.js";
+import { requestId } from "./http/request-id.js";
+import type { MountOptions } from "./http/rest-runtime.js";
+
+export interface TransportDeps {
+  logger: Logger;
+  verifier: TokenVerifier;
+  /** who owns an instance, for the ownership rule of both authorizers */
+  owners: OwnerLookup;
+  metrics: Metrics;
+  /** when set, /metrics needs `Authorization: Bearer <metricsToken>` */
+  metricsToken?: string;
+  /** what /readyz answers */
+  readiness: () => Promise<{ ready: boolean; body: unknown }>;
+  graphql: GraphqlRuntime;
+  rest: { handlers: Partial<RestHandlers> } & Pick<MountOptions, "context" | "mapError" | "around">;
+  bodyLimit?: number;
+  responseValidation?: boolean;
+  corsOrigins?: string[];
+  wsKeepAliveMs?: number;
+}
+
+export interface Transports {
+  koa: Koa;
+  /** serves GraphQL over WebSocket (graphql-ws) on /graphql of this server; call once the server exists */
+  attach(server: Server): void;
+  /** ends subscriptions (WebSocket and SSE) */
+  close(): Promise<void>;
+}
+
+export function transports(deps: TransportDeps): Transports {
+  const { logger, verifier, owners, metrics, graphql: gql, bodyLimit } = deps;
+  const koa = new Koa();
+  koa.proxy = false;
+  // Errors are answered as problems by problemErrors; Koa's own printer would only duplicate them.
+  koa.silent = true;
+
+  const router = new Router({ exclusive: "specificity" });
+  router.get("/healthz", (ctx) => {
+    ctx.body = { status: "ok" };
+  });
+  router.get("/readyz", async (ctx) => {
+    const { ready, body } = await deps.readiness();
+    ctx.set("Cache-Control", "no-store");
+    ctx.status = ready ? 200 : 503;
+    ctx.body = body;
+  });
+  router.get("/metrics", metricsGuard(deps.metricsToken), metrics.endpoint);
+  router.all("/graphql", graphqlCaller(verifier), graphqlHttp(gql, { bodyLimit }));
+  router.all("/graphql/stream", graphqlCaller(verifier), graphqlSse(gql, { bodyLimit }));
+  router.get("/graphql/assets/:name", graphiqlAssets());
+  mountDocs(router);
+  // The spec's paths are found by the generated wiring's own trie, ahead of the router: its cost does not grow
+  // with the number of operations, and REST requests skip the router's regex walk.
+  const rest = restRoutes(deps.rest.handlers, {
+    bodyLimit,
+    validateResponses: deps.responseValidation,
+    authorize: restAuthorizer(verifier, owners),
+    context: deps.rest.context,
+    mapError: deps.rest.mapError,
+    around: deps.rest.around,
+  });
+
+  const entryPoints = [...new Set(operationSpecs.map((op) => op.path))].concat("/graphql");
+  const routes = [...entryPoints, "/graphql/stream", "/graphql/assets/{name}", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json", "/openapi.yaml"];
+  koa.use(metrics.middleware(routeLabeler(routes)));
+  koa.use(requestId(logger));
+  koa.use(corsFor(deps.corsOrigins ?? []));
+  // br at quality 4: most of the size win at a small share of the default (11) CPU cost.
+  koa.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
+  koa.use(problemErrors());
+  koa.use(notFound(entryPoints));
+  koa.use(cacheHeaders());
+  koa.use(rest);
+  koa.use(router.routes());
+  let ws: ReturnType<typeof attachWebSocket> | undefined;
+  return {
+    koa,
+    attach: (server) => {
+      ws ??= attachWebSocket(server, gql, { keepAliveMs: deps.wsKeepAliveMs, authenticate: socketCaller(verifier) });
+    },
+    close: async () => {
+      await gql.streams.closeAll();
+      await ws?.close();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// `npm run mock` as users run it: on HOST/PORT from the environment, without AUTH_SECRET a logged dev token that
+// works, REST and GraphQL answered from the specs, no database opened, SIGTERM → exit 0.
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startProcess } from "./support/process.js";
+import { call, gql } from "./support/server.js";
+
+describe("npm run mock (src/mock.ts)", function () {
+  this.timeout(60_000);
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "twinspec-mock-"))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("serves REST and GraphQL from the specs with the logged dev token, opens no database, stops on SIGTERM", async () => {
+    const database = join(dir, "data", "twinspec.db");
+    assert.equal(JSON.parse(readFileSync("package.json", "utf8")).scripts.mock, "tsx src/mock.ts");
+    const mock = await startProcess({ AUTH_SECRET: "", NODE_ENV: "development", DATABASE_URL: `sqlite:${database}` }, "src/mock.ts");
+    try {
+      const token = /"token":"([^"]+)"/.exec(mock.output())![1];
+      const auth = { authorization: `Bearer ${token}` };
+      assert.deepEqual((await call(`${mock.url}/healthz`)).json, { status: "ok" });
+      const got = await call(`${mock.url}/customers/cus_1`, { headers: auth });
+      assert.deepEqual([got.status, got.json.customerId, got.json.firstName], [200, "cus_1", "Ada"]);
+      assert.equal((await call(`${mock.url}/customers/cus_1`, { headers: { ...auth, prefer: "code=404" } })).status, 404);
+      assert.equal((await call(`${mock.url}/customers/cus_1`)).status, 401, "the test suite's own secret is not this server's");
+      const q = await gql(mock.url, `{ order(orderId: "ord_1") { orderId status } }`, undefined, { token });
+      assert.deepEqual(q.json, { data: { order: { orderId: "ord_1", status: "PENDING" } } });
+      assert.equal(existsSync(database) || existsSync(join(dir, "data")), false, "the mock opens no database");
+    } finally {
+      mock.child.kill("SIGTERM");
+    }
+    assert.equal(await mock.exited, 0, mock.output());
+    assert.match(mock.output(), /"msg":"stopped"/);
+  });
+});
