@@ -4,6 +4,7 @@
 import { GraphQLError } from "graphql";
 import type { Logger } from "pino";
 import { DomainError, InvalidInputError, type InputError } from "../domain/errors.js";
+import { unavailable } from "../store/unavailable.js";
 
 /** Error kinds → codes. unauthenticated/forbidden are the auth layer's kinds, mapped here ahead of it. */
 const CODES: Record<string, string> = {
@@ -75,6 +76,11 @@ export function toGraphqlError(error: unknown, context: ErrorContext): GraphQLEr
       if ("allowed" in error && error.allowed) extensions.allowed = error.allowed;
     }
     return new GraphQLError(error.message, { extensions });
+  }
+  const down = unavailable(error);
+  if (down) {
+    context.log?.warn({ reason: down.reason }, "database unavailable");
+    return new GraphQLError(down.message, { extensions: { code: "SERVICE_UNAVAILABLE", retryAfterSeconds: down.retryAfterSeconds } });
   }
   context.log?.error({ err: error }, "resolver failed");
   return masked(context.requestId);

@@ -30,9 +30,12 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
     execute: runtime.execute,
     parseRequestParams: explainedParams,
     onOperation: (req, _args, result) => {
+      const ctx = contexts.get(req.raw);
+      // The database could not serve some field now: tell when to retry, as a REST 503 does.
+      const down = result.errors?.find((e) => e.extensions?.code === "SERVICE_UNAVAILABLE");
+      if (down && ctx) ctx.set("Retry-After", String(down.extensions.retryAfterSeconds ?? 1));
       // No `data` at all = a request error (variable coercion): GraphQL over HTTP wants a 4xx for
       // application/graphql-response+json, where graphql-http would answer 200.
-      const ctx = contexts.get(req.raw);
       if (!("data" in result) && ctx && !ctx.get("Accept").includes("application/json")) {
         const body = JSON.stringify({ errors: (result.errors ?? []).map(formatError) });
         return [body, { status: 400, statusText: "Bad Request", headers: { "content-type": "application/graphql-response+json; charset=utf-8" } }];

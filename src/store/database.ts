@@ -7,6 +7,7 @@ import { cachingStatements } from "./statement-cache.js";
 import { Kysely, Migrator, SqliteDialect, type LogEvent, type MigrationProvider } from "kysely";
 import type { Logger } from "pino";
 import { migrations } from "./migrations.js";
+import type { AvailabilityOptions } from "./availability.js";
 import { isPostgresUrl, openPostgres, type PostgresHandle } from "./postgres.js";
 import type { Database } from "./schema.js";
 
@@ -25,6 +26,10 @@ export interface StoreOptions {
   onQuery?: (event: LogEvent) => void;
   /** PostgreSQL: most connections this instance opens (DATABASE_POOL_MAX; default 10) */
   poolMax?: number;
+  /** PostgreSQL: longest wait for a connection (DATABASE_CONNECT_TIMEOUT_MS; default 5000) */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: the probe that tells the database is down (DATABASE_PING_MS, DATABASE_PING_TIMEOUT_MS) */
+  availability?: AvailabilityOptions;
   logger?: Logger;
 }
 
@@ -37,7 +42,7 @@ export function sqlitePath(url: string): string {
 export async function openStore(url: string = DEFAULT_DATABASE_URL, options: StoreOptions = {}): Promise<Store> {
   const log = options.onQuery ? (event: LogEvent) => options.onQuery!(event) : undefined;
   if (isPostgresUrl(url)) {
-    const { db, handle } = await openPostgres(url, { ...options, onQuery: log }, (db, schema) => migrate(db, schema));
+    const { db, handle } = await openPostgres(url, options, (db, schema) => migrate(db, schema));
     return { db, dialect: "postgres", postgres: handle, close: () => db.destroy() };
   }
   const path = sqlitePath(url);

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { buildApp, type App, type AppDeps } from "../../src/app.js";
 import { createMetrics } from "../../src/http/metrics.js";
 import { createLogger } from "../../src/logger.js";
-import { openStore, type Store } from "../../src/store/database.js";
+import { openStore, type Store, type StoreOptions } from "../../src/store/database.js";
 import { ADMIN_TOKEN, TEST_SECRET } from "./auth.js";
 import { recordStatuses } from "./coverage.js";
 import { freshDatabase, type TestDatabase } from "./database.js";
@@ -18,12 +18,12 @@ export interface TestServer {
 }
 
 export async function startServer(
-  options: { bodyLimit?: number; corsOrigins?: string[] } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase } = {},
+  options: { bodyLimit?: number; corsOrigins?: string[] } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase; store?: Omit<StoreOptions, "onQuery"> } = {},
 ): Promise<TestServer> {
   // A database passed in is shared with other servers (several instances) and left for its owner to drop.
   const database = options.database ?? (await freshDatabase());
   const metrics = createMetrics();
-  const store = await openStore(database.url, { onQuery: metrics.onQuery });
+  const store = await openStore(database.url, { ...options.store, onQuery: metrics.onQuery });
   const app = buildApp({
     store,
     authSecret: TEST_SECRET,
