@@ -23,6 +23,7 @@ import { conditionalGet } from "./http/conditional.js";
 import { mountDocs } from "./http/docs.js";
 import { corsFor } from "./http/cors.js";
 import { problemErrors } from "./http/errors.js";
+import { DEFAULT_SERVER_LIMITS, urlLength } from "./http/limits.js";
 import { createMetrics, routeLabeler, type Metrics } from "./http/metrics.js";
 import { notFound } from "./http/not-found.js";
 import { requestId } from "./http/request-id.js";
@@ -54,6 +55,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** interval of WebSocket keep-alive pings (ms, default 12 000) */
   wsKeepAliveMs?: number;
+  /** longest URL accepted (414 beyond; default 8192, MAX_URL_LENGTH) */
+  maxUrlLength?: number;
 }
 
 export interface App {
@@ -70,7 +73,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
+export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength = DEFAULT_SERVER_LIMITS.maxUrlLength }: AppDeps): App {
   const services = createServices(store, bus, logger, jobs);
   const verifier = new TokenVerifier(authSecret);
   const koa = new Koa();
@@ -107,6 +110,7 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
   // br at quality 4: most of the size win at a small share of the default (11) CPU cost.
   koa.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
   koa.use(problemErrors());
+  koa.use(urlLength(maxUrlLength));
   koa.use(notFound(entryPoints));
   koa.use(conditionalGet());
   koa.use(rest);

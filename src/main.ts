@@ -1,10 +1,10 @@
 // Process entry: config from env, open the store, listen; SIGTERM/SIGINT → stop accepting, finish in-flight
 // requests, close the database, exit 0.
-import { createServer } from "node:http";
 import { buildApp } from "./app.js";
 import { signToken } from "./auth/tokens.js";
 import { ALL_SCOPES } from "./auth/secret.js";
 import { configFromEnv, type Config } from "./config.js";
+import { createHttpServer } from "./http/limits.js";
 import { createMetrics } from "./http/metrics.js";
 import { createServerLogger } from "./logger.js";
 import { openStore } from "./store/database.js";
@@ -24,11 +24,17 @@ const exit = (code: number) => {
 };
 // Metrics first: the store reports every query to db_queries_total.
 const metrics = createMetrics({ defaults: true });
-const store = await openStore(config.databaseUrl, { onQuery: metrics.onQuery, poolMax: config.databasePoolMax, logger });
-const app = buildApp({ store, logger, authSecret: config.auth.secret, metricsToken: config.auth.metricsToken, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, responseValidation: config.responseValidation, jobs: config.jobs, corsOrigins: config.corsOrigins });
+const store = await openStore(config.databaseUrl, {
+  onQuery: metrics.onQuery,
+  poolMax: config.databasePoolMax,
+  connectTimeoutMs: config.database.connectTimeoutMs,
+  availability: { pingMs: config.database.pingMs, pingTimeoutMs: config.database.pingTimeoutMs },
+  logger,
+});
+const app = buildApp({ store, logger, authSecret: config.auth.secret, metricsToken: config.auth.metricsToken, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, responseValidation: config.responseValidation, jobs: config.jobs, corsOrigins: config.corsOrigins, maxUrlLength: config.server.maxUrlLength });
 const { koa } = app;
-const server = createServer(koa.callback());
-server.keepAliveTimeout = 5000;
+// Timeouts and size limits against slow and abusive clients (src/http/limits.ts).
+const server = createHttpServer(koa.callback(), config.server, logger);
 // GraphQL subscriptions over WebSocket share this server's port (/graphql).
 app.attach(server);
 
