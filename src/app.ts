@@ -85,8 +85,9 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
   router.get("/healthz", (ctx) => {
     ctx.body = { status: "ok" };
   });
+  let closing = false;
   router.get("/readyz", async (ctx) => {
-    const { ready, body } = await readiness(store, bus);
+    const { ready, body } = closing ? { ready: false, body: { status: "stopping" } } : await readiness(store, bus);
     ctx.set("Cache-Control", "no-store");
     ctx.status = ready ? 200 : 503;
     ctx.body = body;
@@ -126,7 +127,11 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
     },
     start: () => services.queue.start(),
     close: async () => {
+      closing = true;
       await gql.streams.closeAll();
+      // graphql-ws sends `complete` for each ended stream within this turn of the event loop; the sockets close
+      // (1001) after it, so clients see their subscriptions completed rather than cut.
+      await new Promise((resolve) => setImmediate(resolve));
       await ws?.close();
       await services.queue.stop();
       await bus.close();

@@ -21,6 +21,8 @@ export interface Config {
   database: { connectTimeoutMs: number; pingMs: number; pingTimeoutMs: number };
   /** timeouts and size limits of the HTTP server (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_URL_LENGTH) */
   server: ServerLimits;
+  /** SIGTERM/SIGINT: how long in-flight requests may take to finish before the process exits anyway (SHUTDOWN_GRACE_MS) */
+  shutdownGraceMs: number;
 }
 
 /** GraphQL knobs (GRAPHQL_*): introspection and the limits checked before execution. */
@@ -74,6 +76,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       pingTimeoutMs: positive(env, "DATABASE_PING_TIMEOUT_MS", 500),
     },
     server: serverLimits(env),
+    shutdownGraceMs: positive(env, "SHUTDOWN_GRACE_MS", 10_000),
   };
 }
 

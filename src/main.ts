@@ -6,6 +6,7 @@ import { ALL_SCOPES } from "./auth/secret.js";
 import { configFromEnv, type Config } from "./config.js";
 import { createHttpServer } from "./http/limits.js";
 import { createMetrics } from "./http/metrics.js";
+import { drainable } from "./http/shutdown.js";
 import { createServerLogger } from "./logger.js";
 import { openStore } from "./store/database.js";
 
@@ -35,6 +36,7 @@ const app = buildApp({ store, logger, authSecret: config.auth.secret, metricsTok
 const { koa } = app;
 // Timeouts and size limits against slow and abusive clients (src/http/limits.ts).
 const server = createHttpServer(koa.callback(), config.server, logger);
+const draining = drainable(server);
 // GraphQL subscriptions over WebSocket share this server's port (/graphql).
 app.attach(server);
 
@@ -56,21 +58,22 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, "shutting down: finishing in-flight requests");
-  // Ends subscriptions first (their WebSocket and SSE connections would hold server.close open) and background work.
-  const closing = app.close();
-  server.close(async () => {
-    await closing;
-    await store.close();
-    logger.info("stopped");
-    exit(0);
-  });
-  server.closeIdleConnections();
-  // Requests still running after 10 s are abandoned rather than holding the process forever.
+  const grace = config.shutdownGraceMs;
+  logger.info({ signal, graceMs: grace }, "shutting down: refusing new connections, finishing in-flight requests");
+  // Whatever happens below, the process is gone shortly after the grace period.
   setTimeout(() => {
-    logger.warn("in-flight requests did not finish in 10 s; exiting");
+    logger.warn("shutdown did not complete in time; exiting");
     exit(1);
-  }, 10_000).unref();
+  }, grace + 1_000).unref();
+  const drained = draining.drain(grace);
+  // Subscriptions end now (graphql-ws complete + close 1001, SSE complete): they would hold their connections
+  // open. Background work stops once the job in hand is done.
+  await app.close();
+  const clean = await drained;
+  if (!clean) logger.warn({ graceMs: grace }, "requests still running at the end of the grace period were cut off");
+  await store.close();
+  logger.info("stopped");
+  exit(clean ? 0 : 1);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
