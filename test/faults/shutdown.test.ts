@@ -113,8 +113,19 @@ describe("shutdown under load (SIGTERM with 200 busy connections)", function () 
       });
       while (outcomes.length < 2_000) await sleep(20);
 
+      // A health checker on a keep-alive connection opened before the signal.
+      const checker = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      assert.equal((await send(checker, url, "GET", "/readyz")).status, 200);
+
       signalled = Date.now();
       server.child.kill("SIGTERM");
+      // Until the server has taken the signal in (its event loop is busy with the load), /readyz still says 200.
+      let ready = await send(checker, url, "GET", "/readyz");
+      while (ready.status === 200 && Date.now() - signalled < 5_000) {
+        await sleep(20);
+        ready = await send(checker, url, "GET", "/readyz");
+      }
+      checker.destroy();
       const code = await server.exited;
       const exitMs = Date.now() - signalled;
       await Promise.all(workers);
@@ -133,6 +144,7 @@ describe("shutdown under load (SIGTERM with 200 busy connections)", function () 
       assert.deepEqual(cutOff, [], "no request on an accepted connection was left without its answer");
       assert.deepEqual(notReal, [], "every answer is the real one");
       assert.ok(afterSignal.some((o) => o.status && o.connection === "close"), "requests answered during the drain say Connection: close");
+      assert.deepEqual([ready.reused, ready.status, ready.connection], [true, 503, "close"], "/readyz: 503 while stopping");
       assert.equal(refused.length, 200, "every worker ended on a refused new connection");
       assert.ok(refused.every((o) => o.error === "ECONNREFUSED" || o.error === "ECONNRESET"), "refused, not hung");
 
