@@ -117,6 +117,10 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
   koa.use(rest);
   koa.use(router.routes());
   let ws: ReturnType<typeof attachWebSocket> | undefined;
+  // What a leak would grow (the soak bench watches them): listeners held by subscriptions, and their connections.
+  metrics.gauge("event_bus_listeners", "Listeners on the event bus (one per live subscription)", () => bus.listenerCount("orderStatusChanged"));
+  metrics.gauge("graphql_live_streams", "Subscription streams open (graphql-ws and SSE)", () => gql.streams.size);
+  metrics.gauge("graphql_ws_connections", "WebSocket connections open on /graphql", () => ws?.wss.clients.size ?? 0);
   return {
     koa,
     services,
