@@ -37,10 +37,6 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
     this.pingTimeoutMs = options.pingTimeoutMs ?? 500;
   }
 
-  get up(): boolean {
-    return this.failure === undefined;
-  }
-
   /** Why the database counts as down (undefined while up). */
   get error(): DatabaseUnavailableError | undefined {
     return this.failure;
@@ -77,7 +73,8 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
   private async probe() {
     try {
       if (!this.client) {
-        const client = new pg.Client({ ...this.clientConfig, connectionTimeoutMillis: this.pingTimeoutMs, keepAlive: true });
+        // Named, so an operator can tell it apart in pg_stat_activity.
+        const client = new pg.Client({ ...this.clientConfig, application_name: "twinspec-probe", connectionTimeoutMillis: this.pingTimeoutMs, keepAlive: true });
         client.on("error", () => this.dropClient(client)); // found by the next ping; without a listener it would crash
         this.client = client;
         await deadline(client.connect(), this.pingTimeoutMs);
