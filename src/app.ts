@@ -43,6 +43,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** interval of WebSocket keep-alive pings (ms, default 12 000) */
   wsKeepAliveMs?: number;
+  /** longest URL accepted (414 beyond; default 8192, MAX_URL_LENGTH) */
+  maxUrlLength?: number;
 }
 
 export interface App {
@@ -64,7 +66,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
+export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength }: AppDeps): App {
   const queue = new JobQueue(store, logger, jobs);
   const services = createServices({ store, bus, queue, log: logger });
   const owners = ownerLookup(services);
@@ -89,7 +91,10 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
     responseValidation,
     corsOrigins,
     wsKeepAliveMs,
+    maxUrlLength,
   });
+  // What a leak would grow (the soak bench watches it): listeners held by subscriptions.
+  metrics.gauge("event_bus_listeners", "Listeners on the event bus (one per live subscription)", () => bus.listenerCount("orderStatusChanged"));
   return {
     koa: http.koa,
     services,

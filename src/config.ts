@@ -1,5 +1,6 @@
 // Configuration from the environment, read once at start. Every knob is documented in the README.
 import { resolveSecret } from "./auth/secret.js";
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./http/limits.js";
 import { DEFAULT_DATABASE_URL } from "./store/database.js";
 
 export interface Config {
@@ -16,6 +17,12 @@ export interface Config {
   corsOrigins: string[];
   auth: { secret: string; generated: boolean; metricsToken?: string };
   graphql: GraphqlConfig;
+  /** PostgreSQL: longest wait for a connection, and the probe that finds the database down (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_PING_MS, DATABASE_PING_TIMEOUT_MS) */
+  database: { connectTimeoutMs: number; pingMs: number; pingTimeoutMs: number };
+  /** timeouts and size limits of the HTTP server (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_URL_LENGTH) */
+  server: ServerLimits;
+  /** SIGTERM/SIGINT: how long in-flight requests may take to finish before the process exits anyway (SHUTDOWN_GRACE_MS) */
+  shutdownGraceMs: number;
 }
 
 /** GraphQL knobs (GRAPHQL_*): introspection and the limits checked before execution. */
@@ -24,6 +31,8 @@ export interface GraphqlConfig {
   maxDepth: number;
   maxCost: number;
   maxAliases: number;
+  maxDocumentBytes: number;
+  maxVariablesBytes: number;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -58,6 +67,31 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       maxDepth: positive(env, "GRAPHQL_MAX_DEPTH", 10),
       maxCost: positive(env, "GRAPHQL_MAX_COST", 5000),
       maxAliases: positive(env, "GRAPHQL_MAX_ALIASES", 30),
+      maxDocumentBytes: positive(env, "GRAPHQL_MAX_DOCUMENT_BYTES", 64 * 1024),
+      maxVariablesBytes: positive(env, "GRAPHQL_MAX_VARIABLES_BYTES", 64 * 1024),
     },
+    database: {
+      connectTimeoutMs: positive(env, "DATABASE_CONNECT_TIMEOUT_MS", 5_000),
+      pingMs: positive(env, "DATABASE_PING_MS", 250),
+      pingTimeoutMs: positive(env, "DATABASE_PING_TIMEOUT_MS", 500),
+    },
+    server: serverLimits(env),
+    shutdownGraceMs: positive(env, "SHUTDOWN_GRACE_MS", 10_000),
   };
+}
+
+function serverLimits(env: NodeJS.ProcessEnv): ServerLimits {
+  const d = DEFAULT_SERVER_LIMITS;
+  const limits = {
+    headersTimeoutMs: positive(env, "HEADERS_TIMEOUT_MS", d.headersTimeoutMs),
+    requestTimeoutMs: positive(env, "REQUEST_TIMEOUT_MS", d.requestTimeoutMs),
+    keepAliveTimeoutMs: positive(env, "KEEP_ALIVE_TIMEOUT_MS", d.keepAliveTimeoutMs),
+    maxHeaderBytes: positive(env, "MAX_HEADER_BYTES", d.maxHeaderBytes),
+    maxUrlLength: positive(env, "MAX_URL_LENGTH", d.maxUrlLength),
+  };
+  // Node refuses a server whose headers may take longer than the whole request.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new Error(`HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`);
+  }
+  return limits;
 }

@@ -17,9 +17,11 @@ export const ERRORS = {
   // GraphQL has no conditional headers: a write that lost a race reads as a conflict there.
   precondition: { status: 412, code: "CONFLICT" },
   not_implemented: { status: 501, code: "NOT_IMPLEMENTED" },
+  // The database cannot serve now (src/store/unavailable.ts): the same request later may well succeed.
+  unavailable: { status: 503, code: "SERVICE_UNAVAILABLE" },
   unauthenticated: { status: 401, code: "UNAUTHENTICATED" },
   forbidden: { status: 403, code: "FORBIDDEN" },
-} as const satisfies Record<ErrorKind | "unauthenticated" | "forbidden", ErrorReading>;
+} as const satisfies Record<ErrorKind | "unauthenticated" | "forbidden" | "unavailable", ErrorReading>;
 
 export type Kind = keyof typeof ERRORS;
 

@@ -21,6 +21,7 @@ import { cacheHeaders } from "./http/conditional.js";
 import { corsFor } from "./http/cors.js";
 import { mountDocs } from "./http/docs.js";
 import { problemErrors } from "./http/errors.js";
+import { DEFAULT_SERVER_LIMITS, urlLength } from "./http/limits.js";
 import { routeLabeler, type Metrics } from "./http/metrics.js";
 import { notFound } from "./http/not-found.js";
 import { requestId } from "./http/request-id.js";
@@ -42,6 +43,8 @@ export interface TransportDeps {
   responseValidation?: boolean;
   corsOrigins?: string[];
   wsKeepAliveMs?: number;
+  /** longest URL accepted (414 beyond; default 8192, MAX_URL_LENGTH) */
+  maxUrlLength?: number;
 }
 
 export interface Transports {
@@ -63,8 +66,9 @@ export function transports(deps: TransportDeps): Transports {
   router.get("/healthz", (ctx) => {
     ctx.body = { status: "ok" };
   });
+  let closing = false;
   router.get("/readyz", async (ctx) => {
-    const { ready, body } = await deps.readiness();
+    const { ready, body } = closing ? { ready: false, body: { status: "stopping" } } : await deps.readiness();
     ctx.set("Cache-Control", "no-store");
     ctx.status = ready ? 200 : 503;
     ctx.body = body;
@@ -93,18 +97,26 @@ export function transports(deps: TransportDeps): Transports {
   // br at quality 4: most of the size win at a small share of the default (11) CPU cost.
   koa.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
   koa.use(problemErrors());
+  koa.use(urlLength(deps.maxUrlLength ?? DEFAULT_SERVER_LIMITS.maxUrlLength));
   koa.use(notFound(entryPoints));
   koa.use(cacheHeaders());
   koa.use(rest);
   koa.use(router.routes());
   let ws: ReturnType<typeof attachWebSocket> | undefined;
+  // What a leak would grow (the soak bench watches them): subscription streams, and their connections.
+  metrics.gauge("graphql_live_streams", "Subscription streams open (graphql-ws and SSE)", () => gql.streams.size);
+  metrics.gauge("graphql_ws_connections", "WebSocket connections open on /graphql", () => ws?.wss.clients.size ?? 0);
   return {
     koa,
     attach: (server) => {
       ws ??= attachWebSocket(server, gql, { keepAliveMs: deps.wsKeepAliveMs, authenticate: socketCaller(verifier) });
     },
     close: async () => {
+      closing = true;
       await gql.streams.closeAll();
+      // graphql-ws sends `complete` for each ended stream within this turn of the event loop; the sockets close
+      // (1001) after it, so clients see their subscriptions completed rather than cut.
+      await new Promise((resolve) => setImmediate(resolve));
       await ws?.close();
     },
   };

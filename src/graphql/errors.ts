@@ -6,6 +6,7 @@ import { GraphQLError, getNamedType, isInputObjectType, type GraphQLArgument } f
 import type { Logger } from "pino";
 import { DomainError, InvalidInputError, type InputError } from "../domain/errors.js";
 import { codeOfStatus, ERRORS, type Kind } from "../error-table.js";
+import { unavailable } from "../store/unavailable.js";
 
 /** One bad argument value: `pointer` is relative to that argument. */
 export interface ArgumentProblem extends InputError {
@@ -64,6 +65,11 @@ export function toGraphqlError(error: unknown, context: ErrorContext, args: read
       if ("allowed" in error && error.allowed) extensions.allowed = error.allowed;
     }
     return new GraphQLError(error.message, { extensions });
+  }
+  const down = unavailable(error);
+  if (down) {
+    context.log?.warn({ reason: down.reason }, "database unavailable");
+    return new GraphQLError(down.message, { extensions: { code: ERRORS.unavailable.code, retryAfterSeconds: down.retryAfterSeconds } });
   }
   context.log?.error({ err: error }, "resolver failed");
   return masked(context.requestId);

@@ -3,6 +3,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, Middleware } from "koa";
 import getRawBody from "raw-body";
+import { parseRequestParams, type Request, type Response } from "graphql-http";
 import { createHandler } from "graphql-http/lib/use/koa";
 import { httpError } from "../http/problem.js";
 import type { GraphqlContext } from "./context.js";
@@ -27,10 +28,14 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
       };
     },
     execute: runtime.execute,
+    parseRequestParams: explainedParams,
     onOperation: (req, _args, result) => {
+      const ctx = contexts.get(req.raw);
+      // The database could not serve some field now: tell when to retry, as a REST 503 does.
+      const down = result.errors?.find((e) => e.extensions?.code === "SERVICE_UNAVAILABLE");
+      if (down && ctx) ctx.set("Retry-After", String(down.extensions.retryAfterSeconds ?? 1));
       // No `data` at all = a request error (variable coercion): GraphQL over HTTP wants a 4xx for
       // application/graphql-response+json, where graphql-http would answer 200.
-      const ctx = contexts.get(req.raw);
       if (!("data" in result) && ctx && !ctx.get("Accept").includes("application/json")) {
         const body = JSON.stringify({ errors: (result.errors ?? []).map(formatError) });
         return [body, { status: 400, statusText: "Bad Request", headers: { "content-type": "application/graphql-response+json; charset=utf-8" } }];
@@ -52,12 +57,78 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
   };
 }
 
+const NOT_AN_OBJECT = 'The request body must be a JSON object such as {"query": "{ __typename }"}.';
+
+/** What graphql-http's messages about a malformed request mean, said so that the caller knows what to fix. */
+const MALFORMED: Record<string, (params: Record<string, unknown> | undefined, raw: unknown) => string> = {
+  "Missing body": () => 'The request has no body; send a JSON object such as {"query": "{ __typename }"}.',
+  "Unparsable JSON body": (_, raw) => (raw === "" ? 'The request has no body; send a JSON object such as {"query": "{ __typename }"}.' : "The request body is not valid JSON."),
+  "JSON body must be an object": () => NOT_AN_OBJECT,
+  "Unparsable URL": () => "The URL's `variables` or `extensions` parameter is not valid JSON.",
+  "Missing query": (p) => (Array.isArray(p) ? NOT_AN_OBJECT : "The request has no `query`; send the GraphQL document as a string in `query`."),
+  "Invalid query": (p) => `\`query\` must be a string holding the GraphQL document; got ${kindOf(p?.query)}.`,
+  "Invalid variables": (p) => `\`variables\` must be an object (or null); got ${kindOf(p?.variables)}.`,
+  "Invalid operationName": (p) => `\`operationName\` must be a string (or null); got ${kindOf(p?.operationName)}.`,
+  "Invalid extensions": (p) => `\`extensions\` must be an object (or null); got ${kindOf(p?.extensions)}.`,
+};
+
+const kindOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`);
+
+/**
+ * graphql-http's own request parsing, with its refusals (thrown as plain errors, which the error formatter would
+ * mask) answered as 400 with a BAD_REQUEST error that says what is wrong.
+ */
+async function explainedParams(req: Request<IncomingMessage, unknown>) {
+  try {
+    return await parseRequestParams(req);
+  } catch (error) {
+    return explain(error, req);
+  }
+}
+
+/**
+ * For other transports of the same request shape (graphql-sse): the 400 answer for a malformed request, or
+ * undefined when graphql-http finds nothing wrong with its parameters.
+ */
+export async function malformedRequest(req: Request<IncomingMessage, unknown>): Promise<Response | undefined> {
+  try {
+    await parseRequestParams(req);
+    return undefined;
+  } catch (error) {
+    return explain(error, req);
+  }
+}
+
+async function explain(error: unknown, req: Request<IncomingMessage, unknown>): Promise<Response> {
+  const explainer = MALFORMED[(error as Error).message];
+  if (!explainer) throw error;
+  const raw = typeof req.body === "function" ? await req.body() : req.body;
+  const message = explainer(sentParams(req, raw), raw);
+  const type = /application\/graphql-response\+json/i.test(String((req.headers as Record<string, unknown>).accept ?? "")) ? "application/graphql-response+json" : "application/json";
+  return [
+    JSON.stringify({ errors: [{ message, extensions: { code: "BAD_REQUEST" } }] }),
+    { status: 400, statusText: "Bad Request", headers: { "content-type": `${type}; charset=utf-8` } },
+  ];
+}
+
+/** The request's parameters as sent (POST body object, or GET search parameters), to name what was wrong. */
+function sentParams(req: Request<IncomingMessage, unknown>, raw: unknown): Record<string, unknown> | undefined {
+  if (req.method === "GET") return Object.fromEntries(new URLSearchParams(req.url.split("?")[1] ?? ""));
+  try {
+    const body = typeof raw === "string" ? JSON.parse(raw) : raw;
+    return body && typeof body === "object" ? (body as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads the body as text within the limit (413 beyond); graphql-http then takes it from ctx.request.body. */
 export async function readBody(ctx: Context, limit: number): Promise<void> {
   try {
     (ctx.request as { body?: unknown }).body = await getRawBody(ctx.req, { limit, encoding: "utf8" });
   } catch (error) {
     if ((error as { type?: string }).type === "entity.too.large") throw httpError(413, `The request body is larger than ${limit} bytes.`);
-    throw error;
+    // The client went away or stalled past the request timeout: not a server fault.
+    throw httpError(400, "The request body could not be read completely.");
   }
 }

@@ -2,12 +2,12 @@
 // static validation (the specified rules, the introspection switch, depth, aliases, and cost when no list size
 // comes from a variable) are cached by query text; cost and list-size caps that depend on variables run per request.
 import {
+  GraphQLError,
   NoSchemaIntrospectionCustomRule,
   parse,
   specifiedRules,
   validate,
   type DocumentNode,
-  type GraphQLError,
   type GraphQLSchema,
   type ValidationRule,
 } from "graphql";
@@ -16,6 +16,10 @@ import { Lru } from "./lru.js";
 
 export interface OperationOptions extends Partial<Limits> {
   introspection?: boolean;
+  /** longest query text in UTF-8 bytes (default 65536): refused before parsing */
+  maxDocumentBytes?: number;
+  /** largest variables object, as JSON in UTF-8 bytes (default 65536) */
+  maxVariablesBytes?: number;
   /** documents kept parsed and validated (default 1000) */
   cacheSize?: number;
 }
@@ -57,7 +61,12 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
     return errors.length > 0 ? { errors, perRequest } : { document, perRequest };
   }
 
+  const maxDocumentBytes = options.maxDocumentBytes ?? 64 * 1024;
+  const maxVariablesBytes = options.maxVariablesBytes ?? 64 * 1024;
+
   return function prepare(query: string, variables?: Record<string, unknown> | null): Prepared {
+    const tooLarge = sizeError(query, variables, maxDocumentBytes, maxVariablesBytes);
+    if (tooLarge) return { errors: [tooLarge] };
     let entry = cache.get(query);
     if (!entry) {
       entry = compile(query);
@@ -73,6 +82,21 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
 }
 
 export type Preparer = ReturnType<typeof createPreparer>;
+
+/** Sizes are checked before any work: a string's length bounds its UTF-8 size from below, so most need no count. */
+function sizeError(query: string, variables: Record<string, unknown> | null | undefined, maxDocument: number, maxVariables: number): GraphQLError | undefined {
+  const documentBytes = query.length * 3 > maxDocument ? Buffer.byteLength(query) : 0;
+  if (documentBytes > maxDocument) {
+    return new GraphQLError(`The document is ${documentBytes} bytes; at most ${maxDocument} are accepted.`, { extensions: { code: "DOCUMENT_SIZE_LIMIT_EXCEEDED", limit: maxDocument, size: documentBytes } });
+  }
+  if (!variables) return undefined;
+  const json = JSON.stringify(variables);
+  const variablesBytes = json.length * 3 > maxVariables ? Buffer.byteLength(json) : 0;
+  if (variablesBytes > maxVariables) {
+    return new GraphQLError(`The variables are ${variablesBytes} bytes as JSON; at most ${maxVariables} are accepted.`, { extensions: { code: "VARIABLES_SIZE_LIMIT_EXCEEDED", limit: maxVariables, size: variablesBytes } });
+  }
+  return undefined;
+}
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -6,7 +6,7 @@ import { createHandler } from "graphql-sse/lib/use/koa";
 import type { ExecutionResult } from "graphql";
 import type { GraphqlContext } from "./context.js";
 import { formatError } from "./errors.js";
-import { readBody } from "./http.js";
+import { malformedRequest, readBody } from "./http.js";
 import type { GraphqlRuntime } from "./runtime.js";
 
 export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: number } = {}): Middleware {
@@ -33,6 +33,18 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   return async (ctx, next) => {
     if (ctx.method === "POST") await readBody(ctx, bodyLimit);
+    // graphql-sse would read an empty body from the (already consumed) stream and hang, and answers other
+    // malformed requests without a code: the same checks and answers as GraphQL over HTTP come first.
+    if (ctx.method === "POST" || ctx.method === "GET") {
+      const refusal = await malformedRequest({ method: ctx.method, url: ctx.url, headers: ctx.headers, body: (ctx.request as { body?: string }).body ?? null, raw: ctx.req, context: undefined });
+      if (refusal) {
+        const [body, init] = refusal;
+        ctx.status = init.status;
+        ctx.set(init.headers ?? {});
+        ctx.body = body;
+        return;
+      }
+    }
     await handler(ctx, next);
   };
 }

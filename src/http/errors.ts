@@ -1,6 +1,8 @@
-// Turns anything thrown below into a problem+json answer. HttpErrors are the caller's fault and say so;
-// anything else is masked as 500 with the request id, and logged with its stack.
+// Turns anything thrown below into a problem+json answer. HttpErrors are the caller's fault and say so; a database
+// that cannot serve now (unreachable, disk full, …) is 503 + Retry-After; anything else is masked as 500 with the
+// request id, and logged with its stack.
 import type { Middleware } from "koa";
+import { unavailable } from "../store/unavailable.js";
 import { HttpError, problem, PROBLEM_TYPE } from "./problem.js";
 
 export function problemErrors(): Middleware {
@@ -9,10 +11,16 @@ export function problemErrors(): Middleware {
       await next();
     } catch (error) {
       const requestId = String(ctx.state.requestId ?? "");
+      const down = error instanceof HttpError ? undefined : unavailable(error);
       if (error instanceof HttpError) {
         ctx.status = error.status;
         ctx.set(error.headers);
         ctx.body = { ...error.problem, requestId };
+      } else if (down) {
+        ctx.state.log?.warn({ reason: down.reason }, "database unavailable");
+        ctx.status = 503;
+        ctx.set("Retry-After", String(down.retryAfterSeconds));
+        ctx.body = problem(503, down.message, { type: "urn:twinspec:problem:unavailable", requestId });
       } else {
         ctx.state.log?.error({ err: error }, "unhandled error");
         ctx.status = 500;

@@ -1,7 +1,7 @@
 // Prometheus metrics, one registry per app instance (several apps in one process never collide):
 // http_requests_total and http_request_duration_seconds by method/route/status, db_queries_total, and /metrics.
 import type { Middleware } from "koa";
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 export interface Metrics {
   registry: Registry;
@@ -11,6 +11,8 @@ export interface Metrics {
   middleware(routeOf: (path: string) => string): Middleware;
   /** GET /metrics */
   endpoint: Middleware;
+  /** a gauge whose value is read at each scrape */
+  gauge(name: string, help: string, read: () => number): void;
 }
 
 export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
@@ -38,6 +40,16 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
         requests.inc(labels);
         duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
       }
+    },
+    gauge: (name, help, read) => {
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
     },
     endpoint: async (ctx) => {
       ctx.set("Cache-Control", "no-store");

@@ -9,6 +9,7 @@ import { FileMigrationProvider, Kysely, Migrator, SqliteDialect, type KyselyPlug
 import type { Logger } from "pino";
 import { IdempotencyKeys } from "./idempotency.js";
 import { runDirectly } from "./prepared.js";
+import type { AvailabilityOptions } from "./availability.js";
 import { isPostgresUrl, openPostgres, type PostgresHandle } from "./postgres.js";
 import type { Database } from "./schema.js";
 
@@ -31,6 +32,10 @@ export interface StoreOptions {
   beforeQuery?: () => void;
   /** PostgreSQL: most connections this instance opens (DATABASE_POOL_MAX; default 10) */
   poolMax?: number;
+  /** PostgreSQL: longest wait for a connection (DATABASE_CONNECT_TIMEOUT_MS; default 5000) */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: the probe that tells the database is down (DATABASE_PING_MS, DATABASE_PING_TIMEOUT_MS) */
+  availability?: AvailabilityOptions;
   logger?: Logger;
 }
 

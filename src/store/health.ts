@@ -12,7 +12,7 @@ export interface Readiness {
 export async function readiness(store: Store, bus: EventBus): Promise<Readiness> {
   const body: Record<string, unknown> = { database: store.dialect };
   const pool = store.postgres?.pool;
-  if (pool) body.pool = { open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max };
+  if (pool) body.pool = { open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.max };
   if (bus.listening !== undefined) body.events = bus.listening ? "listening" : "reconnecting";
   const started = performance.now();
   try {

@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { isPostgres } from "./dialect.js";
 import type { Database } from "./schema.js";
 import { transaction } from "./transactions.js";
+import { unavailable } from "./unavailable.js";
 
 export type JobHandler = (trx: Transaction<Database>, jobId: string, payload: any) => Promise<{ result: object; after?: () => Promise<void> }>;
 
@@ -33,6 +34,8 @@ export class JobQueue {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  /** the last pass failed: further failures are not logged again until one succeeds (an outage is one line) */
+  private failing = false;
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly maxAttempts: number;
@@ -71,7 +74,14 @@ export class JobQueue {
       return;
     }
     this.running = this.drain()
-      .catch((error) => this.log.error({ err: error }, "job queue pass failed"))
+      .then(() => {
+        if (this.failing) this.log.info("job queue working again");
+        this.failing = false;
+      })
+      .catch((error) => {
+        if (!this.failing) this.log.error({ err: error }, "job queue pass failed; retrying every poll");
+        this.failing = true;
+      })
       .finally(() => {
         this.running = undefined;
         if (this.again) {
@@ -137,8 +147,9 @@ export class JobQueue {
         this.log.warn({ jobId: job.job_id }, error.message);
         return;
       }
-      // A failure the handler calls final (its input is gone) is final; anything else is retried until maxAttempts.
-      const final = error instanceof JobFailed || job.attempts >= this.maxAttempts;
+      // A failure the handler calls final (its input is gone) is final; anything else is retried until maxAttempts —
+      // except the database being unavailable, which says nothing about the job: it is retried until it runs.
+      const final = error instanceof JobFailed || (job.attempts >= this.maxAttempts && !unavailable(error));
       this.log.warn({ err: error, jobId: job.job_id, attempts: job.attempts, final }, "job failed");
       if (final) {
         const problem = { title: error instanceof JobFailed ? error.title : "Job failed", detail: (error as Error).message };

@@ -39,6 +39,8 @@ export class PgBus implements EventBus {
   private heartbeat: NodeJS.Timeout | undefined;
   private failures = 0;
   private closed = false;
+  /** ends the current listening connection as lost (set while one is open) */
+  private drop: ((err?: Error) => void) | undefined;
   private firstConnection: Promise<void>;
   private resolveFirst!: () => void;
 
@@ -49,8 +51,22 @@ export class PgBus implements EventBus {
   ) {
     this.channel = channelFor(pg.schema);
     this.firstConnection = new Promise((resolve) => (this.resolveFirst = resolve));
+    // The availability probe notices a dead database within a second: the listening connection is dropped then
+    // (its heartbeat alone could wait on a dead network for long), and taken up again as soon as the probe gets
+    // an answer, rather than at the end of a backoff that grew during the outage.
+    pg.availability?.on("down", this.onDatabaseDown);
+    pg.availability?.on("up", this.onDatabaseUp);
     this.connect();
   }
+
+  private readonly onDatabaseDown = (err: Error) => this.drop?.(err);
+
+  private readonly onDatabaseUp = () => {
+    this.failures = 0;
+    if (this.closed || this.client || this.connecting) return;
+    clearTimeout(this.retry);
+    this.connect();
+  };
 
   /** Resolves once the instance is listening (the first time). */
   ready(): Promise<void> {
@@ -82,6 +98,8 @@ export class PgBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.pg.availability?.off("down", this.onDatabaseDown);
+    this.pg.availability?.off("up", this.onDatabaseUp);
     clearTimeout(this.retry);
     clearInterval(this.heartbeat);
     await this.connecting;
@@ -105,12 +123,14 @@ export class PgBus implements EventBus {
       lost = true;
       client.end().catch(() => {});
       if (this.client === client) this.client = undefined;
+      if (this.drop === onLost) this.drop = undefined;
       clearInterval(this.heartbeat);
       if (!this.closed) this.scheduleReconnect(err);
     };
     client.on("error", onLost);
     client.on("end", () => onLost());
     client.on("notification", (message) => this.deliver(message.payload));
+    this.drop = onLost;
     try {
       await client.connect();
       await client.query(`LISTEN ${client.escapeIdentifier(this.channel)}`);

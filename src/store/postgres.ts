@@ -3,6 +3,7 @@
 import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogEvent } from "kysely";
 import pg from "pg";
 import type { Logger } from "pino";
+import { Availability, GuardedPool, type AvailabilityOptions, type PoolLike } from "./availability.js";
 import type { Database } from "./schema.js";
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
@@ -17,7 +18,9 @@ const types = {
 };
 
 export interface PostgresHandle {
-  pool: pg.Pool;
+  /** the pool behind the availability probe: refuses at once (DatabaseUnavailableError) while the database is down */
+  pool: PoolLike;
+  availability: Availability;
   /** settings for a connection of its own (the event bus's LISTEN connection) */
   clientConfig: pg.ClientConfig;
   /** the schema the tables live in (first of search_path) */
@@ -26,6 +29,9 @@ export interface PostgresHandle {
 
 export interface PostgresOptions {
   poolMax?: number;
+  /** longest wait for a connection, new or from the pool (ms, default 5000) */
+  connectTimeoutMs?: number;
+  availability?: AvailabilityOptions;
   onQuery?: (event: LogEvent) => void;
   plugins?: KyselyPlugin[];
   logger?: Logger;
@@ -42,18 +48,29 @@ export function describeUrl(url: string): string {
 }
 
 export async function openPostgres(url: string, options: PostgresOptions, migrate: (db: Kysely<Database>, schema: string) => Promise<void>) {
-  const clientConfig: pg.ClientConfig = { connectionString: url, types, application_name: "twinspec" };
-  const pool = new pg.Pool({ ...clientConfig, max: options.poolMax ?? 10 });
-  // An idle connection that breaks (server restart, network) is dropped by the pool; the next query opens a new
-  // one. Without a listener the error would crash the process.
-  pool.on("error", (err) => options.logger?.warn({ err }, "idle PostgreSQL connection lost"));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.onQuery, plugins: options.plugins });
+  // Every connection of ours (pool, event bus, migration lock) gives up connecting after connectTimeoutMs.
+  const clientConfig: pg.ClientConfig = { connectionString: url, types, application_name: "twinspec", connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000 };
+  const newPool = () => {
+    const pool = new pg.Pool({ ...clientConfig, max: options.poolMax ?? 10 });
+    // An idle connection that breaks (server restart, network) is dropped by the pool; the next query opens a new
+    // one. Without a listener the error would crash the process.
+    pool.on("error", (err) => options.logger?.warn({ err }, "idle PostgreSQL connection lost"));
+    return pool;
+  };
+  const availability = new Availability(clientConfig, { ...options.availability, logger: options.availability?.logger ?? options.logger });
+  const pool = new GuardedPool(newPool, availability);
+  const log = (event: LogEvent) => {
+    if (event.level === "error") pool.observe(event.error);
+    options.onQuery?.(event);
+  };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log, plugins: options.plugins });
   try {
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
     const schema = rows[0]?.schema;
     if (!schema) throw new Error("its search_path names no existing schema");
     await serialized(clientConfig, `twinspec:migrate:${schema}`, () => migrate(db, schema));
-    return { db, handle: { pool, clientConfig, schema } satisfies PostgresHandle };
+    availability.start();
+    return { db, handle: { pool, availability, clientConfig, schema } satisfies PostgresHandle };
   } catch (error) {
     await db.destroy().catch(() => {});
     throw new Error(`cannot use PostgreSQL at ${describeUrl(url)}: ${(error as Error).message}`, { cause: error });

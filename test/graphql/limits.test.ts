@@ -75,6 +75,28 @@ describe("GraphQL limits", () => {
     await rejected(`query($n: Int) { customers(first: $n) { customerId } }`, "BAD_USER_INPUT", { n: 0 });
   });
 
+  it("document and variables size: over GRAPHQL_MAX_DOCUMENT_BYTES / GRAPHQL_MAX_VARIABLES_BYTES → coded errors, before parsing", async () => {
+    assert.deepEqual([configFromEnv({}).graphql.maxDocumentBytes, configFromEnv({}).graphql.maxVariablesBytes], [65536, 65536]);
+    assert.equal(configFromEnv({ GRAPHQL_MAX_DOCUMENT_BYTES: "100" }).graphql.maxDocumentBytes, 100);
+    const small = await startServer({ graphql: { maxDocumentBytes: 200, maxVariablesBytes: 100 }, jobs: { pollMs: 3_600_000 } });
+    try {
+      // 200 bytes pass; 201 (a comment: parsing never sees it) do not. Multi-byte characters count as bytes.
+      const padded = (bytes: number) => `{ __typename }#${"x".repeat(bytes - 15)}`;
+      assert.equal((await gql(small.url, padded(200))).json.errors, undefined);
+      const error = await rejected(padded(201), "DOCUMENT_SIZE_LIMIT_EXCEEDED", undefined, small);
+      assert.deepEqual([error.extensions.size, error.extensions.limit], [201, 200]);
+      await rejected(`{ __typename }#${"é".repeat(93)}`, "DOCUMENT_SIZE_LIMIT_EXCEEDED", undefined, small);
+      const query = `query($after: String) { customers(after: $after) { customerId } }`;
+      const variables = (bytes: number) => ({ after: "y".repeat(bytes - 12) }); // {"after":"…"} is 12 bytes + the value
+      // 100 bytes pass the size check (and reach the resolver, which finds no such cursor)
+      assert.equal((await gql(small.url, query, variables(100))).json.errors[0].extensions.code, "BAD_USER_INPUT");
+      const tooMany = await rejected(query, "VARIABLES_SIZE_LIMIT_EXCEEDED", variables(101), small);
+      assert.match(tooMany.message, /101 bytes as JSON; at most 100/);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("introspection can be switched off (GRAPHQL_INTROSPECTION=false); __typename still works", async () => {
     assert.equal(configFromEnv({}).graphql.introspection, true);
     assert.equal(configFromEnv({ GRAPHQL_INTROSPECTION: "false" }).graphql.introspection, false);

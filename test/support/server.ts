@@ -1,11 +1,12 @@
 // A real server for tests: the app from buildApp on an ephemeral 127.0.0.1 port, over a fresh database
 // (SQLite file, or a PostgreSQL schema with TEST_DATABASE=postgres: see database.ts).
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { buildApp, type App, type AppDeps } from "../../src/app.js";
+import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "../../src/http/limits.js";
 import { createMetrics } from "../../src/http/metrics.js";
 import { createLogger } from "../../src/logger.js";
-import { openStore, type Store } from "../../src/store/database.js";
+import { openStore, type Store, type StoreOptions } from "../../src/store/database.js";
 import { ADMIN_TOKEN, TEST_SECRET } from "./auth.js";
 import { recordStatuses } from "./coverage.js";
 import { freshDatabase, type TestDatabase } from "./database.js";
@@ -27,12 +28,12 @@ const faultHook = (faults: Faults) => () => {
 };
 
 export async function startServer(
-  options: { bodyLimit?: number; corsOrigins?: string[]; faults?: Faults } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase } = {},
+  options: { bodyLimit?: number; corsOrigins?: string[]; faults?: Faults } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase; store?: Omit<StoreOptions, "onQuery">; server?: Partial<ServerLimits> } = {},
 ): Promise<TestServer> {
   // A database passed in is shared with other servers (several instances) and left for its owner to drop.
   const database = options.database ?? (await freshDatabase());
   const metrics = createMetrics();
-  const store = await openStore(database.url, { onQuery: metrics.onQuery, beforeQuery: options.faults ? faultHook(options.faults) : undefined });
+  const store = await openStore(database.url, { ...options.store, onQuery: metrics.onQuery, beforeQuery: options.faults ? faultHook(options.faults) : undefined });
   const app = buildApp({
     store,
     authSecret: TEST_SECRET,
@@ -43,12 +44,14 @@ export async function startServer(
     bodyLimit: options.bodyLimit,
     corsOrigins: options.corsOrigins,
     jobs: options.jobs ?? { pollMs: 50, leaseMs: 1000 },
+    maxUrlLength: options.server?.maxUrlLength,
   });
   app.start();
   await app.bus.ready?.();
   // Outermost, so it sees the final status (after 304s and thrown problems).
   app.koa.middleware.unshift(recordStatuses);
-  const server: Server = createServer(app.koa.callback());
+  // The server main.ts runs: its timeouts and size limits (src/http/limits.ts).
+  const server: Server = createHttpServer(app.koa.callback(), { ...DEFAULT_SERVER_LIMITS, ...options.server });
   app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,0 +1,47 @@
+// Draining an HTTP server for a deploy: stop accepting connections (new ones are refused), answer every request
+// already taken — and any that arrives on a connection already open — with its real response marked
+// `Connection: close`, so each client learns from that answer itself not to send again; connections idle from the
+// start are closed once the busy ones had time to speak. Resolves when no connection is left, or at the deadline
+// after cutting off what remains.
+import net from "node:net";
+import type { Server, ServerResponse } from "node:http";
+
+export interface Drain {
+  /** true: every connection ended by itself; false: some were cut off at graceMs */
+  drain(graceMs: number): Promise<boolean>;
+}
+
+export function drainable(server: Server): Drain {
+  let draining = false;
+  // Answers not yet sent: when draining starts, those in flight are marked too (their handlers may already have
+  // seen the app stopping, e.g. /readyz answering 503).
+  const pending = new Set<ServerResponse>();
+  // Ahead of the app's listener: the header is set before any response can be written.
+  server.prependListener("request", (_req, res) => {
+    if (draining) {
+      res.setHeader("Connection", "close");
+      return;
+    }
+    pending.add(res);
+    res.once("close", () => pending.delete(res));
+  });
+  return {
+    async drain(graceMs) {
+      draining = true;
+      for (const res of pending) if (!res.headersSent) res.setHeader("Connection", "close");
+      pending.clear();
+      // net.Server's close (http.Server's would also close idle keep-alive connections at once, racing with a
+      // client that is just sending its next request on one): the listening socket closes, open connections stay.
+      const closed = new Promise<boolean>((resolve) => net.Server.prototype.close.call(server, () => resolve(true)));
+      // A client between two requests sends its next one within moments; one still silent after this is idle.
+      const sweep = setTimeout(() => server.closeIdleConnections(), Math.min(1_000, graceMs / 4));
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+      const ended = await Promise.race([closed, deadline]);
+      clearTimeout(sweep);
+      clearTimeout(timer);
+      if (!ended) server.closeAllConnections();
+      return ended;
+    },
+  };
+}

@@ -1,0 +1,241 @@
+// Failing fast while PostgreSQL is away. A probe on a connection of its own asks `select 1` every pingMs; an answer
+// missing after pingTimeoutMs, or a lost connection, marks the database down. While it is down, the guarded pool
+// refuses at once (DatabaseUnavailableError → 503) instead of letting each request wait for a connection that
+// will not come, and the connections it had are dropped: queries stuck on a dead network end now, and no stale
+// connection is handed out later. The probe keeps trying; its first answer marks the database up, and the next
+// request opens fresh connections. No restart is needed either way.
+import { EventEmitter } from "node:events";
+import pg from "pg";
+import type { Logger } from "pino";
+import { DatabaseUnavailableError, unavailable } from "./unavailable.js";
+
+export interface AvailabilityOptions {
+  /** how often the probe asks (ms, default 250) */
+  pingMs?: number;
+  /** how long an answer may take before the database counts as down (ms, default 500) */
+  pingTimeoutMs?: number;
+  logger?: Logger;
+}
+
+/** Up or down, as the probe last found it; emits "down" and "up" on each change. */
+export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError]; up: [] }> {
+  private client: pg.Client | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private probing: Promise<void> | undefined;
+  private failure: DatabaseUnavailableError | undefined;
+  private downSince = 0;
+  private closed = false;
+  private readonly pingMs: number;
+  private readonly pingTimeoutMs: number;
+
+  constructor(
+    private readonly clientConfig: pg.ClientConfig,
+    private readonly options: AvailabilityOptions = {},
+  ) {
+    super();
+    this.pingMs = options.pingMs ?? 250;
+    this.pingTimeoutMs = options.pingTimeoutMs ?? 500;
+  }
+
+  /** Why the database counts as down (undefined while up). */
+  get error(): DatabaseUnavailableError | undefined {
+    return this.failure;
+  }
+
+  start() {
+    this.schedule(0);
+  }
+
+  /** A request met a connection error: probe now rather than at the next tick. */
+  suspect() {
+    if (this.closed || this.probing) return;
+    this.schedule(0);
+  }
+
+  async close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.probing;
+    this.dropClient();
+  }
+
+  private schedule(ms: number) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.probing = this.probe().finally(() => {
+        this.probing = undefined;
+        if (!this.closed) this.schedule(this.pingMs);
+      });
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async probe() {
+    try {
+      if (!this.client) {
+        // Named, so an operator can tell it apart in pg_stat_activity.
+        const client = new pg.Client({ ...this.clientConfig, application_name: "twinspec-probe", connectionTimeoutMillis: this.pingTimeoutMs, keepAlive: true });
+        client.on("error", () => this.dropClient(client)); // found by the next ping; without a listener it would crash
+        this.client = client;
+        await deadline(client.connect(), this.pingTimeoutMs);
+      }
+      await deadline(this.client.query("select 1"), this.pingTimeoutMs);
+    } catch (error) {
+      this.dropClient();
+      if (!this.closed) this.markDown(error);
+      return;
+    }
+    this.markUp();
+  }
+
+  private markDown(error: unknown) {
+    if (this.failure) return;
+    this.failure = unavailable(error) ?? new DatabaseUnavailableError("unreachable", (error as Error).message, { cause: error });
+    this.downSince = Date.now();
+    this.options.logger?.warn({ err: error }, "database unreachable: answering 503 until it is back");
+    this.emit("down", this.failure);
+  }
+
+  private markUp() {
+    if (!this.failure) return;
+    this.failure = undefined;
+    this.options.logger?.info({ downMs: Date.now() - this.downSince }, "database reachable again");
+    this.emit("up");
+  }
+
+  private dropClient(client = this.client) {
+    if (!client) return;
+    if (this.client === client) this.client = undefined;
+    // end() destroys the socket when a query is still waiting (a dead network would hold a graceful end open).
+    client.end().catch(() => {});
+  }
+}
+
+/**
+ * Rejects when `work` has not settled `ms` after the call. When the timer fires, one more turn of the event loop
+ * lets an answer that was already read (but queued behind a busy loop) count: only the database's own silence
+ * times out, not ours.
+ */
+function deadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => setImmediate(() => !settled && reject(new Error(`no answer from the database within ${ms} ms`))), ms);
+    work.then(
+      (value) => ((settled = true), clearTimeout(timer), resolve(value)),
+      (error) => ((settled = true), clearTimeout(timer), reject(error)),
+    );
+  });
+}
+
+/** The part of pg.Pool that Kysely, the event bus and /readyz use. */
+export interface PoolLike {
+  connect(): Promise<pg.PoolClient>;
+  query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
+  end(): Promise<void>;
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+  readonly max: number;
+}
+
+/**
+ * A pg pool behind the availability probe: refuses at once while the database is down, and on going down drops
+ * every connection it had (in use or idle) by starting over with a new pool.
+ */
+export class GuardedPool implements PoolLike {
+  private pool: pg.Pool;
+  private readonly inUse = new Set<pg.PoolClient>();
+  private readonly waiting = new Set<(error: Error) => void>();
+
+  constructor(
+    private readonly newPool: () => pg.Pool,
+    readonly availability: Availability,
+  ) {
+    this.pool = newPool();
+    availability.on("down", (error) => this.dropAll(error));
+  }
+
+  async connect(): Promise<pg.PoolClient> {
+    const down = this.availability.error;
+    if (down) throw down;
+    const pool = this.pool;
+    let client: pg.PoolClient;
+    try {
+      client = await new Promise<pg.PoolClient>((resolve, reject) => {
+        const giveUp = (error: Error) => reject(error);
+        this.waiting.add(giveUp);
+        pool.connect().then(
+          (c) => {
+            // Given up on while waiting (the database went down): this connection is not to be used.
+            if (!this.waiting.delete(giveUp)) c.release(new Error("the database went down meanwhile"));
+            else resolve(c);
+          },
+          (error) => {
+            this.waiting.delete(giveUp);
+            reject(error);
+          },
+        );
+      });
+    } catch (error) {
+      // Refused, timed out, or given up on: the probe looks now. The error stays as pg said it (503 at the edge).
+      if (!(error instanceof DatabaseUnavailableError)) this.availability.suspect();
+      throw error;
+    }
+    this.inUse.add(client);
+    // pg emits "error" on a checked-out client whose connection dies; the pool listens only while it is idle, and
+    // an unheard "error" would end the process. The query in flight fails by itself (→ 503).
+    const onError = () => this.availability.suspect();
+    client.on("error", onError);
+    const release = client.release;
+    client.release = (err?: Error | boolean) => {
+      this.inUse.delete(client);
+      client.off("error", onError);
+      return release.call(client, err);
+    };
+    return client;
+  }
+
+  async query(text: string, values?: unknown[]): Promise<pg.QueryResult> {
+    const client = await this.connect();
+    try {
+      return await client.query(text, values);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Kysely reports query errors here (its log hook): a lost connection makes the probe look at once. */
+  observe(error: unknown) {
+    if (unavailable(error)?.kind === "unreachable") this.availability.suspect();
+  }
+
+  async end(): Promise<void> {
+    await this.availability.close();
+    await this.pool.end();
+  }
+
+  get totalCount() {
+    return this.pool.totalCount;
+  }
+  get idleCount() {
+    return this.pool.idleCount;
+  }
+  get waitingCount() {
+    return this.pool.waitingCount;
+  }
+  get max() {
+    return this.pool.options.max;
+  }
+
+  private dropAll(error: DatabaseUnavailableError) {
+    const old = this.pool;
+    this.pool = this.newPool();
+    for (const giveUp of this.waiting) giveUp(error);
+    this.waiting.clear();
+    // Queries in flight on the old connections fail now (→ 503) instead of waiting on a dead socket.
+    // (A pool's client is a pg.Client; @types/pg leaves end() off PoolClient.)
+    for (const client of this.inUse) (client as unknown as pg.Client).end().catch(() => {});
+    this.inUse.clear();
+    old.end().catch(() => {});
+  }
+}
