@@ -8,7 +8,7 @@ import { cachingStatements } from "./statement-cache.js";
 import { FileMigrationProvider, Kysely, Migrator, SqliteDialect, type KyselyPlugin, type LogEvent } from "kysely";
 import type { Logger } from "pino";
 import { IdempotencyKeys } from "./idempotency.js";
-import { runDirectly } from "./prepared.js";
+import { prepareOn } from "./prepared.js";
 import type { AvailabilityOptions } from "./availability.js";
 import { isPostgresUrl, openPostgres, type PostgresHandle } from "./postgres.js";
 import type { Database } from "./schema.js";
@@ -50,6 +50,7 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   const plugins = options.beforeQuery ? [beforeQueryPlugin(options.beforeQuery)] : [];
   if (isPostgresUrl(url)) {
     const { db, handle } = await openPostgres(url, { ...options, onQuery: log, plugins }, (db, schema) => migrate(db, schema));
+    prepareOn(db, { beforeQuery: options.beforeQuery });
     return { db, dialect: "postgres", postgres: handle, idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
   }
   const path = sqlitePath(url);
@@ -60,7 +61,7 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log, plugins });
-  runDirectly(db, { sqlite, onQuery: log, beforeQuery: options.beforeQuery });
+  prepareOn(db, { sqlite, onQuery: log, beforeQuery: options.beforeQuery });
   await migrate(db);
   return { db, dialect: "sqlite", idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
 }

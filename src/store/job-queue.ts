@@ -41,6 +41,7 @@ export class JobQueue {
   private readonly maxAttempts: number;
 
   private readonly handlers: Record<string, JobHandler> = {};
+  private started = false;
 
   private readonly db: Kysely<Database>;
 
@@ -61,14 +62,15 @@ export class JobQueue {
   }
 
   start() {
+    this.started = true;
     this.timer = setInterval(() => this.kick(), this.pollMs);
     this.timer.unref();
     this.kick();
   }
 
-  /** Work now (new jobs call this); overlapping kicks coalesce into one more pass. */
+  /** Work now (new jobs call this); overlapping kicks coalesce into one more pass. Nothing before start(). */
   kick() {
-    if (this.stopped) return;
+    if (this.stopped || !this.started) return;
     if (this.running) {
       this.again = true;
       return;

@@ -6,17 +6,18 @@
 import type SQLite from "better-sqlite3";
 import type { Compilable, CompiledQuery, Kysely, LogEvent } from "kysely";
 
-interface Direct {
-  sqlite: SQLite.Database;
+interface Hooks {
+  /** set on SQLite: prepared queries on `db` (not on its transactions) run on this handle itself */
+  sqlite?: SQLite.Database;
   onQuery?: (event: LogEvent) => void;
   beforeQuery?: () => void;
 }
 
-const direct = new WeakMap<Kysely<any>, Direct>();
+const hooks = new WeakMap<Kysely<any>, Hooks>();
 
-/** Lets prepared queries on `db` (not on its transactions) run on the better-sqlite3 handle itself. */
-export function runDirectly(db: Kysely<any>, handle: Direct): void {
-  direct.set(db, handle);
+/** What prepared queries on `db` run on and report to (compiled queries pass no Kysely plugin). */
+export function prepareOn(db: Kysely<any>, handle: Hooks): void {
+  hooks.set(db, handle);
 }
 
 export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args) {
@@ -24,11 +25,16 @@ export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (.
   if (JSON.stringify(compiled.parameters) !== JSON.stringify(sample)) {
     throw new Error(`prepared query's parameters ${JSON.stringify(compiled.parameters)} are not its arguments ${JSON.stringify(sample)}`);
   }
-  const handle = direct.get(db);
-  if (!handle) return async (...args: Args): Promise<Row[]> => (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
-  const statement = handle.sqlite.prepare(compiled.sql);
+  const handle = hooks.get(db) ?? {};
+  const throughKysely = async (...args: Args): Promise<Row[]> => {
+    handle.beforeQuery?.();
+    return (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
+  };
+  const sqlite = handle.sqlite;
+  if (!sqlite) return throughKysely;
+  const statement = sqlite.prepare(compiled.sql);
   return async (...args: Args): Promise<Row[]> => {
-    if (handle.sqlite.inTransaction) return (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
+    if (sqlite.inTransaction) return throughKysely(...args);
     handle.beforeQuery?.();
     const started = handle.onQuery ? performance.now() : 0;
     const rows = statement.all(...args) as Row[];
