@@ -22,7 +22,11 @@ export type ListCustomersResponse =
   | { status: 401; body: operations["listCustomers"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["listCustomers"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["listCustomers"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["listCustomers"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 408; body: operations["listCustomers"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["listCustomers"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 431; body: operations["listCustomers"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["listCustomers"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["listCustomers"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export type CreateCustomerRequest = {
   params: Record<string, never>;
@@ -40,11 +44,15 @@ export type CreateCustomerResponse =
   | { status: 401; body: operations["createCustomer"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["createCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["createCustomer"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["createCustomer"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["createCustomer"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: operations["createCustomer"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["createCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["createCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: operations["createCustomer"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["createCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 431; body: operations["createCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["createCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["createCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export interface GetCustomerRequest {
   params: NonNullable<operations["getCustomer"]["parameters"]["path"]>;
@@ -63,8 +71,12 @@ export type GetCustomerResponse =
   | { status: 403; body: operations["getCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["getCustomer"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["getCustomer"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["getCustomer"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["getCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["getCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 414; body: operations["getCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 431; body: operations["getCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["getCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["getCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export type PutCustomerRequest = {
   params: NonNullable<operations["putCustomer"]["parameters"]["path"]>;
@@ -84,11 +96,15 @@ export type PutCustomerResponse =
   | { status: 401; body: operations["putCustomer"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["putCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["putCustomer"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["putCustomer"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["putCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["putCustomer"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: operations["putCustomer"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["putCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["putCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["putCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 431; body: operations["putCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["putCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["putCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export interface DeleteCustomerRequest {
   params: NonNullable<operations["deleteCustomer"]["parameters"]["path"]>;
@@ -105,9 +121,13 @@ export type DeleteCustomerResponse =
   | { status: 401; body: operations["deleteCustomer"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["deleteCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["deleteCustomer"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["deleteCustomer"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["deleteCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["deleteCustomer"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["deleteCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 414; body: operations["deleteCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 431; body: operations["deleteCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["deleteCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["deleteCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export type PatchCustomerRequest = {
   params: NonNullable<operations["patchCustomer"]["parameters"]["path"]>;
@@ -128,11 +148,15 @@ export type PatchCustomerResponse =
   | { status: 403; body: operations["patchCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["patchCustomer"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["patchCustomer"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["patchCustomer"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["patchCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["patchCustomer"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: operations["patchCustomer"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["patchCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["patchCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["patchCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 431; body: operations["patchCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["patchCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["patchCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export type MergeCustomerRequest = {
   params: NonNullable<operations["mergeCustomer"]["parameters"]["path"]>;
@@ -152,12 +176,16 @@ export type MergeCustomerResponse =
   | { status: 403; body: operations["mergeCustomer"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["mergeCustomer"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["mergeCustomer"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["mergeCustomer"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["mergeCustomer"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["mergeCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: operations["mergeCustomer"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["mergeCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["mergeCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: operations["mergeCustomer"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["mergeCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 431; body: operations["mergeCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["mergeCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["mergeCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export interface ListCustomerOrdersRequest {
   params: NonNullable<operations["listCustomerOrders"]["parameters"]["path"]>;
@@ -175,8 +203,12 @@ export type ListCustomerOrdersResponse =
   | { status: 403; body: operations["listCustomerOrders"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["listCustomerOrders"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["listCustomerOrders"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["listCustomerOrders"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["listCustomerOrders"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["listCustomerOrders"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 414; body: operations["listCustomerOrders"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 431; body: operations["listCustomerOrders"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["listCustomerOrders"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["listCustomerOrders"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export type PlaceOrderRequest = {
   params: NonNullable<operations["placeOrder"]["parameters"]["path"]>;
@@ -196,12 +228,16 @@ export type PlaceOrderResponse =
   | { status: 403; body: operations["placeOrder"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["placeOrder"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["placeOrder"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["placeOrder"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["placeOrder"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["placeOrder"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: operations["placeOrder"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["placeOrder"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["placeOrder"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: operations["placeOrder"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["placeOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 431; body: operations["placeOrder"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["placeOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["placeOrder"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export interface GetOrderRequest {
   params: NonNullable<operations["getOrder"]["parameters"]["path"]>;
@@ -219,8 +255,12 @@ export type GetOrderResponse =
   | { status: 403; body: operations["getOrder"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["getOrder"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["getOrder"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["getOrder"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["getOrder"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["getOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 414; body: operations["getOrder"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 431; body: operations["getOrder"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["getOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["getOrder"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export type UpdateOrderRequest = {
   params: NonNullable<operations["updateOrder"]["parameters"]["path"]>;
@@ -240,12 +280,16 @@ export type UpdateOrderResponse =
   | { status: 403; body: operations["updateOrder"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["updateOrder"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["updateOrder"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["updateOrder"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["updateOrder"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["updateOrder"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["updateOrder"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: operations["updateOrder"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["updateOrder"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["updateOrder"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["updateOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 431; body: operations["updateOrder"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["updateOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["updateOrder"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export interface ListCustomerCartsRequest {
   params: NonNullable<operations["listCustomerCarts"]["parameters"]["path"]>;
@@ -263,8 +307,12 @@ export type ListCustomerCartsResponse =
   | { status: 403; body: operations["listCustomerCarts"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["listCustomerCarts"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["listCustomerCarts"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["listCustomerCarts"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["listCustomerCarts"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["listCustomerCarts"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 414; body: operations["listCustomerCarts"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 431; body: operations["listCustomerCarts"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["listCustomerCarts"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["listCustomerCarts"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export type CreateCartRequest = {
   params: NonNullable<operations["createCart"]["parameters"]["path"]>;
@@ -284,12 +332,16 @@ export type CreateCartResponse =
   | { status: 403; body: operations["createCart"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["createCart"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["createCart"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["createCart"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["createCart"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["createCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: operations["createCart"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["createCart"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["createCart"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: operations["createCart"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["createCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 431; body: operations["createCart"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["createCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["createCart"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export interface GetCartRequest {
   params: NonNullable<operations["getCart"]["parameters"]["path"]>;
@@ -307,8 +359,12 @@ export type GetCartResponse =
   | { status: 403; body: operations["getCart"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["getCart"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["getCart"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["getCart"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["getCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["getCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 414; body: operations["getCart"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 431; body: operations["getCart"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["getCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["getCart"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export type ReplaceCartRequest = {
   params: NonNullable<operations["replaceCart"]["parameters"]["path"]>;
@@ -327,12 +383,16 @@ export type ReplaceCartResponse =
   | { status: 403; body: operations["replaceCart"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["replaceCart"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["replaceCart"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["replaceCart"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["replaceCart"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["replaceCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["replaceCart"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 413; body: operations["replaceCart"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["replaceCart"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["replaceCart"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["replaceCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 431; body: operations["replaceCart"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["replaceCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["replaceCart"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export interface DeleteCartRequest {
   params: NonNullable<operations["deleteCart"]["parameters"]["path"]>;
@@ -348,9 +408,13 @@ export type DeleteCartResponse =
   | { status: 401; body: operations["deleteCart"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
   | { status: 403; body: operations["deleteCart"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["deleteCart"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["deleteCart"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["deleteCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["deleteCart"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["deleteCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 414; body: operations["deleteCart"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 431; body: operations["deleteCart"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["deleteCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["deleteCart"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export interface CheckoutCartRequest {
   params: NonNullable<operations["checkoutCart"]["parameters"]["path"]>;
@@ -367,10 +431,14 @@ export type CheckoutCartResponse =
   | { status: 403; body: operations["checkoutCart"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["checkoutCart"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["checkoutCart"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["checkoutCart"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 409; body: operations["checkoutCart"]["responses"][409]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["checkoutCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["checkoutCart"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: operations["checkoutCart"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["checkoutCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 431; body: operations["checkoutCart"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["checkoutCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["checkoutCart"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export interface GetJobRequest {
   params: NonNullable<operations["getJob"]["parameters"]["path"]>;
@@ -388,7 +456,11 @@ export type GetJobResponse =
   | { status: 403; body: operations["getJob"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 404; body: operations["getJob"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 406; body: operations["getJob"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 500; body: operations["getJob"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> };
+  | { status: 408; body: operations["getJob"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["getJob"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 431; body: operations["getJob"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["getJob"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["getJob"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 /** Implement every operation; a missing one is a compile error where the handlers are assembled. */
 export interface RestHandlers {
@@ -437,7 +509,11 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:read"]}]],
   },
@@ -455,11 +531,15 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
   },
@@ -480,8 +560,12 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:read"]}]],
   },
@@ -501,11 +585,15 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
   },
@@ -524,9 +612,13 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
   },
@@ -547,11 +639,15 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
   },
@@ -571,12 +667,16 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write","admin"]}]],
   },
@@ -596,8 +696,12 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
   },
@@ -617,12 +721,16 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:write"]}]],
   },
@@ -642,8 +750,12 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
   },
@@ -663,12 +775,16 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:write"]}]],
   },
@@ -688,8 +804,12 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:read"]}]],
   },
@@ -709,12 +829,16 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
   },
@@ -734,8 +858,12 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:read"]}]],
   },
@@ -754,12 +882,16 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
   },
@@ -777,9 +909,13 @@ export const operationSpecs: readonly OperationSpec[] = [
       "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
   },
@@ -798,10 +934,14 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "409": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write","orders:write"]}]],
   },
@@ -821,7 +961,11 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
   },

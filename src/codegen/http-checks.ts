@@ -26,6 +26,11 @@ export function runtimeStatuses(op: Operation): Map<string, string> {
     statuses.set("422", "its Idempotency-Key may be reused with another request");
   }
   statuses.set("500", "anything may fail unexpectedly");
+  statuses.set("503", "its data may be out of reach (database down, disk full)");
+  // Answered by the HTTP layer before any operation is chosen, yet to a request for this operation's URL.
+  statuses.set("408", "a client may send its headers or body too slowly");
+  statuses.set("414", "a client may send a URL longer than the server accepts");
+  statuses.set("431", "a client may send headers larger than the server accepts");
   return statuses;
 }
 

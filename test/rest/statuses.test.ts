@@ -16,7 +16,7 @@ describe("declared statuses, walked over every operation", () => {
   const faults: Faults = { armed: false };
   before(async () => (s = await startServer({ bodyLimit: BODY_LIMIT, faults })));
   after(() => s.close());
-  afterEach(() => (faults.armed = false));
+  afterEach(() => Object.assign(faults, { armed: false, kind: undefined }));
 
   const world = async () => (await newWorld(s.url)).ids;
 
@@ -148,6 +148,17 @@ describe("declared statuses, walked over every operation", () => {
         assert.doesNotMatch(res.text, /injected fault|at .*\.ts:/, "nothing of the failure leaks");
       });
     }
+  }
+
+  for (const op of operations.filter((o) => declares(o, 503))) {
+    it(`${op.operationId}: the database unable to serve → 503 + Retry-After`, async () => {
+      const ids = await world();
+      Object.assign(faults, { armed: true, kind: "unavailable" });
+      const res = await send(s.url, op, ids);
+      Object.assign(faults, { armed: false, kind: undefined });
+      assert.deepEqual([res.status, res.headers.get("content-type"), res.json.type], [503, "application/problem+json", "urn:twinspec:problem:unavailable"], res.text);
+      assert.match(res.headers.get("retry-after") ?? "", /^\d+$/);
+    });
   }
 
   it("every operation with a request body gives an example, so every walk above can send it", () => {

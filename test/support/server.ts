@@ -18,13 +18,19 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A switch for unexpected database failures: while `armed`, every query fails with an error nobody expects. */
+/**
+ * A switch for database failures: while `armed`, every query fails — with an error nobody expects, or (kind
+ * "unavailable") with SQLite's I/O error, as when the disk or the database is gone.
+ */
 export interface Faults {
   armed: boolean;
+  kind?: "unexpected" | "unavailable";
 }
 
 const faultHook = (faults: Faults) => () => {
-  if (faults.armed) throw new Error("injected fault: the database is in a state nobody planned for");
+  if (!faults.armed) return;
+  if (faults.kind === "unavailable") throw Object.assign(new Error("disk I/O error (injected)"), { code: "SQLITE_IOERR_WRITE" });
+  throw new Error("injected fault: the database is in a state nobody planned for");
 };
 
 export async function startServer(
