@@ -32,6 +32,7 @@ import { busFor } from "./store/bus.js";
 import type { EventBus } from "./store/events.js";
 import { readiness } from "./store/health.js";
 import type { QueueOptions } from "./store/job-queue.js";
+import type { Tracing } from "./telemetry/types.js";
 
 export interface AppDeps {
   store: Store;
@@ -54,6 +55,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** interval of WebSocket keep-alive pings (ms, default 12 000) */
   wsKeepAliveMs?: number;
+  /** OpenTelemetry spans for requests and GraphQL operations (pass its query hook to openStore too); none when unset */
+  tracing?: Tracing;
 }
 
 export interface App {
@@ -70,7 +73,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs }: AppDeps): App {
+export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, tracing }: AppDeps): App {
   const services = createServices(store, bus, logger, jobs);
   const verifier = new TokenVerifier(authSecret);
   const koa = new Koa();
@@ -90,7 +93,7 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
   });
   router.get("/metrics", metricsGuard(metricsToken), metrics.endpoint);
   // @auth directives of schema.graphql, enforced around the resolvers (src/auth/graphql.ts).
-  const gql = createGraphqlRuntime(services, { ...graphql, log: logger, schema: withAuth(buildSchema(), store.db) });
+  const gql = createGraphqlRuntime(services, { ...graphql, log: logger, schema: withAuth(buildSchema(), store.db), tracing });
   router.all("/graphql", graphqlCaller(verifier), graphqlHttp(gql, { bodyLimit }));
   router.all("/graphql/stream", graphqlCaller(verifier), graphqlSse(gql, { bodyLimit }));
   router.get("/graphql/assets/:name", graphiqlAssets());
@@ -101,7 +104,9 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
 
   const entryPoints = [...new Set(operationSpecs.map((op) => op.path))].concat("/graphql");
   const routes = [...entryPoints, "/graphql/stream", "/graphql/assets/{name}", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json", "/openapi.yaml"];
-  koa.use(metrics.middleware(routeLabeler(routes)));
+  const routeOf = routeLabeler(routes);
+  if (tracing) koa.use(tracing.http(routeOf));
+  koa.use(metrics.middleware(routeOf));
   koa.use(requestId(logger));
   koa.use(corsFor(corsOrigins));
   // br at quality 4: most of the size win at a small share of the default (11) CPU cost.

@@ -1,6 +1,7 @@
 // Configuration from the environment, read once at start. Every knob is documented in the README.
 import { resolveSecret } from "./auth/secret.js";
 import { DEFAULT_DATABASE_URL } from "./store/database.js";
+import { tracingFromEnv, type TracingConfig } from "./telemetry/config.js";
 
 export interface Config {
   host: string;
@@ -16,6 +17,8 @@ export interface Config {
   corsOrigins: string[];
   auth: { secret: string; generated: boolean; metricsToken?: string };
   graphql: GraphqlConfig;
+  /** OpenTelemetry: set when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT, …) */
+  tracing?: TracingConfig;
 }
 
 /** GraphQL knobs (GRAPHQL_*): introspection and the limits checked before execution. */
@@ -59,5 +62,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       maxCost: positive(env, "GRAPHQL_MAX_COST", 5000),
       maxAliases: positive(env, "GRAPHQL_MAX_ALIASES", 30),
     },
+    tracing: tracingFromEnv(env),
   };
 }

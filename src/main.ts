@@ -1,6 +1,7 @@
 // Process entry: config from env, open the store, listen; SIGTERM/SIGINT → stop accepting, finish in-flight
 // requests, close the database, exit 0.
 import { createServer } from "node:http";
+import type { LogEvent } from "kysely";
 import { buildApp } from "./app.js";
 import { signToken } from "./auth/tokens.js";
 import { ALL_SCOPES } from "./auth/secret.js";
@@ -8,6 +9,7 @@ import { configFromEnv, type Config } from "./config.js";
 import { createMetrics } from "./http/metrics.js";
 import { createServerLogger } from "./logger.js";
 import { openStore } from "./store/database.js";
+import { isPostgresUrl } from "./store/postgres.js";
 
 let config: Config;
 try {
@@ -17,15 +19,20 @@ try {
   console.error(`twinspec: ${(error as Error).message}`);
   process.exit(1);
 }
-const { logger, flush } = createServerLogger(config.logLevel);
+// Tracing code is loaded only when an OTLP endpoint is set; without one, requests carry no tracing at all.
+const telemetry = config.tracing ? await import("./telemetry/tracing.js") : undefined;
+const { logger, flush } = createServerLogger(config.logLevel, telemetry?.logFields);
+const tracing = telemetry?.startTracing({ ...config.tracing!, logger });
 const exit = (code: number) => {
   flush();
   process.exit(code);
 };
 // Metrics first: the store reports every query to db_queries_total.
 const metrics = createMetrics({ defaults: true });
-const store = await openStore(config.databaseUrl, { onQuery: metrics.onQuery, poolMax: config.databasePoolMax, logger });
-const app = buildApp({ store, logger, authSecret: config.auth.secret, metricsToken: config.auth.metricsToken, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, responseValidation: config.responseValidation, jobs: config.jobs, corsOrigins: config.corsOrigins });
+const traceQuery = tracing?.query(isPostgresUrl(config.databaseUrl) ? "postgres" : "sqlite");
+const onQuery = traceQuery ? (event: LogEvent) => (metrics.onQuery(), traceQuery(event)) : metrics.onQuery;
+const store = await openStore(config.databaseUrl, { onQuery, poolMax: config.databasePoolMax, logger });
+const app = buildApp({ store, logger, authSecret: config.auth.secret, metricsToken: config.auth.metricsToken, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, responseValidation: config.responseValidation, jobs: config.jobs, corsOrigins: config.corsOrigins, tracing });
 const { koa } = app;
 const server = createServer(koa.callback());
 server.keepAliveTimeout = 5000;
@@ -56,6 +63,8 @@ async function shutdown(signal: string) {
   server.close(async () => {
     await closing;
     await store.close();
+    // Exports the spans still batched; a collector that does not answer gets 3 s, not the whole shutdown budget.
+    if (tracing) await Promise.race([tracing.shutdown(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
     logger.info("stopped");
     exit(0);
   });

@@ -5,13 +5,17 @@ import type { Logger } from "pino";
 import type { Principal } from "../auth/principal.js";
 import type { Services } from "../domain/services.js";
 import { createContext, type GraphqlContext } from "./context.js";
-import { createExecute } from "./execute.js";
+import type { Tracing } from "../telemetry/types.js";
+import { createExecute, traced } from "./execute.js";
 import { createPreparer, type OperationOptions } from "./operation.js";
 import { buildSchema } from "./schema.js";
 import { LiveStreams } from "./streams.js";
 
-/** `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers). */
-export function createGraphqlRuntime(services: Services, options: OperationOptions & { log?: Logger; schema?: GraphQLSchema } = {}) {
+/**
+ * `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers); with
+ * `tracing` every operation gets a span.
+ */
+export function createGraphqlRuntime(services: Services, options: OperationOptions & { log?: Logger; schema?: GraphQLSchema; tracing?: Tracing } = {}) {
   const schema = options.schema ?? buildSchema();
   const streams = new LiveStreams();
   return {
@@ -19,8 +23,8 @@ export function createGraphqlRuntime(services: Services, options: OperationOptio
     streams,
     log: options.log,
     prepare: createPreparer(schema, options),
-    execute: createExecute(schema),
-    subscribe,
+    execute: createExecute(schema, options.tracing),
+    subscribe: traced(options.tracing, subscribe),
     context: (caller: { principal?: Principal | null; requestId?: string; log?: Logger }): GraphqlContext => createContext(services, streams, caller),
   };
 }

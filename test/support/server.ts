@@ -18,12 +18,13 @@ export interface TestServer {
 }
 
 export async function startServer(
-  options: { bodyLimit?: number; corsOrigins?: string[] } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase } = {},
+  options: { bodyLimit?: number; corsOrigins?: string[] } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "tracing"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase } = {},
 ): Promise<TestServer> {
   // A database passed in is shared with other servers (several instances) and left for its owner to drop.
   const database = options.database ?? (await freshDatabase());
   const metrics = createMetrics();
-  const store = await openStore(database.url, { onQuery: metrics.onQuery });
+  const traceQuery = options.tracing?.query(database.kind);
+  const store = await openStore(database.url, { onQuery: traceQuery ? (event) => (metrics.onQuery(), traceQuery(event)) : metrics.onQuery });
   const app = buildApp({
     store,
     authSecret: TEST_SECRET,
@@ -33,6 +34,7 @@ export async function startServer(
     logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
     bodyLimit: options.bodyLimit,
     corsOrigins: options.corsOrigins,
+    tracing: options.tracing,
     jobs: options.jobs ?? { pollMs: 50, leaseMs: 1000 },
   });
   app.start();
