@@ -10,7 +10,7 @@ import { operationSpecs, restRoutes } from "../generated/rest.js";
 import { withAuth } from "./auth/graphql.js";
 import { graphqlCaller, metricsGuard, socketCaller } from "./auth/koa.js";
 import { restAuthorizer } from "./auth/rest.js";
-import { TokenVerifier } from "./auth/tokens.js";
+import { TokenVerifier, type VerifierOptions } from "./auth/tokens.js";
 import { createServices, type Services } from "./domain/services.js";
 import type { GraphqlConfig } from "./config.js";
 import { graphiqlAssets } from "./graphql/graphiql.js";
@@ -37,8 +37,10 @@ import type { Tracing } from "./telemetry/types.js";
 export interface AppDeps {
   store: Store;
   logger: Logger;
-  /** HS256 secret that bearer tokens are signed with (AUTH_SECRET) */
-  authSecret: string;
+  /** HS256 secret that bearer tokens are signed with (AUTH_SECRET); without it only the identity provider's are accepted */
+  authSecret?: string;
+  /** an identity provider's JWKS, issuer and audience (AUTH_JWKS_URL, AUTH_ISSUER, AUTH_AUDIENCE) */
+  identity?: Omit<VerifierOptions, "secret">;
   /** when set, /metrics needs `Authorization: Bearer <metricsToken>` */
   metricsToken?: string;
   /** defaults to the store's: in-process on SQLite, LISTEN/NOTIFY across instances on PostgreSQL */
@@ -73,9 +75,9 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, tracing }: AppDeps): App {
+export function buildApp({ store, logger, authSecret, identity, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, tracing }: AppDeps): App {
   const services = createServices(store, bus, logger, jobs);
-  const verifier = new TokenVerifier(authSecret);
+  const verifier = new TokenVerifier({ ...identity, secret: authSecret, jwks: { log: logger, ...identity?.jwks } });
   const koa = new Koa();
   koa.proxy = false;
   // Errors are answered as problems by problemErrors; Koa's own printer would only duplicate them.

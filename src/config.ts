@@ -1,5 +1,5 @@
 // Configuration from the environment, read once at start. Every knob is documented in the README.
-import { resolveSecret } from "./auth/secret.js";
+import { resolveSecret, type AuthConfig } from "./auth/secret.js";
 import { DEFAULT_DATABASE_URL } from "./store/database.js";
 import { tracingFromEnv, type TracingConfig } from "./telemetry/config.js";
 
@@ -15,7 +15,7 @@ export interface Config {
   responseValidation: boolean;
   jobs: { leaseMs: number; pollMs: number };
   corsOrigins: string[];
-  auth: { secret: string; generated: boolean; metricsToken?: string };
+  auth: AuthConfig & { metricsToken?: string };
   graphql: GraphqlConfig;
   /** OpenTelemetry: set when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT, …) */
   tracing?: TracingConfig;

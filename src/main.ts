@@ -32,7 +32,8 @@ const metrics = createMetrics({ defaults: true });
 const traceQuery = tracing?.query(isPostgresUrl(config.databaseUrl) ? "postgres" : "sqlite");
 const onQuery = traceQuery ? (event: LogEvent) => (metrics.onQuery(), traceQuery(event)) : metrics.onQuery;
 const store = await openStore(config.databaseUrl, { onQuery, poolMax: config.databasePoolMax, logger });
-const app = buildApp({ store, logger, authSecret: config.auth.secret, metricsToken: config.auth.metricsToken, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, responseValidation: config.responseValidation, jobs: config.jobs, corsOrigins: config.corsOrigins, tracing });
+const { jwksUrl, issuer, audience } = config.auth;
+const app = buildApp({ store, logger, authSecret: config.auth.secret, identity: { jwksUrl, issuer, audience }, metricsToken: config.auth.metricsToken, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, responseValidation: config.responseValidation, jobs: config.jobs, corsOrigins: config.corsOrigins, tracing });
 const { koa } = app;
 const server = createServer(koa.callback());
 server.keepAliveTimeout = 5000;
@@ -42,9 +43,9 @@ app.attach(server);
 app.start();
 // On PostgreSQL: hear other instances' events before taking requests, so no subscriber misses one.
 await app.services.bus.ready?.();
-if (config.auth.generated) {
+if (config.auth.generated && config.auth.secret) {
   // No AUTH_SECRET outside production: a throwaway secret, and a ready admin token so `npm start` is usable at once.
-  const token = await signToken(config.auth.secret, { sub: "dev-admin", scope: ALL_SCOPES, ttlSeconds: 12 * 3600 });
+  const token = await signToken(config.auth.secret, { sub: "dev-admin", scope: ALL_SCOPES, ttlSeconds: 12 * 3600, issuer, audience: audience?.[0] });
   logger.warn({ token }, "AUTH_SECRET is not set: using a random secret for this run; admin token (12 h) for `Authorization: Bearer …`");
 }
 server.listen(config.port, config.host, () => {

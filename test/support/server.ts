@@ -18,7 +18,7 @@ export interface TestServer {
 }
 
 export async function startServer(
-  options: { bodyLimit?: number; corsOrigins?: string[] } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "tracing"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase } = {},
+  options: { bodyLimit?: number; corsOrigins?: string[]; /** null: no HS256 secret at all */ authSecret?: string | null } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "tracing" | "identity"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase } = {},
 ): Promise<TestServer> {
   // A database passed in is shared with other servers (several instances) and left for its owner to drop.
   const database = options.database ?? (await freshDatabase());
@@ -27,7 +27,8 @@ export async function startServer(
   const store = await openStore(database.url, { onQuery: traceQuery ? (event) => (metrics.onQuery(), traceQuery(event)) : metrics.onQuery });
   const app = buildApp({
     store,
-    authSecret: TEST_SECRET,
+    authSecret: options.authSecret === null ? undefined : (options.authSecret ?? TEST_SECRET),
+    identity: options.identity,
     metrics,
     graphql: options.graphql,
     wsKeepAliveMs: options.wsKeepAliveMs,
