@@ -27,6 +27,8 @@ export interface GraphqlConfig {
   maxDepth: number;
   maxCost: number;
   maxAliases: number;
+  /** GRAPHQL_PERSISTED_ONLY: run only the documents of the client preset's manifest (a safelist) */
+  persistedOnly: boolean;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -61,6 +63,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       maxDepth: positive(env, "GRAPHQL_MAX_DEPTH", 10),
       maxCost: positive(env, "GRAPHQL_MAX_COST", 5000),
       maxAliases: positive(env, "GRAPHQL_MAX_ALIASES", 30),
+      persistedOnly: env.GRAPHQL_PERSISTED_ONLY === "true",
     },
     tracing: tracingFromEnv(env),
   };

@@ -1,8 +1,11 @@
 // GraphQL over HTTP at /graphql through graphql-http's Koa adapter: GET for queries, POST for all; mutations over
-// GET → 405 + Allow: POST. A browser asking for HTML gets GraphiQL instead.
+// GET → 405 + Allow: POST. A browser asking for HTML gets GraphiQL instead. A request may name a persisted
+// document (documentId, or APQ's extensions.persistedQuery) instead of sending its text: see persisted.ts.
 import type { IncomingMessage } from "node:http";
 import type { Context, Middleware } from "koa";
 import getRawBody from "raw-body";
+import type { GraphQLError } from "graphql";
+import { parseRequestParams, type Request as GraphqlHttpRequest } from "graphql-http";
 import { createHandler } from "graphql-http/lib/use/koa";
 import { httpError } from "../http/problem.js";
 import type { GraphqlContext } from "./context.js";
@@ -12,9 +15,23 @@ import type { GraphqlRuntime } from "./runtime.js";
 
 export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: number } = {}): Middleware {
   const contexts = new WeakMap<IncomingMessage, Context>();
+  // A persisted document that could not be resolved: answered from onSubscribe, where graphql-http shapes errors.
+  const unresolved = new WeakMap<object, readonly GraphQLError[]>();
   const handler = createHandler<GraphqlContext>({
     schema: runtime.schema,
+    parseRequestParams: async (req) => {
+      const given = await requestParams(req);
+      if (!given) return undefined; // graphql-http parses (and refuses) it itself
+      const resolved = runtime.persisted.resolve(given.params);
+      if (resolved?.errors) {
+        unresolved.set(req, resolved.errors);
+        return { query: "" };
+      }
+      return parseRequestParams(resolved ? given.withQuery(resolved.query) : given.req);
+    },
     onSubscribe: (req, params) => {
+      const failed = unresolved.get(req);
+      if (failed) return failed;
       const prepared = runtime.prepare(params.query, params.variables);
       if (prepared.errors) return prepared.errors;
       const ctx = contexts.get(req.raw);
@@ -50,6 +67,47 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
     contexts.set(ctx.req, ctx);
     await handler(ctx, next);
   };
+}
+
+type Req = GraphqlHttpRequest<IncomingMessage, unknown>;
+
+/**
+ * The request's parameters as sent, and how to hand graphql-http the request with a document's text filled in. The
+ * JSON body is parsed once, here: graphql-http takes the parsed object. Undefined when it is not JSON or a query string.
+ */
+async function requestParams(req: Req): Promise<{ params: Record<string, unknown>; req: Req; withQuery(query: string): Req } | undefined> {
+  if (req.method === "POST") {
+    const body = typeof req.body === "function" ? await req.body() : req.body;
+    let data: unknown;
+    try {
+      data = typeof body === "string" ? JSON.parse(body) : body;
+    } catch {
+      return undefined;
+    }
+    if (!data || typeof data !== "object" || Array.isArray(data)) return undefined;
+    const params = data as Record<string, unknown>;
+    return { params, req: { ...req, body: params }, withQuery: (query) => ({ ...req, body: { ...params, query } }) };
+  }
+  if (req.method === "GET") {
+    const [path, search = ""] = req.url.split("?");
+    const searchParams = new URLSearchParams(search);
+    let extensions: unknown;
+    try {
+      extensions = searchParams.has("extensions") ? JSON.parse(searchParams.get("extensions")!) : undefined;
+    } catch {
+      return undefined;
+    }
+    const params = { query: searchParams.get("query") ?? undefined, documentId: searchParams.get("documentId") ?? undefined, extensions };
+    return {
+      params,
+      req,
+      withQuery: (query) => {
+        searchParams.set("query", query);
+        return { ...req, url: `${path}?${searchParams}` };
+      },
+    };
+  }
+  return undefined;
 }
 
 /** Reads the body as text within the limit (413 beyond); graphql-http then takes it from ctx.request.body. */

@@ -1,5 +1,6 @@
-// The GraphQL side of the app, built once: schema, operation preparation (cache + limits), execution, the live
-// subscription streams, and a context per operation. Every transport (HTTP, WebSocket, SSE) uses this one object.
+// The GraphQL side of the app, built once: schema, persisted documents, operation preparation (cache + limits),
+// execution, the live subscription streams, and a context per operation. Every transport (HTTP, WebSocket, SSE)
+// uses this one object.
 import { subscribe, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { Principal } from "../auth/principal.js";
@@ -7,21 +8,27 @@ import type { Services } from "../domain/services.js";
 import { createContext, type GraphqlContext } from "./context.js";
 import type { Tracing } from "../telemetry/types.js";
 import { createExecute, traced } from "./execute.js";
+import { persistedDocuments } from "../../generated/persisted-documents.js";
 import { createPreparer, type OperationOptions } from "./operation.js";
+import { createPersistedDocuments } from "./persisted.js";
 import { buildSchema } from "./schema.js";
 import { LiveStreams } from "./streams.js";
 
 /**
  * `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers); with
- * `tracing` every operation gets a span.
+ * `tracing` every operation gets a span; with `persistedOnly` only the documents of the client preset's manifest run.
  */
-export function createGraphqlRuntime(services: Services, options: OperationOptions & { log?: Logger; schema?: GraphQLSchema; tracing?: Tracing } = {}) {
+export function createGraphqlRuntime(
+  services: Services,
+  options: OperationOptions & { log?: Logger; schema?: GraphQLSchema; tracing?: Tracing; persistedOnly?: boolean } = {},
+) {
   const schema = options.schema ?? buildSchema();
   const streams = new LiveStreams();
   return {
     schema,
     streams,
     log: options.log,
+    persisted: createPersistedDocuments({ documents: persistedDocuments, only: options.persistedOnly }),
     prepare: createPreparer(schema, options),
     execute: createExecute(schema, options.tracing),
     subscribe: traced(options.tracing, subscribe),
