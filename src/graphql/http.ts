@@ -20,6 +20,8 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
   const handler = createHandler<GraphqlContext>({
     schema: runtime.schema,
     parseRequestParams: async (req) => {
+      // Most requests carry their text and no persisted id: graphql-http parses those itself, as before.
+      if (!runtime.persisted.only && !(await mayNameDocument(req))) return undefined;
       const given = await requestParams(req);
       if (!given) return undefined; // graphql-http parses (and refuses) it itself
       const resolved = runtime.persisted.resolve(given.params);
@@ -27,7 +29,7 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
         unresolved.set(req, resolved.errors);
         return { query: "" };
       }
-      return parseRequestParams(resolved ? given.withQuery(resolved.query) : given.req);
+      return parseRequestParams(resolved ? withQuery(given, resolved.query) : given.req);
     },
     onSubscribe: (req, params) => {
       const failed = unresolved.get(req);
@@ -70,14 +72,23 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
 }
 
 type Req = GraphqlHttpRequest<IncomingMessage, unknown>;
+type Given = { params: Record<string, unknown>; req: Req; search?: URLSearchParams };
+
+const bodyOf = async (req: Req) => (typeof req.body === "function" ? await req.body() : req.body);
+
+/** Whether the request may name a persisted document: a cheap look for the two parameter names. */
+async function mayNameDocument(req: Req): Promise<boolean> {
+  const text = req.method === "POST" ? await bodyOf(req) : req.url;
+  return typeof text !== "string" || text.includes("persistedQuery") || text.includes("documentId");
+}
 
 /**
- * The request's parameters as sent, and how to hand graphql-http the request with a document's text filled in. The
- * JSON body is parsed once, here: graphql-http takes the parsed object. Undefined when it is not JSON or a query string.
+ * The request's parameters as sent (the JSON body parsed once, here: graphql-http then takes the parsed object).
+ * Undefined when it is neither a JSON object nor a query string.
  */
-async function requestParams(req: Req): Promise<{ params: Record<string, unknown>; req: Req; withQuery(query: string): Req } | undefined> {
+async function requestParams(req: Req): Promise<Given | undefined> {
   if (req.method === "POST") {
-    const body = typeof req.body === "function" ? await req.body() : req.body;
+    const body = await bodyOf(req);
     let data: unknown;
     try {
       data = typeof body === "string" ? JSON.parse(body) : body;
@@ -86,28 +97,26 @@ async function requestParams(req: Req): Promise<{ params: Record<string, unknown
     }
     if (!data || typeof data !== "object" || Array.isArray(data)) return undefined;
     const params = data as Record<string, unknown>;
-    return { params, req: { ...req, body: params }, withQuery: (query) => ({ ...req, body: { ...params, query } }) };
+    return { params, req: { ...req, body: params } };
   }
   if (req.method === "GET") {
-    const [path, search = ""] = req.url.split("?");
-    const searchParams = new URLSearchParams(search);
+    const search = new URLSearchParams(req.url.split("?")[1] ?? "");
     let extensions: unknown;
     try {
-      extensions = searchParams.has("extensions") ? JSON.parse(searchParams.get("extensions")!) : undefined;
+      extensions = search.has("extensions") ? JSON.parse(search.get("extensions")!) : undefined;
     } catch {
       return undefined;
     }
-    const params = { query: searchParams.get("query") ?? undefined, documentId: searchParams.get("documentId") ?? undefined, extensions };
-    return {
-      params,
-      req,
-      withQuery: (query) => {
-        searchParams.set("query", query);
-        return { ...req, url: `${path}?${searchParams}` };
-      },
-    };
+    return { params: { query: search.get("query") ?? undefined, documentId: search.get("documentId") ?? undefined, extensions }, req, search };
   }
   return undefined;
+}
+
+/** The request as graphql-http should see it: with the persisted document's text as its query. */
+function withQuery({ params, req, search }: Given, query: string): Req {
+  if (!search) return { ...req, body: { ...params, query } };
+  search.set("query", query);
+  return { ...req, url: `${req.url.split("?")[0]}?${search}` };
 }
 
 /** Reads the body as text within the limit (413 beyond); graphql-http then takes it from ctx.request.body. */

@@ -2,7 +2,7 @@
 // explicit spans in our own seams — the Koa middleware, GraphQL execution, the store's query hook — rather than
 // monkey-patching instrumentations, so a request pays for the spans it makes and nothing else. Parent and child
 // spans find each other through AsyncLocalStorage (the OTel context manager); W3C traceparent is continued.
-import { context, diag, DiagLogLevel, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type TextMapGetter } from "@opentelemetry/api";
+import { context, diag, DiagLogLevel, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type TextMapGetter } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
@@ -90,23 +90,17 @@ export function startTracing(options: TracingOptions): Tracing {
     http: (routeOf) => async (ctx, next) => {
       const parent = propagator.extract(ROOT_CONTEXT, ctx.headers, headerGetter);
       const route = routeOf(ctx.path);
-      const known = route !== "unmatched";
-      const span = tracer.startSpan(
-        known ? `${ctx.method} ${route}` : ctx.method,
-        {
-          kind: SpanKind.SERVER,
-          attributes: {
-            [ATTR_HTTP_REQUEST_METHOD]: ctx.method,
-            [ATTR_URL_PATH]: ctx.path,
-            [ATTR_URL_SCHEME]: ctx.protocol,
-            [ATTR_NETWORK_PROTOCOL_VERSION]: ctx.req.httpVersion,
-            ...(known ? { [ATTR_HTTP_ROUTE]: route } : {}),
-            ...(ctx.ip ? { [ATTR_CLIENT_ADDRESS]: ctx.ip } : {}),
-            ...(ctx.headers["user-agent"] ? { [ATTR_USER_AGENT_ORIGINAL]: ctx.headers["user-agent"] } : {}),
-          },
-        },
-        parent,
-      );
+      const attributes: Attributes = {
+        [ATTR_HTTP_REQUEST_METHOD]: ctx.method,
+        [ATTR_URL_PATH]: ctx.path,
+        [ATTR_URL_SCHEME]: ctx.protocol,
+        [ATTR_NETWORK_PROTOCOL_VERSION]: ctx.req.httpVersion,
+        [ATTR_CLIENT_ADDRESS]: ctx.ip || undefined,
+        [ATTR_USER_AGENT_ORIGINAL]: ctx.headers["user-agent"],
+      };
+      // Paths the API does not have get no route (the span is named by the method alone), as the conventions say.
+      if (route !== "unmatched") attributes[ATTR_HTTP_ROUTE] = route;
+      const span = tracer.startSpan(route !== "unmatched" ? `${ctx.method} ${route}` : ctx.method, { kind: SpanKind.SERVER, attributes }, parent);
       await context.with(trace.setSpan(parent, span), async () => {
         try {
           await next();
