@@ -118,7 +118,7 @@ export function startTracing(options: TracingOptions): Tracing {
 
     operation: (kind: OperationKind, name, run) => {
       const span = tracer.startSpan(name ? `${kind} ${name}` : kind, {
-        attributes: { [ATTR_GRAPHQL_OPERATION_TYPE]: kind, ...(name ? { [ATTR_GRAPHQL_OPERATION_NAME]: name } : {}) },
+        attributes: { [ATTR_GRAPHQL_OPERATION_TYPE]: kind, [ATTR_GRAPHQL_OPERATION_NAME]: name }, // undefined ones are left out
       });
       return within(span, run, (result) => {
         // Declared outcomes (NOT_FOUND, FORBIDDEN, …) are the client's; only server faults mark the span failed.
@@ -159,7 +159,7 @@ export function startTracing(options: TracingOptions): Tracing {
               [ATTR_DB_SYSTEM_NAME]: system,
               [ATTR_DB_OPERATION_NAME]: operation,
               [ATTR_DB_QUERY_TEXT]: sql,
-              ...(table ? { [ATTR_DB_COLLECTION_NAME]: table } : {}),
+              [ATTR_DB_COLLECTION_NAME]: table,
             },
           },
           context.active(),
