@@ -194,6 +194,8 @@ export function describeSql(sql: string): { operation: string; table?: string } 
 
 /** The exporter reports failures (collector down, refused batch) through OTel's diag channel: log them as warnings. */
 function reportProblemsTo(logger: Logger) {
-  const warn = (message: string, ...args: unknown[]) => logger.warn({ otel: args.length ? args.map(String) : undefined }, `opentelemetry: ${message}`);
+  // Outside any span: an export runs in the context of the request whose span filled the batch, not on its behalf.
+  const warn = (message: string, ...args: unknown[]) =>
+    context.with(ROOT_CONTEXT, () => logger.warn({ otel: args.length ? args.map(String) : undefined }, `opentelemetry: ${message}`));
   diag.setLogger({ error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
 }

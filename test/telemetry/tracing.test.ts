@@ -181,6 +181,37 @@ describe("tracing (OTLP/HTTP JSON)", () => {
   });
 });
 
+describe("tracing with the collector down", () => {
+  it("requests are served; the failed export is logged as a warning, outside any trace", async () => {
+    const gone = await startCollector();
+    await gone.close(); // nothing listens on its port any more
+    const warnings: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) warnings.push(JSON.parse(line));
+        done();
+      },
+    });
+    // Read by the exporter and the batch processor as they are made: retry for 0.5 s, export every 0.1 s.
+    Object.assign(process.env, { OTEL_EXPORTER_OTLP_TIMEOUT: "500", OTEL_BSP_SCHEDULE_DELAY: "100" });
+    const tracing = startTracing({ protocol: "http/protobuf", url: `${gone.url}/v1/traces`, logger: pino({ level: "warn", mixin: logFields }, sink) });
+    delete process.env.OTEL_EXPORTER_OTLP_TIMEOUT;
+    delete process.env.OTEL_BSP_SCHEDULE_DELAY;
+    const s = await startServer({ tracing });
+    try {
+      assert.equal((await call(`${s.url}/customers?limit=1`)).status, 200);
+      for (const deadline = Date.now() + 5000; !warnings.length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      const warning = warnings.find((w) => String(w.msg).startsWith("opentelemetry:"));
+      assert.ok(warning, JSON.stringify(warnings));
+      assert.match(String(warning.msg), /ECONNREFUSED/);
+      assert.equal(warning.trace_id, undefined);
+    } finally {
+      await s.close();
+      await tracing.shutdown().catch(() => {});
+    }
+  });
+});
+
 describe("tracing (OTLP/HTTP protobuf, the standard default)", () => {
   it("sends application/x-protobuf to /v1/traces with the spans in it", async () => {
     const collector = await startCollector();
