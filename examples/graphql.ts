@@ -1,5 +1,6 @@
 // The typed GraphQL client in use: `npx tsx examples/graphql.ts [url] [token]` against a running server.
-// Operations live in client/operations/*.graphql; `npm run generate` makes the typed documents imported here.
+// Operations live in client/operations/*.graphql; `npm run generate` makes the typed documents imported here, each
+// with its persisted hash: the client sends only that hash, so this works against GRAPHQL_PERSISTED_ONLY=true too.
 // npm test runs these functions against a real server (test/examples.test.ts).
 import { pathToFileURL } from "node:url";
 import { createGraphqlClient, GraphqlRequestError } from "../client/graphql-client.js";

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import { createServices, ownerLookup, restHandlers, type Services } from "../generated/wiring.js";
 import { withAuth } from "./auth/graphql.js";
 import type { Principal } from "./auth/principal.js";
-import { TokenVerifier } from "./auth/tokens.js";
+import { TokenVerifier, type VerifierOptions } from "./auth/tokens.js";
 import type { GraphqlConfig } from "./config.js";
 import { createGraphqlRuntime, type GraphqlRuntime } from "./graphql/runtime.js";
 import { buildSchema } from "./graphql/schema.js";
@@ -20,13 +20,18 @@ import { busFor } from "./store/bus.js";
 import type { EventBus } from "./store/events.js";
 import { readiness } from "./store/health.js";
 import { JobQueue, type QueueOptions } from "./store/job-queue.js";
+import type { Tracing } from "./telemetry/types.js";
 import { transports } from "./transports.js";
 
 export interface AppDeps {
   store: Store;
   logger: Logger;
-  /** HS256 secret that bearer tokens are signed with (AUTH_SECRET) */
-  authSecret: string;
+  /** HS256 secret that bearer tokens are signed with (AUTH_SECRET); without it only the identity provider's are accepted */
+  authSecret?: string;
+  /** an identity provider's JWKS, issuer and audience (AUTH_JWKS_URL, AUTH_ISSUER, AUTH_AUDIENCE) */
+  identity?: Omit<VerifierOptions, "secret">;
+  /** OpenTelemetry spans for requests and GraphQL operations (pass its query hook to openStore too); none when unset */
+  tracing?: Tracing;
   /** when set, /metrics needs `Authorization: Bearer <metricsToken>` */
   metricsToken?: string;
   /** defaults to the store's: in-process on SQLite, LISTEN/NOTIFY across instances on PostgreSQL */
@@ -66,13 +71,13 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength }: AppDeps): App {
+export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing }: AppDeps): App {
   const queue = new JobQueue(store, logger, jobs);
   const services = createServices({ store, bus, queue, log: logger });
   const owners = ownerLookup(services);
-  const verifier = new TokenVerifier(authSecret);
+  const verifier = new TokenVerifier({ ...identity, secret: authSecret, jwks: { log: logger, ...identity?.jwks } });
   // @auth directives of schema.graphql, enforced around the resolvers (src/auth/graphql.ts).
-  const gql = createGraphqlRuntime(services, bus, { ...graphql, log: logger, schema: withAuth(buildSchema(), owners) });
+  const gql = createGraphqlRuntime(services, bus, { ...graphql, log: logger, schema: withAuth(buildSchema(), owners), tracing });
   const http = transports({
     logger,
     verifier,
@@ -92,6 +97,7 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
     corsOrigins,
     wsKeepAliveMs,
     maxUrlLength,
+    tracing,
   });
   // What a leak would grow (the soak bench watches it): listeners held by subscriptions.
   metrics.gauge("event_bus_listeners", "Listeners on the event bus (one per live subscription)", () => bus.listenerCount("orderStatusChanged"));

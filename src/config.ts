@@ -1,6 +1,7 @@
 // Configuration from the environment, read once at start. Every knob is documented in the README.
-import { resolveSecret } from "./auth/secret.js";
+import { resolveSecret, type AuthConfig } from "./auth/secret.js";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./http/limits.js";
+import { tracingFromEnv, type TracingConfig } from "./telemetry/config.js";
 import { DEFAULT_DATABASE_URL } from "./store/database.js";
 
 export interface Config {
@@ -15,7 +16,7 @@ export interface Config {
   responseValidation: boolean;
   jobs: { leaseMs: number; pollMs: number };
   corsOrigins: string[];
-  auth: { secret: string; generated: boolean; metricsToken?: string };
+  auth: AuthConfig & { metricsToken?: string };
   graphql: GraphqlConfig;
   /** PostgreSQL: longest wait for a connection, and the probe that finds the database down (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_PING_MS, DATABASE_PING_TIMEOUT_MS) */
   database: { connectTimeoutMs: number; pingMs: number; pingTimeoutMs: number };
@@ -23,6 +24,8 @@ export interface Config {
   server: ServerLimits;
   /** SIGTERM/SIGINT: how long in-flight requests may take to finish before the process exits anyway (SHUTDOWN_GRACE_MS) */
   shutdownGraceMs: number;
+  /** OpenTelemetry: set when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT, …) */
+  tracing?: TracingConfig;
 }
 
 /** GraphQL knobs (GRAPHQL_*): introspection and the limits checked before execution. */
@@ -33,6 +36,8 @@ export interface GraphqlConfig {
   maxAliases: number;
   maxDocumentBytes: number;
   maxVariablesBytes: number;
+  /** GRAPHQL_PERSISTED_ONLY: run only the documents of the client preset's manifest (a safelist) */
+  persistedOnly: boolean;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -69,6 +74,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       maxAliases: positive(env, "GRAPHQL_MAX_ALIASES", 30),
       maxDocumentBytes: positive(env, "GRAPHQL_MAX_DOCUMENT_BYTES", 64 * 1024),
       maxVariablesBytes: positive(env, "GRAPHQL_MAX_VARIABLES_BYTES", 64 * 1024),
+      persistedOnly: env.GRAPHQL_PERSISTED_ONLY === "true",
     },
     database: {
       connectTimeoutMs: positive(env, "DATABASE_CONNECT_TIMEOUT_MS", 5_000),
@@ -77,6 +83,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     },
     server: serverLimits(env),
     shutdownGraceMs: positive(env, "SHUTDOWN_GRACE_MS", 10_000),
+    tracing: tracingFromEnv(env),
   };
 }
 

@@ -1,5 +1,6 @@
-// Process entry: config from env, open the store, listen; SIGTERM/SIGINT → stop accepting, finish in-flight
-// requests, close the database, exit 0.
+// Process entry: config from env, open the store, listen; SIGTERM/SIGINT → refuse new connections, finish in-flight
+// requests within the grace period, end subscriptions, close the database, exit 0.
+import type { LogEvent } from "kysely";
 import { buildApp } from "./app.js";
 import { createHttpServer } from "./http/limits.js";
 import { createMetrics } from "./http/metrics.js";
@@ -7,26 +8,46 @@ import { drainable } from "./http/shutdown.js";
 import { createServerLogger } from "./logger.js";
 import { configOrExit, logDevToken } from "./serve.js";
 import { openStore } from "./store/database.js";
+import { isPostgresUrl } from "./store/postgres.js";
 
 const config = configOrExit();
-const { logger, flush } = createServerLogger(config.logLevel);
+// Tracing code is loaded only when an OTLP endpoint is set; without one, requests carry no tracing at all.
+const telemetry = config.tracing ? await import("./telemetry/tracing.js") : undefined;
+const { logger, flush } = createServerLogger(config.logLevel, telemetry?.logFields);
+const tracing = telemetry?.startTracing({ ...config.tracing!, logger });
 const exit = (code: number) => {
   flush();
   process.exit(code);
 };
-// Metrics first: the store reports every query to db_queries_total.
+// Metrics first: the store reports every query to db_queries_total (and to tracing, when on).
 const metrics = createMetrics({ defaults: true });
+const traceQuery = tracing?.query(isPostgresUrl(config.databaseUrl) ? "postgres" : "sqlite");
+const onQuery = traceQuery ? (event: LogEvent) => (metrics.onQuery(), traceQuery(event)) : metrics.onQuery;
 const store = await openStore(config.databaseUrl, {
-  onQuery: metrics.onQuery,
+  onQuery,
   poolMax: config.databasePoolMax,
   connectTimeoutMs: config.database.connectTimeoutMs,
   availability: { pingMs: config.database.pingMs, pingTimeoutMs: config.database.pingTimeoutMs },
   logger,
 });
-const app = buildApp({ store, logger, authSecret: config.auth.secret, metricsToken: config.auth.metricsToken, metrics, graphql: config.graphql, bodyLimit: config.bodyLimit, responseValidation: config.responseValidation, jobs: config.jobs, corsOrigins: config.corsOrigins, maxUrlLength: config.server.maxUrlLength });
-const { koa } = app;
+const { jwksUrl, issuer, audience } = config.auth;
+const app = buildApp({
+  store,
+  logger,
+  authSecret: config.auth.secret,
+  identity: { jwksUrl, issuer, audience },
+  metricsToken: config.auth.metricsToken,
+  metrics,
+  graphql: config.graphql,
+  bodyLimit: config.bodyLimit,
+  responseValidation: config.responseValidation,
+  jobs: config.jobs,
+  corsOrigins: config.corsOrigins,
+  maxUrlLength: config.server.maxUrlLength,
+  tracing,
+});
 // Timeouts and size limits against slow and abusive clients (src/http/limits.ts).
-const server = createHttpServer(koa.callback(), config.server, logger);
+const server = createHttpServer(app.koa.callback(), config.server, logger);
 const draining = drainable(server);
 // GraphQL subscriptions over WebSocket share this server's port (/graphql).
 app.attach(server);
@@ -51,7 +72,7 @@ async function shutdown(signal: string) {
   setTimeout(() => {
     logger.warn("shutdown did not complete in time; exiting");
     exit(1);
-  }, grace + 1_000).unref();
+  }, grace + 4_000).unref();
   const drained = draining.drain(grace);
   // Subscriptions end now (graphql-ws complete + close 1001, SSE complete): they would hold their connections
   // open. Background work stops once the job in hand is done.
@@ -59,6 +80,8 @@ async function shutdown(signal: string) {
   const clean = await drained;
   if (!clean) logger.warn({ graceMs: grace }, "requests still running at the end of the grace period were cut off");
   await store.close();
+  // Exports the spans still batched; a collector that does not answer gets 3 s, not the whole shutdown budget.
+  if (tracing) await Promise.race([tracing.shutdown(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
   logger.info("stopped");
   exit(clean ? 0 : 1);
 }

@@ -11,6 +11,7 @@ const { logger, flush } = createServerLogger(config.logLevel);
 const app = buildMockApp({
   logger,
   authSecret: config.auth.secret,
+  identity: { jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer, audience: config.auth.audience },
   metricsToken: config.auth.metricsToken,
   metrics: createMetrics({ defaults: true }),
   graphql: config.graphql,

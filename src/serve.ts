@@ -16,7 +16,8 @@ export function configOrExit(): Config {
 
 /** No AUTH_SECRET outside production: a throwaway secret, and a ready admin token so the server is usable at once. */
 export async function logDevToken(config: Config, logger: Logger): Promise<void> {
-  if (!config.auth.generated) return;
-  const token = await signToken(config.auth.secret, { sub: "dev-admin", scope: ALL_SCOPES, ttlSeconds: 12 * 3600 });
+  if (!config.auth.generated || !config.auth.secret) return;
+  const { issuer, audience } = config.auth;
+  const token = await signToken(config.auth.secret, { sub: "dev-admin", scope: ALL_SCOPES, ttlSeconds: 12 * 3600, issuer, audience: audience?.[0] });
   logger.warn({ token }, "AUTH_SECRET is not set: using a random secret for this run; admin token (12 h) for `Authorization: Bearer …`");
 }

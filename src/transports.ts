@@ -26,6 +26,7 @@ import { routeLabeler, type Metrics } from "./http/metrics.js";
 import { notFound } from "./http/not-found.js";
 import { requestId } from "./http/request-id.js";
 import type { MountOptions } from "./http/rest-runtime.js";
+import type { Tracing } from "./telemetry/types.js";
 
 export interface TransportDeps {
   logger: Logger;
@@ -45,6 +46,8 @@ export interface TransportDeps {
   wsKeepAliveMs?: number;
   /** longest URL accepted (414 beyond; default 8192, MAX_URL_LENGTH) */
   maxUrlLength?: number;
+  /** a server span for every request (OpenTelemetry); none when unset */
+  tracing?: Tracing;
 }
 
 export interface Transports {
@@ -91,7 +94,9 @@ export function transports(deps: TransportDeps): Transports {
 
   const entryPoints = [...new Set(operationSpecs.map((op) => op.path))].concat("/graphql");
   const routes = [...entryPoints, "/graphql/stream", "/graphql/assets/{name}", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json", "/openapi.yaml"];
-  koa.use(metrics.middleware(routeLabeler(routes)));
+  const routeOf = routeLabeler(routes);
+  if (deps.tracing) koa.use(deps.tracing.http(routeOf));
+  koa.use(metrics.middleware(routeOf));
   koa.use(requestId(logger));
   koa.use(corsFor(deps.corsOrigins ?? []));
   // br at quality 4: most of the size win at a small share of the default (11) CPU cost.

@@ -1,4 +1,5 @@
-// `npm run token -- --sub ID --scope "…" [--ttl 1h]`: prints a bearer token signed with AUTH_SECRET.
+// `npm run token -- --sub ID --scope "…" [--ttl 1h]`: prints a bearer token signed with AUTH_SECRET (with the iss
+// and aud the server checks, when AUTH_ISSUER / AUTH_AUDIENCE are set).
 import { ALL_SCOPES } from "./secret.js";
 import { parseTtl, signToken } from "./tokens.js";
 
@@ -18,7 +19,9 @@ if (!sub) {
   process.exit(1);
 }
 try {
-  console.log(await signToken(secret, { sub, scope: arg("scope") ?? "", ttlSeconds: parseTtl(arg("ttl") ?? "1h") }));
+  const issuer = process.env.AUTH_ISSUER?.trim() || undefined;
+  const audience = process.env.AUTH_AUDIENCE?.split(",")[0]?.trim() || undefined;
+  console.log(await signToken(secret, { sub, scope: arg("scope") ?? "", ttlSeconds: parseTtl(arg("ttl") ?? "1h"), issuer, audience }));
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

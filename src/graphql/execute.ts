@@ -1,7 +1,7 @@
 // Compiled execution (graphql-jit): each document is compiled once per operation name and reused, since the
 // preparer hands out the same DocumentNode for the same query text. Variables are coerced by graphql-js first, so
 // coercion errors read exactly as graphql-js words them; results equal graphql-js's (test/graphql/jit.test.ts).
-// A document graphql-jit cannot compile runs on graphql-js.
+// A document graphql-jit cannot compile runs on graphql-js. With tracing, each operation runs in its own span.
 import {
   execute as executeJs,
   getOperationAST,
@@ -13,13 +13,14 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import type { Tracing } from "../telemetry/types.js";
 
 interface Compiled {
   query: CompiledQuery;
   operation: OperationDefinitionNode;
 }
 
-export function createExecute(schema: GraphQLSchema) {
+export function createExecute(schema: GraphQLSchema, tracing?: Pick<Tracing, "operation">) {
   const cache = new WeakMap<DocumentNode, Map<string, Compiled | null>>();
 
   function compile(document: DocumentNode, operationName: string | undefined): Compiled | null {
@@ -28,7 +29,7 @@ export function createExecute(schema: GraphQLSchema) {
     return operation && query && isCompiledQuery(query) ? { query, operation } : null;
   }
 
-  return function execute(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
+  return traced(tracing, function execute(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
     if (args.schema !== schema) return executeJs(args);
     let byName = cache.get(args.document);
     if (!byName) cache.set(args.document, (byName = new Map()));
@@ -42,5 +43,14 @@ export function createExecute(schema: GraphQLSchema) {
       if (coerced.errors) return { errors: coerced.errors };
     }
     return compiled.query.query(args.rootValue, args.contextValue, variables);
+  });
+}
+
+/** `run` (execute or subscribe) inside a span named for the operation, when tracing; `run` itself otherwise. */
+export function traced<R>(tracing: Pick<Tracing, "operation"> | undefined, run: (args: ExecutionArgs) => R): (args: ExecutionArgs) => R {
+  if (!tracing) return run;
+  return (args) => {
+    const operation = getOperationAST(args.document, args.operationName);
+    return tracing.operation(operation?.operation ?? "query", operation?.name?.value ?? args.operationName ?? undefined, () => run(args));
   };
 }

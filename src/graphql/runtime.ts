@@ -1,27 +1,39 @@
-// The GraphQL side of the app, built once: schema, operation preparation (cache + limits), execution, the live
-// subscription streams, and a context per operation. Every transport (HTTP, WebSocket, SSE) uses this one object.
+// The GraphQL side of the app, built once: schema, persisted documents, operation preparation (cache + limits),
+// execution, the live subscription streams, and a context per operation. Every transport (HTTP, WebSocket, SSE)
+// uses this one object.
 import { subscribe, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
-import type { Principal } from "../auth/principal.js";
+import { persistedDocuments } from "../../generated/persisted-documents.js";
 import type { Services } from "../../generated/wiring.js";
+import type { Principal } from "../auth/principal.js";
 import type { EventBus } from "../store/events.js";
+import type { Tracing } from "../telemetry/types.js";
 import { createContext, type GraphqlContext } from "./context.js";
-import { createExecute } from "./execute.js";
+import { createExecute, traced } from "./execute.js";
 import { createPreparer, type OperationOptions } from "./operation.js";
+import { createPersistedDocuments } from "./persisted.js";
 import { buildSchema } from "./schema.js";
 import { LiveStreams } from "./streams.js";
 
-/** `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers). */
-export function createGraphqlRuntime(services: Services, bus: EventBus, options: OperationOptions & { log?: Logger; schema?: GraphQLSchema } = {}) {
+/**
+ * `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers); with
+ * `tracing` every operation gets a span; with `persistedOnly` only the documents of the client preset's manifest run.
+ */
+export function createGraphqlRuntime(
+  services: Services,
+  bus: EventBus,
+  options: OperationOptions & { log?: Logger; schema?: GraphQLSchema; tracing?: Tracing; persistedOnly?: boolean } = {},
+) {
   const schema = options.schema ?? buildSchema();
   const streams = new LiveStreams();
   return {
     schema,
     streams,
     log: options.log,
+    persisted: createPersistedDocuments({ documents: persistedDocuments, only: options.persistedOnly }),
     prepare: createPreparer(schema, options),
-    execute: createExecute(schema),
-    subscribe,
+    execute: createExecute(schema, options.tracing),
+    subscribe: traced(options.tracing, subscribe),
     context: (caller: { principal?: Principal | null; requestId?: string; log?: Logger }): GraphqlContext => createContext({ services, bus, streams }, caller),
   };
 }

@@ -2,12 +2,22 @@
 // per operation; subscriptions stream until the client disconnects or the app closes. graphql-sse itself writes a
 // keep-alive comment every 12 s.
 import type { Context, Middleware } from "koa";
+import type { Response } from "graphql-sse";
 import { createHandler } from "graphql-sse/lib/use/koa";
-import type { ExecutionResult } from "graphql";
+import type { ExecutionResult, GraphQLError } from "graphql";
 import type { GraphqlContext } from "./context.js";
 import { formatError } from "./errors.js";
 import { malformedRequest, readBody } from "./http.js";
 import type { GraphqlRuntime } from "./runtime.js";
+
+/**
+ * Errors before execution: 400 with the errors as JSON, as graphql-sse answers a document it cannot parse. (An
+ * ExecutionResult without `data` is not one to graphql-sse: it would answer "Unable to detect operation AST".)
+ */
+const refused = (errors: readonly GraphQLError[]): Response => [
+  JSON.stringify({ errors: errors.map(formatError) }),
+  { status: 400, statusText: "Bad Request", headers: { "content-type": "application/json; charset=utf-8" } },
+];
 
 export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: number } = {}): Middleware {
   const handler = createHandler<GraphqlContext>({
@@ -17,8 +27,10 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
     execute: runtime.execute,
     subscribe: runtime.subscribe,
     onSubscribe: (req, params) => {
-      const prepared = runtime.prepare(params.query, params.variables);
-      if (prepared.errors) return { errors: prepared.errors.map(formatError) } as ExecutionResult;
+      const resolved = runtime.persisted.resolve(params);
+      if (resolved?.errors) return refused(resolved.errors);
+      const prepared = runtime.prepare(resolved?.query ?? params.query, params.variables);
+      if (prepared.errors) return refused(prepared.errors);
       const ctx = req.context as unknown as Context;
       return {
         schema: runtime.schema,

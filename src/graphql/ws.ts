@@ -44,7 +44,10 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
       execute: runtime.execute,
       subscribe: runtime.subscribe,
       onSubscribe: (ctx, _id, payload) => {
-        const prepared = runtime.prepare(payload.query, payload.variables);
+        // A persisted document: { query: "", documentId } or APQ's extensions.persistedQuery (see persisted.ts).
+        const resolved = runtime.persisted.resolve(payload);
+        if (resolved?.errors) return resolved.errors as GraphQLError[];
+        const prepared = runtime.prepare(resolved?.query ?? payload.query, payload.variables);
         if (prepared.errors) return prepared.errors.map(formatError) as GraphQLError[];
         const requestId = randomUUID();
         return {

@@ -4,18 +4,18 @@
 // HTTP, SSE and WebSocket with @auth and the limits. Ownership needs data the mock does not have: every instance
 // counts as the caller's own, while collection-wide operations still need `admin`, as the specs say.
 import type { Server } from "node:http";
-import { fileURLToPath } from "node:url";
 import type Koa from "koa";
 import type { Logger } from "pino";
 import type { Services } from "../../generated/wiring.js";
 import { operationSpecs, type RestHandlers } from "../../generated/rest.js";
 import { withAuth } from "../auth/graphql.js";
-import { TokenVerifier } from "../auth/tokens.js";
+import { TokenVerifier, type VerifierOptions } from "../auth/tokens.js";
 import { loadDocument } from "../codegen/spec.js";
 import type { GraphqlConfig } from "../config.js";
 import { createGraphqlRuntime } from "../graphql/runtime.js";
 import { createMetrics, type Metrics } from "../http/metrics.js";
 import type { HandlerResponse, RequestContext } from "../http/rest-runtime.js";
+import { projectFile } from "../paths.js";
 import { InProcessBus } from "../store/events.js";
 import { transports } from "../transports.js";
 import { createAnswers, schemaSampler, type MockRequest } from "./answers.js";
@@ -25,7 +25,10 @@ import { preferences } from "./prefer.js";
 export interface MockAppDeps {
   logger: Logger;
   /** HS256 secret that bearer tokens are signed with (AUTH_SECRET) */
-  authSecret: string;
+  /** HS256 secret (AUTH_SECRET); without it only the identity provider's tokens are accepted */
+  authSecret?: string;
+  /** an identity provider's JWKS, issuer and audience, as for the real server */
+  identity?: Omit<VerifierOptions, "secret">;
   metricsToken?: string;
   metrics?: Metrics;
   bodyLimit?: number;
@@ -51,9 +54,9 @@ const noDomain = new Proxy({} as Services, {
   },
 });
 
-export function buildMockApp({ logger, authSecret, metricsToken, metrics = createMetrics(), bodyLimit, responseValidation, corsOrigins, graphql = {}, wsKeepAliveMs, eventIntervalMs = 5000 }: MockAppDeps): MockApp {
+export function buildMockApp({ logger, authSecret, identity, metricsToken, metrics = createMetrics(), bodyLimit, responseValidation, corsOrigins, graphql = {}, wsKeepAliveMs, eventIntervalMs = 5000 }: MockAppDeps): MockApp {
   // The document generated/rest.ts was made from.
-  const doc = loadDocument(fileURLToPath(new URL("../../openapi.yaml", import.meta.url)));
+  const doc = loadDocument(projectFile("openapi.yaml"));
   const answer = createAnswers(doc);
   const owners = async () => null;
   const bus = new InProcessBus();
@@ -63,7 +66,7 @@ export function buildMockApp({ logger, authSecret, metricsToken, metrics = creat
   ) as unknown as Partial<RestHandlers>; // one generic handler per operation, where the real ones are typed per operation
   const http = transports({
     logger,
-    verifier: new TokenVerifier(authSecret),
+    verifier: new TokenVerifier({ ...identity, secret: authSecret, jwks: { log: logger, ...identity?.jwks } }),
     owners,
     metrics,
     metricsToken,

@@ -43,10 +43,10 @@ describe("bearer tokens", () => {
   });
 
   it("caches verified tokens (bounded), but never past their expiry", async () => {
-    const bounded = new TokenVerifier(TEST_SECRET, 2);
+    const bounded = new TokenVerifier({ secret: TEST_SECRET, maxCached: 2 });
     for (const sub of ["a", "b", "c"]) await bounded.verify(await token(sub, ""));
     assert.equal((bounded as unknown as { cache: Map<string, unknown> }).cache.size, 2);
-    const verifier = new TokenVerifier(TEST_SECRET);
+    const verifier = new TokenVerifier({ secret: TEST_SECRET });
     const short = await token("x", "admin", 1);
     assert.equal((await verifier.verify(short)).subject, "x");
     await new Promise((r) => setTimeout(r, 2100));

@@ -185,6 +185,12 @@ describe("GraphQL subscriptions", () => {
     }
   });
 
+  it("graphql-sse: a document that does not validate → 400 with its coded errors (not graphql-sse's own wording)", async () => {
+    const res = await call(`${s.url}/graphql/stream`, { method: "POST", json: { query: "subscription { nope }" }, headers: { accept: "text/event-stream" } });
+    assert.equal(res.status, 400);
+    assert.equal(res.json.errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
+  });
+
   it("App.close() ends WebSocket and SSE subscriptions and frees their listeners", async () => {
     const ada = await seedCustomer(s, 1);
     const wsClient = ws();

@@ -1,6 +1,7 @@
 // A real server for tests: the app from buildApp on an ephemeral 127.0.0.1 port, over a fresh database
 // (SQLite file, or a PostgreSQL schema with TEST_DATABASE=postgres: see database.ts).
 import type { Server } from "node:http";
+import type { LogEvent } from "kysely";
 import type { AddressInfo } from "node:net";
 import { buildApp, type App, type AppDeps } from "../../src/app.js";
 import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "../../src/http/limits.js";
@@ -34,21 +35,25 @@ const faultHook = (faults: Faults) => () => {
 };
 
 export async function startServer(
-  options: { bodyLimit?: number; corsOrigins?: string[]; faults?: Faults } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase; store?: Omit<StoreOptions, "onQuery">; server?: Partial<ServerLimits> } = {},
+  options: { bodyLimit?: number; corsOrigins?: string[]; faults?: Faults; /** null: no HS256 secret at all */ authSecret?: string | null } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "tracing" | "identity"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase; store?: Omit<StoreOptions, "onQuery">; server?: Partial<ServerLimits> } = {},
 ): Promise<TestServer> {
   // A database passed in is shared with other servers (several instances) and left for its owner to drop.
   const database = options.database ?? (await freshDatabase());
   const metrics = createMetrics();
-  const store = await openStore(database.url, { ...options.store, onQuery: metrics.onQuery, beforeQuery: options.faults ? faultHook(options.faults) : undefined });
+  const traceQuery = options.tracing?.query(database.kind);
+  const onQuery = traceQuery ? (event: LogEvent) => (metrics.onQuery(), traceQuery(event)) : metrics.onQuery;
+  const store = await openStore(database.url, { ...options.store, onQuery, beforeQuery: options.faults ? faultHook(options.faults) : undefined });
   const app = buildApp({
     store,
-    authSecret: TEST_SECRET,
+    authSecret: options.authSecret === null ? undefined : (options.authSecret ?? TEST_SECRET),
+    identity: options.identity,
     metrics,
     graphql: options.graphql,
     wsKeepAliveMs: options.wsKeepAliveMs,
     logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
     bodyLimit: options.bodyLimit,
     corsOrigins: options.corsOrigins,
+    tracing: options.tracing,
     jobs: options.jobs ?? { pollMs: 50, leaseMs: 1000 },
     maxUrlLength: options.server?.maxUrlLength,
   });
