@@ -17,14 +17,11 @@ import { graphqlHttp } from "./graphql/http.js";
 import type { GraphqlRuntime } from "./graphql/runtime.js";
 import { graphqlSse } from "./graphql/sse.js";
 import { attachWebSocket } from "./graphql/ws.js";
-import { cacheHeaders } from "./http/conditional.js";
 import { corsFor } from "./http/cors.js";
 import { mountDocs } from "./http/docs.js";
-import { problemErrors } from "./http/errors.js";
-import { DEFAULT_SERVER_LIMITS, urlLength } from "./http/limits.js";
+import { edge } from "./http/edge.js";
+import { DEFAULT_SERVER_LIMITS } from "./http/limits.js";
 import { routeLabeler, type Metrics } from "./http/metrics.js";
-import { notFound } from "./http/not-found.js";
-import { requestId } from "./http/request-id.js";
 import type { MountOptions } from "./http/rest-runtime.js";
 import type { Tracing } from "./telemetry/types.js";
 
@@ -96,15 +93,21 @@ export function transports(deps: TransportDeps): Transports {
   const routes = [...entryPoints, "/graphql/stream", "/graphql/assets/{name}", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json", "/openapi.yaml"];
   const routeOf = routeLabeler(routes);
   if (deps.tracing) koa.use(deps.tracing.http(routeOf));
-  koa.use(metrics.middleware(routeOf));
-  koa.use(requestId(logger));
-  koa.use(corsFor(deps.corsOrigins ?? []));
-  // br at quality 4: most of the size win at a small share of the default (11) CPU cost.
-  koa.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
-  koa.use(problemErrors());
-  koa.use(urlLength(deps.maxUrlLength ?? DEFAULT_SERVER_LIMITS.maxUrlLength));
-  koa.use(notFound(entryPoints));
-  koa.use(cacheHeaders());
+  const origins = deps.corsOrigins ?? [];
+  koa.use(
+    edge({
+      logger,
+      metrics,
+      routeOf,
+      cors: corsFor(origins),
+      corsOn: origins.length > 0,
+      // br at quality 4: most of the size win at a small share of the default (11) CPU cost.
+      compress: compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }),
+      compressThreshold: 1024,
+      maxUrlLength: deps.maxUrlLength ?? DEFAULT_SERVER_LIMITS.maxUrlLength,
+      entryPoints,
+    }),
+  );
   koa.use(rest);
   koa.use(router.routes());
   let ws: ReturnType<typeof attachWebSocket> | undefined;

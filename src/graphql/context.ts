@@ -26,7 +26,14 @@ interface Shared {
   streams: LiveStreams;
 }
 
+/** Who is calling, and the log of their request: a logger, or where to get one when something is logged. */
+export type Caller = { principal?: Principal | null; requestId?: string; log?: Logger | (() => Logger | undefined) };
+
 /** One context per operation: loaders cache only within it. */
-export function createContext({ services, bus, streams }: Shared, caller: { principal?: Principal | null; requestId?: string; log?: Logger }): GraphqlContext {
-  return { services, bus, streams, loaders: createLoaders(services), principal: caller.principal ?? null, requestId: caller.requestId ?? "", log: caller.log };
+export function createContext({ services, bus, streams }: Shared, caller: Caller): GraphqlContext {
+  const context: GraphqlContext = { services, bus, streams, loaders: createLoaders(services), principal: caller.principal ?? null, requestId: caller.requestId ?? "" };
+  const log = caller.log;
+  if (typeof log === "function") Object.defineProperty(context, "log", { get: log, enumerable: true });
+  else context.log = log;
+  return context;
 }

@@ -43,7 +43,7 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
         document: prepared.document,
         operationName: params.operationName,
         variableValues: params.variables,
-        contextValue: runtime.context({ principal: ctx?.state.principal, requestId: ctx?.state.requestId, log: ctx?.state.log }),
+        contextValue: runtime.context({ principal: ctx?.state.principal, requestId: ctx?.state.requestId, log: () => ctx?.state.log }),
       };
     },
     execute: runtime.execute,

@@ -5,10 +5,9 @@ import { subscribe, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { persistedDocuments } from "../../generated/persisted-documents.js";
 import type { Services } from "../../generated/wiring.js";
-import type { Principal } from "../auth/principal.js";
 import type { EventBus } from "../store/events.js";
 import type { Tracing } from "../telemetry/types.js";
-import { createContext, type GraphqlContext } from "./context.js";
+import { createContext, type Caller, type GraphqlContext } from "./context.js";
 import { createExecute, traced } from "./execute.js";
 import { createPreparer, type OperationOptions } from "./operation.js";
 import { createPersistedDocuments } from "./persisted.js";
@@ -34,7 +33,7 @@ export function createGraphqlRuntime(
     prepare: createPreparer(schema, options),
     execute: createExecute(schema, options.tracing),
     subscribe: traced(options.tracing, subscribe),
-    context: (caller: { principal?: Principal | null; requestId?: string; log?: Logger }): GraphqlContext => createContext({ services, bus, streams }, caller),
+    context: (caller: Caller): GraphqlContext => createContext({ services, bus, streams }, caller),
   };
 }
 

@@ -37,7 +37,7 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
         document: prepared.document,
         operationName: params.operationName,
         variableValues: params.variables,
-        contextValue: runtime.context({ principal: ctx.state.principal, requestId: ctx.state.requestId, log: ctx.state.log }),
+        contextValue: runtime.context({ principal: ctx.state.principal, requestId: ctx.state.requestId, log: () => ctx.state.log }),
       };
     },
     onNext: (_ctx, _req, result) => (result.errors ? { ...result, errors: result.errors.map(formatError) } : undefined) as ExecutionResult | undefined,

@@ -1,7 +1,7 @@
 // This app's validators: a resource's ETag is its row version ("v3"), its Last-Modified its updatedAt. The
 // conditional headers the runtime parsed become the domain's preconditions (versions) here, and every cacheable
 // read gets its cache headers.
-import type { Middleware } from "koa";
+import type { Context } from "koa";
 import type { Preconditions } from "../domain/preconditions.js";
 import { CONDITIONAL_HEADERS, evaluateRead, parseConditions, type Conditions } from "./preconditions.js";
 
@@ -30,22 +30,25 @@ export const resourceHeaders = (r: { version: number; updatedAt: string }) => ({
 
 const ALL_CONDITIONS = new Set<string>(CONDITIONAL_HEADERS);
 
+const VARY = "Accept, Accept-Encoding, Authorization";
+
 /**
  * Per-user data: caches may keep a read but must revalidate it (cheap with the ETag), and never share it. Reads
  * outside the spec's operations (the served specs, docs assets) get conditional GETs here; the spec's own get them
- * from the REST runtime, for the headers each operation declares.
+ * from the REST runtime, for the headers each operation declares. Every answer varies by Accept-Encoding
+ * (compression), and by Origin when CORS is on.
  */
-export function cacheHeaders(): Middleware {
-  return async (ctx, next) => {
-    await next();
-    if (ctx.method !== "GET" && ctx.method !== "HEAD") return;
+export function cacheHeadersOf(ctx: Context, corsOn: boolean): void {
+  if (ctx.method === "GET" || ctx.method === "HEAD") {
     if (ctx.status === 200 && !ctx.state.operationId) {
       const conditions = parseConditions((name) => ctx.get(name) || undefined, ALL_CONDITIONS);
       if (conditions && evaluateRead(conditions, ctx.response.get("ETag") || undefined, ctx.response.get("Last-Modified") || undefined) === 304) ctx.status = 304;
     }
     if (ctx.status === 200 || ctx.status === 304) {
       if (!ctx.response.get("Cache-Control")) ctx.set("Cache-Control", "private, no-cache");
-      ctx.vary("Accept, Accept-Encoding, Authorization");
+      ctx.vary(corsOn ? `${VARY}, Origin` : VARY);
+      return;
     }
-  };
+  }
+  ctx.vary(corsOn ? "Accept-Encoding, Origin" : "Accept-Encoding");
 }

@@ -86,9 +86,3 @@ function refusal(error: Error & { code?: string; reason?: string }, limits: Serv
 }
 
 /** 414 for a URL (path and query) longer than max. */
-export function urlLength(max: number): Middleware {
-  return async (ctx, next) => {
-    if (ctx.originalUrl.length > max) throw httpError(414, `The URL is ${ctx.originalUrl.length} characters long; at most ${max} are accepted. Send large inputs in a request body.`);
-    await next();
-  };
-}

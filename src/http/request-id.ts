@@ -1,22 +1,37 @@
-// Gives every request an id (the caller's X-Request-Id when it is sane), echoes it back, and logs one line per request.
+// Gives every request an id (the caller's X-Request-Id when it is sane), echoes it back, and logs one line per
+// request. The per-request logger (ctx.state.log, which carries the id) is made only when something logs through it:
+// most requests log nothing but their one line.
 import { randomUUID } from "node:crypto";
-import type { Middleware } from "koa";
+import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
 
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Sets the request's id (state.requestId, X-Request-Id) and its lazily made logger (state.log). */
+export function assignRequestId(ctx: Context, logger: Logger): string {
+  const given = ctx.get("X-Request-Id");
+  const id = given && SANE.test(given) ? given : randomUUID();
+  ctx.state.requestId = id;
+  let log: Logger | undefined;
+  Object.defineProperty(ctx.state, "log", { get: () => (log ??= logger.child({ requestId: id })), set: (value: Logger) => (log = value), configurable: true, enumerable: true });
+  ctx.set("X-Request-Id", id);
+  return id;
+}
+
+/** The request's one log line. */
+export function logRequest(ctx: Context, logger: Logger, startedMs: number): void {
+  logger.info({ requestId: ctx.state.requestId, method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(performance.now() - startedMs) }, "request");
+}
+
+/** The same as a middleware, for apps other than ours (the runtime's tests). */
 export function requestId(logger: Logger): Middleware {
   return async (ctx, next) => {
-    const given = ctx.get("X-Request-Id");
-    const id = SANE.test(given) ? given : randomUUID();
-    ctx.state.requestId = id;
-    ctx.state.log = logger.child({ requestId: id });
-    ctx.set("X-Request-Id", id);
+    assignRequestId(ctx, logger);
     const started = performance.now();
     try {
       await next();
     } finally {
-      ctx.state.log.info({ method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(performance.now() - started) }, "request");
+      logRequest(ctx, logger, started);
     }
   };
 }

@@ -175,8 +175,9 @@ type Settings = MountOptions & { bodyLimit: number; validateResponses: boolean }
 
 async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record<string, string>, options: Settings) {
   const { op, handler } = prepared;
-  // For logs and metrics (and the tests' per-status coverage): which operation answered.
+  // For logs and metrics (and the tests' per-status coverage): which operation answered, at which route.
   ctx.state.operationId = op.operationId;
+  ctx.state.route = op.path;
   // Who may call comes first: before anything about the request is read or reported.
   const principal = options.authorize ? await options.authorize(op.security, ctx, op, pathParams) : null;
   if (prepared.produces.length > 0 && !preferred(ctx.get("Accept") || undefined, prepared.produces)) {
@@ -291,12 +292,16 @@ function writeResponse(ctx: Context, { op }: Prepared, response: HandlerResponse
   for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
   if (response.body === undefined || response.status === 304) return;
   // Every problem names the request it answers, as thrown ones do.
-  // Koa would send a string as it is and treat null as "no content": JSON scalars are serialized here.
   const body = type === PROBLEM_TYPE ? { ...(response.body as object), requestId: ctx.state.requestId } : response.body;
-  const scalar = typeof body !== "object" || body === null;
-  ctx.body = isJson(type!) && scalar ? JSON.stringify(body) : body;
-  // Koa types an object body application/json itself; set only what differs (the setter costs a lookup).
-  if (type !== "application/json" || scalar || Buffer.isBuffer(body)) ctx.type = type!;
+  if (isJson(type!) && !Buffer.isBuffer(body)) {
+    // Serialized once, here: left an object, Koa would stringify it to know its length (compression looks) and
+    // again to send it; and it would send a JSON string as text, and null as "no content".
+    ctx.body = JSON.stringify(body);
+    ctx.response.set("Content-Type", type === "application/json" ? "application/json; charset=utf-8" : type!);
+    return;
+  }
+  ctx.body = body;
+  ctx.type = type!;
 }
 
 // For authorizers and handlers written against "twinspec/runtime".

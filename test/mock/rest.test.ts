@@ -41,7 +41,9 @@ describe("mock server: REST (every operation of openapi.yaml)", () => {
     const res = await send(s.url, op, ids, { headers: { prefer: "code=418" } });
     assert.equal(res.status, 400);
     assert.equal(res.headers.get("content-type"), "application/problem+json");
-    assert.match(res.json.detail, /code=418 is not a status getCustomer declares; it declares 200, 301, 304, 400, 401, 403, 404, 406, 410, 500/);
+    const declared = Object.keys(op.responses).filter((c) => /^\d{3}$/.test(c)).sort().join(", ");
+    assert.ok(declared.startsWith("200, 301, 304, 400"), declared);
+    assert.ok(res.json.detail.includes(`code=418 is not a status getCustomer declares; it declares ${declared}`), res.json.detail);
     assert.deepEqual(res.json.errors.map((e: { in: string; pointer: string }) => [e.in, e.pointer]), [["header", "/Prefer"]]);
     const named = await send(s.url, op, ids, { headers: { prefer: "example=grace" } });
     assert.equal(named.status, 400);

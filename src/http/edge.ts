@@ -1,0 +1,70 @@
+// Everything the server does around every request, in one middleware rather than eight stacked ones (each layer
+// of Koa middleware costs an async call and a promise per request): the request id and its log line, metrics, CORS,
+// the URL length limit, problems for whatever is thrown, 404 for unknown paths, cache headers and conditional GETs
+// outside the spec's operations, and compression of large bodies. Each concern stays a function of its own module;
+// this file is their order.
+import type { Context, Middleware, Next } from "koa";
+import type { Logger } from "pino";
+import { cacheHeadersOf } from "./conditional.js";
+import { answerError } from "./errors.js";
+import { assignRequestId, logRequest } from "./request-id.js";
+import type { Metrics } from "./metrics.js";
+import { httpError } from "./problem.js";
+
+export interface EdgeOptions {
+  logger: Logger;
+  metrics: Metrics;
+  /** a request path → its route template, for metrics (the REST runtime names its own: state.route) */
+  routeOf: (path: string) => string;
+  /** CORS, run only for requests that carry an Origin (browsers) */
+  cors: Middleware;
+  /** whether CORS is configured: then every answer varies by Origin */
+  corsOn: boolean;
+  /** compression of a body (koa-compress); run only for bodies of at least `threshold` bytes */
+  compress: Middleware;
+  compressThreshold: number;
+  maxUrlLength: number;
+  /** what the 404 for an unknown path lists */
+  entryPoints: string[];
+}
+
+const noop = async () => {};
+
+export function edge(options: EdgeOptions): Middleware {
+  const { logger, metrics, routeOf, cors, compress, compressThreshold, maxUrlLength, entryPoints } = options;
+
+  const inner = async (ctx: Context, next: Next) => {
+    try {
+      if (ctx.originalUrl.length > maxUrlLength) {
+        throw httpError(414, `The URL is ${ctx.originalUrl.length} characters long; at most ${maxUrlLength} are accepted. Send large inputs in a request body.`);
+      }
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw httpError(404, `No resource at ${ctx.path}. Start from one of the entry points.`, { entryPoints });
+    } catch (error) {
+      answerError(ctx, error);
+    }
+    cacheHeadersOf(ctx, options.corsOn);
+    if (large(ctx, compressThreshold)) await compress(ctx, noop);
+  };
+
+  return async (ctx, next) => {
+    const started = performance.now();
+    assignRequestId(ctx, logger);
+    try {
+      if (ctx.headers.origin !== undefined) await cors(ctx, () => inner(ctx, next));
+      else await inner(ctx, next);
+    } finally {
+      metrics.record(ctx.method, (ctx.state.route as string | undefined) ?? routeOf(ctx.path), ctx.status, (performance.now() - started) / 1000);
+      logRequest(ctx, logger, started);
+    }
+  };
+}
+
+/** A body worth compressing: a stream (size unknown), or text or bytes of at least `threshold` bytes. */
+function large(ctx: Context, threshold: number): boolean {
+  const body = ctx.body;
+  if (body === undefined || body === null || ctx.method === "HEAD" || ctx.status === 204 || ctx.status === 304) return false;
+  if (typeof body === "string") return body.length >= threshold / 3 && Buffer.byteLength(body) >= threshold;
+  if (Buffer.isBuffer(body)) return body.length >= threshold;
+  return true;
+}
