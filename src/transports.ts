@@ -74,7 +74,9 @@ export function transports(deps: TransportDeps): Transports {
     ctx.body = body;
   });
   router.get("/metrics", metricsGuard(deps.metricsToken), metrics.endpoint);
-  router.all("/graphql", graphqlCaller(verifier), graphqlHttp(gql, { bodyLimit }));
+  // /graphql is found ahead of the router (like the spec's paths): @koa/router composes its layers per request.
+  const caller = graphqlCaller(verifier);
+  const graphqlEndpoint = graphqlHttp(gql, { bodyLimit });
   router.all("/graphql/stream", graphqlCaller(verifier), graphqlSse(gql, { bodyLimit }));
   router.get("/graphql/assets/:name", graphiqlAssets());
   mountDocs(router);
@@ -109,6 +111,7 @@ export function transports(deps: TransportDeps): Transports {
     }),
   );
   koa.use(rest);
+  koa.use((ctx, next) => (ctx.path === "/graphql" ? caller(ctx, () => graphqlEndpoint(ctx, next)) : next()));
   koa.use(router.routes());
   let ws: ReturnType<typeof attachWebSocket> | undefined;
   // What a leak would grow (the soak bench watches them): subscription streams, and their connections.

@@ -11,6 +11,7 @@ import { createHandler } from "graphql-http/lib/use/koa";
 import { httpError } from "../http/problem.js";
 import type { GraphqlContext } from "./context.js";
 import { formatError } from "./errors.js";
+import { answerCommonCase } from "./fast.js";
 import { graphiqlPage, wantsHtml } from "./graphiql.js";
 import type { GraphqlRuntime } from "./runtime.js";
 
@@ -69,7 +70,10 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
       ctx.body = graphiqlPage;
       return;
     }
-    if (ctx.method === "POST") await readBody(ctx, bodyLimit);
+    if (ctx.method === "POST") {
+      await readBody(ctx, bodyLimit);
+      if (await answerCommonCase(ctx, runtime)) return;
+    }
     contexts.set(ctx.req, ctx);
     await handler(ctx, next);
   };

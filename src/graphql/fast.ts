@@ -1,0 +1,73 @@
+// The common GraphQL-over-HTTP request answered without graphql-http's general machinery: a POST of a JSON object
+// with a `query` string (no persisted id, no extensions) whose document the preparer has already parsed and
+// validated, for a query or a mutation. Everything else — GET, other media types, persisted documents, documents with
+// errors, subscriptions — goes to graphql-http, as before. What it answers is what graphql-http answers for the same
+// request (media type negotiation, status, body): test/graphql/audit.test.ts runs graphql-http's own audit against
+// the server, and test/graphql/fast.test.ts compares both paths.
+import { getOperationAST, GraphQLError, type ExecutionResult } from "graphql";
+import type { Context } from "koa";
+import { formatError } from "./errors.js";
+import type { GraphqlRuntime } from "./runtime.js";
+
+/** graphql-http's choice of response media type for an Accept header (null: none acceptable). */
+export function acceptedMediaType(accept: string | undefined): "application/graphql-response+json" | "application/json" | null {
+  for (const range of (accept || "*/*").replace(/\s/g, "").toLowerCase().split(",")) {
+    const [mediaType, ...params] = range.split(";");
+    const charset = params.find((p) => p.includes("charset=")) || "charset=utf-8";
+    if (mediaType === "application/graphql-response+json" && charset === "charset=utf-8") return "application/graphql-response+json";
+    if ((mediaType === "application/json" || mediaType === "application/*" || mediaType === "*/*") && (charset === "charset=utf-8" || charset === "charset=utf8")) return "application/json";
+  }
+  return null;
+}
+
+/** As graphql-http serializes: errors that are not GraphQL errors keep only their message. */
+function replacer(_key: string, value: unknown): unknown {
+  return value instanceof Error && !(value instanceof GraphQLError) ? { message: value.message } : value;
+}
+
+const JSON_MEDIA = /^application\/json\s*(;|$)/i;
+
+/**
+ * Answers the request if it is the common case (true), or leaves it untouched for graphql-http (false). The body
+ * has been read into ctx.request.body as text.
+ */
+export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): Promise<boolean> {
+  if (runtime.persisted.only || !JSON_MEDIA.test(ctx.get("Content-Type"))) return false;
+  const media = acceptedMediaType(ctx.get("Accept") || undefined);
+  const text = (ctx.request as { body?: unknown }).body;
+  if (!media || typeof text !== "string") return false;
+  let params: unknown;
+  try {
+    params = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!params || typeof params !== "object" || Array.isArray(params)) return false;
+  const { query, variables, operationName, extensions, documentId } = params as Record<string, unknown>;
+  if (typeof query !== "string" || extensions !== undefined || documentId !== undefined) return false;
+  if (variables !== undefined && variables !== null && (typeof variables !== "object" || Array.isArray(variables))) return false;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== "string") return false;
+  const prepared = runtime.prepare(query, variables as Record<string, unknown> | null | undefined);
+  if (!prepared.document) return false;
+  const operation = getOperationAST(prepared.document, operationName ?? undefined);
+  if (!operation || operation.operation === "subscription") return false;
+
+  const state = ctx.state;
+  const result: ExecutionResult = await runtime.execute({
+    schema: runtime.schema,
+    document: prepared.document,
+    operationName: operationName ?? undefined,
+    variableValues: (variables as Record<string, unknown> | null | undefined) ?? undefined,
+    contextValue: runtime.context({ principal: state.principal, requestId: state.requestId, log: () => state.log }),
+  });
+  const errors = result.errors?.map(formatError);
+  // The database could not serve some field now: tell when to retry, as a REST 503 does.
+  const down = errors?.find((e) => (e as GraphQLError).extensions?.code === "SERVICE_UNAVAILABLE") as GraphQLError | undefined;
+  if (down) ctx.set("Retry-After", String(down.extensions.retryAfterSeconds ?? 1));
+  // No `data` at all = a request error (variable coercion): 400 for application/graphql-response+json.
+  const requestError = !("data" in result) && !ctx.get("Accept").includes("application/json");
+  ctx.status = requestError ? 400 : 200;
+  ctx.response.set("Content-Type", `${requestError ? "application/graphql-response+json" : media}; charset=utf-8`);
+  ctx.body = JSON.stringify(errors ? { ...result, errors } : result, replacer);
+  return true;
+}
