@@ -2,11 +2,12 @@
 // `npm run generate` and `twinspec rest` both come through here.
 import { relative } from "node:path";
 import { Worker } from "node:worker_threads";
+import { createConfig, type Config } from "@redocly/openapi-core";
 import openapiTS, { astToString } from "openapi-typescript";
+import { Warnings } from "./diagnostics.js";
 import { collectOperations, type Operation } from "./operations.js";
 import { emitRest } from "./rest-emitter.js";
-import { unsupportedKeyword } from "./schemas.js";
-import { loadSpec, SpecError, type JsonObject } from "./spec.js";
+import { loadSpec, type JsonObject } from "./spec.js";
 import { compileValidators, type CompiledValidators } from "./validators.js";
 
 export interface GeneratedFile {
@@ -19,22 +20,29 @@ export interface GeneratedFile {
  * @param runtime module specifier the generated rest.ts imports the runtime from: a path relative to `outDir`
  *   ("../src/http/rest-runtime.js") or a package export ("twinspec/runtime")
  */
-export async function generateRest(specFile: string, outDir: string, runtime: string): Promise<GeneratedFile[]> {
-  const doc = await loadSpec(specFile);
-  return generateRestFromDocument(doc, specFile, outDir, runtime);
+export async function generateRest(specFile: string, outDir: string, runtime: string, warnings = new Warnings(specFile)): Promise<GeneratedFile[]> {
+  const doc = await loadSpec(specFile, warnings);
+  return generateRestFromDocument(doc, specFile, outDir, runtime, warnings);
 }
 
-/** The same for a document already loaded and bundled (by loadSpec). */
-export async function generateRestFromDocument(doc: JsonObject, specFile: string, outDir: string, runtime: string): Promise<GeneratedFile[]> {
-  const unsupported = unsupportedKeyword(doc);
-  if (unsupported) throw new SpecError(specFile, unsupported.pointer, `${unsupported.keyword} is not supported by the validators`);
-  const operations = collectOperations(doc, specFile);
+/** openapi-typescript lints and bundles again by default; the document is already both (and its lint is ours). */
+let noLint: Promise<Config> | undefined;
+
+/**
+ * The same for a document already loaded and bundled (by loadSpec). Lint-level defects and degraded constructs
+ * are added to `warnings`; the document is normalized in place where our wiring and the types must agree.
+ */
+export async function generateRestFromDocument(doc: JsonObject, specFile: string, outDir: string, runtime: string, warnings = new Warnings(specFile)): Promise<GeneratedFile[]> {
+  const operations = collectOperations(doc, specFile, warnings);
+  noLint ??= createConfig({ rules: {} } as never, { extends: [] } as never);
+  const redocly = await noLint;
   // openapi-typescript reads the bundled document, so its types and our wiring come from one and the same text.
   const [validators, types] = await Promise.all([
-    operations.length > 50 ? compileInWorker(doc, operations) : compileValidators(doc, operations),
+    operations.length > 50 ? compileInWorker(doc, operations, specFile) : compileValidators(doc, operations, specFile),
     // An object schema without properties means "any object", not "an empty one".
-    openapiTS(doc as never, { silent: true, emptyObjectsUnknown: true }).then(astToString),
+    openapiTS(doc as never, { silent: true, emptyObjectsUnknown: true, redocly }).then(astToString),
   ]);
+  warnings.addAll(validators.warnings);
   const source = relative(process.cwd(), specFile);
   const rest = emitRest(operations, validators.byOperation, { runtime, types: "./openapi.js", validators: "./validators.cjs" });
   const names = validators.names.map((n) => `  ${n}: Validator;`).join("\n");
@@ -51,9 +59,9 @@ export async function generateRestFromDocument(doc: JsonObject, specFile: string
 }
 
 /** The validators on another thread (see validators-worker.mjs); small documents are not worth the thread's start. */
-export function compileInWorker(doc: JsonObject, operations: Operation[]): Promise<CompiledValidators> {
+export function compileInWorker(doc: JsonObject, operations: Operation[], file = ""): Promise<CompiledValidators> {
   const worker = new Worker(new URL("./validators-worker.mjs", import.meta.url));
-  worker.postMessage({ doc, operations });
+  worker.postMessage({ doc, operations, file });
   return new Promise<CompiledValidators>((resolve, reject) => {
     worker.once("message", (reply: { ok?: CompiledValidators; error?: string }) => (reply.ok ? resolve(reply.ok) : reject(new Error(reply.error))));
     worker.once("error", reject);

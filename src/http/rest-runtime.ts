@@ -5,6 +5,7 @@ import type Router from "@koa/router";
 import type { Context, Middleware, Next } from "koa";
 import type { Principal } from "../auth/principal.js";
 import { hasBody, isJson, mediaType, readBody, type FormFields } from "./body.js";
+import { validationView, type MultipartFields, type UploadedFile, type WithFiles } from "./multipart.js";
 import { preferred } from "./negotiation.js";
 import { decodeParam, type Location, type ParamSpec, type Query } from "./params.js";
 import { createPathMatcher, MalformedPath } from "./path-matcher.js";
@@ -12,7 +13,7 @@ import { HttpError, httpError, problem, PROBLEM_TYPE, type FieldError } from "./
 import { checkResponse, declaredFor, type DeclaredResponse } from "./response-check.js";
 import { fieldErrors, type Validator } from "./validation.js";
 
-export type { Principal, ParamSpec, Validator };
+export type { Principal, ParamSpec, Validator, UploadedFile, WithFiles };
 
 export interface OperationSpec {
   operationId: string;
@@ -21,7 +22,7 @@ export interface OperationSpec {
   routePath: string;
   parameters: ParamSpec[];
   validate: Record<Location, Validator | undefined>;
-  body?: { required: boolean; contentTypes: string[]; validate: (Validator | undefined)[]; form?: FormFields };
+  body?: { required: boolean; contentTypes: string[]; validate: (Validator | undefined)[]; form?: FormFields; multipart?: MultipartFields };
   responses: Record<string, DeclaredResponse>;
   security: { scheme: string; scopes: string[] }[][];
 }
@@ -175,9 +176,9 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
           [ctx.method === "PATCH" ? "Accept-Patch" : "Accept-Post"]: op.body.contentTypes.join(", "),
         });
       }
-      body = await readBody(ctx, contentType, options.bodyLimit, op.body.form);
+      body = await readBody(ctx, contentType, options.bodyLimit, op.body.form, op.body.multipart);
       const validate = op.body.validate[index];
-      if (validate && !validate(body)) errors.push(...fieldErrors("body", validate.errors));
+      if (validate && !validate(validationView(body))) errors.push(...fieldErrors("body", validate.errors));
     } else if (op.body.required) {
       errors.push({ in: "body", pointer: "", message: `a request body (${op.body.contentTypes.join(" or ")}) is required` });
     }

@@ -58,7 +58,25 @@ describe("requestType", () => {
       [`{ contentType: "text/plain"; body: NonNullable<${T}["requestBody"]>["content"]["text/plain"] }`, "{ contentType: undefined; body: undefined }"],
     ],
     ["binary media types arrive as a Buffer", { required: true, contentTypes: ["application/octet-stream"], schemas: {} }, ['{ contentType: "application/octet-stream"; body: Buffer }']],
-    ["multipart (answered 415) has no variant", { required: true, contentTypes: ["multipart/form-data"], schemas: {} }, ["  | never"]],
+    [
+      "multipart/form-data: the schema's type with its file fields as uploaded files",
+      { required: true, contentTypes: ["multipart/form-data"], schemas: {}, multipart: { a: { type: "file" }, b: { type: "files" }, c: { type: "string" }, d: { type: "file" } } },
+      [`{ contentType: "multipart/form-data"; body: WithFiles<NonNullable<${T}["requestBody"]>["content"]["multipart/form-data"], "a" | "d", "b"> }`],
+    ],
+    [
+      "multipart/form-data without files",
+      { required: true, contentTypes: ["multipart/form-data"], schemas: {}, multipart: { c: { type: "string" } } },
+      [`{ contentType: "multipart/form-data"; body: WithFiles<NonNullable<${T}["requestBody"]>["content"]["multipart/form-data"], never, never> }`],
+    ],
+    [
+      "degraded bodies: form fields as raw strings, XML and text as text",
+      { required: true, contentTypes: ["application/x-www-form-urlencoded", "application/xml", "text/plain"], schemas: {}, raw: ["application/x-www-form-urlencoded", "application/xml", "text/plain"] },
+      [
+        '{ contentType: "application/x-www-form-urlencoded"; body: Record<string, string | string[]> }',
+        '{ contentType: "application/xml"; body: string }',
+        '{ contentType: "text/plain"; body: string }',
+      ],
+    ],
   ];
   for (const [name, requestBody, expected] of bodies) {
     it(name, () => {
@@ -66,6 +84,22 @@ describe("requestType", () => {
       for (const e of expected) assert.ok(text.includes(e), `${e}\n in\n${text}`);
     });
   }
+
+  it("types raw parameters as their text: all of a location, or beside openapi-typescript's others", () => {
+    const raw = (name: string, location: "query" | "header", required = false) => ({ name, in: location, required, schema: {}, type: "none" as const, style: "form" as const, explode: true, raw: true as const });
+    const text = requestType(
+      op({
+        parameters: [
+          { name: "limit", in: "query", required: false, schema: {}, type: "integer", style: "form", explode: true },
+          raw("filter", "query"),
+          raw("where", "query", true),
+          raw("X-Odd", "header"),
+        ],
+      }),
+    );
+    assert.ok(text.includes(`  query: Omit<NonNullable<${T}["parameters"]["query"]>, "filter" | "where"> & { filter?: string | string[]; where: string | string[] };`), text);
+    assert.ok(text.includes('  headers: { "X-Odd"?: string };'), text);
+  });
 
   it("is an interface without body lines when there is no requestBody", () => {
     const text = requestType(op());

@@ -2,10 +2,10 @@
 import type Router from "@koa/router";
 import type { Middleware } from "koa";
 import type { operations, paths } from "./openapi.js";
-import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal, type RequestContext } from "../../../src/http/rest-runtime.js";
+import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal, type RequestContext, type UploadedFile, type WithFiles } from "../../../src/http/rest-runtime.js";
 import validators from "./validators.cjs";
 
-export type { Principal, RequestContext };
+export type { Principal, RequestContext, UploadedFile };
 
 export type UpdatePetRequest = {
   params: Record<string, never>;
@@ -15,7 +15,7 @@ export type UpdatePetRequest = {
   principal: Principal | null;
 } & (
   | { contentType: "application/json"; body: NonNullable<operations["updatePet"]["requestBody"]>["content"]["application/json"] }
-  | { contentType: "application/xml"; body: NonNullable<operations["updatePet"]["requestBody"]>["content"]["application/xml"] }
+  | { contentType: "application/xml"; body: string }
 );
 
 export type UpdatePetResponse =
@@ -31,7 +31,7 @@ export type AddPetRequest = {
   principal: Principal | null;
 } & (
   | { contentType: "application/json"; body: NonNullable<operations["addPet"]["requestBody"]>["content"]["application/json"] }
-  | { contentType: "application/xml"; body: NonNullable<operations["addPet"]["requestBody"]>["content"]["application/xml"] }
+  | { contentType: "application/xml"; body: string }
 );
 
 export type AddPetResponse =
@@ -46,7 +46,7 @@ export interface FindPetsByStatusRequest {
 }
 
 export type FindPetsByStatusResponse =
-  | { status: 200; body: operations["findPetsByStatus"]["responses"][200]["content"]["application/xml" | "application/json"]; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
+  | { status: 200; body: operations["findPetsByStatus"]["responses"][200]["content"]["application/json"] | string; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
   | { status: 400; body?: undefined; headers?: Record<string, string> };
 
 export interface FindPetsByTagsRequest {
@@ -58,7 +58,7 @@ export interface FindPetsByTagsRequest {
 }
 
 export type FindPetsByTagsResponse =
-  | { status: 200; body: operations["findPetsByTags"]["responses"][200]["content"]["application/xml" | "application/json"]; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
+  | { status: 200; body: operations["findPetsByTags"]["responses"][200]["content"]["application/json"] | string; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
   | { status: 400; body?: undefined; headers?: Record<string, string> };
 
 export interface GetPetByIdRequest {
@@ -70,7 +70,7 @@ export interface GetPetByIdRequest {
 }
 
 export type GetPetByIdResponse =
-  | { status: 200; body: operations["getPetById"]["responses"][200]["content"]["application/xml" | "application/json"]; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
+  | { status: 200; body: operations["getPetById"]["responses"][200]["content"]["application/json"] | string; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
   | { status: 400; body?: undefined; headers?: Record<string, string> }
   | { status: 404; body?: undefined; headers?: Record<string, string> }
   | { status: number; body?: undefined; headers?: Record<string, string> };
@@ -108,6 +108,7 @@ export type UploadFileRequest = {
   cookies: Record<string, never>;
   principal: Principal | null;
 } & (
+  | { contentType: "multipart/form-data"; body: WithFiles<NonNullable<operations["uploadFile"]["requestBody"]>["content"]["multipart/form-data"], "file", never> }
   | { contentType: undefined; body: undefined }
 );
 
@@ -136,7 +137,7 @@ export type PlaceOrderRequest = {
 );
 
 export type PlaceOrderResponse =
-  | { status: 200; body: operations["placeOrder"]["responses"][200]["content"]["application/xml" | "application/json"]; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
+  | { status: 200; body: operations["placeOrder"]["responses"][200]["content"]["application/json"] | string; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
   | { status: 400; body?: undefined; headers?: Record<string, string> };
 
 export interface GetOrderByIdRequest {
@@ -148,7 +149,7 @@ export interface GetOrderByIdRequest {
 }
 
 export type GetOrderByIdResponse =
-  | { status: 200; body: operations["getOrderById"]["responses"][200]["content"]["application/xml" | "application/json"]; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
+  | { status: 200; body: operations["getOrderById"]["responses"][200]["content"]["application/json"] | string; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
   | { status: 400; body?: undefined; headers?: Record<string, string> }
   | { status: 404; body?: undefined; headers?: Record<string, string> };
 
@@ -212,7 +213,7 @@ export interface LoginUserRequest {
 }
 
 export type LoginUserResponse =
-  | { status: 200; body: operations["loginUser"]["responses"][200]["content"]["application/xml" | "application/json"]; contentType?: "application/xml" | "application/json"; headers?: { "X-Rate-Limit"?: string; "X-Expires-After"?: string } }
+  | { status: 200; body: operations["loginUser"]["responses"][200]["content"]["application/json"] | string; contentType?: "application/xml" | "application/json"; headers?: { "X-Rate-Limit"?: string; "X-Expires-After"?: string } }
   | { status: 400; body?: undefined; headers?: Record<string, string> };
 
 export interface LogoutUserRequest {
@@ -235,7 +236,7 @@ export interface GetUserByNameRequest {
 }
 
 export type GetUserByNameResponse =
-  | { status: 200; body: operations["getUserByName"]["responses"][200]["content"]["application/xml" | "application/json"]; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
+  | { status: 200; body: operations["getUserByName"]["responses"][200]["content"]["application/json"] | string; contentType?: "application/xml" | "application/json"; headers?: Record<string, string> }
   | { status: 400; body?: undefined; headers?: Record<string, string> }
   | { status: 404; body?: undefined; headers?: Record<string, string> };
 
@@ -398,7 +399,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     routePath: "/pet/:petId/uploadImage",
     parameters: [{"name":"petId","in":"path","type":"integer"}],
     validate: { path: validators.getPetById_path, query: undefined, header: undefined, cookie: undefined },
-    body: { required: false, contentTypes: ["multipart/form-data"], validate: [undefined] },
+    body: { required: false, contentTypes: ["multipart/form-data"], validate: [validators.uploadFile_body0], multipart: {"additionalMetadata":{"type":"string"},"file":{"type":"file"}} },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.uploadFile_res200 } },
     },
