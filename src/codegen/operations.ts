@@ -69,6 +69,7 @@ export interface Operation {
 export function collectOperations(doc: JsonObject, file: string, warnings = new Warnings(file)): Operation[] {
   const operations: Operation[] = [];
   const taken = new Set<string>();
+  const routes = new Map<string, string>();
   const paths = isObject(doc.paths) ? doc.paths : {};
   for (const [path, rawItem] of Object.entries(paths)) {
     const itemAt = `/paths/${escapePointer(path)}`;
@@ -76,6 +77,10 @@ export function collectOperations(doc: JsonObject, file: string, warnings = new 
       warnings.add("path", itemAt, `path "${path}" does not start with "/": skipped`);
       continue;
     }
+    const route = path.replace(/\{[^}]*\}/g, "{}").replace(/(.)\/$/, "$1");
+    const same = routes.get(route);
+    if (same) warnings.add("path", itemAt, `path "${path}" matches the same requests as "${same}" (only the names of their parameters differ): requests reach only one of them`);
+    else routes.set(route, path);
     if (/[?#]/.test(path)) warnings.add("path", itemAt, `path "${path}" holds "?" or "#", which a request path never does: its operations are typed but no request reaches them`);
     try {
       const item = deref(doc, rawItem, file, itemAt).value;

@@ -37,6 +37,8 @@ export async function loadSpec(file: string, warnings = new Warnings(file)): Pro
   // The document parsed once, by us (JSON.parse for .json), and handed to Redocly's resolver as its root.
   const document: Document = { source: new Source(absolute, text, file.endsWith(".json") ? "application/json" : "application/yaml"), parsed: doc };
   resolver.cache.set(absolute, Promise.resolve(document));
+  const refs = refsOf(doc);
+  checkRefLoops(file, doc, refs.local);
   let problems: NormalizedProblem[];
   try {
     problems = await lintDocument({ document, config: redocly.styleguide, externalRefResolver: resolver });
@@ -44,7 +46,7 @@ export async function loadSpec(file: string, warnings = new Warnings(file)): Pro
     warnings.add("lint", "", `the document could not be linted (${(error as Error).message}); generating without lint`);
     problems = [];
   }
-  const external = hasExternalRefs(doc);
+  const external = refs.external;
   const bundled = external ? await bundle({ config: redocly, dereference: false, doc: document }) : undefined;
   for (const problem of [...problems, ...(bundled?.problems ?? [])]) {
     const where = problem.location?.[0];
@@ -61,18 +63,40 @@ export async function loadSpec(file: string, warnings = new Warnings(file)): Pro
 async function unresolved(resolver: BaseResolver, source: string, pointer: string, message: string): Promise<string> {
   const holder = await resolver.cache.get(source);
   const node = holder && "parsed" in holder ? at(holder.parsed as JsonObject, `#${pointer}`) : undefined;
-  const ref = isObject(node) && typeof node.$ref === "string" ? node.$ref : undefined;
+  // A $ref object, or a discriminator mapping's value
+  const ref = isObject(node) && typeof node.$ref === "string" ? node.$ref : typeof node === "string" ? node : undefined;
   if (!ref) return message;
   return `$ref "${ref}" cannot be resolved (${message.replace(/\.$/, "")}); define the target or correct the reference`;
 }
 
-function hasExternalRefs(value: Json): boolean {
-  if (Array.isArray(value)) return value.some(hasExternalRefs);
-  if (!isObject(value)) return false;
-  for (const [key, v] of Object.entries(value)) {
-    if (key === "$ref" && typeof v === "string" ? !v.startsWith("#") : hasExternalRefs(v)) return true;
+/** Every $ref of the document: whether one leads to another file, and the local ones with where they are. */
+function refsOf(value: Json, pointer = "", found = { external: false, local: new Map<string, string>() }) {
+  if (Array.isArray(value)) value.forEach((v, i) => refsOf(v, `${pointer}/${i}`, found));
+  else if (isObject(value)) {
+    for (const [key, v] of Object.entries(value)) {
+      if (key === "$ref" && typeof v === "string") {
+        if (!v.startsWith("#")) found.external = true;
+        else if (!found.local.has(v)) found.local.set(v, pointer);
+      } else refsOf(v, `${pointer}/${escapePointer(key)}`, found);
+    }
   }
-  return false;
+  return found;
+}
+
+/**
+ * $refs that only lead to each other (A: {$ref: B}, B: {$ref: A}) have no value at all: the first one found is a
+ * SpecError naming where it is and the loop. Refs through schemas (a tree's children) are fine and not followed.
+ */
+function checkRefLoops(file: string, doc: JsonObject, local: Map<string, string>) {
+  for (const [ref, pointer] of local) {
+    const chain = [ref];
+    for (let node = at(doc, ref); isObject(node) && typeof node.$ref === "string" && node.$ref.startsWith("#"); node = at(doc, node.$ref)) {
+      if (chain.includes(node.$ref)) {
+        throw new SpecError(file, pointer, `$ref "${ref}" leads only to $refs in a loop (${[...chain, node.$ref].join(" → ")}); make one of them a schema`);
+      }
+      chain.push(node.$ref);
+    }
+  }
 }
 
 function readText(file: string): string {
@@ -85,7 +109,7 @@ function readText(file: string): string {
 
 function parseDocument(file: string, text: string): Json {
   try {
-    return file.endsWith(".json") ? JSON.parse(text) : parse(text, { maxAliasCount: -1, uniqueKeys: false });
+    return file.endsWith(".json") ? JSON.parse(text) : parse(text, { maxAliasCount: -1, uniqueKeys: false, merge: true });
   } catch (error) {
     throw new SpecError(file, "", `not valid ${file.endsWith(".json") ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`);
   }

@@ -340,3 +340,16 @@ describe("collectOperations: coercion type from the schema", () => {
     warnsOnce(warnings, "/paths/~1x/get/parameters/0", /points at nothing/);
   });
 });
+
+describe("collectOperations: paths that match the same requests", () => {
+  it("warns when two templates differ only in their parameters' names", () => {
+    const doc = openapi({
+      "/a/{x}": { get: { parameters: [{ name: "x", in: "path" }], responses: OK } },
+      "/a/{y}/": { delete: { parameters: [{ name: "y", in: "path" }], responses: OK } },
+      "/a/{x}/b": { get: { parameters: [{ name: "x", in: "path" }], responses: OK } },
+    });
+    const { value, warnings } = collectWarned(doc);
+    assert.equal(value.length, 3);
+    warnsOnce(warnings, "/paths/~1a~1{y}~1", /"\/a\/\{y\}\/" matches the same requests as "\/a\/\{x\}"/);
+  });
+});

@@ -1,6 +1,7 @@
 // spec.ts: loading a document and following local $refs.
 import assert from "node:assert/strict";
-import { deref, escapePointer, isObject, loadDocument, SpecError, type Json } from "../../src/codegen/spec.js";
+import { Warnings } from "../../src/codegen/diagnostics.js";
+import { deref, escapePointer, isObject, loadDocument, loadSpec, SpecError, type Json } from "../../src/codegen/spec.js";
 import { FILE, openapi, throwsSpecError } from "./support.js";
 
 describe("loadDocument", () => {
@@ -76,4 +77,32 @@ describe("deref", () => {
   for (const [name, value, pointer, message] of refused) {
     it(`refuses ${name}`, () => throwsSpecError(() => deref(doc, value, FILE, "/here"), pointer, message));
   }
+});
+
+describe("loadSpec: what stops generation, and what it reads past", () => {
+  const fatal: [string, string, RegExp][] = [
+    ["ref-loop.yaml", "/paths/~1x/post/requestBody/content/application~1json/schema", /\$ref "#\/components\/schemas\/A" leads only to \$refs in a loop \(#\/components\/schemas\/A → #\/components\/schemas\/B → #\/components\/schemas\/A\); make one of them a schema/],
+    ["missing-mapping.yaml", "/components/schemas/Pet/discriminator/mapping/ghost", /\$ref "#\/components\/schemas\/Ghost" cannot be resolved .*define the target or correct the reference/],
+    ["external.yaml", "/paths/~1x/get/responses/200", /\$ref "\.\/nowhere\.yaml#\/Ok" cannot be resolved/],
+  ];
+  for (const [name, pointer, message] of fatal) {
+    it(`stops at ${name}, naming the pointer and the target`, async () => {
+      const file = `test/fixtures/lenient/${name}`;
+      await assert.rejects(loadSpec(file), (error: unknown) => {
+        assert.ok(error instanceof SpecError, String(error));
+        assert.deepEqual([error.file, error.pointer], [file, pointer]);
+        assert.match(error.reason, message);
+        return true;
+      });
+    });
+  }
+
+  it("reads YAML merge keys and a version without its patch (with a warning)", async () => {
+    const warnings = new Warnings("merge-keys.yaml");
+    const doc = await loadSpec("test/fixtures/lenient/merge-keys.yaml", warnings);
+    const ok = (doc.paths as { [p: string]: { get: { responses: { "200": { content: unknown } } } } })["/säge/{id}"].get.responses["200"];
+    assert.deepEqual(Object.keys(ok.content as object), ["application/json"]);
+    assert.equal(doc.openapi, "3.0.3");
+    assert.deepEqual(warnings.list.map((w) => [w.pointer, w.message]), [["/openapi", 'openapi "3.0" read as 3.0.3']]);
+  });
 });
