@@ -1,8 +1,8 @@
 // Turns the paths of an OpenAPI document (bundled: local $refs only) into a flat list of operations: the model every emitter reads.
 import { bodyKind, mediaType } from "../http/body.js";
 import { Warnings } from "./diagnostics.js";
-import { parameterList, schemaType, type Parameter, type ParamType, type Scalar } from "./parameters.js";
-import { deref, escapePointer, isObject, SpecError, type Json, type JsonObject } from "./spec.js";
+import { Degraded, parameterList, schemaType, type Parameter, type ParamType, type Scalar } from "./parameters.js";
+import { deref, derefOrWarn, escapePointer, isObject, SpecError, type Json, type JsonObject } from "./spec.js";
 
 export const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 export type Method = (typeof METHODS)[number];
@@ -189,15 +189,8 @@ function declarePathParameters(path: string, parameters: Parameter[], raw: JsonO
 export const routeParamName = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
 
 function requestBody(doc: JsonObject, raw: Json | undefined, file: string, at: string, warnings: Warnings): RequestBody | undefined {
-  if (raw === undefined) return undefined;
-  let found;
-  try {
-    found = deref(doc, raw, file, at);
-  } catch (error) {
-    if (!(error instanceof SpecError)) throw error;
-    warnings.add("request-body", error.pointer, `requestBody ignored: ${error.reason}`);
-    return undefined;
-  }
+  const found = raw === undefined ? undefined : derefOrWarn(doc, raw, file, at, warnings, "request-body", "requestBody");
+  if (!found) return undefined;
   const { value, pointer } = found;
   const content = normalizedContent(value, `${pointer}/content`, warnings);
   if (!content || Object.keys(content).length === 0) {
@@ -252,8 +245,6 @@ function mediaSchemas(content: JsonObject): Record<string, Json> {
   for (const [type, media] of Object.entries(content)) schemas[type] = isObject(media) ? (media.schema ?? {}) : {};
   return schemas;
 }
-
-class Degraded extends Error {}
 
 /** The object schema's properties, through $refs and allOf (how real documents compose form bodies). */
 function propertiesOf(doc: JsonObject, schema: Json, file: string, at: string, depth = 0): Record<string, Json> {

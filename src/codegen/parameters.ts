@@ -2,7 +2,7 @@
 // A style/type combination we cannot parse exactly is never guessed at run time: that parameter is degraded, with a
 // warning, to its raw text (unvalidated, typed as a string), and the rest of the operation keeps its contract.
 import type { Warnings } from "./diagnostics.js";
-import { deref, isObject, SpecError, type Json, type JsonObject } from "./spec.js";
+import { deref, derefOrWarn, isObject, SpecError, type Json, type JsonObject } from "./spec.js";
 
 export type ParamLocation = "path" | "query" | "header" | "cookie";
 /** A scalar's JSON type; "none" keeps the string (no type declared). */
@@ -68,17 +68,12 @@ export function parameterList(doc: JsonObject, raw: Json | undefined, file: stri
   return raw.flatMap((entry, i) => parameter(doc, entry, file, `${where}/${i}`, warnings) ?? []);
 }
 
-class Degraded extends Error {}
+/** Thrown where the runtime cannot read a construct as declared: it is degraded (with a warning saying why). */
+export class Degraded extends Error {}
 
 function parameter(doc: JsonObject, entry: Json, file: string, where: string, warnings: Warnings): Parameter | undefined {
-  let found;
-  try {
-    found = deref(doc, entry, file, where);
-  } catch (error) {
-    if (!(error instanceof SpecError)) throw error;
-    warnings.add("parameter", error.pointer, `parameter ignored: ${error.reason}`);
-    return undefined;
-  }
+  const found = derefOrWarn(doc, entry, file, where, warnings, "parameter", "parameter");
+  if (!found) return undefined;
   const { value: p, pointer } = found;
   const location = p.in as ParamLocation;
   if (typeof p.name !== "string" || !(String(location) in STYLES)) {

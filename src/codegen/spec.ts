@@ -182,3 +182,14 @@ export function deref(doc: JsonObject, value: Json, file: string, where: string)
   if (!isObject(current)) throw new SpecError(file, pointer, "expected an object");
   return { value: current, pointer };
 }
+
+/** deref, or (what it cannot follow) a warning that `what` is ignored and undefined. */
+export function derefOrWarn(doc: JsonObject, value: Json, file: string, where: string, warnings: Warnings, kind: string, what: string) {
+  try {
+    return deref(doc, value, file, where);
+  } catch (error) {
+    if (!(error instanceof SpecError)) throw error;
+    warnings.add(kind, error.pointer, `${what} ignored: ${error.reason}`);
+    return undefined;
+  }
+}
