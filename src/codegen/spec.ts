@@ -156,7 +156,18 @@ export function isObject(value: unknown): value is JsonObject {
 
 /** JSON pointer segment escaping (RFC 6901). */
 export const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
-const unescapePointer = (segment: string) => segment.replace(/~1/g, "/").replace(/~0/g, "~");
+/** A segment of a $ref's fragment: percent-decoded (it is a URI fragment, "%7Bid%7D"), then RFC 6901-unescaped. */
+const unescapePointer = (segment: string) => {
+  let decoded = segment;
+  if (segment.includes("%")) {
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      // not percent-encoding after all: as written
+    }
+  }
+  return decoded.replace(/~1/g, "/").replace(/~0/g, "~");
+};
 
 /** The value at a local ref ("#/a/b"), or undefined. */
 export function at(doc: JsonObject, ref: string): Json | undefined {

@@ -48,6 +48,8 @@ describe("deref", () => {
           A: { $ref: "#/components/schemas/B" },
           B: { type: "string" },
           "a/b~c": { type: "integer" },
+          "{id} x": { type: "number" },
+          "100%": { type: "null" },
           Loop: { $ref: "#/components/schemas/Loop" },
           Scalar: 3,
         },
@@ -62,6 +64,8 @@ describe("deref", () => {
     ["a chain of hops, reporting the last pointer", { $ref: "#/components/schemas/A" }, { type: "string" }, "/components/schemas/B"],
     ["escaped segments", { $ref: "#/components/schemas/a~1b~0c" }, { type: "integer" }, "/components/schemas/a~1b~0c"],
     ["array indexes", { $ref: "#/x-list/0" }, { type: "boolean" }, "/x-list/0"],
+    ["percent-encoded segments (a URI fragment)", { $ref: "#/components/schemas/%7Bid%7D%20x" }, { type: "number" }, "/components/schemas/%7Bid%7D%20x"],
+    ["a % that is not an escape", { $ref: "#/components/schemas/100%" }, { type: "null" }, "/components/schemas/100%"],
   ];
   for (const [name, value, expected, pointer] of found) {
     it(`follows ${name}`, () => assert.deepEqual(deref(doc, value, FILE, "/here"), { value: expected, pointer }));
