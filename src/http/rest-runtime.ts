@@ -82,7 +82,9 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
   for (const op of specs) {
     const entry = byPath.get(op.path) ?? { path: op.path, methods: new Map(), allow: "" };
     const produces = [...new Set(Object.entries(op.responses).filter(([s]) => /^(2|default)/.test(s)).flatMap(([, r]) => r.contentTypes))];
-    entry.methods.set(op.method, { op, handler: handlers[op.operationId] as Handler | undefined, produces });
+    // Own properties only: an operationId such as "constructor" must not find Object.prototype's.
+    const handler = Object.hasOwn(handlers, op.operationId) ? (handlers[op.operationId] as Handler) : undefined;
+    entry.methods.set(op.method, { op, handler, produces });
     byPath.set(op.path, entry);
   }
   for (const entry of byPath.values()) {
