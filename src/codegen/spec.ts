@@ -69,10 +69,14 @@ async function unresolved(resolver: BaseResolver, source: string, pointer: strin
   return `$ref "${ref}" cannot be resolved (${message.replace(/\.$/, "")}); define the target or correct the reference`;
 }
 
-/** Every $ref of the document: whether one leads to another file, and the local ones with where they are. */
+/**
+ * Every $ref of the document: whether one leads to another file, and the local ones with where they are. Examples'
+ * `externalValue`s are dropped on the way: they are URLs a bundler would fetch, and nothing here needs examples.
+ */
 function refsOf(value: Json, pointer = "", found = { external: false, local: new Map<string, string>() }) {
   if (Array.isArray(value)) value.forEach((v, i) => refsOf(v, `${pointer}/${i}`, found));
   else if (isObject(value)) {
+    if (typeof value.externalValue === "string") delete value.externalValue;
     for (const [key, v] of Object.entries(value)) {
       if (key === "$ref" && typeof v === "string") {
         if (!v.startsWith("#")) found.external = true;

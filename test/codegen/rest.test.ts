@@ -75,3 +75,10 @@ describe("compileInWorker (large documents)", function () {
     assert.deepEqual(inWorker.byOperation, direct.byOperation);
   });
 });
+
+describe("generateRest on documents that point outside themselves", () => {
+  it("fetches nothing for examples kept at a URL (externalValue), which generation does not need", async () => {
+    const files = await generateRest("test/fixtures/lenient/external-example.yaml", "out", "twinspec/runtime");
+    assert.match(files.find((f) => f.path === "out/rest.ts")!.content, /getFeed\(req: GetFeedRequest/);
+  });
+});
