@@ -6,6 +6,7 @@ import { createConfig, type Config } from "@redocly/openapi-core";
 import openapiTS, { astToString } from "openapi-typescript";
 import { Warnings } from "./diagnostics.js";
 import { collectOperations, type Operation } from "./operations.js";
+import { hoistPathRefs } from "./refs.js";
 import { emitRest } from "./rest-emitter.js";
 import { loadSpec, type JsonObject } from "./spec.js";
 import { compileValidators, type CompiledValidators } from "./validators.js";
@@ -33,6 +34,7 @@ let noLint: Promise<Config> | undefined;
  * are added to `warnings`; the document is normalized in place where our wiring and the types must agree.
  */
 export async function generateRestFromDocument(doc: JsonObject, specFile: string, outDir: string, runtime: string, warnings = new Warnings(specFile)): Promise<GeneratedFile[]> {
+  hoistPathRefs(doc, warnings);
   const operations = collectOperations(doc, specFile, warnings);
   noLint ??= createConfig({ rules: {} } as never, { extends: [] } as never);
   const redocly = await noLint;

@@ -46,17 +46,47 @@ export async function loadSpec(file: string, warnings = new Warnings(file)): Pro
     warnings.add("lint", "", `the document could not be linted (${(error as Error).message}); generating without lint`);
     problems = [];
   }
-  const external = refs.external;
-  const bundled = external ? await bundle({ config: redocly, dereference: false, doc: document }) : undefined;
-  for (const problem of [...problems, ...(bundled?.problems ?? [])]) {
-    const where = problem.location?.[0];
-    const source = where?.source.absoluteRef ?? absolute;
-    const pointer = (where?.pointer ?? "#").replace(/^#/, "");
-    const name = source === absolute ? file : source;
-    if (problem.severity === "error") throw new SpecError(name, pointer, await unresolved(resolver, source, pointer, problem.message));
-    warnings.add("lint", name === file ? pointer : `${pointer} (in ${name})`, problem.message.replace(/\s*\n\s*/g, " "));
+  const dropped = new Set<string>();
+  await report(problems, doc);
+  if (!refs.external) return doc;
+  const bundled = await bundle({ config: redocly, dereference: false, doc: document });
+  await report(bundled.problems, bundled.bundle.parsed as JsonObject);
+  return bundled.bundle.parsed as JsonObject;
+
+  /**
+   * Lint findings become warnings; an unresolvable $ref is fatal, except where nothing generated depends on it
+   * (a discriminator mapping's entry, an example, a link): that entry is dropped from `target`, with a warning.
+   */
+  async function report(list: NormalizedProblem[], target: JsonObject) {
+    for (const problem of list) {
+      const where = problem.location?.[0];
+      const source = where?.source.absoluteRef ?? absolute;
+      const pointer = (where?.pointer ?? "#").replace(/^#/, "");
+      const name = source === absolute ? file : source;
+      if (problem.severity !== "error") {
+        warnings.add("lint", name === file ? pointer : `${pointer} (in ${name})`, problem.message.replace(/\s*\n\s*/g, " "));
+        continue;
+      }
+      if (name === file && dropped.has(pointer)) continue; // reported twice (lint, then bundling)
+      const message = await unresolved(resolver, source, pointer, problem.message);
+      if (name !== file || !DROPPABLE.test(pointer) || !drop(target, pointer)) throw new SpecError(name, pointer, message);
+      dropped.add(pointer);
+      warnings.add("unresolved-ref", pointer, `${message.replace(/; define.*$/, "")}: left out`);
+    }
   }
-  return bundled ? (bundled.bundle.parsed as JsonObject) : doc;
+}
+
+/** Where a $ref to nothing can be left out without changing what is generated. */
+const DROPPABLE = /\/(discriminator\/mapping|examples|links)\/[^/]+$/;
+
+/** Deletes the member at `pointer`; false when there is nothing there. */
+function drop(doc: JsonObject, pointer: string): boolean {
+  const cut = pointer.lastIndexOf("/");
+  const parent = at(doc, `#${pointer.slice(0, cut)}`);
+  const key = unescapePointer(pointer.slice(cut + 1));
+  if (!isObject(parent) || !(key in parent)) return false;
+  delete parent[key];
+  return true;
 }
 
 /** The message for an unresolvable $ref: which target is missing, and what to do. */

@@ -1,7 +1,7 @@
 // spec.ts: loading a document and following local $refs.
 import assert from "node:assert/strict";
 import { Warnings } from "../../src/codegen/diagnostics.js";
-import { deref, escapePointer, isObject, loadDocument, loadSpec, SpecError, type Json } from "../../src/codegen/spec.js";
+import { deref, escapePointer, isObject, loadDocument, loadSpec, SpecError, type Json, type JsonObject } from "../../src/codegen/spec.js";
 import { FILE, openapi, throwsSpecError } from "./support.js";
 
 describe("loadDocument", () => {
@@ -86,7 +86,6 @@ describe("deref", () => {
 describe("loadSpec: what stops generation, and what it reads past", () => {
   const fatal: [string, string, RegExp][] = [
     ["ref-loop.yaml", "/paths/~1x/post/requestBody/content/application~1json/schema", /\$ref "#\/components\/schemas\/A" leads only to \$refs in a loop \(#\/components\/schemas\/A → #\/components\/schemas\/B → #\/components\/schemas\/A\); make one of them a schema/],
-    ["missing-mapping.yaml", "/components/schemas/Pet/discriminator/mapping/ghost", /\$ref "#\/components\/schemas\/Ghost" cannot be resolved .*define the target or correct the reference/],
     ["external.yaml", "/paths/~1x/get/responses/200", /\$ref "\.\/nowhere\.yaml#\/Ok" cannot be resolved/],
   ];
   for (const [name, pointer, message] of fatal) {
@@ -100,6 +99,15 @@ describe("loadSpec: what stops generation, and what it reads past", () => {
       });
     });
   }
+
+  it("leaves out a discriminator mapping entry whose target does not exist, with a warning naming it", async () => {
+    const warnings = new Warnings("missing-mapping.yaml");
+    const doc = await loadSpec("test/fixtures/lenient/missing-mapping.yaml", warnings);
+    const pet = ((doc.components as JsonObject).schemas as JsonObject).Pet as { discriminator: { mapping: object } };
+    assert.deepEqual(pet.discriminator.mapping, {});
+    assert.deepEqual(warnings.list.map((w) => w.pointer), ["/components/schemas/Pet/discriminator/mapping/ghost"]);
+    assert.match(warnings.list[0].message, /\$ref "#\/components\/schemas\/Ghost" cannot be resolved .*: left out$/);
+  });
 
   it("reads YAML merge keys and a version without its patch (with a warning)", async () => {
     const warnings = new Warnings("merge-keys.yaml");
