@@ -77,9 +77,13 @@ function statusType(status: string): string {
 export function responseVariant(op: Operation, response: ResponseSpec): string {
   const key = /^\d{3}$/.test(response.status) ? response.status : quote(response.status);
   const content = `${opType(op)}["responses"][${key}]["content"]`;
-  // XML is written as the handler gives it: text, whatever the schema describes.
-  const typed = response.contentTypes.filter((type) => !isXml(type));
-  const union = [...(typed.length > 0 ? [`${content}[${typed.map(quote).join(" | ")}]`] : []), ...(typed.length < response.contentTypes.length ? ["string"] : [])];
+  // Written as the handler gives them: XML as text and binary media types as bytes, whatever the schema describes.
+  const typed = response.contentTypes.filter((type) => !isXml(type) && bodyKind(type) !== "bytes");
+  const union = [
+    ...(typed.length > 0 ? [`${content}[${typed.map(quote).join(" | ")}]`] : []),
+    ...(response.contentTypes.some(isXml) ? ["string"] : []),
+    ...(response.contentTypes.some((type) => bodyKind(type) === "bytes") ? ["Buffer"] : []),
+  ];
   const body = response.contentTypes.length === 0 ? "body?: undefined" : `body: ${union.join(" | ")}`;
   const contentType = response.contentTypes.length > 1 ? `; contentType?: ${response.contentTypes.map(quote).join(" | ")}` : "";
   const headers = response.headers.map((h) => `${prop(h.name)}${h.required ? "" : "?"}: string`);

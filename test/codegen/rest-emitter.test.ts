@@ -130,6 +130,12 @@ describe("responseVariant", () => {
       '{ status: 200; body?: undefined; headers: { ETag: string; "Last-Modified"?: string } }',
     ],
     ["only optional headers keep headers optional", res("201", [], [{ name: "Location", required: false }]), "{ status: 201; body?: undefined; headers?: { Location?: string } }"],
+    ["binary media types are answered as bytes", res("200", ["image/png", "image/jpeg"]), '{ status: 200; body: Buffer; contentType?: "image/png" | "image/jpeg"; headers?: Record<string, string> }'],
+    [
+      "XML as text, beside JSON's type",
+      res("200", ["application/json", "application/xml"]),
+      `{ status: 200; body: ${R}[200]["content"]["application/json"] | string; contentType?: "application/json" | "application/xml"; headers?: Record<string, string> }`,
+    ],
   ];
   for (const [name, response, expected] of cases) it(name, () => assert.equal(responseVariant(op(), response), expected));
 
