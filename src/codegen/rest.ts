@@ -8,7 +8,7 @@ import { Warnings } from "./diagnostics.js";
 import { collectOperations, type Operation } from "./operations.js";
 import { hoistPathRefs } from "./refs.js";
 import { emitRest } from "./rest-emitter.js";
-import { loadSpec, type JsonObject } from "./spec.js";
+import { at, loadSpec, replaceAt, type JsonObject } from "./spec.js";
 import { compileValidators, type CompiledValidators } from "./validators.js";
 
 export interface GeneratedFile {
@@ -41,8 +41,7 @@ export async function generateRestFromDocument(doc: JsonObject, specFile: string
   // openapi-typescript reads the bundled document, so its types and our wiring come from one and the same text.
   const [validators, types] = await Promise.all([
     operations.length > 50 ? compileInWorker(doc, operations, specFile) : compileValidators(doc, operations, specFile),
-    // An object schema without properties means "any object", not "an empty one".
-    openapiTS(doc as never, { silent: true, emptyObjectsUnknown: true, redocly }).then(astToString),
+    typesOf(doc, redocly, warnings),
   ]);
   warnings.addAll(validators.warnings);
   const source = relative(process.cwd(), specFile);
@@ -58,6 +57,29 @@ export async function generateRestFromDocument(doc: JsonObject, specFile: string
       source,
     },
   ];
+}
+
+/**
+ * openapi-typescript's types. Where it stops at a schema it cannot type ("Expected SchemaObject, received string
+ * at #/components/schemas/P/oneOf/0", for an object schema with an enum of strings), that schema is typed
+ * unknown, with a warning, and it runs again; the validators were compiled from the document as it was.
+ */
+async function typesOf(doc: JsonObject, redocly: Config, warnings: Warnings): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // An object schema without properties means "any object", not "an empty one".
+      return astToString(await openapiTS(doc as never, { silent: true, emptyObjectsUnknown: true, redocly }));
+    } catch (error) {
+      const message = String((error as Error)?.message ?? error);
+      const found = /\bat #(\/\S*)/.exec(message);
+      if (!found || attempt >= 20) throw error;
+      // The deepest member of the document on the way (openapi-typescript may name a place it made up).
+      let pointer = found[1];
+      while (pointer && at(doc, `#${pointer}`) === undefined) pointer = pointer.slice(0, pointer.lastIndexOf("/"));
+      if (!/\/schemas?(\/|$)/.test(pointer) || !replaceAt(doc, pointer, {})) throw error; // only ever a schema
+      warnings.add("types", pointer, `openapi-typescript cannot type this (${message.replace(/\s*\bat #\S*/, "")}): typed unknown`);
+    }
+  }
 }
 
 /** The validators on another thread (see validators-worker.mjs); small documents are not worth the thread's start. */

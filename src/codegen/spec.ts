@@ -81,11 +81,17 @@ const DROPPABLE = /\/(discriminator\/mapping|examples|links)\/[^/]+$/;
 
 /** Deletes the member at `pointer`; false when there is nothing there. */
 function drop(doc: JsonObject, pointer: string): boolean {
+  return replaceAt(doc, pointer, undefined);
+}
+
+/** Replaces (or, with undefined, deletes) the object member at `pointer`; false when there is none. */
+export function replaceAt(doc: JsonObject, pointer: string, value: Json | undefined): boolean {
   const cut = pointer.lastIndexOf("/");
   const parent = at(doc, `#${pointer.slice(0, cut)}`);
   const key = unescapePointer(pointer.slice(cut + 1));
   if (!isObject(parent) || !(key in parent)) return false;
-  delete parent[key];
+  if (value === undefined) delete parent[key];
+  else parent[key] = value;
   return true;
 }
 

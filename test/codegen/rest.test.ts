@@ -80,6 +80,16 @@ describe("compileInWorker (large documents)", function () {
   });
 });
 
+describe("generateRest where openapi-typescript cannot type a schema", () => {
+  it("types that schema unknown, with a warning naming it, and keeps its validator", async () => {
+    const warnings = new Warnings("object-enum.yaml");
+    const files = await generateRest("test/fixtures/lenient/object-enum.yaml", "out", "twinspec/runtime", warnings);
+    assert.deepEqual(warnings.list.map((w) => [w.kind, w.pointer]), [["types", "/components/schemas/ProductGroup"]]);
+    assert.match(files.find((f) => f.path === "out/openapi.ts")!.content, /ProductGroup: unknown;/);
+    assert.match(files.find((f) => f.path === "out/validators.cjs")!.content, /"PKW"/);
+  });
+});
+
 describe("generateRest on documents that point outside themselves", () => {
   it("fetches nothing for examples kept at a URL (externalValue), which generation does not need", async () => {
     const files = await generateRest("test/fixtures/lenient/external-example.yaml", "out", "twinspec/runtime");
