@@ -3,9 +3,13 @@ import type { Warnings } from "./diagnostics.js";
 import { identifier } from "./operations.js";
 import { at, isObject, type Json, type JsonObject } from "./spec.js";
 
-/** $refs to objects held by an operation rather than by components, and the components they are made. */
+/**
+ * $refs openapi-typescript cannot type as they are, and the components they are made: to an object held by an
+ * operation rather than by components, or to a schema inside another (a property, a branch, its `definitions`).
+ */
 const KINDS: [RegExp, string][] = [
-  [/^#\/paths\/.*\/schema(\/|$)/, "schemas"],
+  [/^#\/components\/schemas\/[^/]+\/./, "schemas"],
+  [/^#\/(paths|components)\/.*\/schema(\/|$)/, "schemas"],
   [/^#\/paths\/[^/]+(\/[^/]+)?\/parameters\/\d+$/, "parameters"],
   [/^#\/paths\/[^/]+\/[^/]+\/responses\/[^/]+$/, "responses"],
   [/^#\/paths\/[^/]+\/[^/]+\/requestBody$/, "requestBodies"],
@@ -36,13 +40,13 @@ export function hoistPathRefs(doc: JsonObject, warnings: Warnings): void {
     if (target === undefined) return written;
     const components = isObject(doc.components) ? doc.components : (doc.components = {});
     const into = isObject(components[kind]) ? (components[kind] as JsonObject) : (components[kind] = {});
-    const stem = identifier(ref.replace(/^#\/paths\//, "").replace(/~1/g, " ").replace(/\/(content|schema)\b/g, ""));
+    const stem = identifier(ref.replace(/^#\/(paths|components)\//, "").replace(/~1/g, " ").replace(/\/(content|schema)\b/g, ""));
     let name = `${stem[0].toUpperCase()}${stem.slice(1)}`;
     for (let n = 2; name in into; n++) name = `${stem[0].toUpperCase()}${stem.slice(1)}${n}`;
     into[name] = target;
     const to = `#/components/${kind}/${name}`;
     hoisted.set(ref, to);
-    warnings.add("ref", ref.slice(1), `a $ref points at this object inside an operation: typed as components/${kind}/${name}`);
+    warnings.add("ref", ref.slice(1), `a $ref points inside an operation or a schema, here: typed as components/${kind}/${name}`);
     return to;
   };
   const seen = new Set<object>();
@@ -51,7 +55,7 @@ export function hoistPathRefs(doc: JsonObject, warnings: Warnings): void {
     seen.add(value);
     if (Array.isArray(value)) return value.forEach(walk);
     const ref = value.$ref;
-    const kind = typeof ref === "string" && ref.startsWith("#/paths/") ? KINDS.find(([re]) => re.test(ref))?.[1] : undefined;
+    const kind = typeof ref === "string" ? KINDS.find(([re]) => re.test(ref))?.[1] : undefined;
     if (kind) value.$ref = hoist(ref as string, kind);
     for (const v of Object.values(value)) walk(v);
   };

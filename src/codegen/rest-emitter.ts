@@ -22,8 +22,11 @@ const quote = (s: string) => JSON.stringify(s);
 const prop = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name));
 const isXml = (type: string) => bodyKind(type) === "text" && type.includes("xml");
 const LOCATION_KEY = { path: "params", query: "query", header: "headers", cookie: "cookies" } as const;
-/** openapi-typescript's type of the operation; only paths holds those without an operationId. */
-const opType = (op: Operation) => (op.derivedId ? `paths[${quote(op.path)}][${quote(op.method)}]` : `operations[${quote(op.operationId)}]`);
+/**
+ * openapi-typescript's type of the operation; only paths holds those without an operationId. It keys operations by
+ * operationId with "#" made "/" (a "#" would end the $ref it makes).
+ */
+const opType = (op: Operation) => (op.derivedId ? `paths[${quote(op.path)}][${quote(op.method)}]` : `operations[${quote(op.operationId.replace(/#/g, "/"))}]`);
 
 /** A degraded parameter's type: the raw text (a query parameter may repeat). */
 const rawParams = (params: Parameter[]) =>

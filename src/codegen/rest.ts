@@ -60,6 +60,14 @@ export async function generateRestFromDocument(doc: JsonObject, specFile: string
 }
 
 /**
+ * openapi-typescript's helper for allOf members whose parent requires some of their properties. It demands that
+ * those be keys of the member's type, which a member typed as a union or unknown does not have (plaid.com, linode):
+ * such keys are passed over instead.
+ */
+const WITH_REQUIRED = /^type WithRequired<T, K extends keyof T> = T & \{\n {4}\[P in K\]-\?: T\[P\];\n\};$/m;
+const LENIENT_WITH_REQUIRED = "type WithRequired<T, K extends PropertyKey> = T & {\n    [P in K & keyof T]-?: T[P];\n};";
+
+/**
  * openapi-typescript's types. Where it stops at a schema it cannot type ("Expected SchemaObject, received string
  * at #/components/schemas/P/oneOf/0", for an object schema with an enum of strings), that schema is typed
  * unknown, with a warning, and it runs again; the validators were compiled from the document as it was.
@@ -68,7 +76,7 @@ async function typesOf(doc: JsonObject, redocly: Config, warnings: Warnings): Pr
   for (let attempt = 0; ; attempt++) {
     try {
       // An object schema without properties means "any object", not "an empty one".
-      return astToString(await openapiTS(doc as never, { silent: true, emptyObjectsUnknown: true, redocly }));
+      return astToString(await openapiTS(doc as never, { silent: true, emptyObjectsUnknown: true, redocly })).replace(WITH_REQUIRED, LENIENT_WITH_REQUIRED);
     } catch (error) {
       const message = String((error as Error)?.message ?? error);
       const found = /\bat #(\/\S*)/.exec(message);
