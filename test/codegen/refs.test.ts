@@ -45,6 +45,15 @@ describe("hoistPathRefs", () => {
     assert.ok(warnings.list.every((w) => w.kind === "ref" && w.pointer.startsWith("/paths/~1a~1")));
   });
 
+  it("makes a schema inside another schema (its definitions, a property, a branch) a component too", () => {
+    const inner = { type: "string" };
+    const d = openapi({}, { components: { schemas: { A: { definitions: { B: inner }, properties: { b: { $ref: "#/components/schemas/A/definitions/B" } } } } } });
+    hoistPathRefs(d, new Warnings("t.yaml"));
+    const schemas = (d.components as { schemas: { [k: string]: { properties?: { b: unknown } } } }).schemas;
+    assert.deepEqual(schemas.A.properties!.b, { $ref: "#/components/schemas/SchemasADefinitionsB" });
+    assert.equal(schemas.SchemasADefinitionsB, inner);
+  });
+
   it("leaves $refs to components, and documents without such refs, as they are", () => {
     const d = openapi({ "/x": { get: { parameters: [{ $ref: "#/components/parameters/P" }], responses: {} } } }, { components: { parameters: { P: page } } });
     const before = JSON.stringify(d);

@@ -101,6 +101,10 @@ describe("requestType", () => {
     assert.ok(text.includes('  headers: { "X-Odd"?: string };'), text);
   });
 
+  it("names an operationId with '#' as openapi-typescript keys it, with '/'", () => {
+    assert.match(requestType(op({ operationId: "Api::Models#index", parameters: thingOp.parameters })), /operations\["Api::Models\/index"\]\["parameters"\]\["path"\]/);
+  });
+
   it("is an interface without body lines when there is no requestBody", () => {
     const text = requestType(op());
     assert.doesNotMatch(text, /contentType|body:/);

@@ -2,7 +2,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { resolve } from "node:path";
 import { syntheticSpec } from "../../bench/synthetic.js";
+import { createChecker } from "../../bench/typecheck.js";
 import { Warnings } from "../../src/codegen/diagnostics.js";
 import { compileInWorker, generateRest, type GeneratedFile } from "../../src/codegen/rest.js";
 import { collectOperations, METHODS } from "../../src/codegen/operations.js";
@@ -87,6 +89,17 @@ describe("generateRest where openapi-typescript cannot type a schema", () => {
     assert.deepEqual(warnings.list.map((w) => [w.kind, w.pointer]), [["types", "/components/schemas/ProductGroup"]]);
     assert.match(files.find((f) => f.path === "out/openapi.ts")!.content, /ProductGroup: unknown;/);
     assert.match(files.find((f) => f.path === "out/validators.cjs")!.content, /"PKW"/);
+  });
+});
+
+describe("generateRest: openapi-typescript's WithRequired", () => {
+  it("passes over required keys a member's type does not have, so the output compiles (plaid.com)", async () => {
+    const files = await generateRest("test/fixtures/lenient/required-union.yaml", "out", "twinspec/runtime");
+    const types = files.find((f) => f.path === "out/openapi.ts")!.content;
+    assert.match(types, /WithRequired<components\["schemas"\]\["Error"\], "code">/);
+    assert.match(types, /type WithRequired<T, K extends PropertyKey> = T & \{\n {4}\[P in K & keyof T\]-\?: T\[P\];\n\};/);
+    const check = createChecker()(new Map([["doc", new Map(files.map((f) => [resolve(f.path), f.content]))]]));
+    assert.deepEqual(check.get("doc")!.errors, []);
   });
 });
 
