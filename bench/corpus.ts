@@ -2,12 +2,13 @@
 // devDependency: nothing is downloaded), as a new user would run it: each document generated in memory, its
 // output type-checked (strict, NodeNext) in batches by bench/typecheck.ts. Reports the success rate, the failure
 // classes with counts, warnings by kind, generate and type-check time per document and the largest documents'
-// figures; writes bench/results/corpus-summary.{json,md} (and every document's line to bench/.tmp/corpus-docs.json).
+// figures; writes bench/results/corpus-summary.{json,md} (and every document's line to bench/.tmp/corpus-docs.json;
+// the output of a document that does not type-check to bench/.tmp/corpus/<name>/).
 //   --limit N       a seeded sample of N documents (default: all)      --seed S     the sample's seed (default 1)
 //   --only a,b      only documents whose path contains one of these     --no-typecheck   generation only
 //   --results DIR   where the summary goes (default bench/results)      --batch-mb M     generated MB per program (default 40)
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { generateOutcome } from "../src/codegen/twinspec-cli.js";
 import { createChecker, type CheckResult } from "./typecheck.js";
@@ -102,6 +103,11 @@ export async function runCorpus(files: string[], { typecheck = true, batchMb = 4
       if (c.count > 0 && !result.failure) {
         result.failure = `typecheck: ${/TS\d+/.exec(c.errors[0])?.[0] ?? "error"}`;
         result.detail = c.errors.join(" | ");
+        // Kept for a look at the lines the errors name.
+        for (const [path, content] of batch.get(result.file) ?? []) {
+          mkdirSync(dirname(path), { recursive: true });
+          writeFileSync(path, content);
+        }
       }
     }
     batch = new Map();
