@@ -371,8 +371,11 @@ export interface RestHandlers {
 
 export type OperationId = keyof RestHandlers;
 
+/** Each entry typed on its own: an array literal of thousands of distinct object types costs tsc minutes. */
+const operation = (spec: OperationSpec): OperationSpec => spec;
+
 export const operationSpecs: readonly OperationSpec[] = [
-  {
+  operation({
     operationId: "listCustomers",
     method: "GET",
     path: "/customers",
@@ -387,8 +390,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "createCustomer",
     method: "POST",
     path: "/customers",
@@ -406,8 +409,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "getCustomer",
     method: "GET",
     path: "/customers/{customerId}",
@@ -426,8 +429,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "putCustomer",
     method: "PUT",
     path: "/customers/{customerId}",
@@ -448,8 +451,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "deleteCustomer",
     method: "DELETE",
     path: "/customers/{customerId}",
@@ -468,8 +471,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "patchCustomer",
     method: "PATCH",
     path: "/customers/{customerId}",
@@ -491,8 +494,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "mergeCustomer",
     method: "POST",
     path: "/customers/{customerId}/merge",
@@ -513,8 +516,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write","admin"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "listCustomerOrders",
     method: "GET",
     path: "/customers/{customerId}/orders",
@@ -532,8 +535,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "placeOrder",
     method: "POST",
     path: "/customers/{customerId}/orders",
@@ -553,8 +556,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "getOrder",
     method: "GET",
     path: "/orders/{orderId}",
@@ -572,8 +575,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "updateOrder",
     method: "PATCH",
     path: "/orders/{orderId}",
@@ -594,8 +597,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "listCustomerCarts",
     method: "GET",
     path: "/customers/{customerId}/carts",
@@ -613,8 +616,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "createCart",
     method: "POST",
     path: "/customers/{customerId}/carts",
@@ -634,8 +637,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "getCart",
     method: "GET",
     path: "/carts/{cartId}",
@@ -653,8 +656,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "replaceCart",
     method: "PUT",
     path: "/carts/{cartId}",
@@ -674,8 +677,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "deleteCart",
     method: "DELETE",
     path: "/carts/{cartId}",
@@ -693,8 +696,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "checkoutCart",
     method: "POST",
     path: "/carts/{cartId}/checkout",
@@ -713,8 +716,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write","orders:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "getJob",
     method: "GET",
     path: "/jobs/{jobId}",
@@ -731,7 +734,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
-  },
+  }),
 ];
 
 /** Registers every path of the spec on the router; operations without a handler answer 501. */

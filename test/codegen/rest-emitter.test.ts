@@ -151,7 +151,7 @@ describe("responseVariant", () => {
 
 describe("routeEntry", () => {
   /** The entry is an object literal in the generated module; evaluate it against stand-in validators. */
-  const evaluate = (text: string, validators: Record<string, unknown>) => new Function("validators", `return [\n${text}\n][0];`)(validators);
+  const evaluate = (text: string, validators: Record<string, unknown>) => new Function("validators", "operation", `return [\n${text}\n][0];`)(validators, (spec: unknown) => spec);
   const pathValidator = () => true;
   const bodyValidator = () => true;
   const resValidator = () => true;

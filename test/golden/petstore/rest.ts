@@ -292,8 +292,11 @@ export interface RestHandlers {
 
 export type OperationId = keyof RestHandlers;
 
+/** Each entry typed on its own: an array literal of thousands of distinct object types costs tsc minutes. */
+const operation = (spec: OperationSpec): OperationSpec => spec;
+
 export const operationSpecs: readonly OperationSpec[] = [
-  {
+  operation({
     operationId: "updatePet",
     method: "PUT",
     path: "/pet",
@@ -307,8 +310,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "405": { contentTypes: [], headers: [] },
     },
     security: [[{"scheme":"petstore_auth","scopes":["write:pets","read:pets"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "addPet",
     method: "POST",
     path: "/pet",
@@ -320,8 +323,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "405": { contentTypes: [], headers: [] },
     },
     security: [[{"scheme":"petstore_auth","scopes":["write:pets","read:pets"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "findPetsByStatus",
     method: "GET",
     path: "/pet/findByStatus",
@@ -334,8 +337,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "400": { contentTypes: [], headers: [] },
     },
     security: [[{"scheme":"petstore_auth","scopes":["write:pets","read:pets"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "findPetsByTags",
     method: "GET",
     path: "/pet/findByTags",
@@ -348,8 +351,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "400": { contentTypes: [], headers: [] },
     },
     security: [[{"scheme":"petstore_auth","scopes":["write:pets","read:pets"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "getPetById",
     method: "GET",
     path: "/pet/{petId}",
@@ -364,8 +367,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "default": { contentTypes: [], headers: [] },
     },
     security: [[{"scheme":"api_key","scopes":[]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "updatePetWithForm",
     method: "POST",
     path: "/pet/{petId}",
@@ -377,8 +380,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "405": { contentTypes: [], headers: [] },
     },
     security: [[{"scheme":"petstore_auth","scopes":["write:pets","read:pets"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "deletePet",
     method: "DELETE",
     path: "/pet/{petId}",
@@ -391,8 +394,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "404": { contentTypes: [], headers: [] },
     },
     security: [[{"scheme":"petstore_auth","scopes":["write:pets","read:pets"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "uploadFile",
     method: "POST",
     path: "/pet/{petId}/uploadImage",
@@ -404,8 +407,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.uploadFile_res200 } },
     },
     security: [[{"scheme":"petstore_auth","scopes":["write:pets","read:pets"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "getInventory",
     method: "GET",
     path: "/store/inventory",
@@ -417,8 +420,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.getInventory_res200 } },
     },
     security: [[{"scheme":"api_key","scopes":[]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "placeOrder",
     method: "POST",
     path: "/store/order",
@@ -431,8 +434,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "400": { contentTypes: [], headers: [] },
     },
     security: [],
-  },
-  {
+  }),
+  operation({
     operationId: "getOrderById",
     method: "GET",
     path: "/store/order/{orderId}",
@@ -446,8 +449,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "404": { contentTypes: [], headers: [] },
     },
     security: [],
-  },
-  {
+  }),
+  operation({
     operationId: "deleteOrder",
     method: "DELETE",
     path: "/store/order/{orderId}",
@@ -460,8 +463,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "404": { contentTypes: [], headers: [] },
     },
     security: [],
-  },
-  {
+  }),
+  operation({
     operationId: "createUser",
     method: "POST",
     path: "/user",
@@ -473,8 +476,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "default": { contentTypes: [], headers: [] },
     },
     security: [],
-  },
-  {
+  }),
+  operation({
     operationId: "createUsersWithArrayInput",
     method: "POST",
     path: "/user/createWithArray",
@@ -486,8 +489,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "default": { contentTypes: [], headers: [] },
     },
     security: [],
-  },
-  {
+  }),
+  operation({
     operationId: "createUsersWithListInput",
     method: "POST",
     path: "/user/createWithList",
@@ -499,8 +502,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "default": { contentTypes: [], headers: [] },
     },
     security: [],
-  },
-  {
+  }),
+  operation({
     operationId: "loginUser",
     method: "GET",
     path: "/user/login",
@@ -513,8 +516,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "400": { contentTypes: [], headers: [] },
     },
     security: [],
-  },
-  {
+  }),
+  operation({
     operationId: "logoutUser",
     method: "GET",
     path: "/user/logout",
@@ -526,8 +529,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "default": { contentTypes: [], headers: [] },
     },
     security: [],
-  },
-  {
+  }),
+  operation({
     operationId: "getUserByName",
     method: "GET",
     path: "/user/{username}",
@@ -541,8 +544,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "404": { contentTypes: [], headers: [] },
     },
     security: [],
-  },
-  {
+  }),
+  operation({
     operationId: "updateUser",
     method: "PUT",
     path: "/user/{username}",
@@ -555,8 +558,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "404": { contentTypes: [], headers: [] },
     },
     security: [],
-  },
-  {
+  }),
+  operation({
     operationId: "deleteUser",
     method: "DELETE",
     path: "/user/{username}",
@@ -569,7 +572,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "404": { contentTypes: [], headers: [] },
     },
     security: [],
-  },
+  }),
 ];
 
 /** Registers every path of the spec on the router; operations without a handler answer 501. */
