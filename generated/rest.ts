@@ -494,8 +494,11 @@ export interface HandlersByTag {
 
 export type OperationId = keyof RestHandlers;
 
+/** Each entry typed on its own: an array literal of thousands of distinct object types costs tsc minutes. */
+const operation = (spec: OperationSpec): OperationSpec => spec;
+
 export const operationSpecs: readonly OperationSpec[] = [
-  {
+  operation({
     operationId: "listCustomers",
     method: "GET",
     path: "/customers",
@@ -516,8 +519,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "createCustomer",
     method: "POST",
     path: "/customers",
@@ -542,8 +545,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "getCustomer",
     method: "GET",
     path: "/customers/{customerId}",
@@ -568,8 +571,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "putCustomer",
     method: "PUT",
     path: "/customers/{customerId}",
@@ -596,8 +599,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "deleteCustomer",
     method: "DELETE",
     path: "/customers/{customerId}",
@@ -621,8 +624,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "patchCustomer",
     method: "PATCH",
     path: "/customers/{customerId}",
@@ -650,8 +653,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "mergeCustomer",
     method: "POST",
     path: "/customers/{customerId}/merge",
@@ -679,8 +682,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write","admin"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "listCustomerOrders",
     method: "GET",
     path: "/customers/{customerId}/orders",
@@ -704,8 +707,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "placeOrder",
     method: "POST",
     path: "/customers/{customerId}/orders",
@@ -733,8 +736,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "getOrder",
     method: "GET",
     path: "/orders/{orderId}",
@@ -758,8 +761,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "updateOrder",
     method: "PATCH",
     path: "/orders/{orderId}",
@@ -787,8 +790,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "listCustomerCarts",
     method: "GET",
     path: "/customers/{customerId}/carts",
@@ -812,8 +815,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "createCart",
     method: "POST",
     path: "/customers/{customerId}/carts",
@@ -841,8 +844,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "getCart",
     method: "GET",
     path: "/carts/{cartId}",
@@ -866,8 +869,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:read"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "replaceCart",
     method: "PUT",
     path: "/carts/{cartId}",
@@ -894,8 +897,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "deleteCart",
     method: "DELETE",
     path: "/carts/{cartId}",
@@ -918,8 +921,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "checkoutCart",
     method: "POST",
     path: "/carts/{cartId}/checkout",
@@ -944,8 +947,8 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["carts:write","orders:write"]}]],
-  },
-  {
+  }),
+  operation({
     operationId: "getJob",
     method: "GET",
     path: "/jobs/{jobId}",
@@ -968,7 +971,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
-  },
+  }),
 ];
 
 /** Registers every path of the spec on the router; operations without a handler answer 501. */

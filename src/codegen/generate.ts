@@ -27,7 +27,7 @@ function listFiles(dir: string): string[] {
 /** Path → content of every generated file, headers included. */
 async function generateAll(contract: Contract): Promise<Map<string, string>> {
   let validators = new Map<string, OperationValidators>();
-  const rest = await generateRest("openapi.yaml", OUT, "../src/http/rest-runtime.js", {
+  const rest = await generateRest("openapi.yaml", OUT, "../src/http/rest-runtime.js", undefined, {
     context: { module: "../src/rest/context.js", name: "RestContext" },
     onValidators: (byOperation) => (validators = byOperation),
   });

@@ -1,6 +1,8 @@
 // Parameter objects → how the server turns their raw strings into the JSON value the schema validates.
-// Every style/type combination we cannot parse exactly is refused here, at generate time, never guessed at run time.
-import { deref, isObject, SpecError, type Json, type JsonObject } from "./spec.js";
+// A style/type combination we cannot parse exactly is never guessed at run time: that parameter is degraded, with a
+// warning, to its raw text (unvalidated, typed as a string), and the rest of the operation keeps its contract.
+import type { Warnings } from "./diagnostics.js";
+import { deref, derefOrWarn, isObject, SpecError, type Json, type JsonObject } from "./spec.js";
 
 export type ParamLocation = "path" | "query" | "header" | "cookie";
 /** A scalar's JSON type; "none" keeps the string (no type declared). */
@@ -20,6 +22,8 @@ export interface Parameter {
   props?: Record<string, Scalar>;
   style: ParamStyle;
   explode: boolean;
+  /** the runtime cannot read it as its schema says: the handler gets the raw string(s), unvalidated */
+  raw?: true;
 }
 
 const STYLES: Record<ParamLocation, ParamStyle[]> = {
@@ -55,59 +59,77 @@ export function schemaType(doc: JsonObject, schema: Json, file: string, where: s
 
 const scalarOf = (type: ParamType): Scalar | undefined => (type === "array" || type === "object" || type === "json" ? undefined : type);
 
-export function parameterList(doc: JsonObject, raw: Json | undefined, file: string, where: string): Parameter[] {
+export function parameterList(doc: JsonObject, raw: Json | undefined, file: string, where: string, warnings: Warnings): Parameter[] {
   if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw new SpecError(file, where, "parameters must be an array");
-  return raw.map((entry, i) => parameter(doc, entry, file, `${where}/${i}`));
+  if (!Array.isArray(raw)) {
+    warnings.add("parameter", where, "parameters must be an array; ignored");
+    return [];
+  }
+  return raw.flatMap((entry, i) => parameter(doc, entry, file, `${where}/${i}`, warnings) ?? []);
 }
 
-function parameter(doc: JsonObject, entry: Json, file: string, where: string): Parameter {
-  const { value: p, pointer } = deref(doc, entry, file, where);
+/** Thrown where the runtime cannot read a construct as declared: it is degraded (with a warning saying why). */
+export class Degraded extends Error {}
+
+function parameter(doc: JsonObject, entry: Json, file: string, where: string, warnings: Warnings): Parameter | undefined {
+  const found = derefOrWarn(doc, entry, file, where, warnings, "parameter", "parameter");
+  if (!found) return undefined;
+  const { value: p, pointer } = found;
   const location = p.in as ParamLocation;
   if (typeof p.name !== "string" || !(String(location) in STYLES)) {
-    throw new SpecError(file, pointer, "a parameter needs a name and in: path|query|header|cookie");
+    const swagger = p.in === "body" || p.in === "formData" ? ` ("${String(p.in)}" is Swagger 2.0: use requestBody)` : "";
+    warnings.add("parameter", pointer, `parameter ignored: it needs a name and in: path|query|header|cookie${swagger}`);
+    return undefined;
   }
   const base = { name: p.name, in: location, required: location === "path" ? true : p.required === true };
   const style = (p.style ?? (location === "query" || location === "cookie" ? "form" : "simple")) as ParamStyle;
   const explode = typeof p.explode === "boolean" ? p.explode : style === "form" || style === "deepObject";
+  try {
+    return read(doc, p, { ...base, schema: p.schema ?? {}, type: "none", style, explode }, file, pointer);
+  } catch (error) {
+    if (!(error instanceof Degraded || error instanceof SpecError)) throw error;
+    const why = error instanceof SpecError ? error.reason : error.message;
+    warnings.add("raw-parameter", pointer, `parameter "${p.name}" (${location}, style ${String(style)}${explode ? ", explode" : ""}): ${why}; the handler gets its raw text, unvalidated`);
+    return { ...base, schema: {}, type: "none", style: STYLES[location][0], explode, raw: true };
+  }
+}
+
+/** How the runtime reads the parameter; throws Degraded saying why it cannot. */
+function read(doc: JsonObject, p: JsonObject, param: Parameter, file: string, pointer: string): Parameter {
+  const { in: location, style, explode } = param;
+  const refuse = (why: string): never => {
+    throw new Degraded(why);
+  };
   if (p.content !== undefined) {
     const media = isObject(p.content) ? Object.entries(p.content) : [];
-    if (media.length !== 1 || !/^application\/([\w.-]+\+)?json$/.test(media[0][0])) {
-      throw new SpecError(file, `${pointer}/content`, "a parameter with `content` must have exactly one JSON media type");
-    }
+    if (media.length !== 1 || !/^application\/([\w.-]+\+)?json$/.test(media[0][0])) refuse("a parameter with `content` is read only for exactly one JSON media type");
     const schema = isObject(media[0][1]) ? (media[0][1].schema ?? {}) : {};
-    return { ...base, schema, type: "json", style, explode: false };
+    return { ...param, schema, type: "json", explode: false };
   }
-  if (!STYLES[location].includes(style)) {
-    throw new SpecError(file, `${pointer}/style`, `parameter style "${String(style)}" in ${location} is not supported (${STYLES[location].join(", ")} are)`);
-  }
-  const schema = p.schema ?? {};
+  if (!STYLES[location].includes(style)) refuse(`style "${String(style)}" in ${location} is not supported (${STYLES[location].join(", ")} are)`);
   const schemaAt = `${pointer}/schema`;
-  const type = schemaType(doc, schema, file, schemaAt);
-  const refuse = (why: string) => {
-    throw new SpecError(file, pointer, `parameter "${p.name}" (${location}, style ${style}${explode ? ", explode" : ""}): ${why}`);
-  };
-  const param: Parameter = { ...base, schema, type, style, explode };
+  const type = schemaType(doc, param.schema, file, schemaAt);
+  const resolved = () => (isObject(param.schema) && param.schema.$ref ? deref(doc, param.schema, file, schemaAt).value : (param.schema as JsonObject));
+  const out: Parameter = { ...param, type };
   if ((style === "spaceDelimited" || style === "pipeDelimited") && type !== "array") refuse(`${style} needs an array schema`);
   if (style === "deepObject" && type !== "object") refuse("deepObject needs an object schema");
   if (type === "array") {
-    const resolved = isObject(schema) && schema.$ref ? deref(doc, schema, file, schemaAt).value : (schema as JsonObject);
-    const items = scalarOf(schemaType(doc, resolved.items ?? {}, file, `${schemaAt}/items`));
-    if (!items) refuse("arrays of arrays or objects cannot be read from a parameter; use `content: application/json`");
-    if (location === "cookie" && explode) refuse("an exploded cookie array has no defined form; set explode: false");
-    param.items = items;
+    const items = scalarOf(schemaType(doc, resolved().items ?? {}, file, `${schemaAt}/items`));
+    if (!items) refuse("arrays of arrays or objects cannot be read from a parameter (`content: application/json` can carry them)");
+    if (location === "cookie" && explode) refuse("an exploded cookie array has no defined form (explode: false has)");
+    out.items = items;
   }
   if (type === "object") {
-    const resolved = isObject(schema) && schema.$ref ? deref(doc, schema, file, schemaAt).value : (schema as JsonObject);
     const props: Record<string, Scalar> = {};
-    for (const [name, sub] of Object.entries(isObject(resolved.properties) ? resolved.properties : {})) {
+    const properties = resolved().properties;
+    for (const [name, sub] of Object.entries(isObject(properties) ? properties : {})) {
       const t = scalarOf(schemaType(doc, sub, file, `${schemaAt}/properties/${name}`));
-      if (!t) refuse(`property "${name}" is an array or object, which this style cannot carry; use \`content: application/json\``);
+      if (!t) refuse(`property "${name}" is an array or object, which this style cannot carry (\`content: application/json\` can)`);
       props[name] = t!;
     }
-    if (location === "cookie" && explode) refuse("an exploded cookie object has no defined form; set explode: false");
+    if (location === "cookie" && explode) refuse("an exploded cookie object has no defined form (explode: false has)");
     if (style === "form" && explode && Object.keys(props).length === 0) refuse("a form-exploded object needs declared properties to find its fields among the query's");
-    param.props = props;
+    out.props = props;
   }
-  return param;
+  return out;
 }

@@ -1,7 +1,7 @@
 // Emits generated/rest.ts: request/response types per operation, the RestHandlers interface,
 // the route table that the runtime mounts, and mountRest().
 import { bodyKind } from "../http/body.js";
-import { identifier, type Operation, type ResponseSpec } from "./operations.js";
+import { identifier, type Operation, type Parameter, type ResponseSpec } from "./operations.js";
 import { PARAM_LOCATIONS, type OperationValidators } from "./validators.js";
 
 export interface RestEmitOptions {
@@ -22,26 +22,55 @@ export const pascal = (id: string) => {
 };
 const quote = (s: string) => JSON.stringify(s);
 const prop = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name));
+const isXml = (type: string) => bodyKind(type) === "text" && type.includes("xml");
 const LOCATION_KEY = { path: "params", query: "query", header: "headers", cookie: "cookies" } as const;
-/** openapi-typescript's type of the operation; only paths holds those without an operationId. */
-const opType = (op: Operation) => (op.derivedId ? `paths[${quote(op.path)}][${quote(op.method)}]` : `operations[${quote(op.operationId)}]`);
+/**
+ * openapi-typescript's type of the operation; only paths holds those without an operationId. It keys operations by
+ * operationId with "#" made "/" (a "#" would end the $ref it makes).
+ */
+const opType = (op: Operation) => (op.derivedId ? `paths[${quote(op.path)}][${quote(op.method)}]` : `operations[${quote(op.operationId.replace(/#/g, "/"))}]`);
+
+/** A degraded parameter's type: the raw text (a query parameter may repeat). */
+const rawParams = (params: Parameter[]) =>
+  `{ ${params.map((p) => `${prop(p.name)}${p.required ? "" : "?"}: ${p.in === "query" ? "string | string[]" : "string"}`).join("; ")} }`;
+
+/** A degraded body's type: what the runtime hands over without parsing it as the schema says. */
+const rawBodyType = (type: string) =>
+  bodyKind(type) === "form" ? "Record<string, string | string[]>"
+  : bodyKind(type) === "multipart" ? "Record<string, string | string[] | UploadedFile | UploadedFile[]>"
+  : bodyKind(type) === "bytes" ? "Buffer"
+  : "string";
+
+function paramsType(op: Operation, location: (typeof PARAM_LOCATIONS)[number]): string {
+  const params = op.parameters.filter((p) => p.in === location);
+  const raw = params.filter((p) => p.raw);
+  const typed = `NonNullable<${opType(op)}["parameters"][${quote(location)}]>`;
+  if (params.length === 0) return "Record<string, never>";
+  if (raw.length === 0) return typed;
+  if (raw.length === params.length) return rawParams(raw);
+  return `Omit<${typed}, ${raw.map((p) => quote(p.name)).join(" | ")}> & ${rawParams(raw)}`;
+}
+
+function bodyType(op: Operation, type: string): string {
+  const body = op.requestBody!;
+  const content = `NonNullable<${opType(op)}["requestBody"]>["content"][${quote(type)}]`;
+  if (body.raw?.includes(type)) return rawBodyType(type);
+  if (bodyKind(type) === "bytes") return "Buffer";
+  if (bodyKind(type) === "multipart") {
+    const files = (kind: string) => Object.entries(body.multipart ?? {}).filter(([, f]) => f.type === kind).map(([name]) => quote(name)).join(" | ") || "never";
+    return `WithFiles<${content}, ${files("file")}, ${files("files")}>`;
+  }
+  return content;
+}
 
 export function requestType(op: Operation): string {
-  const t = opType(op);
-  const lines = PARAM_LOCATIONS.map((location) => {
-    const has = op.parameters.some((p) => p.in === location);
-    const type = has ? `NonNullable<${t}["parameters"][${quote(location)}]>` : "Record<string, never>";
-    return `  ${LOCATION_KEY[location]}: ${type};`;
-  });
+  const lines = PARAM_LOCATIONS.map((location) => `  ${LOCATION_KEY[location]}: ${paramsType(op, location)};`);
   lines.push("  principal: Principal | null;");
   const head = `{\n${lines.join("\n")}\n}`;
   const body = op.requestBody;
   if (!body) return `export interface ${pascal(op.operationId)}Request ${head}`;
   // One variant per media type, so checking contentType narrows the body.
-  const content = `NonNullable<${t}["requestBody"]>["content"]`;
-  const variants = body.contentTypes
-    .filter((type) => bodyKind(type) !== "multipart")
-    .map((type) => `{ contentType: ${quote(type)}; body: ${bodyKind(type) === "bytes" ? "Buffer" : `${content}[${quote(type)}]`} }`);
+  const variants = body.contentTypes.map((type) => `{ contentType: ${quote(type)}; body: ${bodyType(op, type)} }`);
   if (!body.required) variants.push("{ contentType: undefined; body: undefined }");
   return `export type ${pascal(op.operationId)}Request = ${head} & (\n${(variants.length ? variants : ["never"]).map((v) => `  | ${v}`).join("\n")}\n);`;
 }
@@ -53,7 +82,14 @@ function statusType(status: string): string {
 export function responseVariant(op: Operation, response: ResponseSpec): string {
   const key = /^\d{3}$/.test(response.status) ? response.status : quote(response.status);
   const content = `${opType(op)}["responses"][${key}]["content"]`;
-  const body = response.contentTypes.length === 0 ? "body?: undefined" : `body: ${content}[${response.contentTypes.map(quote).join(" | ")}]`;
+  // Written as the handler gives them: XML as text and binary media types as bytes, whatever the schema describes.
+  const typed = response.contentTypes.filter((type) => !isXml(type) && bodyKind(type) !== "bytes");
+  const union = [
+    ...(typed.length > 0 ? [`${content}[${typed.map(quote).join(" | ")}]`] : []),
+    ...(response.contentTypes.some(isXml) ? ["string"] : []),
+    ...(response.contentTypes.some((type) => bodyKind(type) === "bytes") ? ["Buffer"] : []),
+  ];
+  const body = response.contentTypes.length === 0 ? "body?: undefined" : `body: ${union.join(" | ")}`;
   const contentType = response.contentTypes.length > 1 ? `; contentType?: ${response.contentTypes.map(quote).join(" | ")}` : "";
   const headers = response.headers.map((h) => `${prop(h.name)}${h.required ? "" : "?"}: string`);
   const headersType = headers.length === 0 ? "headers?: Record<string, string>" : `headers${response.headers.some((h) => h.required) ? "" : "?"}: { ${headers.join("; ")} }`;
@@ -77,14 +113,14 @@ export function routeEntry(op: Operation, validators: OperationValidators = NONE
   });
   const b = op.requestBody;
   const body = b
-    ? `{ required: ${b.required}, contentTypes: ${JSON.stringify(b.contentTypes)}, validate: [${b.contentTypes.map((t) => v(validators.body[t])).join(", ")}]${b.form ? `, form: ${JSON.stringify(b.form)}` : ""} }`
+    ? `{ required: ${b.required}, contentTypes: ${JSON.stringify(b.contentTypes)}, validate: [${b.contentTypes.map((t) => v(validators.body[t])).join(", ")}]${b.form ? `, form: ${JSON.stringify(b.form)}` : ""}${b.multipart ? `, multipart: ${JSON.stringify(b.multipart)}` : ""} }`
     : "undefined";
   const responses = op.responses.map((r) => {
     const checks = Object.entries(validators.responses[r.status] ?? {}).map(([type, name]) => `${quote(type)}: ${v(name)}`);
     return `${quote(r.status)}: { contentTypes: ${JSON.stringify(r.contentTypes)}, headers: ${JSON.stringify(r.headers)}${checks.length ? `, validate: { ${checks.join(", ")} }` : ""} }`;
   });
   return [
-    "  {",
+    "  operation({",
     `    operationId: ${quote(op.operationId)},`,
     `    method: ${quote(op.method.toUpperCase())},`,
     `    path: ${quote(op.path)},`,
@@ -94,7 +130,7 @@ export function routeEntry(op: Operation, validators: OperationValidators = NONE
     `    body: ${body},`,
     `    responses: {\n${responses.map((r) => `      ${r},`).join("\n")}\n    },`,
     `    security: ${JSON.stringify(op.security)},`,
-    "  },",
+    "  }),",
   ].join("\n");
 }
 
@@ -109,6 +145,7 @@ function byTag(operations: Operation[]): Map<string, Operation[]> {
 }
 
 export function emitRest(operations: Operation[], validators: Map<string, OperationValidators>, options: RestEmitOptions): string {
+  const uploads = operations.some((op) => op.requestBody?.contentTypes.some((type) => bodyKind(type) === "multipart"));
   const handlers = operations.map(
     (op) => `  ${prop(op.operationId)}(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`,
   );
@@ -120,11 +157,11 @@ export function emitRest(operations: Operation[], validators: Map<string, Operat
     `import type Router from "@koa/router";`,
     `import type { Middleware } from "koa";`,
     `import type { operations, paths } from ${quote(options.types)};`,
-    `import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal${options.context ? "" : ", type RequestContext"} } from ${quote(options.runtime)};`,
+    `import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal${options.context ? "" : ", type RequestContext"}${uploads ? ", type UploadedFile, type WithFiles" : ""} } from ${quote(options.runtime)};`,
     ...context,
     `import validators from ${quote(options.validators)};`,
     "",
-    "export type { Principal, RequestContext };",
+    `export type { Principal, RequestContext${uploads ? ", UploadedFile" : ""} };`,
     "",
     ...operations.flatMap((op) => [requestType(op), "", responseType(op), ""]),
     "/** Implement every operation; a missing one is a compile error where the handlers are assembled. */",
@@ -138,6 +175,9 @@ export function emitRest(operations: Operation[], validators: Map<string, Operat
     "}",
     "",
     "export type OperationId = keyof RestHandlers;",
+    "",
+    "/** Each entry typed on its own: an array literal of thousands of distinct object types costs tsc minutes. */",
+    "const operation = (spec: OperationSpec): OperationSpec => spec;",
     "",
     "export const operationSpecs: readonly OperationSpec[] = [",
     ...operations.map((op) => routeEntry(op, validators.get(op.operationId))),

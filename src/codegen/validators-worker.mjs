@@ -5,9 +5,9 @@ import { register } from "tsx/esm/api";
 
 register();
 const { compileValidators } = await import("./validators.ts");
-parentPort.once("message", ({ doc, operations }) => {
+parentPort.once("message", ({ doc, operations, file }) => {
   try {
-    parentPort.postMessage({ ok: compileValidators(doc, operations) });
+    parentPort.postMessage({ ok: compileValidators(doc, operations, file) });
   } catch (error) {
     parentPort.postMessage({ error: error instanceof Error ? error.stack : String(error) });
   }

@@ -1,11 +1,12 @@
 // Compiles every schema the server checks — parameters, request bodies, response bodies — into standalone ajv code
 // at generate time, so the server never compiles a schema at start. Identical schemas share one validator.
 import { createRequire } from "node:module";
-import { isJson } from "../http/body.js";
+import { bodyKind, isJson } from "../http/body.js";
+import { Warnings, type Warning } from "./diagnostics.js";
 import { identifier, type Operation } from "./operations.js";
 import type { ParamLocation } from "./parameters.js";
-import { docId, documentFor, formatsIn, READ_ONLY, toJsonSchema, WRITE_ONLY, type Direction, type SchemaContext } from "./schemas.js";
-import type { Json, JsonObject } from "./spec.js";
+import { docId, documentFor, READ_ONLY, scanSchemas, toJsonSchema, WRITE_ONLY, type Direction, type SchemaContext } from "./schemas.js";
+import { escapePointer, type Json, type JsonObject } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 type AjvClass = typeof import("ajv").default;
@@ -33,6 +34,8 @@ export interface CompiledValidators {
   source: string;
   names: string[];
   byOperation: Map<string, OperationValidators>;
+  /** schema repairs, and the parts left unvalidated because ajv could not compile their schema */
+  warnings: Warning[];
 }
 
 export function parametersSchema(operation: Operation, location: ParamLocation, ctx?: SchemaContext): JsonObject {
@@ -45,52 +48,88 @@ export function parametersSchema(operation: Operation, location: ParamLocation, 
 }
 
 /** Bodies we parse into something a schema can check (binary bodies stay bytes and are not validated). */
-const checkable = (type: string) => isJson(type) || type === "application/x-www-form-urlencoded" || type.startsWith("text/");
+const checkable = (type: string) => ["json", "form", "text", "multipart"].includes(bodyKind(type));
 
-export function compileValidators(doc: JsonObject, operations: Operation[]): CompiledValidators {
+const pointerOf = (op: Operation) => `/paths/${escapePointer(op.path)}/${op.method}`;
+
+/** ajv's RegExp engine for documents with patterns that only compile without the unicode flag (in the output too). */
+const lenientRegExp = Object.assign(
+  (pattern: string, flags: string) => {
+    try {
+      return new RegExp(pattern, flags);
+    } catch {
+      return new RegExp(pattern);
+    }
+  },
+  { code: "(pattern, flags) => { try { return new RegExp(pattern, flags); } catch { return new RegExp(pattern); } }" },
+);
+
+export function compileValidators(doc: JsonObject, operations: Operation[], file = ""): CompiledValidators {
+  const warnings = new Warnings(file);
   const v30 = String(doc.openapi).startsWith("3.0");
   const Ajv = v30 ? AjvDraft7 : Ajv2020;
-  const ajv = new Ajv({ allErrors: true, strict: false, code: { source: true, lines: true } });
+  const scan = scanSchemas(doc);
+  // inlineRefs off: a component used by many operations is one function, not copied into each (large documents
+  // compile in about half the time into half the code).
+  const ajv = new Ajv({ allErrors: true, strict: false, inlineRefs: false, code: { source: true, lines: true, ...(scan.nonUnicodePatterns ? { regExp: lenientRegExp } : {}) } });
   addFormats(ajv);
   // Formats ajv-formats does not know (e.g. "currency") are annotations, as JSON Schema allows.
-  for (const format of formatsIn(doc)) if (!ajv.formats[format]) ajv.addFormat(format, true);
+  for (const format of scan.formats) if (!ajv.formats[format]) ajv.addFormat(format, true);
   ajv.addKeyword({ keyword: READ_ONLY, schemaType: "boolean", error: { message: "is read-only and cannot be sent" }, code: (cxt) => cxt.fail(_`true`) });
   ajv.addKeyword({ keyword: WRITE_ONLY, schemaType: "boolean", error: { message: "is write-only and must not be answered" }, code: (cxt) => cxt.fail(_`true`) });
+  // The document's copies report the schema repairs (every schema of the document is in them, at its own pointer);
+  // the operations' parts, transformed again below, are the same schemas and stay quiet.
+  for (const direction of ["request", "response"] as Direction[]) ajv.addSchema(documentFor({ doc, direction, v30, warnings }) as object, docId(direction));
   const contexts = Object.fromEntries((["request", "response"] as Direction[]).map((direction) => [direction, { doc, direction, v30 }])) as Record<Direction, SchemaContext>;
-  for (const ctx of Object.values(contexts)) ajv.addSchema(documentFor(ctx) as object, docId(ctx.direction));
 
   const refs: Record<string, string> = {};
-  const seen = new Map<string, string>();
-  /** Registers a schema under `name` unless an identical one is already there; returns the name to use. */
-  const add = (name: string, schema: Json): string => {
+  const seen = new Map<string, string | undefined>();
+  /**
+   * Registers a schema under `name` unless an identical one is already there; returns the name to use. Compiled at
+   * once, so a schema ajv cannot compile leaves only that part of that operation unvalidated, with a warning.
+   */
+  const add = (name: string, schema: Json, pointer: string): string | undefined => {
     const key = JSON.stringify(schema);
-    const existing = seen.get(key);
-    if (existing) return existing;
-    ajv.addSchema(schema as object, name);
-    refs[name] = name;
-    seen.set(key, name);
-    return name;
+    if (seen.has(key)) return seen.get(key);
+    try {
+      ajv.addSchema(schema as object, name);
+      ajv.getSchema(name);
+      refs[name] = name;
+      seen.set(key, name);
+      return name;
+    } catch (error) {
+      ajv.removeSchema(name);
+      warnings.add("validator", pointer, `not validated: ajv cannot compile this schema (${(error as Error).message.split("\n")[0]})`);
+      seen.set(key, undefined);
+      return undefined;
+    }
   };
   const byOperation = new Map<string, OperationValidators>();
   for (const op of operations) {
+    const at = pointerOf(op);
     const entry: OperationValidators = { params: {}, body: {}, responses: {} };
     for (const location of PARAM_LOCATIONS) {
-      if (op.parameters.some((p) => p.in === location)) {
-        entry.params[location] = add(validatorName(op.operationId, location), parametersSchema(op, location, contexts.request));
-      }
+      if (!op.parameters.some((p) => p.in === location)) continue;
+      const name = add(validatorName(op.operationId, location), parametersSchema(op, location, contexts.request), `${at}/parameters`);
+      if (name) entry.params[location] = name;
     }
     op.requestBody?.contentTypes.forEach((type, i) => {
-      if (checkable(type)) entry.body[type] = add(validatorName(op.operationId, `body${i}`), toJsonSchema(op.requestBody!.schemas[type], contexts.request));
+      if (!checkable(type) || op.requestBody!.raw?.includes(type)) return;
+      const where = `${at}/requestBody/content/${escapePointer(type)}/schema`;
+      const name = add(validatorName(op.operationId, `body${i}`), toJsonSchema(op.requestBody!.schemas[type], contexts.request, where), where);
+      if (name) entry.body[type] = name;
     });
     for (const response of op.responses) {
       const byType: Record<string, string> = {};
       response.contentTypes.forEach((type, i) => {
         if (!isJson(type)) return;
-        byType[type] = add(validatorName(op.operationId, `res${response.status}${i ? `_${i}` : ""}`), toJsonSchema(response.schemas[type], contexts.response));
+        const where = `${at}/responses/${response.status}/content/${escapePointer(type)}/schema`;
+        const name = add(validatorName(op.operationId, `res${response.status}${i ? `_${i}` : ""}`), toJsonSchema(response.schemas[type], contexts.response, where), where);
+        if (name) byType[type] = name;
       });
       entry.responses[response.status] = byType;
     }
     byOperation.set(op.operationId, entry);
   }
-  return { source: standaloneCode(ajv, refs), names: Object.keys(refs), byOperation };
+  return { source: standaloneCode(ajv, refs), names: Object.keys(refs), byOperation, warnings: warnings.list };
 }

@@ -1,6 +1,7 @@
 // Reads and parses a request body by its media type, within a size limit.
 import type { Context } from "koa";
 import getRawBody from "raw-body";
+import { readMultipart, type MultipartFields } from "./multipart.js";
 import { coerceScalar, type Scalar } from "./params.js";
 import { httpError } from "./problem.js";
 
@@ -9,13 +10,16 @@ export const mediaType = (header: string | undefined) => (header ?? "").split(";
 
 export const isJson = (type: string) => type === "application/json" || type.endsWith("+json");
 
-/** What a body of this media type becomes for the handler: parsed JSON, form fields, text, or the raw bytes. */
+/**
+ * What a body of this media type becomes for the handler: parsed JSON, form fields, text, multipart/form-data's
+ * fields and files, or the raw bytes (other multipart types included).
+ */
 export type BodyKind = "json" | "form" | "text" | "multipart" | "bytes";
 export function bodyKind(type: string): BodyKind {
   if (isJson(type)) return "json";
   if (type === "application/x-www-form-urlencoded") return "form";
   if (type.startsWith("text/") || type === "application/xml" || type.endsWith("+xml")) return "text";
-  if (type.startsWith("multipart/")) return "multipart";
+  if (type === "multipart/form-data") return "multipart";
   return "bytes";
 }
 
@@ -38,9 +42,9 @@ export function parseForm(text: string, fields: FormFields = {}): Record<string,
   return out;
 }
 
-export async function readBody(ctx: Context, type: string, limit: number, fields?: FormFields): Promise<unknown> {
+export async function readBody(ctx: Context, type: string, limit: number, fields?: FormFields, parts?: MultipartFields): Promise<unknown> {
   const kind = bodyKind(type);
-  if (kind === "multipart") throw httpError(415, `${type} bodies are not supported by this server yet.`);
+  if (kind === "multipart") return readMultipart(ctx, limit, parts);
   let raw: Buffer;
   try {
     raw = await getRawBody(ctx.req, { limit, length: ctx.get("Content-Length") || undefined });

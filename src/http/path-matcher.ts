@@ -55,6 +55,9 @@ export function createPathMatcher<T>(routes: { path: string; value: T }[]): (pat
       } else {
         let next = current.statics.get(segment);
         if (!next) current.statics.set(segment, (next = node<T>()));
+        // Request paths arrive percent-encoded: "/säge" is requested as "/s%C3%A4ge".
+        const encoded = encodeURIComponent(segment);
+        if (encoded !== segment && !current.statics.has(encoded)) current.statics.set(encoded, next);
         current = next;
       }
     }

@@ -6,6 +6,7 @@
 import type Router from "@koa/router";
 import type { Context, Middleware, Next } from "koa";
 import { hasBody, isJson, mediaType, readBody, type FormFields } from "./body.js";
+import { validationView, type MultipartFields, type UploadedFile, type WithFiles } from "./multipart.js";
 import { preferred } from "./negotiation.js";
 import { decodeParam, type Location, type ParamSpec, type Query } from "./params.js";
 import { createPathMatcher, MalformedPath } from "./path-matcher.js";
@@ -14,7 +15,7 @@ import { HttpError, httpError, problem, PROBLEM_TYPE, type FieldError, type Prob
 import { checkResponse, declaredFor, type DeclaredResponse } from "./response-check.js";
 import { fieldErrors, type Validator } from "./validation.js";
 
-export type { Conditions, ParamSpec, Problem, Validator };
+export type { Conditions, ParamSpec, Problem, Validator, UploadedFile, WithFiles };
 
 /** Who calls, as an authorizer decided it. Apps pass their own richer type; the runtime needs no more than this. */
 export interface Principal {
@@ -29,7 +30,7 @@ export interface OperationSpec {
   routePath: string;
   parameters: ParamSpec[];
   validate: Record<Location, Validator | undefined>;
-  body?: { required: boolean; contentTypes: string[]; validate: (Validator | undefined)[]; form?: FormFields };
+  body?: { required: boolean; contentTypes: string[]; validate: (Validator | undefined)[]; form?: FormFields; multipart?: MultipartFields };
   responses: Record<string, DeclaredResponse>;
   security: { scheme: string; scopes: string[] }[][];
 }
@@ -115,7 +116,9 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
     const entry = byPath.get(op.path) ?? { path: op.path, methods: new Map(), allow: "" };
     const produces = "406" in op.responses ? [...new Set(Object.entries(op.responses).filter(([s]) => /^(2|default)/.test(s)).flatMap(([, r]) => r.contentTypes))] : [];
     const conditional = new Set(CONDITIONAL_HEADERS.filter((h) => op.parameters.some((p) => p.in === "header" && p.name.toLowerCase() === h.toLowerCase())));
-    entry.methods.set(op.method, { op, handler: handlers[op.operationId] as Handler | undefined, produces, conditional });
+    // Own properties only: an operationId such as "constructor" must not find Object.prototype's.
+    const handler = Object.hasOwn(handlers, op.operationId) ? (handlers[op.operationId] as Handler) : undefined;
+    entry.methods.set(op.method, { op, handler, produces, conditional });
     byPath.set(op.path, entry);
   }
   for (const entry of byPath.values()) {
@@ -210,9 +213,9 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
           [ctx.method === "PATCH" ? "Accept-Patch" : "Accept-Post"]: op.body.contentTypes.join(", "),
         });
       }
-      body = await readBody(ctx, contentType, options.bodyLimit, op.body.form);
+      body = await readBody(ctx, contentType, options.bodyLimit, op.body.form, op.body.multipart);
       const validate = op.body.validate[index];
-      if (validate && !validate(body)) errors.push(...fieldErrors("body", validate.errors));
+      if (validate && !validate(validationView(body))) errors.push(...fieldErrors("body", validate.errors));
     } else if (op.body.required) {
       errors.push({ in: "body", pointer: "", message: `a request body (${op.body.contentTypes.join(" or ")}) is required` });
     }

@@ -54,21 +54,40 @@ describe("twinspec rest (CLI)", function () {
   });
 
   const invalid: [string, string, RegExp][] = [
-    ["a schema with an unknown type", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      responses:\n        '200':\n          description: ok\n          content: {application/json: {schema: {type: objectx}}}\n", /bad\.yaml#\/paths\/~1x\/get\/responses\/200\/content\/application~1json\/schema\/type: `type` can be one of/],
-    ["a $ref to nothing", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      parameters: [{$ref: '#/components/parameters/Nope'}]\n      responses: {'200': {description: ok}}\n", /bad\.yaml#\/paths\/~1x\/get\/parameters\/0: Can't resolve \$ref/],
-    ["a Swagger 2.0 document", "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n", /bad\.yaml#\/openapi: unsupported OpenAPI version/],
-    ["an unsupported parameter style", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /x/{id}:\n    get:\n      parameters: [{name: id, in: path, required: true, style: matrix, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n", /bad\.yaml#\/paths\/~1x~1\{id\}\/get\/parameters\/0\/style: parameter style "matrix" in path is not supported/],
+    ["a $ref to nothing (naming the missing target)", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      parameters: [{$ref: '#/components/parameters/Nope'}]\n      responses: {'200': {description: ok}}\n", /bad\.yaml#\/paths\/~1x\/get\/parameters\/0: \$ref "#\/components\/parameters\/Nope" cannot be resolved .*define the target or correct the reference/],
+    ["a Swagger 2.0 document (saying how to convert it)", "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n", /bad\.yaml#\/swagger: Swagger 2\.0 documents are not supported; convert it to OpenAPI 3 first \(e\.g\. `npx swagger2openapi/],
+    ["an OpenAPI version it does not know", "openapi: 4.0.0\ninfo: {title: t, version: '1'}\npaths: {}\n", /bad\.yaml#\/openapi: unsupported OpenAPI version "4\.0\.0"/],
     ["YAML that does not parse", "openapi: [3.0\n", /bad\.yaml#: not valid YAML/],
   ];
   for (const [name, text, message] of invalid) {
-    it(`exits 1 naming file and JSON pointer for ${name}`, () => {
+    it(`exits 1 with one line naming file and JSON pointer for ${name}`, () => {
       mkdirSync(out, { recursive: true });
       const file = join(out, "bad.yaml");
       writeFileSync(file, text);
       const res = twinspec("rest", file, "--out", join(out, "bad"));
       assert.equal(res.status, 1, res.stdout);
       assert.match(res.stderr, message);
+      assert.equal(res.stderr.trim().split("\n").length, 1, res.stderr);
       assert.ok(!existsSync(join(out, "bad")), "nothing written");
+    });
+  }
+
+  // Lint-level defects and degraded constructs: one line each on stderr, the files written, exit 0.
+  const lenient: [string, string, RegExp[]][] = [
+    ["a schema with an unknown type", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      responses:\n        '200':\n          description: ok\n          content: {application/json: {schema: {type: objectx}}}\n", [/warn\.yaml#\/paths\/~1x\/get\/responses\/200\/content\/application~1json\/schema\/type: warning: `type` can be one of/]],
+    ["nullable without type, a pattern invalid under the u flag", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      parameters: [{name: q, in: query, schema: {type: string, pattern: '^[\\w\\:]+$'}}]\n      responses:\n        '200':\n          description: ok\n          content: {application/json: {schema: {nullable: true}}}\n", [/warn\.yaml#\/paths\/~1x\/get\/responses\/200\/content\/application~1json\/schema\/nullable: warning: The `type` field must be defined/, /warn\.yaml#\/paths\/~1x\/get\/parameters\/0\/schema\/pattern: warning: pattern .* compiled without it/]],
+    ["an unsupported parameter style, an operation without responses, a duplicate operationId", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /x/{id}:\n    get:\n      operationId: same\n      parameters: [{name: id, in: path, required: true, style: matrix, schema: {type: string}}]\n  /y:\n    get:\n      operationId: same\n      responses: {'200': {description: ok}}\n", [/warn\.yaml#\/paths\/~1x~1\{id\}\/get\/parameters\/0: warning: parameter "id" \(path, style matrix\): style "matrix" in path is not supported/, /warn\.yaml#\/paths\/~1x~1\{id\}\/get\/responses: warning: no responses declared/, /warn\.yaml#\/paths\/~1y\/get\/operationId: warning: operationId "same" is already taken/]],
+  ];
+  for (const [name, text, messages] of lenient) {
+    it(`exits 0 and warns, one line each, for ${name}`, () => {
+      mkdirSync(out, { recursive: true });
+      const file = join(out, "warn.yaml");
+      writeFileSync(file, text);
+      const res = twinspec("rest", file, "--out", join(out, "warned"));
+      assert.equal(res.status, 0, res.stderr);
+      for (const message of messages) assert.match(res.stderr, message);
+      for (const line of res.stderr.trim().split("\n")) assert.match(line, /^\S+warn\.yaml#\S*: warning: /);
+      assert.match(res.stdout, /wrote 4 of 4 files .*\(\d+ warnings?\)/);
     });
   }
 

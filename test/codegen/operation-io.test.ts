@@ -2,13 +2,14 @@
 import assert from "node:assert/strict";
 import { collectOperations, type Operation } from "../../src/codegen/operations.js";
 import type { Json, JsonObject } from "../../src/codegen/spec.js";
-import { FILE, OK, openapi, throwsSpecError } from "./support.js";
+import { FILE, OK, openapi, warnsOnce, withWarnings } from "./support.js";
 
 const single = (doc: JsonObject): Operation => {
   const ops = collectOperations(doc, FILE);
   assert.equal(ops.length, 1);
   return ops[0];
 };
+const collectWarned = (doc: JsonObject) => withWarnings((w) => collectOperations(doc, FILE, w));
 const withOperation = (operation: JsonObject, extra: JsonObject = {}) => openapi({ "/x": { post: { responses: OK, ...operation } } }, extra);
 
 describe("collectOperations: request bodies", () => {
@@ -41,9 +42,72 @@ describe("collectOperations: request bodies", () => {
     it(name, () => assert.deepEqual(single(withOperation({ requestBody }, { components })).requestBody, expected));
   }
 
-  it("refuses a requestBody without content, naming the component when referenced", () => {
+  it("ignores a requestBody without content, with a warning naming the component when referenced", () => {
     const doc = withOperation({ requestBody: { $ref: "#/components/requestBodies/Empty" } }, { components: { requestBodies: { Empty: { required: true } } } });
-    throwsSpecError(() => collectOperations(doc, FILE), "/components/requestBodies/Empty/content", /needs content/);
+    const { value, warnings } = collectWarned(doc);
+    assert.equal(value[0].requestBody, undefined);
+    warnsOnce(warnings, "/components/requestBodies/Empty", /requestBody without content: ignored/);
+  });
+
+  it("strips media type parameters, in the document too, so types and requests use one key", () => {
+    const doc = withOperation({ requestBody: { content: { "application/json; charset=utf-8": { schema: { type: "object" } } } } });
+    const body = single(doc).requestBody!;
+    assert.deepEqual(body.contentTypes, ["application/json"]);
+    assert.deepEqual(Object.keys(((doc.paths as JsonObject)["/x"] as { post: { requestBody: { content: JsonObject } } }).post.requestBody.content), ["application/json"]);
+  });
+
+  // [media type, schema, what the body is degraded to (a warning), or undefined: read as declared]
+  const kinds: [string, Json, RegExp | undefined][] = [
+    ["application/json", { type: "object" }, undefined],
+    ["text/plain", { type: "string" }, undefined],
+    ["text/plain", { type: "object" }, /a text body whose schema is not a string/],
+    ["application/xml", { type: "object" }, /XML is not parsed/],
+    ["text/xml", { type: "string" }, /XML is not parsed/],
+    ["application/octet-stream", { type: "string", format: "binary" }, undefined],
+    ["application/x-www-form-urlencoded", { type: "object", properties: { a: { type: "array", items: { type: "object" } } } }, /field "a" is an array of objects/],
+  ];
+  for (const [type, schema, degraded] of kinds) {
+    it(`${type} ${JSON.stringify(schema)}: ${degraded ? "raw, with a warning" : "read as declared"}`, () => {
+      const { value, warnings } = collectWarned(withOperation({ requestBody: { content: { [type]: { schema } } } }));
+      assert.deepEqual(value[0].requestBody!.raw, degraded ? [type] : undefined);
+      if (degraded) warnsOnce(warnings, `/paths/~1x/post/requestBody/content/${type.replace("/", "~1")}`, degraded);
+      else assert.deepEqual(warnings, []);
+    });
+  }
+
+  it("reads multipart/form-data parts: files (3.0 format binary, 3.1 contentMediaType, arrays), JSON, scalars, allOf", () => {
+    const schema = {
+      allOf: [{ type: "object", properties: { note: { type: "string" } } }],
+      type: "object",
+      properties: {
+        avatar: { type: "string", format: "binary" },
+        scan: { type: "string", contentMediaType: "image/png" },
+        pages: { type: "array", items: { type: "string", format: "binary" } },
+        meta: { type: "object", properties: { a: { type: "integer" } } },
+        rows: { type: "array", items: { type: "object" } },
+        count: { type: "integer" },
+        tags: { type: "array", items: { type: "string" } },
+        b64: { type: "string", contentEncoding: "base64", contentMediaType: "image/png" },
+      },
+    };
+    const encoding = { avatar: { contentType: "image/png, image/*" } };
+    const body = single(withOperation({ requestBody: { content: { "multipart/form-data": { schema, encoding } } } })).requestBody!;
+    assert.deepEqual(body.multipart, {
+      note: { type: "string" },
+      avatar: { type: "file", contentTypes: ["image/png", "image/*"] },
+      scan: { type: "file" },
+      pages: { type: "files" },
+      meta: { type: "json" },
+      rows: { type: "json" },
+      count: { type: "integer" },
+      tags: { type: "array", items: "string" },
+      b64: { type: "string" },
+    });
+  });
+
+  it("reads other multipart types as bytes", () => {
+    const body = single(withOperation({ requestBody: { content: { "multipart/mixed": { schema: { type: "object" } } } } })).requestBody!;
+    assert.deepEqual([body.multipart, body.raw], [undefined, undefined]);
   });
 });
 
@@ -90,9 +154,17 @@ describe("collectOperations: responses", () => {
     ]);
   });
 
-  it("refuses a response key that is not a status, a range or default", () => {
-    const bad = withOperation({ responses: { "20X": { description: "?" } } });
-    throwsSpecError(() => collectOperations(bad, FILE), "/paths/~1x/post/responses/20X", /not a status code/);
+  it("ignores a response key that is not a status, a range or default, with a warning (and extensions quietly)", () => {
+    const bad = withOperation({ responses: { "20X": { description: "?" }, "x-ext": {}, "201": { description: "ok" } } });
+    const { value, warnings } = collectWarned(bad);
+    assert.deepEqual(value[0].responses.map((r) => r.status), ["201"]);
+    warnsOnce(warnings, "/paths/~1x/post/responses/20X", /not a status code/);
+  });
+
+  it("reads a lower-case range as the range, under its key in the document too", () => {
+    const doc = withOperation({ responses: { "2xx": { description: "ok" } } });
+    assert.deepEqual(single(doc).responses.map((r) => r.status), ["2XX"]);
+    assert.deepEqual(Object.keys(((doc.paths as JsonObject)["/x"] as { post: { responses: JsonObject } }).post.responses), ["2XX"]);
   });
 
   it("lowercases media types and records form fields of a form-urlencoded body", () => {
@@ -111,19 +183,27 @@ describe("collectOperations: responses", () => {
     assert.deepEqual(body.form, { n: { type: "integer" }, tags: { type: "array", items: "boolean" }, s: { type: "none" } });
   });
 
-  it("refuses nested objects in a form-urlencoded body", () => {
+  it("reads a form-urlencoded body with nested objects as raw fields, with a warning", () => {
     const bad = withOperation({ requestBody: { content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { o: { type: "object" } } } } } } });
-    throwsSpecError(() => collectOperations(bad, FILE), "/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/o", /nested objects/);
+    const { value, warnings } = collectWarned(bad);
+    assert.deepEqual([value[0].requestBody!.form, value[0].requestBody!.raw], [{}, ["application/x-www-form-urlencoded"]]);
+    warnsOnce(warnings, "/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded", /field "o" is an object.*raw strings, unvalidated/);
   });
 
-  it("refuses an operation without responses", () => {
-    const bad = openapi({ "/x": { get: { operationId: "noResponses" } } });
-    throwsSpecError(() => collectOperations(bad, FILE), "/paths/~1x/get/responses", /needs responses/);
-  });
+  for (const [name, responses] of [["without responses", undefined], ["with an empty responses object", {}]] as const) {
+    it(`lets an operation ${name} answer any status without a body, with a warning`, () => {
+      const bad = openapi({ "/x": { get: { operationId: "noResponses", ...(responses ? { responses } : {}) } } });
+      const { value, warnings } = collectWarned(bad);
+      assert.deepEqual(value[0].responses, [{ status: "default", contentTypes: [], headers: [], schemas: {} }]);
+      warnsOnce(warnings, "/paths/~1x/get/responses", /the handler may answer any status, without a body/);
+    });
+  }
 
-  it("refuses a response header $ref that points at nothing", () => {
+  it("ignores a response header $ref that points at nothing, with a warning", () => {
     const bad = withOperation({ responses: { "200": { description: "ok", headers: { ETag: { $ref: "#/components/headers/Nope" } } } } });
-    throwsSpecError(() => collectOperations(bad, FILE), "/components/headers/Nope", /points at nothing/);
+    const { value, warnings } = collectWarned(bad);
+    assert.deepEqual(value[0].responses[0].headers, []);
+    warnsOnce(warnings, "/components/headers/Nope", /response header "ETag" ignored: .*points at nothing/);
   });
 });
 
@@ -154,6 +234,10 @@ describe("collectOperations: security", () => {
     ["an alternative that is not an object", ["bearerAuth"], "/paths/~1x/post/security/0"],
   ];
   for (const [name, security, pointer] of malformed) {
-    it(`refuses security that is ${name}`, () => throwsSpecError(() => collectOperations(withOperation({ security }), FILE), pointer, /security/));
+    it(`fails closed on security that is ${name}: a scheme no authorizer knows, with a warning`, () => {
+      const { value, warnings } = collectWarned(withOperation({ security }));
+      assert.deepEqual(value[0].security, [[{ scheme: "(invalid security requirement)", scopes: [] }]]);
+      warnsOnce(warnings, pointer, /every call is refused/);
+    });
   }
 });

@@ -2,9 +2,10 @@
 import assert from "node:assert/strict";
 import { collectOperations, deriveOperationId, identifier, type Parameter } from "../../src/codegen/operations.js";
 import type { Json, JsonObject } from "../../src/codegen/spec.js";
-import { FILE, OK, openapi, throwsSpecError } from "./support.js";
+import { FILE, OK, openapi, warnsOnce, withWarnings } from "./support.js";
 
 const collect = (doc: JsonObject) => collectOperations(doc, FILE);
+const collectWarned = (doc: JsonObject) => withWarnings((w) => collectOperations(doc, FILE, w));
 /** The only operation of a document with one path and one method. */
 const single = (doc: JsonObject) => {
   const ops = collect(doc);
@@ -65,19 +66,27 @@ describe("collectOperations: operation ids", () => {
     assert.deepEqual(collect(doc).map((o) => `${o.method} ${o.path} ${o.operationId}`), ["put /x putX"]);
   });
 
-  it("refuses a duplicate explicit operationId, naming the second one", () => {
+  // [name, paths, expected operationIds, pointer of the one warning]
+  const renamed: [string, JsonObject, string[], string][] = [
+    ["a duplicate explicit operationId: the second gets a suffix", { "/a": { get: { operationId: "same", responses: OK } }, "/b": { get: { operationId: "same", responses: OK } } }, ["same", "same_2"], "/paths/~1b/get/operationId"],
+    ["a derived operationId that collides with an explicit one", { "/a": { get: { operationId: "getB", responses: OK } }, "/b": { get: { responses: OK } } }, ["getB", "getB_2"], "/paths/~1b/get/operationId"],
+    ["operationIds equal once made identifiers", { "/a": { get: { operationId: "get-x", responses: OK } }, "/b": { get: { operationId: "GetX", responses: OK } } }, ["get-x", "GetX_2"], "/paths/~1b/get/operationId"],
+    ["a suffix that is itself taken", { "/a": { get: { operationId: "x", responses: OK } }, "/b": { get: { operationId: "x_2", responses: OK } }, "/c": { get: { operationId: "x", responses: OK } } }, ["x", "x_2", "x_3"], "/paths/~1c/get/operationId"],
+    ["an operationId that is not a string: derived", { "/a": { get: { operationId: 42, responses: OK } } }, ["getA"], "/paths/~1a/get/operationId"],
+  ];
+  for (const [name, paths, ids, pointer] of renamed) {
+    it(`names uniquely, with a warning: ${name}`, () => {
+      const doc = openapi(paths);
+      const { value, warnings } = collectWarned(doc);
+      assert.deepEqual(value.map((o) => o.operationId), ids);
+      warnsOnce(warnings, pointer, /operationId/);
+    });
+  }
+
+  it("writes a renamed explicit operationId into the document, so openapi-typescript types it under that name", () => {
     const doc = openapi({ "/a": { get: { operationId: "same", responses: OK } }, "/b": { get: { operationId: "same", responses: OK } } });
-    throwsSpecError(() => collect(doc), "/paths/~1b/get/operationId", /operationId "same" collides/);
-  });
-
-  it("refuses a derived operationId that collides with an explicit one", () => {
-    const doc = openapi({ "/a": { get: { operationId: "getB", responses: OK } }, "/b": { get: { responses: OK } } });
-    throwsSpecError(() => collect(doc), "/paths/~1b/get/operationId", /operationId "getB" collides/);
-  });
-
-  it("refuses operationIds that differ only in case or punctuation (their generated names would collide)", () => {
-    const doc = openapi({ "/a": { get: { operationId: "get-x", responses: OK } }, "/b": { get: { operationId: "GetX", responses: OK } } });
-    throwsSpecError(() => collect(doc), "/paths/~1b/get/operationId", /operationId "GetX" collides/);
+    collectWarned(doc);
+    assert.equal(((doc.paths as JsonObject)["/b"] as { get: JsonObject }).get.operationId, "same_2");
   });
 });
 
@@ -137,19 +146,36 @@ describe("collectOperations: parameters", () => {
     assert.deepEqual([p.schema, p.type], [{}, "none"]);
   });
 
-  const malformed: [string, Json, string, RegExp][] = [
+  const ignored: [string, Json, string, RegExp][] = [
     ["no name", { in: "query" }, "/paths/~1x/get/parameters/0", /needs a name and in/],
-    ["Swagger 2 body parameter", { name: "b", in: "body" }, "/paths/~1x/get/parameters/0", /needs a name and in/],
-    ["content of a non-JSON media type", { name: "q", in: "query", content: { "text/plain": {} } }, "/paths/~1x/get/parameters/0/content", /exactly one JSON media type/],
-    ["content with two media types", { name: "q", in: "query", content: { "application/json": {}, "application/x+json": {} } }, "/paths/~1x/get/parameters/0/content", /exactly one JSON media type/],
+    ["a Swagger 2 body parameter", { name: "b", in: "body" }, "/paths/~1x/get/parameters/0", /"body" is Swagger 2\.0: use requestBody/],
   ];
-  for (const [name, param, pointer, message] of malformed) {
-    it(`refuses a parameter with ${name}`, () => throwsSpecError(() => collect(withParams([param])), pointer, message));
+  for (const [name, param, pointer, message] of ignored) {
+    it(`ignores a parameter with ${name}, with a warning`, () => {
+      const { value, warnings } = collectWarned(withParams([param]));
+      assert.deepEqual(value[0].parameters, []);
+      warnsOnce(warnings, pointer, message);
+    });
   }
 
-  it("refuses parameters that are not an array", () => {
+  const raw: [string, Json, RegExp][] = [
+    ["content of a non-JSON media type", { name: "q", in: "query", content: { "text/plain": {} } }, /exactly one JSON media type/],
+    ["content with two media types", { name: "q", in: "query", content: { "application/json": {}, "application/x+json": {} } }, /exactly one JSON media type/],
+  ];
+  for (const [name, param, message] of raw) {
+    it(`reads a parameter with ${name} as raw text, with a warning`, () => {
+      const { value, warnings } = collectWarned(withParams([param]));
+      assert.deepEqual(brief(value[0].parameters), ["query:q:none:false"]);
+      assert.equal(value[0].parameters[0].raw, true);
+      warnsOnce(warnings, "/paths/~1x/get/parameters/0", message);
+    });
+  }
+
+  it("ignores parameters that are not an array, with a warning", () => {
     const doc = openapi({ "/x": { get: { parameters: { name: "q" }, responses: OK } } });
-    throwsSpecError(() => collect(doc), "/paths/~1x/get/parameters", /must be an array/);
+    const { value, warnings } = collectWarned(doc);
+    assert.deepEqual(value[0].parameters, []);
+    warnsOnce(warnings, "/paths/~1x/get/parameters", /must be an array/);
   });
 });
 
@@ -157,7 +183,7 @@ describe("collectOperations: parameter styles", () => {
   const str = { type: "string" };
   const arr = { type: "array", items: { type: "integer" } };
   const obj = { type: "object", properties: { a: { type: "integer" }, b: { type: "boolean" } } };
-  // [location, style, explode, schema, expected: "ok" or the message it is refused with]
+  // [location, style, explode, schema, expected: "ok" or the warning it is degraded to raw text with]
   const cases: [string, string | undefined, boolean | undefined, Json, string][] = [
     ["query", undefined, undefined, str, "ok"],
     ["query", "form", false, arr, "ok"],
@@ -183,12 +209,19 @@ describe("collectOperations: parameter styles", () => {
     ["cookie", "simple", undefined, str, 'style "simple" in cookie is not supported'],
   ];
   for (const [location, style, explode, schema, expected] of cases) {
-    it(`${location} style ${style ?? "(default)"}${explode === undefined ? "" : ` explode ${explode}`} ${JSON.stringify(schema)}: ${expected === "ok" ? "accepted" : "refused"}`, () => {
+    it(`${location} style ${style ?? "(default)"}${explode === undefined ? "" : ` explode ${explode}`} ${JSON.stringify(schema)}: ${expected === "ok" ? "read" : "raw text"}`, () => {
       const param: JsonObject = { name: "p", in: location, schema, ...(style ? { style } : {}), ...(explode === undefined ? {} : { explode }) };
       const doc = withParams([param], location === "path" ? "/x/{p}" : "/x");
-      const pointer = `/paths/${location === "path" ? "~1x~1{p}" : "~1x"}/get/parameters/0${expected.startsWith("style") ? "/style" : ""}`;
-      if (expected === "ok") assert.equal(single(doc).parameters[0].name, "p");
-      else throwsSpecError(() => collect(doc), pointer, new RegExp(expected.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+      const { value, warnings } = collectWarned(doc);
+      const [p] = value[0].parameters;
+      assert.equal(p.name, "p");
+      if (expected === "ok") {
+        assert.deepEqual([p.raw, warnings], [undefined, []]);
+        return;
+      }
+      assert.deepEqual([p.raw, p.type, p.schema], [true, "none", {}]);
+      const pointer = `/paths/${location === "path" ? "~1x~1{p}" : "~1x"}/get/parameters/0`;
+      warnsOnce(warnings, pointer, new RegExp(`${expected.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*the handler gets its raw text, unvalidated`));
     });
   }
 
@@ -214,7 +247,7 @@ describe("collectOperations: parameter styles", () => {
       { "/x": { get: { parameters: [{ $ref: "#/components/parameters/filter" }], responses: OK } } },
       { components: { parameters: { filter: { name: "filter", in: "query", style: "matrix", schema: { type: "object" } } } } },
     );
-    throwsSpecError(() => collect(doc), "/components/parameters/filter/style", /matrix/);
+    warnsOnce(collectWarned(doc).warnings, "/components/parameters/filter", /style "matrix" in query is not supported/);
   });
 });
 
@@ -238,13 +271,32 @@ describe("collectOperations: route paths", () => {
     assert.equal(single(doc).routePath, "/c/:id");
   });
 
-  it("refuses an undeclared path parameter, naming the operation", () => {
-    throwsSpecError(() => collect(withParams([], "/customers/{id}")), "/paths/~1customers~1{id}/get", /path parameter "id" of \/customers\/\{id\} is not declared/);
+  it("declares an undeclared path parameter as a string, in the document too, with a warning naming the operation", () => {
+    const doc = withParams([], "/customers/{id}");
+    const { value, warnings } = collectWarned(doc);
+    assert.deepEqual(brief(value[0].parameters), ["path:id:string:true"]);
+    assert.equal(value[0].routePath, "/customers/:id");
+    assert.deepEqual((doc.paths as { [k: string]: { get: JsonObject } })["/customers/{id}"].get.parameters, [{ name: "id", in: "path", required: true, schema: { type: "string" } }]);
+    warnsOnce(warnings, "/paths/~1customers~1{id}/get", /path parameter "id" of \/customers\/\{id\} is not declared: read as a string/);
   });
 
-  it("refuses a path parameter declared only in another location", () => {
-    throwsSpecError(() => collect(withParams([{ name: "id", in: "query" }], "/c/{id}")), "/paths/~1c~1{id}/get", /"id"/);
+  it("declares a path parameter declared only in another location", () => {
+    const { value, warnings } = collectWarned(withParams([{ name: "id", in: "query" }], "/c/{id}"));
+    assert.deepEqual(brief(value[0].parameters), ["query:id:none:false", "path:id:string:true"]);
+    warnsOnce(warnings, "/paths/~1c~1{id}/get", /"id"/);
   });
+
+  const odd: [string, string, RegExp][] = [
+    ["users", "/paths/users", /does not start with "\/": skipped/],
+    ["/#Action=Describe", "/paths/~1#Action=Describe", /holds "\?" or "#"/],
+    ["/export?file={f}", "/paths/~1export?file={f}", /holds "\?" or "#"/],
+  ];
+  for (const [path, pointer, message] of odd) {
+    it(`warns about the path ${path}`, () => {
+      const { warnings } = collectWarned(openapi({ [path]: { get: { parameters: [{ name: "f", in: "path" }], responses: OK } } }));
+      warnsOnce(warnings, pointer, message);
+    });
+  }
 });
 
 describe("collectOperations: coercion type from the schema", () => {
@@ -281,8 +333,23 @@ describe("collectOperations: coercion type from the schema", () => {
     });
   }
 
-  it("refuses a parameter schema $ref that points at nothing", () => {
+  it("reads a parameter whose schema $ref points at nothing as raw text (loadSpec refuses such documents before)", () => {
     const doc = withParams([{ name: "q", in: "query", schema: { $ref: "#/components/schemas/Missing" } }]);
-    throwsSpecError(() => collect(doc), "/components/schemas/Missing", /points at nothing/);
+    const { value, warnings } = collectWarned(doc);
+    assert.equal(value[0].parameters[0].raw, true);
+    warnsOnce(warnings, "/paths/~1x/get/parameters/0", /points at nothing/);
+  });
+});
+
+describe("collectOperations: paths that match the same requests", () => {
+  it("warns when two templates differ only in their parameters' names", () => {
+    const doc = openapi({
+      "/a/{x}": { get: { parameters: [{ name: "x", in: "path" }], responses: OK } },
+      "/a/{y}/": { delete: { parameters: [{ name: "y", in: "path" }], responses: OK } },
+      "/a/{x}/b": { get: { parameters: [{ name: "x", in: "path" }], responses: OK } },
+    });
+    const { value, warnings } = collectWarned(doc);
+    assert.equal(value.length, 3);
+    warnsOnce(warnings, "/paths/~1a~1{y}~1", /"\/a\/\{y\}\/" matches the same requests as "\/a\/\{x\}"/);
   });
 });

@@ -60,7 +60,25 @@ describe("requestType", () => {
       [`{ contentType: "text/plain"; body: NonNullable<${T}["requestBody"]>["content"]["text/plain"] }`, "{ contentType: undefined; body: undefined }"],
     ],
     ["binary media types arrive as a Buffer", { required: true, contentTypes: ["application/octet-stream"], schemas: {} }, ['{ contentType: "application/octet-stream"; body: Buffer }']],
-    ["multipart (answered 415) has no variant", { required: true, contentTypes: ["multipart/form-data"], schemas: {} }, ["  | never"]],
+    [
+      "multipart/form-data: the schema's type with its file fields as uploaded files",
+      { required: true, contentTypes: ["multipart/form-data"], schemas: {}, multipart: { a: { type: "file" }, b: { type: "files" }, c: { type: "string" }, d: { type: "file" } } },
+      [`{ contentType: "multipart/form-data"; body: WithFiles<NonNullable<${T}["requestBody"]>["content"]["multipart/form-data"], "a" | "d", "b"> }`],
+    ],
+    [
+      "multipart/form-data without files",
+      { required: true, contentTypes: ["multipart/form-data"], schemas: {}, multipart: { c: { type: "string" } } },
+      [`{ contentType: "multipart/form-data"; body: WithFiles<NonNullable<${T}["requestBody"]>["content"]["multipart/form-data"], never, never> }`],
+    ],
+    [
+      "degraded bodies: form fields as raw strings, XML and text as text",
+      { required: true, contentTypes: ["application/x-www-form-urlencoded", "application/xml", "text/plain"], schemas: {}, raw: ["application/x-www-form-urlencoded", "application/xml", "text/plain"] },
+      [
+        '{ contentType: "application/x-www-form-urlencoded"; body: Record<string, string | string[]> }',
+        '{ contentType: "application/xml"; body: string }',
+        '{ contentType: "text/plain"; body: string }',
+      ],
+    ],
   ];
   for (const [name, requestBody, expected] of bodies) {
     it(name, () => {
@@ -68,6 +86,26 @@ describe("requestType", () => {
       for (const e of expected) assert.ok(text.includes(e), `${e}\n in\n${text}`);
     });
   }
+
+  it("types raw parameters as their text: all of a location, or beside openapi-typescript's others", () => {
+    const raw = (name: string, location: "query" | "header", required = false) => ({ name, in: location, required, schema: {}, type: "none" as const, style: "form" as const, explode: true, raw: true as const });
+    const text = requestType(
+      op({
+        parameters: [
+          { name: "limit", in: "query", required: false, schema: {}, type: "integer", style: "form", explode: true },
+          raw("filter", "query"),
+          raw("where", "query", true),
+          raw("X-Odd", "header"),
+        ],
+      }),
+    );
+    assert.ok(text.includes(`  query: Omit<NonNullable<${T}["parameters"]["query"]>, "filter" | "where"> & { filter?: string | string[]; where: string | string[] };`), text);
+    assert.ok(text.includes('  headers: { "X-Odd"?: string };'), text);
+  });
+
+  it("names an operationId with '#' as openapi-typescript keys it, with '/'", () => {
+    assert.match(requestType(op({ operationId: "Api::Models#index", parameters: thingOp.parameters })), /operations\["Api::Models\/index"\]\["parameters"\]\["path"\]/);
+  });
 
   it("is an interface without body lines when there is no requestBody", () => {
     const text = requestType(op());
@@ -98,6 +136,12 @@ describe("responseVariant", () => {
       '{ status: 200; body?: undefined; headers: { ETag: string; "Last-Modified"?: string } }',
     ],
     ["only optional headers keep headers optional", res("201", [], [{ name: "Location", required: false }]), "{ status: 201; body?: undefined; headers?: { Location?: string } }"],
+    ["binary media types are answered as bytes", res("200", ["image/png", "image/jpeg"]), '{ status: 200; body: Buffer; contentType?: "image/png" | "image/jpeg"; headers?: Record<string, string> }'],
+    [
+      "XML as text, beside JSON's type",
+      res("200", ["application/json", "application/xml"]),
+      `{ status: 200; body: ${R}[200]["content"]["application/json"] | string; contentType?: "application/json" | "application/xml"; headers?: Record<string, string> }`,
+    ],
   ];
   for (const [name, response, expected] of cases) it(name, () => assert.equal(responseVariant(op(), response), expected));
 
@@ -109,7 +153,7 @@ describe("responseVariant", () => {
 
 describe("routeEntry", () => {
   /** The entry is an object literal in the generated module; evaluate it against stand-in validators. */
-  const evaluate = (text: string, validators: Record<string, unknown>) => new Function("validators", `return [\n${text}\n][0];`)(validators);
+  const evaluate = (text: string, validators: Record<string, unknown>) => new Function("validators", "operation", `return [\n${text}\n][0];`)(validators, (spec: unknown) => spec);
   const pathValidator = () => true;
   const bodyValidator = () => true;
   const resValidator = () => true;

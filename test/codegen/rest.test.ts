@@ -2,7 +2,10 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { resolve } from "node:path";
 import { syntheticSpec } from "../../bench/synthetic.js";
+import { createChecker } from "../../bench/typecheck.js";
+import { Warnings } from "../../src/codegen/diagnostics.js";
 import { compileInWorker, generateRest, type GeneratedFile } from "../../src/codegen/rest.js";
 import { collectOperations, METHODS } from "../../src/codegen/operations.js";
 import type { JsonObject } from "../../src/codegen/spec.js";
@@ -21,9 +24,12 @@ describe("generateRest(openapi.yaml)", () => {
     METHODS.filter((m) => item[m]).map((m) => item[m].operationId),
   );
 
+  const warnings = new Warnings("openapi.yaml");
   before(async () => {
-    files = await generateRest("openapi.yaml", "generated", "../src/http/rest-runtime.js");
+    files = await generateRest("openapi.yaml", "generated", "../src/http/rest-runtime.js", warnings);
   });
+
+  it("our own spec has nothing to warn about", () => assert.deepEqual(warnings.list, []));
 
   it("produces the four REST files, all sourced from openapi.yaml", () => {
     assert.deepEqual(files.map((f) => f.path), ["generated/openapi.ts", "generated/rest.ts", "generated/validators.cjs", "generated/validators.d.cts"]);
@@ -73,5 +79,33 @@ describe("compileInWorker (large documents)", function () {
     assert.equal(inWorker.source, direct.source);
     assert.deepEqual(inWorker.names, direct.names);
     assert.deepEqual(inWorker.byOperation, direct.byOperation);
+  });
+});
+
+describe("generateRest where openapi-typescript cannot type a schema", () => {
+  it("types that schema unknown, with a warning naming it, and keeps its validator", async () => {
+    const warnings = new Warnings("object-enum.yaml");
+    const files = await generateRest("test/fixtures/lenient/object-enum.yaml", "out", "twinspec/runtime", warnings);
+    assert.deepEqual(warnings.list.map((w) => [w.kind, w.pointer]), [["types", "/components/schemas/ProductGroup"]]);
+    assert.match(files.find((f) => f.path === "out/openapi.ts")!.content, /ProductGroup: unknown;/);
+    assert.match(files.find((f) => f.path === "out/validators.cjs")!.content, /"PKW"/);
+  });
+});
+
+describe("generateRest: openapi-typescript's WithRequired", () => {
+  it("passes over required keys a member's type does not have, so the output compiles (plaid.com)", async () => {
+    const files = await generateRest("test/fixtures/lenient/required-union.yaml", "out", "twinspec/runtime");
+    const types = files.find((f) => f.path === "out/openapi.ts")!.content;
+    assert.match(types, /WithRequired<components\["schemas"\]\["Error"\], "code">/);
+    assert.match(types, /type WithRequired<T, K extends PropertyKey> = T & \{\n {4}\[P in K & keyof T\]-\?: T\[P\];\n\};/);
+    const check = createChecker()(new Map([["doc", new Map(files.map((f) => [resolve(f.path), f.content]))]]));
+    assert.deepEqual(check.get("doc")!.errors, []);
+  });
+});
+
+describe("generateRest on documents that point outside themselves", () => {
+  it("fetches nothing for examples kept at a URL (externalValue), which generation does not need", async () => {
+    const files = await generateRest("test/fixtures/lenient/external-example.yaml", "out", "twinspec/runtime");
+    assert.match(files.find((f) => f.path === "out/rest.ts")!.content, /getFeed\(req: GetFeedRequest/);
   });
 });

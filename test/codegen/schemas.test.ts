@@ -1,7 +1,8 @@
 // schemas: OpenAPI schema objects → JSON Schema for ajv, and the behaviour of the validators compiled from them.
 import assert from "node:assert/strict";
 import { collectOperations } from "../../src/codegen/operations.js";
-import { toJsonSchema, unsupportedKeyword, type Direction } from "../../src/codegen/schemas.js";
+import { Warnings } from "../../src/codegen/diagnostics.js";
+import { patternFlags, scanSchemas, toJsonSchema, type Direction } from "../../src/codegen/schemas.js";
 import type { Json, JsonObject } from "../../src/codegen/spec.js";
 import { compileValidators } from "../../src/codegen/validators.js";
 import { FILE, loadValidators, openapi } from "./support.js";
@@ -35,12 +36,38 @@ describe("toJsonSchema", () => {
   ];
   for (const [name, input, expected, context] of cases) it(name, () => assert.deepEqual(toJsonSchema(input, context ?? ctx()), expected));
 
-  it("refuses $dynamicRef/$dynamicAnchor, naming where", () => {
-    assert.deepEqual(unsupportedKeyword({ components: { schemas: { "a/b": { items: { $dynamicRef: "#t" } } } } }), {
-      pointer: "/components/schemas/a~1b/items/$dynamicRef",
-      keyword: "$dynamicRef",
+});
+
+describe("toJsonSchema: lint-level slips repaired for ajv, with a warning at their pointer", () => {
+  // [name, input (at /s), output, pointer of the warning, message]
+  const cases: [string, Json, Json, string, RegExp][] = [
+    ["$dynamicRef is dropped: what it stands for is not checked", { items: { $dynamicRef: "#t" } }, { items: {} }, "/s/items/$dynamicRef", /\$dynamicRef is not supported/],
+    ["a type that is not a JSON type", { type: "file" }, {}, "/s/type", /"file" is Swagger 2\.0/],
+    ["required: true on a property (Swagger habit)", { properties: { a: { type: "string", required: true } } }, { properties: { a: { type: "string" } } }, "/s/properties/a/required", /required: true is not a valid value/],
+    ["an empty allOf", { allOf: [], type: "object" }, { type: "object" }, "/s/allOf", /allOf: \[\] is not a valid value/],
+    ["a negative maxLength", { type: "string", maxLength: -1 }, { type: "string" }, "/s/maxLength", /maxLength/],
+    ["a pattern that is no regular expression", { type: "string", pattern: "[" }, { type: "string" }, "/s/pattern", /is not a regular expression/],
+    ["a pattern valid only without the unicode flag is kept", { type: "string", pattern: "^[\\w-.]+$" }, { type: "string", pattern: "^[\\w-.]+$" }, "/s/pattern", /compiled without it/],
+    ["a patternProperties key that is no regular expression", { patternProperties: { "(": { type: "string" }, "^a": {} } }, { patternProperties: { "^a": {} } }, "/s/patternProperties/(", /not a regular expression/],
+    ["nullable in 3.1 is honoured, with a warning", { type: "string", nullable: true }, { type: ["string", "null"] }, "/s/nullable", /nullable is OpenAPI 3\.0/],
+    ["items as an array in 3.1 becomes prefixItems", { items: [{ type: "string" }] }, { prefixItems: [{ type: "string" }] }, "/s/items", /prefixItems/],
+  ];
+  for (const [name, input, expected, pointer, message] of cases) {
+    it(name, () => {
+      const warnings = new Warnings("t.yaml");
+      assert.deepEqual(toJsonSchema(input, { ...ctx(), warnings }, "/s"), expected);
+      assert.deepEqual(warnings.list.map((w) => w.pointer), [pointer]);
+      assert.match(warnings.list[0].message, message);
     });
-    assert.equal(unsupportedKeyword(openapi({})), undefined);
+  }
+
+  it("patternFlags: u when ajv's unicode flag works, '' when only without it, undefined when never", () => {
+    assert.deepEqual(["^a+$", "[\\w-.]", "\\p{Graph}", "["].map(patternFlags), ["u", "", "", undefined]);
+  });
+
+  it("scanSchemas finds formats and whether some pattern needs the lenient engine", () => {
+    assert.deepEqual(scanSchemas({ a: { format: "uuid", pattern: "^a$" } }), { formats: new Set(["uuid"]), nonUnicodePatterns: false });
+    assert.equal(scanSchemas({ a: { pattern: "[\\w-.]" } }).nonUnicodePatterns, true);
   });
 });
 

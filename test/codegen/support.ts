@@ -1,6 +1,7 @@
 // Shared helpers for the codegen unit tests: tiny in-memory OpenAPI documents and compiled validators.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { Warnings, type Warning } from "../../src/codegen/diagnostics.js";
 import { SpecError, type JsonObject } from "../../src/codegen/spec.js";
 import type { Validator } from "../../src/http/validation.js";
 
@@ -29,4 +30,18 @@ export function throwsSpecError(fn: () => unknown, pointer: string, message: Reg
     assert.ok(error.message.startsWith(`${FILE}#${pointer}: `), error.message);
     return true;
   });
+}
+
+/** Runs `fn` with a fresh Warnings for FILE; returns what it gave and the warnings. */
+export function withWarnings<T>(fn: (warnings: Warnings) => T): { value: T; warnings: Warning[] } {
+  const warnings = new Warnings(FILE);
+  return { value: fn(warnings), warnings: warnings.list };
+}
+
+/** Exactly one warning, at `pointer`, whose message matches. */
+export function warnsOnce(warnings: Warning[], pointer: string, message: RegExp): Warning {
+  assert.equal(warnings.length, 1, `expected one warning, got ${JSON.stringify(warnings)}`);
+  assert.equal(warnings[0].pointer, pointer);
+  assert.match(warnings[0].message, message);
+  return warnings[0];
 }

@@ -144,3 +144,40 @@ describe("compileValidators: dialect by OpenAPI version", () => {
     assert.deepEqual([closed({ a: 1 }), closed({ a: 1, b: 2 })], [true, false]);
   });
 });
+
+describe("compileValidators: leniency", () => {
+  const body = (schema: JsonObject, version = "3.0.3") => {
+    const d = openapi({ "/x": { post: { operationId: "op", requestBody: { content: { "application/json": { schema } } }, responses: OK } } }, {}, version);
+    const compiled = compileValidators(d, collectOperations(d, FILE), FILE);
+    return { compiled, validate: loadValidators(compiled.source).op_body0 };
+  };
+
+  it("compiles a pattern that is invalid under the unicode flag without it, in the emitted code too", () => {
+    const { compiled, validate } = body({ type: "string", pattern: "^[\\w\\:]+$" });
+    assert.deepEqual([validate("a:b"), validate("a b")], [true, false]);
+    assert.match(compiled.warnings[0].message, /compiled without it/);
+    assert.match(compiled.source, /catch \{ return new RegExp\(pattern\); \}/);
+  });
+
+  it("keeps ajv's own RegExp when every pattern is valid under the unicode flag", () => {
+    assert.doesNotMatch(body({ type: "string", pattern: "^a$" }).compiled.source, /catch \{ return new RegExp/);
+  });
+
+  it("leaves a part whose schema ajv cannot compile unvalidated, with a warning naming it; the rest is compiled", () => {
+    const d = openapi({
+      "/x": {
+        post: {
+          operationId: "op",
+          parameters: [{ name: "q", in: "query", schema: { type: "integer" } }],
+          requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Nope" } } } },
+          responses: OK,
+        },
+      },
+    });
+    const compiled = compileValidators(d, collectOperations(d, FILE), FILE);
+    assert.deepEqual(compiled.byOperation.get("op"), { params: { query: "op_query" }, body: {}, responses: { "200": {} } });
+    assert.deepEqual(compiled.warnings.map((w) => w.pointer), ["/paths/~1x/post/requestBody/content/application~1json/schema"]);
+    assert.match(compiled.warnings[0].message, /not validated: ajv cannot compile this schema/);
+    assert.equal(loadValidators(compiled.source).op_query({ q: "x" }), false);
+  });
+});

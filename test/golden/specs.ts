@@ -11,6 +11,8 @@ export const GOLDEN = {
   "train-travel": "test/fixtures/real-world/train-travel.yaml",
   // Ours: every feature the generator covers, served by test/rest/generated-runtime.test.ts.
   coverage: "test/fixtures/coverage/coverage.yaml",
+  // Ours: multipart/form-data uploads, served by test/http/multipart.test.ts.
+  uploads: "test/fixtures/uploads/uploads.yaml",
 };
 
 export async function generateGolden(name: keyof typeof GOLDEN): Promise<{ path: string; content: string }[]> {

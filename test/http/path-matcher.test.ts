@@ -16,11 +16,16 @@ describe("createPathMatcher", () => {
     "/reports/{from}-{to}/summary",
     "/a/b/c",
     "/a/{x}/d",
+    "/pets/säge",
+    "/my files/{id}",
   ];
   const match = createPathMatcher(templates.map((path) => ({ path, value: path })));
   const cases: [string, string | undefined, Record<string, string>?][] = [
     ["/", "/", {}],
     ["/users", "/users", {}],
+    // static segments that are not URL-safe, as a client sends them (percent-encoded)
+    ["/pets/s%C3%A4ge", "/pets/säge", {}],
+    ["/my%20files/3", "/my files/{id}", { id: "3" }],
     ["/users/", "/users", {}],
     ["/users/me", "/users/me", {}],
     ["/users/42", "/users/{id}", { id: "42" }],

@@ -8,7 +8,7 @@ import Koa from "koa";
 import { restRoutes, type RestHandlers } from "../golden/coverage/rest.js";
 import { problemErrors } from "../../src/http/errors.js";
 import { httpError } from "../../src/http/problem.js";
-import type { Authorizer, MountOptions, Principal } from "../../src/http/rest-runtime.js";
+import { restMiddleware, type Authorizer, type MountOptions, type OperationSpec, type Principal } from "../../src/http/rest-runtime.js";
 import { requestId } from "../../src/http/request-id.js";
 import { createLogger } from "../../src/logger.js";
 
@@ -283,6 +283,34 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
         const off = await call(`${loose.url}${path}`, init);
         assert.ok(off.status < 300, `with validation off the response passes (${off.status})`);
       });
+    }
+  });
+});
+
+// Handler lookup by operationId, whatever the spec names its operations.
+const spec = (operationId: string, path: string): OperationSpec => ({
+  operationId,
+  method: "GET",
+  path,
+  routePath: path,
+  parameters: [],
+  validate: { path: undefined, query: undefined, header: undefined, cookie: undefined },
+  responses: { "200": { contentTypes: ["application/json"], headers: [] } },
+  security: [],
+});
+
+describe("restMiddleware: handlers by operationId", () => {
+  it("finds only the handlers given: an operationId such as constructor or toString without one answers 501", async () => {
+    const app = new Koa();
+    app.use(restMiddleware([spec("constructor", "/a"), spec("toString", "/b"), spec("hasOwnProperty", "/c")], { hasOwnProperty: async () => ({ status: 200, body: { ok: true } }) }));
+    const server = createServer(app.callback());
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const statuses = await Promise.all(["/a", "/b", "/c"].map(async (p) => (await fetch(base + p)).status));
+      assert.deepEqual(statuses, [501, 501, 200]);
+    } finally {
+      server.close();
     }
   });
 });

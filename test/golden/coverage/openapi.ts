@@ -421,6 +421,6 @@ export interface operations {
         };
     };
 }
-type WithRequired<T, K extends keyof T> = T & {
-    [P in K]-?: T[P];
+type WithRequired<T, K extends PropertyKey> = T & {
+    [P in K & keyof T]-?: T[P];
 };

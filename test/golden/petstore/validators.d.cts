@@ -9,6 +9,7 @@ declare const validators: {
   getPetById_res200_1: Validator;
   updatePetWithForm_body0: Validator;
   deletePet_header: Validator;
+  uploadFile_body0: Validator;
   uploadFile_res200: Validator;
   getInventory_res200: Validator;
   placeOrder_body0: Validator;
