@@ -3,7 +3,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "../store/schema.js";
 import { lockRows, transaction } from "../store/transactions.js";
-import { groupBy } from "./batch.js";
+import { liveRowsOfCustomers } from "./batch.js";
 import { checkoutJob } from "./checkout.js";
 import { requireLiveCustomer } from "./customers.js";
 import type { ServiceDeps } from "./deps.js";
@@ -75,12 +75,18 @@ export async function cartIn(db: Kysely<Database>, cartId: string): Promise<Cart
 export class CartService {
   private readonly db: Kysely<Database>;
   private readonly page;
+  /**
+   * Live carts of each customer, oldest first, in one query (for batch loading). With `fields`, only those (and the
+   * ids) are read: the carts carry no other field.
+   */
+  readonly forCustomers: (customerIds: readonly string[], fields?: readonly string[]) => Promise<Map<string, Cart[]>>;
 
   constructor(private readonly deps: ServiceDeps) {
     const db = (this.db = deps.store.db);
     deps.queue.register("checkout", checkoutJob(deps.bus));
     const ofCustomer = (customerId: string) => db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
     this.page = keysetPager(db, ofCustomer, ["c"], "cart_id", (r) => r.cart_id, toCart);
+    this.forCustomers = liveRowsOfCustomers(db, "carts", "cart_id", projection);
   }
 
   async create(customerId: string, input: { items: LineItem[] }): Promise<Cart> {
@@ -165,28 +171,6 @@ export class CartService {
 
   private frozen(cart: Cart) {
     return new ConflictError(`cart ${cart.cartId} was checked out (job ${cart.checkoutJobId}); it can no longer change`);
-  }
-
-  /**
-   * Live carts of each customer, oldest first, in one query (for batch loading). With `fields`, only those (and the
-   * ids) are read: the carts carry no other field.
-   */
-  async forCustomers(customerIds: readonly string[], fields?: readonly string[]): Promise<Map<string, Cart[]>> {
-    const { columns, map } = projection(fields);
-    const rows =
-      customerIds.length === 0
-        ? []
-        : await this.db
-            .selectFrom("carts")
-            .select(columns)
-            .where("customer_id", "in", customerIds)
-            .where("deleted_at", "is", null)
-            // The index's order (customer, then age): no sort step.
-            .orderBy("customer_id")
-            .orderBy("created_at")
-            .orderBy("cart_id")
-            .execute();
-    return groupBy(customerIds, rows as CartRow[], (r) => r.customer_id, map);
   }
 }
 

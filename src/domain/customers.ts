@@ -4,7 +4,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "../store/schema.js";
 import { isUniqueViolation } from "../store/dialect.js";
-import { prepared } from "../store/prepared.js";
+import { prepared, preparedIn } from "../store/prepared.js";
 import { lockRows, transaction } from "../store/transactions.js";
 import type { ServiceDeps } from "./deps.js";
 import { ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError } from "./errors.js";
@@ -79,6 +79,7 @@ export async function requireLiveCustomer(db: Kysely<Database>, customerId: stri
 export class CustomerService {
   // The lookup behind every read of a customer: built once.
   private readonly byId;
+  private readonly many;
   private readonly page;
   private readonly db: Kysely<Database>;
 
@@ -87,6 +88,7 @@ export class CustomerService {
     this.byId = prepared(db, (customerId: string) => db.selectFrom("customers").selectAll().where("customer_id", "=", customerId), ["sample"]);
     const live = () => db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
     this.page = keysetPager(db, live, [], "customer_id", (r) => r.customer_id, toCustomer);
+    this.many = preparedIn(db, (ids) => live().where("customer_id", "in", ids));
   }
 
   private async row(customerId: string) {
@@ -101,8 +103,7 @@ export class CustomerService {
   /** Live customers among `ids`, in no particular order (for batch loading). */
   async getMany(ids: readonly string[]): Promise<Customer[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom("customers").selectAll().where("customer_id", "in", ids).where("deleted_at", "is", null).where("merged_into", "is", null).execute();
-    return rows.map(toCustomer);
+    return (await this.many(ids, undefined, "")).map(toCustomer);
   }
 
   list(page: PageRequest): Promise<Page<Customer>> {

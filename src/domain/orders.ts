@@ -4,7 +4,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { EventBus } from "../store/events.js";
 import type { Database } from "../store/schema.js";
 import { lockRows, transaction } from "../store/transactions.js";
-import { groupBy } from "./batch.js";
+import { liveRowsOfCustomers } from "./batch.js";
 import { requireLiveCustomer } from "./customers.js";
 import type { ServiceDeps } from "./deps.js";
 import { ConflictError, GoneError, NotFoundError, PreconditionError } from "./errors.js";
@@ -92,12 +92,18 @@ export class OrderService {
   private readonly db: Kysely<Database>;
   private readonly bus: EventBus;
   private readonly page;
+  /**
+   * Live orders of each customer, oldest first, in one query (for batch loading). With `fields`, only those (and
+   * the ids) are read: the orders carry no other field.
+   */
+  readonly forCustomers: (customerIds: readonly string[], fields?: readonly string[]) => Promise<Map<string, Order[]>>;
 
   constructor({ store, bus }: ServiceDeps) {
     const db = (this.db = store.db);
     this.bus = bus;
     const ofCustomer = (customerId: string) => db.selectFrom("orders").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
     this.page = keysetPager(db, ofCustomer, ["c"], "order_id", (r) => r.order_id, toOrder);
+    this.forCustomers = liveRowsOfCustomers(db, "orders", "order_id", projection);
   }
 
   async place(customerId: string, input: { items: LineItem[] }): Promise<Order> {
@@ -161,28 +167,6 @@ export class OrderService {
     if (!row) throw new NotFoundError("order", orderId);
     if (row.deleted_at || row.customer_deleted_at) throw new GoneError("order", orderId);
     return toOrder(row);
-  }
-
-  /**
-   * Live orders of each customer, oldest first, in one query (for batch loading). With `fields`, only those (and
-   * the ids) are read: the orders carry no other field.
-   */
-  async forCustomers(customerIds: readonly string[], fields?: readonly string[]): Promise<Map<string, Order[]>> {
-    const { columns, map } = projection(fields);
-    const rows =
-      customerIds.length === 0
-        ? []
-        : await this.db
-            .selectFrom("orders")
-            .select(columns)
-            .where("customer_id", "in", customerIds)
-            .where("deleted_at", "is", null)
-            // The index's order (customer, then age): no sort step.
-            .orderBy("customer_id")
-            .orderBy("created_at")
-            .orderBy("order_id")
-            .execute();
-    return groupBy(customerIds, rows as OrderRow[], (r) => r.customer_id, map);
   }
 }
 

@@ -68,6 +68,7 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
   const requestError = !("data" in result) && !ctx.get("Accept").includes("application/json");
   ctx.status = requestError ? 400 : 200;
   ctx.response.set("Content-Type", `${requestError ? "application/graphql-response+json" : media}; charset=utf-8`);
-  ctx.body = JSON.stringify(errors ? { ...result, errors } : result, replacer);
+  // The replacer only where an error may hide a plain Error; without one, V8's fast path serializes the data.
+  ctx.body = errors ? JSON.stringify({ ...result, errors }, replacer) : JSON.stringify(result);
   return true;
 }

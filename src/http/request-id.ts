@@ -7,13 +7,30 @@ import type { Logger } from "pino";
 
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** ctx.state of a request: its id, and its logger, made on first use (one class, not a property defined per request). */
+class RequestState {
+  [key: string]: unknown;
+  #log: Logger | undefined;
+  readonly #root: Logger;
+  constructor(
+    readonly requestId: string,
+    root: Logger,
+  ) {
+    this.#root = root;
+  }
+  get log(): Logger {
+    return (this.#log ??= this.#root.child({ requestId: this.requestId }));
+  }
+  set log(value: Logger) {
+    this.#log = value;
+  }
+}
+
 /** Sets the request's id (state.requestId, X-Request-Id) and its lazily made logger (state.log). */
 export function assignRequestId(ctx: Context, logger: Logger): string {
   const given = ctx.get("X-Request-Id");
   const id = given && SANE.test(given) ? given : randomUUID();
-  ctx.state.requestId = id;
-  let log: Logger | undefined;
-  Object.defineProperty(ctx.state, "log", { get: () => (log ??= logger.child({ requestId: id })), set: (value: Logger) => (log = value), configurable: true, enumerable: true });
+  ctx.state = Object.assign(new RequestState(id, logger), ctx.state);
   ctx.set("X-Request-Id", id);
   return id;
 }

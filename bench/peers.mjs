@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// npm run bench:peers — Twinspec against the servers people pick instead (Koa, Fastify, Yoga, Apollo, mercurius,
+// Koa + graphql-jit), side by side in one interleaved run of the shared peer bench (../shared/bench, or
+// BENCH_PEERS_DIR), every server reading the same 1,000 customers × 10 orders from SQLite. Ours runs as it ships
+// (`npm start`, production, auth on, rate limiter on with budgets × 1000), seeded through its own REST API.
+// The table and the goals of the performance issue, judged on that one run, go to bench/results/peers/.
+//   npm run bench:peers                      # ~8 min: 2 rounds × 10 s per scenario
+//   npm run bench:peers -- --rounds 1 --duration 6   # a quick look; any option of the shared bench.mjs passes through
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const shared = path.resolve(process.env.BENCH_PEERS_DIR ?? path.join(project, "..", "shared", "bench"));
+const out = path.join(project, "bench", "results", "peers");
+const passThrough = process.argv.slice(2);
+
+if (!fs.existsSync(path.join(shared, "bench.mjs"))) {
+  console.error(`bench:peers: the peer bench is not at ${shared}; set BENCH_PEERS_DIR to its folder (the one with bench.mjs).`);
+  process.exit(1);
+}
+const run = (cmd, args, cwd = project, env = process.env) => {
+  console.log(`$ ${[cmd, ...args].join(" ")}`);
+  const r = spawnSync(cmd, args, { cwd, env, stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+// The peers' own dependencies (never part of this project's install, never in CI).
+if (!fs.existsSync(path.join(shared, "node_modules"))) run("npm", ["ci", "--no-audit", "--no-fund"], shared);
+// `npm start` serves dist/: build it from the current sources first.
+run("npm", ["run", "-s", "build"]);
+const seeded = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "twinspec-peers-")), "seed.db");
+run(process.execPath, [path.join(shared, "ours", "seed.mjs"), "--project", project, "--db", seeded]);
+run(process.execPath, [path.join(shared, "ours", "targets.mjs"), "--project", project, "--db", seeded]);
+fs.mkdirSync(out, { recursive: true });
+const before = new Set(fs.readdirSync(out));
+const defaults = passThrough.some((a) => a === "--only" || a === "--skip") ? [] : ["--skip", "koa-graphql-http,koa-graphql-http-cached"];
+run(process.execPath, [path.join(shared, "bench.mjs"), "--extra", path.join(shared, "ours", "targets.json"), "--out", out, ...defaults, ...passThrough], shared, {
+  ...process.env,
+  BENCH_DATA: "sqlite",
+});
+const produced = fs.readdirSync(out).filter((f) => f.endsWith(".json") && !before.has(f)).sort();
+if (produced.length === 0) {
+  console.error("bench:peers: the bench wrote no results");
+  process.exit(1);
+}
+const file = path.join(out, produced.at(-1));
+const result = JSON.parse(fs.readFileSync(file, "utf8"));
+const goals = judge(result.rows);
+const md = file.replace(/\.json$/, ".md");
+fs.appendFileSync(md, `\n${goals}\n`);
+fs.writeFileSync(path.join(out, "latest.md"), fs.readFileSync(md, "utf8"));
+for (const f of fs.readdirSync(out)) if (f.endsWith(".raw")) fs.rmSync(path.join(out, f));
+console.log(`\n${goals}\nwritten: ${path.relative(project, md)} (and bench/results/peers/latest.md)`);
+
+/** The performance issue's goals, as ratios of this one run. */
+function judge(rows) {
+  const ours = (q) => rows.find((r) => r.target === "twinspec" && r.q === q);
+  const peers = (q) => rows.filter((r) => r.target !== "twinspec" && r.q === q && r.okRuns > 0);
+  const lines = ["## Goals (this run)", "", "| goal | measured | met |", "|---|---|---|"];
+  const row = (goal, measured, met) => lines.push(`| ${goal} | ${measured} | ${met ? "yes" : "**no**"} |`);
+  const koa = rows.find((r) => r.target === "koa-router" && r.q === "rest");
+  if (ours("rest") && koa) {
+    const ratio = ours("rest").rps / koa.rps;
+    row("REST GET one resource ≥ 0.8 × Koa + @koa/router", `${ratio.toFixed(2)} × (${fmt(ours("rest").rps)} vs ${fmt(koa.rps)} rps)`, ratio >= 0.8);
+  }
+  for (const q of ["q1", "q2"]) {
+    const best = peers(q).sort((a, b) => b.rps - a.rps)[0];
+    if (!ours(q) || !best) continue;
+    const ratio = ours(q).rps / best.rps;
+    row(`GraphQL ${q.toUpperCase()} ≥ 1.0 × the best peer`, `${ratio.toFixed(2)} × ${best.label} (${fmt(ours(q).rps)} vs ${fmt(best.rps)} rps)`, ratio >= 1);
+  }
+  for (const q of ["rest", "q1", "q2"]) {
+    const best = peers(q).sort((a, b) => b.rps - a.rps)[0];
+    if (!ours(q) || !best) continue;
+    const ratio = ours(q).p99 / Math.max(1, best.p99);
+    row(`${q} p99 ≤ 2 × the best peer's`, `${ours(q).p99} ms vs ${best.p99} ms (${ratio.toFixed(1)} ×)`, ratio <= 2);
+  }
+  const heaviest = Math.max(...rows.filter((r) => r.target !== "twinspec").map((r) => r.rssPeak));
+  const oursPeak = Math.max(...rows.filter((r) => r.target === "twinspec").map((r) => r.rssPeak));
+  row("server RSS peak ≤ 1.5 × the heaviest peer's", `${mb(oursPeak)} MB vs ${mb(heaviest)} MB (${(oursPeak / heaviest).toFixed(2)} ×)`, oursPeak <= 1.5 * heaviest);
+  return lines.join("\n");
+}
+function fmt(n) {
+  return Math.round(n).toLocaleString("en-US");
+}
+function mb(bytes) {
+  return Math.round(bytes / 2 ** 20);
+}
