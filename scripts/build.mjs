@@ -20,7 +20,13 @@ function newest(dir) {
   return latest;
 }
 
+/** Whether this install can compile: sources and the compiler (a production install has neither, only dist/). */
+export function canBuild() {
+  return existsSync(join(root, "src")) && existsSync(join(root, "node_modules/typescript/bin/tsc"));
+}
+
 export function stale() {
+  if (!canBuild()) return false;
   if (!existsSync(stamp)) return true;
   const inputs = Math.max(newest(join(root, "src")), newest(join(root, "generated")), ...["package.json", "tsconfig.json", "tsconfig.build.json"].map((f) => statSync(join(root, f)).mtimeMs));
   return inputs > statSync(stamp).mtimeMs;
@@ -34,7 +40,25 @@ export function build() {
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
 
+/** The REST runtime that generated rest.ts files import as "twinspec/runtime" (dist/runtime). */
+function buildRuntime() {
+  const tsc = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.runtime.json")], { stdio: "inherit" });
+  if (tsc.status !== 0) throw new Error("the REST runtime does not compile; see the errors above");
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes("--prepare")) {
+    // npm install / npm ci run this. A production install (npm ci --omit=dev, no compiler, dist/ copied in) keeps
+    // the build it was given.
+    if (!canBuild()) {
+      if (!existsSync(join(out, "src/main.js"))) {
+        console.error("twinspec: no TypeScript compiler and no dist/app: copy dist/ from a build (npm run build), or install with dev dependencies");
+        process.exit(1);
+      }
+      process.exit(0);
+    }
+    buildRuntime();
+  }
   if (!process.argv.includes("--if-stale") || stale()) {
     const started = performance.now();
     build();

@@ -7,8 +7,7 @@ import { createMetrics } from "./http/metrics.js";
 import { drainable } from "./http/shutdown.js";
 import { createServerLogger } from "./logger.js";
 import { configOrExit, logDevToken } from "./serve.js";
-import { openStore } from "./store/database.js";
-import { isPostgresUrl } from "./store/postgres.js";
+import { isPostgresUrl, openStore } from "./store/database.js";
 
 const config = configOrExit();
 // Tracing code is loaded only when an OTLP endpoint is set; without one, requests carry no tracing at all.

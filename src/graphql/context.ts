@@ -29,11 +29,35 @@ interface Shared {
 /** Who is calling, and the log of their request: a logger, or where to get one when something is logged. */
 export type Caller = { principal?: Principal | null; requestId?: string; log?: Logger | (() => Logger | undefined) };
 
-/** One context per operation: loaders cache only within it. */
-export function createContext({ services, bus, streams }: Shared, caller: Caller): GraphqlContext {
-  const context: GraphqlContext = { services, bus, streams, loaders: createLoaders(services), principal: caller.principal ?? null, requestId: caller.requestId ?? "" };
-  const log = caller.log;
-  if (typeof log === "function") Object.defineProperty(context, "log", { get: log, enumerable: true });
-  else context.log = log;
-  return context;
+/**
+ * One context per operation: loaders cache only within it. Its loaders and logger are made on first use (most
+ * operations need one loader or none, and log nothing), by one class rather than properties defined per request.
+ */
+class OperationContext {
+  #loaders: Loaders | undefined;
+  readonly #caller: Caller;
+  readonly services: Services;
+  readonly bus: EventBus;
+  readonly streams: LiveStreams;
+  readonly principal: Principal | null;
+  readonly requestId: string;
+  constructor({ services, bus, streams }: Shared, caller: Caller) {
+    this.services = services;
+    this.bus = bus;
+    this.streams = streams;
+    this.#caller = caller;
+    this.principal = caller.principal ?? null;
+    this.requestId = caller.requestId ?? "";
+  }
+  get loaders(): Loaders {
+    return (this.#loaders ??= createLoaders(this.services));
+  }
+  get log(): Logger | undefined {
+    const log = this.#caller.log;
+    return typeof log === "function" ? log() : log;
+  }
+}
+
+export function createContext(shared: Shared, caller: Caller): GraphqlContext {
+  return new OperationContext(shared, caller);
 }

@@ -5,7 +5,6 @@ import { createReadStream, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Router, RouterContext } from "@koa/router";
-import { parse } from "yaml";
 import { projectFile } from "../paths.js";
 
 const UI_DIR = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
@@ -43,21 +42,30 @@ const INIT = `fetch("/openapi.json").then((res) => res.json()).then((spec) => {
 });
 `;
 
+/** A text made once, on first use (the JSON form of the spec: no YAML parser loaded or run at start-up), with its ETag. */
+function once(make: () => string | Promise<string>) {
+  let made: Promise<{ body: string; etag: string }> | undefined;
+  return () =>
+    (made ??= Promise.resolve(make()).then((body) => ({ body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"` })));
+}
+
 export function mountDocs(router: Router, specFile = projectFile("openapi.yaml")): void {
-  const yaml = readFileSync(specFile, "utf8");
-  const json = JSON.stringify(parse(yaml));
-  const etag = (text: string) => `"${createHash("sha256").update(text).digest("base64url").slice(0, 22)}"`;
-  const text = (body: string, type: string) => (ctx: RouterContext) => {
+  // Read now: a spec missing from a deployment stops the start, not a later request.
+  const source = readFileSync(specFile, "utf8");
+  const yaml = once(() => source);
+  const json = once(async () => JSON.stringify((await import("yaml")).parse(source)));
+  const text = (made: ReturnType<typeof once>, type: string) => async (ctx: RouterContext) => {
+    const { body, etag } = await made();
     ctx.type = type;
-    ctx.set("ETag", etag(body));
+    ctx.set("ETag", etag);
     ctx.set("Cache-Control", "public, no-cache");
     ctx.body = body;
   };
 
   router.get("/openapi.yaml", text(yaml, "application/yaml; charset=utf-8"));
   router.get("/openapi.json", text(json, "application/json; charset=utf-8"));
-  router.get("/docs", text(PAGE, "text/html; charset=utf-8"));
-  router.get("/docs/init.js", text(INIT, "text/javascript; charset=utf-8"));
+  router.get("/docs", text(once(() => PAGE), "text/html; charset=utf-8"));
+  router.get("/docs/init.js", text(once(() => INIT), "text/javascript; charset=utf-8"));
   router.get(`${ASSETS}/:file`, (ctx) => {
     const type = ASSET_TYPES[ctx.params.file];
     if (!type) return; // only the files the page uses; anything else falls through to 404

@@ -1,7 +1,7 @@
 // multipart/form-data request bodies (file uploads), read by @fastify/busboy as the request streams in, never past
 // the body limit: files become UploadedFile values (name, media type, size, bytes), other parts are coerced like
 // form fields by their declared type (objects as JSON, OpenAPI's default for complex values).
-import { Busboy, type BusboyHeaders, type BusboyInstance } from "@fastify/busboy";
+import type { BusboyHeaders, BusboyInstance } from "@fastify/busboy";
 import type { Context } from "koa";
 import { coerceScalar, type Scalar } from "./params.js";
 import { httpError, type FieldError } from "./problem.js";
@@ -51,6 +51,8 @@ function textValue(value: string, field: MultipartFields[string] | undefined): u
 /** The body's fields, each file an UploadedFile. Refuses (413) past `limit` bytes, (400) what is not multipart. */
 export async function readMultipart(ctx: Context, limit: number, fields: MultipartFields = {}): Promise<Record<string, unknown>> {
   if (Number(ctx.get("Content-Length")) > limit) throw httpError(413, `The request body is larger than the limit of ${limit} bytes.`);
+  // Loaded with the first upload: a server that takes none never loads the parser.
+  const { Busboy } = await import("@fastify/busboy");
   let busboy: BusboyInstance;
   try {
     busboy = Busboy({

@@ -3,8 +3,8 @@
 import type { Logger } from "pino";
 import type { Store } from "./database.js";
 import { InProcessBus, type EventBus } from "./events.js";
-import { PgBus, type PgBusOptions } from "./pg-events.js";
+import type { PgBusOptions } from "./pg-events.js";
 
 export function busFor(store: Store, logger: Logger, options?: PgBusOptions): EventBus {
-  return store.postgres ? new PgBus(store.postgres, logger.child({ component: "event-bus" }), options) : new InProcessBus();
+  return store.postgres ? store.postgres.eventBus(logger.child({ component: "event-bus" }), options) : new InProcessBus();
 }

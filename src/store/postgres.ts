@@ -4,9 +4,9 @@ import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogEvent } from "
 import pg from "pg";
 import type { Logger } from "pino";
 import { Availability, GuardedPool, type AvailabilityOptions, type PoolLike } from "./availability.js";
+import type { EventBus } from "./events.js";
+import { PgBus, type PgBusOptions } from "./pg-events.js";
 import type { Database } from "./schema.js";
-
-export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
 // pg returns int8 (count(*), sums) and numeric as strings to avoid precision loss; our values are far below
 // 2^53, and the SQLite path returns numbers, so both parse to Number here.
@@ -25,6 +25,8 @@ export interface PostgresHandle {
   clientConfig: pg.ClientConfig;
   /** the schema the tables live in (first of search_path) */
   schema: string;
+  /** the LISTEN/NOTIFY event bus on this database */
+  eventBus(logger: Logger, options?: PgBusOptions): EventBus;
 }
 
 export interface PostgresOptions {
@@ -70,7 +72,8 @@ export async function openPostgres(url: string, options: PostgresOptions, migrat
     if (!schema) throw new Error("its search_path names no existing schema");
     await serialized(clientConfig, `twinspec:migrate:${schema}`, () => migrate(db, schema));
     availability.start();
-    return { db, handle: { pool, availability, clientConfig, schema } satisfies PostgresHandle };
+    const handle: PostgresHandle = { pool, availability, clientConfig, schema, eventBus: (logger, busOptions) => new PgBus(handle, logger, busOptions) };
+    return { db, handle };
   } catch (error) {
     await db.destroy().catch(() => {});
     throw new Error(`cannot use PostgreSQL at ${describeUrl(url)}: ${(error as Error).message}`, { cause: error });

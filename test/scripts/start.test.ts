@@ -1,9 +1,9 @@
 // `npm start` as users run it: the server is compiled JavaScript (dist/app), in one Node process below npm, with no
 // TypeScript loader (no tsx, no esbuild service) in the process tree that serves the requests.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { ADMIN_TOKEN, TEST_SECRET } from "../support/auth.js";
+import { spawnServer } from "../support/process.js";
 import { call } from "../support/server.js";
 
 /** Every process below `pid`, with its command line. */
@@ -32,27 +32,13 @@ describe("npm start", function () {
   this.timeout(120_000); // the first start after a source change compiles the server first
 
   it("serves from compiled JavaScript in one Node process, with no TypeScript loader", async () => {
-    const npm = spawn("npm", ["start"], {
-      env: { ...process.env, HOST: "127.0.0.1", PORT: "0", AUTH_SECRET: TEST_SECRET, DATABASE_URL: "sqlite::memory:", NODE_ENV: "production", NODE_OPTIONS: "" },
-      stdio: ["ignore", "pipe", "pipe"],
+    const server = await spawnServer("npm", ["start"], {
+      env: { AUTH_SECRET: TEST_SECRET, DATABASE_URL: "sqlite::memory:", NODE_ENV: "production", NODE_OPTIONS: "" },
+      timeoutMs: 110_000,
       detached: true,
     });
-    let output = "";
+    const { url, child: npm } = server;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`npm start did not listen:\n${output}`)), 110_000);
-        const onData = (chunk: Buffer) => {
-          output += chunk.toString();
-          const m = /"url":"(http:\/\/[^"]+)"/.exec(output);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]);
-          }
-        };
-        npm.stdout!.on("data", onData);
-        npm.stderr!.on("data", onData);
-        npm.on("exit", () => reject(new Error(`npm start exited:\n${output}`)));
-      });
       assert.equal((await call(`${url}/customers`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status, 200);
       const tree = descendants(npm.pid!);
       const nodes = tree.filter((p) => /(^|\/)node /.test(`${p.cmd} `));

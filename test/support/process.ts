@@ -10,18 +10,34 @@ export interface ServerProcess {
 }
 
 /** `entry` runs as `tsx <entry>` does: `npm start` runs src/main.ts, `npm run mock` src/mock.ts. */
-export async function startProcess(env: Record<string, string>, entry = "src/main.ts"): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+export function startProcess(env: Record<string, string>, entry = "src/main.ts"): Promise<ServerProcess> {
+  return spawnServer(process.execPath, ["--import", "tsx", entry], { env });
+}
+
+/**
+ * Any command that starts a server and logs its `"url"` (npm start, node on a production install), with the test
+ * defaults in its environment; killed if it does not listen within `timeoutMs`. `detached`: its own process group.
+ */
+export async function spawnServer(
+  command: string,
+  args: string[],
+  { env = {}, cwd, timeoutMs = 15_000, detached = false }: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; detached?: boolean } = {},
+): Promise<ServerProcess> {
+  const child = spawn(command, args, {
+    cwd,
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", AUTH_SECRET: TEST_SECRET, ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached,
   });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill("SIGKILL"); // never leave a server behind that no test will stop
+      // Never leave a server behind that no test will stop (with its group: npm's children too).
+      if (detached) process.kill(-child.pid!, "SIGKILL");
+      else child.kill("SIGKILL");
       reject(new Error(`server did not start:\n${output}`));
-    }, 15_000);
+    }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const m = /"url":"(http:\/\/[^"]+)"/.exec(output);

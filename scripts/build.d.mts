@@ -1,0 +1,4 @@
+// Types of scripts/build.mjs for the TypeScript that imports it (tests).
+export function canBuild(): boolean;
+export function stale(): boolean;
+export function build(): void;

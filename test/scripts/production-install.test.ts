@@ -1,0 +1,72 @@
+// The production install the README documents: package.json, package-lock.json, the two specs, scripts/ and a
+// built dist/ copied to a folder, the production dependencies only (what `npm ci --omit=dev` installs, laid out
+// from this checkout's node_modules so that nothing downloads), no sources. The server must start there and serve
+// REST, GraphQL, the docs and GraphiQL: a runtime import of a devDependency fails here, not in production.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { build, stale } from "../../scripts/build.mjs";
+import { ADMIN_TOKEN } from "../support/auth.js";
+import { spawnServer, type ServerProcess } from "../support/process.js";
+import { call, gql } from "../support/server.js";
+
+const ROOT = process.cwd();
+
+/** The package folders `npm ci --omit=dev` would install, as npm resolves them from the lockfile's tree. */
+function productionPackages(): string[] {
+  const out = execFileSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  return out.split("\n").filter((p) => p.startsWith(join(ROOT, "node_modules") + "/"));
+}
+
+describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", function () {
+  this.timeout(120_000);
+  let dir: string;
+  let server: ServerProcess | undefined;
+
+  before(async () => {
+    if (stale()) build();
+    dir = mkdtempSync(join(tmpdir(), "twinspec-production-"));
+    for (const f of ["package.json", "package-lock.json", "openapi.yaml", "schema.graphql", "scripts", "dist"]) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
+    // Outermost folders first; a package's own nested node_modules comes along with it.
+    const packages = productionPackages().sort((a, b) => a.length - b.length);
+    const copied: string[] = [];
+    for (const pkg of packages) {
+      if (copied.some((c) => pkg.startsWith(c + "/"))) continue;
+      const target = join(dir, relative(ROOT, pkg));
+      mkdirSync(dirname(target), { recursive: true });
+      execFileSync("cp", ["-al", pkg, target]); // hard links: fast, and nothing here writes to them
+      copied.push(pkg);
+    }
+    assert.ok(!existsSync(join(dir, "node_modules/mocha")), "devDependencies are not installed");
+    server = await spawnServer(process.execPath, ["scripts/start.mjs"], { cwd: dir, env: { NODE_ENV: "production", DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
+  });
+
+  after(async () => {
+    server?.child.kill("SIGTERM");
+    await server?.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("starts without sources, and serves REST and GraphQL", async () => {
+    assert.ok(!existsSync(join(dir, "src")));
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const created = await call(`${server!.url}/customers`, { method: "POST", headers: auth, json: { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" } });
+    assert.equal(created.status, 201, created.text);
+    const read = await gql(server!.url, `{ customer(customerId: "${created.json.customerId}") { email } }`, undefined, { token: ADMIN_TOKEN });
+    assert.deepEqual(read.json, { data: { customer: { email: "ada@example.com" } } });
+  });
+
+  it("serves the API docs, the specs and GraphiQL from its own dependencies (offline)", async () => {
+    const docs = await call(`${server!.url}/docs`);
+    assert.equal(docs.status, 200);
+    const asset = /src="([^"]+\.js)"/.exec(docs.text)?.[1];
+    assert.ok(asset, docs.text.slice(0, 500));
+    assert.equal((await call(new URL(asset, `${server!.url}/docs/`).href)).status, 200);
+    assert.equal((await call(`${server!.url}/openapi.json`)).json.openapi, "3.1.0");
+    const graphiql = await call(`${server!.url}/graphql`, { headers: { accept: "text/html" } });
+    assert.equal(graphiql.status, 200);
+    assert.match(graphiql.headers.get("content-type") ?? "", /text\/html/);
+  });
+});
