@@ -9,6 +9,8 @@ import type { GraphQLError } from "graphql";
 import { parseRequestParams, type Request, type Response } from "graphql-http";
 import { createHandler } from "graphql-http/lib/use/koa";
 import { httpError } from "../http/problem.js";
+import { callerOf, rateLimitHeaders } from "../rate-limit/fields.js";
+import { rateLimitedResponse } from "../rate-limit/graphql.js";
 import type { GraphqlContext } from "./context.js";
 import { formatError } from "./errors.js";
 import { graphiqlPage, wantsHtml } from "./graphiql.js";
@@ -36,8 +38,13 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
       const failed = unresolved.get(req);
       if (failed) return failed;
       const prepared = runtime.prepare(params.query, params.variables);
-      if (prepared.errors) return prepared.errors;
       const ctx = contexts.get(req.raw);
+      const spent = runtime.charge(callerOf(ctx?.state.principal, ctx?.ip), prepared, params.operationName);
+      if (spent) {
+        ctx?.set(rateLimitHeaders(spent));
+        if (!spent.allowed) return rateLimitedResponse(spent, ctx?.get("Accept") ?? "");
+      }
+      if (prepared.errors) return prepared.errors;
       return {
         schema: runtime.schema,
         document: prepared.document,
