@@ -41,7 +41,7 @@ describe("mock server: REST (every operation of openapi.yaml)", () => {
     const res = await send(s.url, op, ids, { headers: { prefer: "code=418" } });
     assert.equal(res.status, 400);
     assert.equal(res.headers.get("content-type"), "application/problem+json");
-    assert.match(res.json.detail, /code=418 is not a status getCustomer declares; it declares 200, 301, 304, 400, 401, 403, 404, 406, 410, 429, 500/);
+    assert.match(res.json.detail, /code=418 is not a status getCustomer declares; it declares 200, 301, 304, 400, 401, 403, 404, 406, 408, 410, 414, 429, 431, 500, 503/);
     assert.deepEqual(res.json.errors.map((e: { in: string; pointer: string }) => [e.in, e.pointer]), [["header", "/Prefer"]]);
     const named = await send(s.url, op, ids, { headers: { prefer: "example=grace" } });
     assert.equal(named.status, 400);
