@@ -3,11 +3,12 @@
 // minute), so that instances sharing a database count the same windows. A request spends 1 unit (REST) or its query
 // cost (GraphQL); one over budget is refused and spends nothing.
 //
-// Deciding never waits: the counts live in this process. With a SharedCounts (PostgreSQL) the instance adds what it
-// admitted to the shared totals in one statement every `syncMs`, and at once when a caller is new in a window, and
-// learns the totals from the same statement. So the budget holds across instances up to what the others admit
-// between two syncs; when the database cannot be reached, each instance goes on counting alone and sends its
-// counts once it is back.
+// Deciding never waits: the counts live in this process. With a SharedCounts (PostgreSQL) the instance reports what
+// it admitted in each window (its own running count: reporting it twice changes nothing, so a statement that failed
+// after all is simply sent again) in one statement every `syncMs`, and at once when a caller is new in a window, and
+// learns from the same statement what the other instances admitted. So the budget holds across instances up to
+// what the others admit between two syncs; when the database cannot be reached, each instance goes on counting
+// alone and reports once it is back.
 import type { Logger } from "pino";
 
 export interface BudgetSpec {
@@ -31,7 +32,7 @@ export interface RateLimitOptions {
   now?: () => number;
 }
 
-/** One row of the shared totals: a caller's count in one window of one budget. */
+/** A caller's count in one window of one budget. */
 export interface SharedCount {
   /** "<budget>|<caller>" */
   key: string;
@@ -41,8 +42,8 @@ export interface SharedCount {
 }
 
 export interface SharedCounts {
-  /** adds each delta to its total and answers the new totals */
-  add(deltas: (SharedCount & { expires: number })[]): Promise<SharedCount[]>;
+  /** records what this instance admitted so far in each window, and answers what the other instances did */
+  report(own: (SharedCount & { expires: number })[]): Promise<SharedCount[]>;
   /** forgets windows that ended before `now` */
   sweep(now: number): Promise<void>;
 }
@@ -59,10 +60,10 @@ export interface Decision {
 
 interface Counter {
   window: number;
-  /** spent in this window, as far as this instance knows (the shared total + what it has not sent yet) */
-  used: number;
-  /** admitted here and not sent to the shared totals yet */
-  pending: number;
+  /** admitted here in this window */
+  own: number;
+  /** admitted by the other instances, as of the last sync */
+  others: number;
   /** waiting in the queue of the next sync */
   queued: boolean;
 }
@@ -139,25 +140,24 @@ export class RateLimiter {
     const window = now - (now % budget.windowMs);
     let counter = budget.counters.get(caller);
     if (counter === undefined || counter.window !== window) {
-      counter = { window, used: 0, pending: 0, queued: false };
+      counter = { window, own: 0, others: 0, queued: false };
       budget.counters.set(caller, counter);
-      // A caller new here may have spent elsewhere: learn the shared total at once.
+      // A caller new here may have spent elsewhere: learn what at once.
       if (this.options.shared) {
         this.enqueue(budget, caller, counter);
         this.syncSoon();
       }
     }
     const reset = Math.ceil((window + budget.windowMs - now) / 1000);
-    const allowed = counter.used + cost <= budget.limit;
+    const allowed = counter.own + counter.others + cost <= budget.limit;
     if (allowed) {
-      counter.used += cost;
-      counter.pending += cost;
+      counter.own += cost;
       if (!counter.queued && this.options.shared) this.enqueue(budget, caller, counter);
     }
-    return { allowed, limit: budget.limit, remaining: Math.max(0, budget.limit - counter.used), reset, policy: budget.policy };
+    return { allowed, limit: budget.limit, remaining: Math.max(0, budget.limit - counter.own - counter.others), reset, policy: budget.policy };
   }
 
-  /** Sends what is pending (PostgreSQL) and stops the timers. */
+  /** Reports what is pending (PostgreSQL) and stops the timers. */
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     await this.sync();
@@ -177,7 +177,7 @@ export class RateLimiter {
     });
   }
 
-  /** One statement adds every pending count to the shared totals; one at a time (a call meanwhile runs after it). */
+  /** One statement reports every changed count; one at a time (a call meanwhile runs after it). */
   sync(): Promise<void> {
     if (!this.options.shared || (this.queue.length === 0 && !this.syncing)) return Promise.resolve();
     if (this.syncing) {
@@ -196,24 +196,17 @@ export class RateLimiter {
 
   private async send(): Promise<void> {
     const shared = this.options.shared!;
-    const sent = this.queue.map((q) => ({ ...q, delta: q.counter.pending }));
+    const sent = this.queue;
     this.queue = [];
-    for (const s of sent) {
-      s.counter.pending = 0;
-      s.counter.queued = false;
-    }
+    for (const q of sent) q.counter.queued = false;
+    const key = (q: Queued) => `${q.budget.name}|${q.caller}`;
     let done = 0;
     try {
       for (; done < sent.length; done += BATCH) {
         const part = sent.slice(done, done + BATCH);
-        const key = (s: Queued) => `${s.budget.name}|${s.caller}`;
-        const totals = await shared.add(part.map((s) => ({ key: key(s), window: s.counter.window, used: s.delta, expires: s.counter.window + s.budget.windowMs })));
-        const byKey = new Map(totals.map((t) => [`${t.key}@${t.window}`, t.used]));
-        for (const s of part) {
-          const total = byKey.get(`${key(s)}@${s.counter.window}`);
-          // What was admitted since the statement left is not in the total yet.
-          if (total !== undefined) s.counter.used = Math.max(s.counter.used, total + s.counter.pending);
-        }
+        const others = await shared.report(part.map((q) => ({ key: key(q), window: q.counter.window, used: q.counter.own, expires: q.counter.window + q.budget.windowMs })));
+        const byKey = new Map(others.map((o) => [`${o.key}@${o.window}`, o.used]));
+        for (const q of part) q.counter.others = Math.max(q.counter.others, byKey.get(`${key(q)}@${q.counter.window}`) ?? 0);
       }
       if (this.failing) this.options.log?.info("rate limits: the shared counts are reachable again");
       this.failing = false;
@@ -223,11 +216,8 @@ export class RateLimiter {
         await shared.sweep(now);
       }
     } catch (error) {
-      // Not sent: back in the queue for the next sync; meanwhile this instance counts alone.
-      for (const s of sent.slice(done)) {
-        s.counter.pending += s.delta;
-        if (!s.counter.queued) this.enqueue(s.budget, s.caller, s.counter);
-      }
+      // Not reported (or not known to be): back in the queue for the next sync; meanwhile this instance counts alone.
+      for (const q of sent.slice(done)) if (!q.counter.queued) this.enqueue(q.budget, q.caller, q.counter);
       if (!this.failing) this.options.log?.warn({ err: error }, "rate limits: cannot reach the shared counts; counting in this process until they are back");
       this.failing = true;
     }

@@ -19,7 +19,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = { factor: 1, overrides: {}, 
 
 export function rateLimiterFor(store: Store, config: Partial<RateLimitConfig> = {}, log?: Logger): RateLimiter {
   const { factor, overrides, syncMs } = { ...DEFAULT_RATE_LIMITS, ...config };
-  const shared = store.dialect === "postgres" ? new RateLimitCounts(store.db) : undefined;
+  const shared = store.postgres ? RateLimitCounts.over(store.postgres) : undefined;
   return new RateLimiter(rateLimits.budgets, { factor, overrides, syncMs, shared, log });
 }
 

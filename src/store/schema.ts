@@ -31,14 +31,15 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
-/** A caller's rate-limit count in one window of one budget, added up over every instance (PostgreSQL). */
+/** What one instance admitted for a caller in one window of one budget (PostgreSQL). */
 export interface RateLimitsTable {
   /** "<budget>|<caller>" */
   key: string;
-  /** ms since the epoch (pg answers bigint as a string) */
-  window_start: number | string;
-  used: number | string;
-  expires_at: number | string;
+  /** ms since the epoch */
+  window_start: number;
+  instance: string;
+  used: number;
+  expires_at: number;
 }
 
 export interface Database {

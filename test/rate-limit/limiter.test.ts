@@ -11,21 +11,26 @@ function clock(start = T0) {
   return c;
 }
 
-/** The shared totals of several instances, as the rate_limits table keeps them. */
-class MemoryCounts implements SharedCounts {
+/** The rate_limits table: each instance's count per key and window; `view` is one instance's access to it. */
+class MemoryTable {
   readonly rows = new Map<string, number>();
-  down = false;
+  /** "down": nothing gets through; "lost answers": statements apply, but their answers never come back */
+  mode: "up" | "down" | "lost answers" = "up";
   statements = 0;
-  async add(deltas: (SharedCount & { expires: number })[]) {
-    this.statements++;
-    if (this.down) throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
-    return deltas.map((d) => {
-      const id = `${d.key}@${d.window}`;
-      this.rows.set(id, (this.rows.get(id) ?? 0) + d.used);
-      return { key: d.key, window: d.window, used: this.rows.get(id)! };
-    });
+  total = (key: string, window = T0) => [...this.rows].filter(([id]) => id.startsWith(`${key}@${window}@`)).reduce((sum, [, n]) => sum + n, 0);
+  view(instance: string): SharedCounts {
+    return {
+      report: async (own) => {
+        this.statements++;
+        if (this.mode === "down") throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
+        const others = own.map((c) => ({ key: c.key, window: c.window, used: this.total(c.key, c.window) - (this.rows.get(`${c.key}@${c.window}@${instance}`) ?? 0) }));
+        for (const c of own) this.rows.set(`${c.key}@${c.window}@${instance}`, Math.max(this.rows.get(`${c.key}@${c.window}@${instance}`) ?? 0, c.used));
+        if (this.mode === "lost answers") throw new Error("Connection terminated unexpectedly");
+        return others.filter((o) => o.used > 0) as SharedCount[];
+      },
+      sweep: async () => {},
+    };
   }
-  async sweep() {}
 }
 
 const admitted = (limiter: RateLimiter, budget: string, caller: string, n: number) => {
@@ -85,14 +90,14 @@ describe("rate limiter", () => {
   });
 
   describe("shared by instances", () => {
-    it("two instances share one budget: each learns the total at its next sync, and goes over by at most what it admits before", async () => {
-      const shared = new MemoryCounts();
+    it("two instances share one budget: each learns the others' counts at its next sync, and goes over by at most what it admits before", async () => {
+      const table = new MemoryTable();
       const c = clock();
-      const a = make({ api: { limit: 10, window: 60 } }, { shared, now: c.fn, syncMs: 60_000 });
-      const b = make({ api: { limit: 10, window: 60 } }, { shared, now: c.fn, syncMs: 60_000 });
+      const a = make({ api: { limit: 10, window: 60 } }, { shared: table.view("a"), now: c.fn, syncMs: 60_000 });
+      const b = make({ api: { limit: 10, window: 60 } }, { shared: table.view("b"), now: c.fn, syncMs: 60_000 });
       assert.equal(admitted(a, "api", "s:ada", 7), 7);
       await a.sync();
-      // New to b: its first request passes and makes b learn the total at once; then only what is left.
+      // New to b: its first request passes and makes b learn the others' counts at once; then only what is left.
       assert.equal(admitted(b, "api", "s:ada", 1), 1);
       await b.sync();
       assert.equal(admitted(b, "api", "s:ada", 10), 2);
@@ -101,41 +106,54 @@ describe("rate limiter", () => {
       assert.equal(admitted(a, "api", "s:ada", 1), 1);
       await a.sync();
       assert.equal(admitted(a, "api", "s:ada", 10), 0);
-      assert.equal(shared.rows.get(`api|s:ada@${T0}`), 11);
+      assert.equal(table.total("api|s:ada"), 11);
     });
 
     it("a caller new to an instance makes it sync at once, without waiting for the interval", async () => {
-      const shared = new MemoryCounts();
-      const a = make({ api: { limit: 10, window: 60 } }, { shared, now: clock().fn, syncMs: 60_000 });
+      const table = new MemoryTable();
+      const a = make({ api: { limit: 10, window: 60 } }, { shared: table.view("a"), now: clock().fn, syncMs: 60_000 });
       a.take(a.budget("api"), "s:ada");
       await new Promise((r) => setImmediate(r));
       await a.sync();
-      assert.equal(shared.rows.get(`api|s:ada@${T0}`), 1);
+      assert.equal(table.total("api|s:ada"), 1);
     });
 
-    it("while the shared totals cannot be reached, each instance counts alone; its counts are added once they are back", async () => {
-      const shared = new MemoryCounts();
-      shared.down = true;
-      const a = make({ api: { limit: 10, window: 60 } }, { shared, now: clock().fn, syncMs: 60_000 });
+    it("while the shared counts cannot be reached, each instance counts alone; its counts are recorded once they are back", async () => {
+      const table = new MemoryTable();
+      table.mode = "down";
+      const a = make({ api: { limit: 10, window: 60 } }, { shared: table.view("a"), now: clock().fn, syncMs: 60_000 });
       assert.equal(admitted(a, "api", "s:ada", 4), 4);
       await a.sync(); // fails: nothing thrown, nothing lost
       assert.equal(admitted(a, "api", "s:ada", 20), 6);
-      shared.down = false;
+      table.mode = "up";
       await a.sync();
-      assert.equal(shared.rows.get(`api|s:ada@${T0}`), 10);
+      assert.equal(table.total("api|s:ada"), 10);
+    });
+
+    it("a statement that applied but whose answer was lost is sent again without counting anything twice", async () => {
+      const table = new MemoryTable();
+      const a = make({ api: { limit: 10, window: 60 } }, { shared: table.view("a"), now: clock().fn, syncMs: 60_000 });
+      assert.equal(admitted(a, "api", "s:ada", 4), 4);
+      table.mode = "lost answers";
+      await a.sync();
+      await a.sync();
+      table.mode = "up";
+      assert.equal(admitted(a, "api", "s:ada", 1), 1);
+      await a.sync();
+      assert.equal(table.total("api|s:ada"), 5);
     });
 
     it("one statement per sync carries every caller's count", async () => {
-      const shared = new MemoryCounts();
-      const a = make({ api: { limit: 1000, window: 60 } }, { shared, now: clock().fn, syncMs: 60_000 });
+      const table = new MemoryTable();
+      const a = make({ api: { limit: 1000, window: 60 } }, { shared: table.view("a"), now: clock().fn, syncMs: 60_000 });
+      for (let i = 0; i < 500; i++) a.take(a.budget("api"), `s:caller${i % 50}`);
       await new Promise((r) => setImmediate(r));
+      await a.sync();
+      const before = table.statements;
       for (let i = 0; i < 500; i++) a.take(a.budget("api"), `s:caller${i % 50}`);
       await a.sync();
-      const before = shared.statements;
-      for (let i = 0; i < 500; i++) a.take(a.budget("api"), `s:caller${i % 50}`);
-      await a.sync();
-      assert.equal(shared.statements - before, 1);
-      assert.equal(shared.rows.get(`api|s:caller7@${T0}`), 20);
+      assert.equal(table.statements - before, 1);
+      assert.equal(table.total("api|s:caller7"), 20);
     });
   });
 });
