@@ -7,9 +7,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { checkResponse, declaredFor } from "../../src/http/response-check.js";
-import { startServer, type TestServer } from "../support/server.js";
 import { operations, pathParams, sampleBody, type Operation } from "../support/spec.js";
-import { authorization, bodySchema, fuzz, headerValue, hugeString, idOf, mutated, oddString, parameterSchema, settings, valid, world, wrong, type Ids } from "./support.js";
+import { authorization, bodySchema, fuzz, fuzzTarget, headerValue, hugeString, idOf, mutated, oddString, parameterSchema, settings, valid, wrong, type Ids } from "./support.js";
 
 const BODY_LIMIT = 16 * 1024;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -111,42 +110,27 @@ function request(ids: Ids): fc.Arbitrary<FuzzRequest> {
 
 describe("fuzz: REST", function () {
   this.timeout(120_000);
-  let s: TestServer;
-  let ids: Ids;
-  before(async () => {
-    s = await startServer({ bodyLimit: BODY_LIMIT });
-    ids = await world(s.url);
-  });
-  after(() => s.close());
+  const target = fuzzTarget(BODY_LIMIT);
 
   it("every answer is declared for its operation and matches its declaration; no 5xx; the server stays ready", async () => {
-    const statuses = new Map<number, number>();
-    let sent = 0;
-    await fuzz(
-      "test/fuzz/rest.test.ts",
-      request(ids),
-      async (req) => {
-        const res = await fetch(`${s.url}${req.url}`, { method: req.method, headers: req.headers, body: req.body, redirect: "manual" });
-        const text = await res.text();
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        const what = `${describeRequest(req)}\n→ ${res.status} ${text.slice(0, 500)}`;
-        assert.ok(res.status < 500, `a ${res.status}: ${what}`);
-        assert.ok(declaredFor(req.op.responses, res.status), `${req.op.operationId} does not declare ${res.status}: ${what}`);
-        const type = res.headers.get("content-type")?.split(";")[0];
-        let parsed: unknown;
-        if (text) {
-          assert.ok(type && /json/.test(type), `a body that is not JSON: ${what}`);
-          parsed = JSON.parse(text);
-        }
-        if (req.method !== "HEAD") {
-          const mismatch = checkResponse(req.op.responses, { status: res.status, body: parsed, headers: Object.fromEntries(res.headers) }, type);
-          assert.equal(mismatch, undefined, `${mismatch?.detail}: ${what}`);
-        }
-        if (++sent % 50 === 0) assert.equal((await fetch(`${s.url}/readyz`)).status, 200, "the server is not ready any more");
-      },
-      { ...settings(800), timeLimitMs: 25_000 },
-    );
-    console.log(`      statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(" ")}`);
-    assert.equal((await fetch(`${s.url}/readyz`)).status, 200, "the server is not ready any more");
+    const base = target.server.url;
+    await fuzz("test/fuzz/rest.test.ts", base, request(target.ids), async (req) => {
+      const res = await fetch(`${base}${req.url}`, { method: req.method, headers: req.headers, body: req.body, redirect: "manual" });
+      const text = await res.text();
+      const what = `${describeRequest(req)}\n→ ${res.status} ${text.slice(0, 500)}`;
+      assert.ok(res.status < 500, `a ${res.status}: ${what}`);
+      assert.ok(declaredFor(req.op.responses, res.status), `${req.op.operationId} does not declare ${res.status}: ${what}`);
+      const type = res.headers.get("content-type")?.split(";")[0];
+      let parsed: unknown;
+      if (text) {
+        assert.ok(type && /json/.test(type), `a body that is not JSON: ${what}`);
+        parsed = JSON.parse(text);
+      }
+      if (req.method !== "HEAD") {
+        const mismatch = checkResponse(req.op.responses, { status: res.status, body: parsed, headers: Object.fromEntries(res.headers) }, type);
+        assert.equal(mismatch, undefined, `${mismatch?.detail}: ${what}`);
+      }
+      return res.status;
+    }, { ...settings(800), timeLimitMs: 25_000 });
   });
 });

@@ -1,9 +1,10 @@
 // What both fuzzers share: values from the JSON Schemas of openapi.yaml (valid ones, and the same mutated: wrong
 // types, nulls, huge and odd strings), the ids of every state a resource can be in, tokens of every kind, and a
 // seeded run that prints how to replay its failure (FUZZ_SEED, FUZZ_PATH, FUZZ_RUNS).
+import assert from "node:assert/strict";
 import fc from "fast-check";
 import { token } from "../support/auth.js";
-import { call } from "../support/server.js";
+import { call, startServer, type TestServer } from "../support/server.js";
 import { newWorld, operations, resources } from "../support/spec.js";
 import { isObject, loadDocument, type JsonObject } from "../../src/codegen/spec.js";
 
@@ -116,6 +117,8 @@ const without = (v: unknown, k: string) => {
 export interface Ids {
   /** by id name (customerId, orderId, …): live ones the owner holds, another customer's, deleted, merged */
   byName: Record<string, string[]>;
+  /** the owner's live ones, by id name */
+  own: Record<string, string>;
   tokens: Record<string, string>;
   owner: string;
 }
@@ -127,9 +130,9 @@ export async function world(base: string): Promise<Ids> {
   const byName: Record<string, string[]> = {};
   const add = (name: string, id: string | undefined) => id && (byName[name] ??= []).push(id);
   for (const w of [mine, theirs, gone]) for (const [name, id] of Object.entries(w.ids)) add(name, id);
-  // Deleted: the third world's owner (its orders, carts and jobs answer 410 with it), and one cart.
+  // Deleted: the third world's owner (its orders, carts and jobs answer 410 with it), and the second one's cart.
   const cartOp = operations.find((o) => o.method === "DELETE" && o.path === resources.carts.path)!;
-  await call(`${base}${cartOp.path.replace("{cartId}", mine.ids.cartId)}`, { method: "DELETE" });
+  await call(`${base}${cartOp.path.replace("{cartId}", theirs.ids.cartId)}`, { method: "DELETE" });
   await call(`${base}/customers/${gone.owner}`, { method: "DELETE" });
   // Merged into the owner: its URLs answer 301.
   const merged = (await call(`${base}/customers`, { method: "POST", json: { firstName: "M", lastName: "M", email: "m@example.com" } })).json.customerId;
@@ -144,13 +147,14 @@ export async function world(base: string): Promise<Ids> {
     noScopes: await token(mine.owner, ""),
     expired: await token(mine.owner, customerScopes, -60),
   };
-  return { byName, tokens, owner: mine.owner };
+  return { byName, own: mine.ids, tokens, owner: mine.owner };
 }
 
 /** An id for a path parameter or argument: one of every state, or one that names nothing, or no id at all. */
 export const idOf = (ids: Ids, name: string): fc.Arbitrary<string> =>
   fc.oneof(
-    { weight: 4, arbitrary: ids.byName[name]?.length ? fc.constantFrom(...ids.byName[name]) : fc.constant("nothing_here") },
+    { weight: 3, arbitrary: fc.constant(ids.own[name] ?? "nothing_here") },
+    { weight: 3, arbitrary: ids.byName[name]?.length ? fc.constantFrom(...ids.byName[name]) : fc.constant("nothing_here") },
     { weight: 1, arbitrary: fc.constantFrom("nothing_here", "cus_0000000000000000000000", "-", "_") },
     { weight: 1, arbitrary: fc.oneof(oddString, hugeString(400)) },
   );
@@ -182,22 +186,48 @@ export function settings(defaultRuns: number): FuzzSettings {
   return { seed, numRuns: Number(process.env.FUZZ_RUNS ?? defaultRuns), ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}) };
 }
 
-/** Runs the property; a failure says which request broke what, and the command that replays it. */
-export async function fuzz<T>(file: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<void>, options: FuzzSettings & { timeLimitMs: number }) {
-  const started = Date.now();
-  const details = await fc.check(fc.asyncProperty(arbitrary, check), {
-    seed: options.seed,
-    numRuns: options.numRuns,
-    path: options.path,
-    // The server keeps state between runs: shrinking would replay against another world. Stop at the first failure.
-    endOnFailure: true,
-    interruptAfterTimeLimit: options.timeLimitMs,
-    markInterruptAsFailure: false,
+/** A server for one fuzz suite, with a world of every state (mocha hooks). */
+export function fuzzTarget(bodyLimit: number) {
+  const target = {} as { server: TestServer; ids: Ids };
+  before(async () => {
+    target.server = await startServer({ bodyLimit });
+    target.ids = await world(target.server.url);
   });
+  after(() => target.server.close());
+  return target;
+}
+
+const ready = async (base: string) => assert.equal((await fetch(`${base}/readyz`)).status, 200, "the server is not ready any more");
+
+/**
+ * Runs the property (`check` sends one request and answers its status); /readyz must stay 200 all along. A failure
+ * says which request broke what, and the command that replays it.
+ */
+export async function fuzz<T>(file: string, base: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<number>, options: FuzzSettings & { timeLimitMs: number }) {
+  const started = Date.now();
+  const statuses = new Map<number, number>();
+  const details = await fc.check(
+    fc.asyncProperty(arbitrary, async (value) => {
+      const status = await check(value);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if ([...statuses.values()].reduce((a, b) => a + b) % 50 === 0) await ready(base);
+    }),
+    {
+      seed: options.seed,
+      numRuns: options.numRuns,
+      path: options.path,
+      // The server keeps state between runs: shrinking would replay against another world. Stop at the first failure.
+      endOnFailure: true,
+      interruptAfterTimeLimit: options.timeLimitMs,
+      markInterruptAsFailure: false,
+    },
+  );
   if (details.failed) {
     const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx mocha ${file}`;
     const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
     throw new Error(`${cause}\n\n${fc.defaultReportMessage(details)}\nReplay: ${replay}`);
   }
+  await ready(base);
   console.log(`      ${details.numRuns} requests in ${Date.now() - started} ms, seed ${details.seed}${details.interrupted ? " (stopped at the time limit)" : ""}`);
+  console.log(`      statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(" ")}`);
 }
