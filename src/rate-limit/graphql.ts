@@ -22,9 +22,11 @@ export function graphqlCharge(limiter: RateLimiter, budgets: Partial<Record<"que
 }
 
 export function rateLimitedError(d: Decision): GraphQLError {
-  return new GraphQLError(`Rate limit exceeded: this operation would spend more than the ${d.remaining} left of ${d.limit} per window; retry in ${d.reset} s.`, {
-    extensions: { code: "RATE_LIMITED", retryAfterSeconds: d.reset, limit: d.limit, remaining: d.remaining },
-  });
+  const message =
+    d.cost > d.limit
+      ? `Rate limit exceeded: this operation costs ${d.cost}, more than the whole budget of ${d.limit} per window; ask for fewer items.`
+      : `Rate limit exceeded: this operation costs ${d.cost}, more than the ${d.remaining} left of ${d.limit} per window; retry in ${d.reset} s.`;
+  return new GraphQLError(message, { extensions: { code: "RATE_LIMITED", retryAfterSeconds: d.reset, cost: d.cost, limit: d.limit, remaining: d.remaining } });
 }
 
 /** GraphQL over HTTP: the whole request refused, 429 with Retry-After, in the media type the client accepts. */

@@ -50,6 +50,8 @@ export interface SharedCounts {
 
 export interface Decision {
   allowed: boolean;
+  /** what the request would spend */
+  cost: number;
   limit: number;
   remaining: number;
   /** seconds until the window ends (RateLimit-Reset; Retry-After when refused) */
@@ -154,7 +156,7 @@ export class RateLimiter {
       counter.own += cost;
       if (!counter.queued && this.options.shared) this.enqueue(budget, caller, counter);
     }
-    return { allowed, limit: budget.limit, remaining: Math.max(0, budget.limit - counter.own - counter.others), reset, policy: budget.policy };
+    return { allowed, cost, limit: budget.limit, remaining: Math.max(0, budget.limit - counter.own - counter.others), reset, policy: budget.policy };
   }
 
   /** Reports what is pending (PostgreSQL) and stops the timers. */

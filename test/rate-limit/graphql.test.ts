@@ -44,11 +44,22 @@ describe("rate limits on GraphQL", () => {
     const [error] = last!.json.errors;
     assert.equal(error.extensions.code, "RATE_LIMITED");
     assert.equal(String(error.extensions.retryAfterSeconds), last!.headers.get("retry-after"));
+    assert.deepEqual([error.extensions.cost, error.extensions.remaining], [51, 18]);
+    assert.match(error.message, /costs 51, more than the 18 left of 120 per window; retry in \d+ s/);
     assert.equal(fields(last!.headers).remaining, "18");
     // What is left still buys a cheaper operation.
     assert.equal((await gql(s.url, "{ customers(first: 5) { customerId } }", undefined, { token: t })).status, 200);
     const other = await gql(s.url, COSTLY, undefined, { token: await token("gql-quiet", "admin") });
     assert.deepEqual([other.status, fields(other.headers).remaining], [200, "69"]);
+  });
+
+  it("an operation that costs more than the whole budget is refused saying so, and spends nothing", async () => {
+    const t = await token("greedy", "admin");
+    // 1 + 100 × (1 + 10 × 1)
+    const res = await gql(s.url, "{ customers(first: 100) { orders { customer { customerId } } } }", undefined, { token: t });
+    assert.equal(res.status, 429);
+    assert.match(res.json.errors[0].message, /costs 1101, more than the whole budget of 120 per window; ask for fewer items/);
+    assert.equal(fields((await gql(s.url, "{ __typename }", undefined, { token: t })).headers).remaining, "119");
   });
 
   it("mutations spend the Mutation budget, apart from queries", async () => {

@@ -54,11 +54,11 @@ describe("rate limiter", () => {
     const c = clock(T0 + 15_000);
     const limiter = make({ api: { limit: 3, window: 60 } }, { now: c.fn });
     const budget = limiter.budget("api");
-    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: true, limit: 3, remaining: 2, reset: 45, policy: "3;w=60" });
+    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: true, cost: 1, limit: 3, remaining: 2, reset: 45, policy: "3;w=60" });
     assert.equal(limiter.take(budget, "s:ada").remaining, 1);
     c.now += 500;
-    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: true, limit: 3, remaining: 0, reset: 45, policy: "3;w=60" });
-    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: false, limit: 3, remaining: 0, reset: 45, policy: "3;w=60" });
+    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: true, cost: 1, limit: 3, remaining: 0, reset: 45, policy: "3;w=60" });
+    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: false, cost: 1, limit: 3, remaining: 0, reset: 45, policy: "3;w=60" });
     // At the next full minute the budget is whole again: the refusals above spent nothing of it.
     c.now = T0 + 60_000;
     assert.equal(admitted(limiter, "api", "s:ada", 5), 3);
