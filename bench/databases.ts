@@ -23,7 +23,8 @@ export interface BenchRequest {
 export type Prepare = (url: string, headers: Record<string, string>) => Promise<BenchRequest[]>;
 
 const SECRET = randomBytes(24).toString("hex");
-const ENV = { NODE_ENV: "production", LOG_LEVEL: process.env.LOG_LEVEL ?? "info", AUTH_SECRET: SECRET };
+// The limiter runs (its cost is measured) but never refuses the bench's one client.
+const ENV = { NODE_ENV: "production", LOG_LEVEL: process.env.LOG_LEVEL ?? "info", AUTH_SECRET: SECRET, RATE_LIMIT_FACTOR: "1000" };
 
 export async function compareDatabases(prepare: Prepare, seconds: number, rounds = 3, connections = 50) {
   const token = await signToken(SECRET, { sub: "bench", scope: "admin", ttlSeconds: 3600 });

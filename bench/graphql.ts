@@ -95,7 +95,7 @@ async function measure(name: string, server: Started, q1: string, expected?: { q
   return { rows: rows.map((r) => ({ ...r, peak_rss_mib: rss })), answers };
 }
 
-const ours = await startServer("src/main.ts", { DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, NODE_ENV: "production", AUTH_SECRET: SECRET, LOG_LEVEL: process.env.LOG_LEVEL ?? "info" });
+const ours = await startServer("src/main.ts", { DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, NODE_ENV: "production", AUTH_SECRET: SECRET, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", RATE_LIMIT_FACTOR: "1000" });
 const data = await seed(ours.url);
 const dataFile = join(dir, "data.json");
 writeFileSync(dataFile, JSON.stringify(data));

@@ -112,3 +112,43 @@ export const graphqlInputs: Record<string, InputRules> = {
   "Mutation.deleteCart": { operationId: "deleteCart", path: { args: ["cartId"], validate: validators.getCart_path } },
   "Mutation.checkoutCart": { operationId: "checkoutCart", path: { args: ["cartId"], validate: validators.getCart_path } },
 };
+
+/**
+ * Rate limits (x-rate-limit in openapi.yaml, @rateLimit in schema.graphql): each budget by name — what one caller may
+ * spend per window (seconds): requests on REST, query cost on GraphQL —, and which budget each REST operation and
+ * each GraphQL operation type spends.
+ */
+export const rateLimits = {
+  budgets: {
+    "default": { limit: 600, window: 60 },
+    "tag:jobs": { limit: 1200, window: 60 },
+    "op:checkoutCart": { limit: 60, window: 60 },
+    "graphql": { limit: 30000, window: 60 },
+    "graphql:Mutation": { limit: 3000, window: 60 },
+  },
+  rest: {
+    listCustomers: "default",
+    createCustomer: "default",
+    getCustomer: "default",
+    putCustomer: "default",
+    deleteCustomer: "default",
+    patchCustomer: "default",
+    mergeCustomer: "default",
+    listCustomerOrders: "default",
+    placeOrder: "default",
+    getOrder: "default",
+    updateOrder: "default",
+    listCustomerCarts: "default",
+    createCart: "default",
+    getCart: "default",
+    replaceCart: "default",
+    deleteCart: "default",
+    checkoutCart: "op:checkoutCart",
+    getJob: "tag:jobs",
+  } as Record<string, string>,
+  graphql: {
+    query: "graphql",
+    mutation: "graphql:Mutation",
+    subscription: "graphql",
+  } as Partial<Record<"query" | "mutation" | "subscription", string>>,
+} as const;

@@ -375,6 +375,13 @@ export type AuthDirectiveArgs = {
 
 export type AuthDirectiveResolver<Result, Parent, ContextType = GraphqlContext, Args = AuthDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
+export type RateLimitDirectiveArgs = {
+  limit: Scalars['Int']['input'];
+  window: Scalars['Int']['input'];
+};
+
+export type RateLimitDirectiveResolver<Result, Parent, ContextType = GraphqlContext, Args = RateLimitDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type UnpairedDirectiveArgs = {
   reason: Scalars['String']['input'];
   tag?: Maybe<Scalars['String']['input']>;
@@ -491,5 +498,6 @@ export type Resolvers<ContextType = GraphqlContext> = {
 
 export type DirectiveResolvers<ContextType = GraphqlContext> = {
   auth?: AuthDirectiveResolver<any, any, ContextType>;
+  rateLimit?: RateLimitDirectiveResolver<any, any, ContextType>;
   unpaired?: UnpairedDirectiveResolver<any, any, ContextType>;
 };

@@ -3,6 +3,7 @@
 import type { Server } from "node:http";
 import type Koa from "koa";
 import type { Logger } from "pino";
+import { rateLimits } from "../generated/contract.js";
 import { createServices, ownerLookup, restHandlers, type Services } from "../generated/wiring.js";
 import { withAuth } from "./auth/graphql.js";
 import type { Principal } from "./auth/principal.js";
@@ -14,6 +15,8 @@ import { preconditionsOf } from "./http/conditional.js";
 import { idempotency } from "./http/idempotency.js";
 import { createMetrics, type Metrics } from "./http/metrics.js";
 import { domainOutcome } from "./http/outcomes.js";
+import { graphqlCharge } from "./rate-limit/graphql.js";
+import { rateLimiterFor, type RateLimitConfig } from "./rate-limit/setup.js";
 import type { RestContext } from "./rest/context.js";
 import type { Store } from "./store/database.js";
 import { busFor } from "./store/bus.js";
@@ -50,6 +53,8 @@ export interface AppDeps {
   wsKeepAliveMs?: number;
   /** longest URL accepted (414 beyond; default 8192, MAX_URL_LENGTH) */
   maxUrlLength?: number;
+  /** the specs' rate limits, scaled or replaced (default: as declared) */
+  rateLimits?: Partial<RateLimitConfig>;
 }
 
 export interface App {
@@ -71,13 +76,14 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing }: AppDeps): App {
+export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing, rateLimits: limits }: AppDeps): App {
   const queue = new JobQueue(store, logger, jobs);
   const services = createServices({ store, bus, queue, log: logger });
   const owners = ownerLookup(services);
   const verifier = new TokenVerifier({ ...identity, secret: authSecret, jwks: { log: logger, ...identity?.jwks } });
+  const limiter = rateLimiterFor(store, limits, logger);
   // @auth directives of schema.graphql, enforced around the resolvers (src/auth/graphql.ts).
-  const gql = createGraphqlRuntime(services, bus, { ...graphql, log: logger, schema: withAuth(buildSchema(), owners), tracing });
+  const gql = createGraphqlRuntime(services, bus, { ...graphql, log: logger, schema: withAuth(buildSchema(), owners), tracing, charge: graphqlCharge(limiter, rateLimits.graphql) });
   const http = transports({
     logger,
     verifier,
@@ -98,6 +104,7 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
     wsKeepAliveMs,
     maxUrlLength,
     tracing,
+    rateLimiter: limiter,
   });
   // What a leak would grow (the soak bench watches it): listeners held by subscriptions.
   metrics.gauge("event_bus_listeners", "Listeners on the event bus (one per live subscription)", () => bus.listenerCount("orderStatusChanged"));
@@ -115,6 +122,7 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
       await http.close();
       await queue.stop();
       await bus.close();
+      await limiter.close();
     },
   };
 }

@@ -1,6 +1,8 @@
 // Configuration from the environment, read once at start. Every knob is documented in the README.
+import { rateLimits } from "../generated/contract.js";
 import { resolveSecret, type AuthConfig } from "./auth/secret.js";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./http/limits.js";
+import { parseBudgets, type RateLimitConfig } from "./rate-limit/setup.js";
 import { tracingFromEnv, type TracingConfig } from "./telemetry/config.js";
 import { DEFAULT_DATABASE_URL } from "./store/database.js";
 
@@ -26,6 +28,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** OpenTelemetry: set when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT, …) */
   tracing?: TracingConfig;
+  /** the specs' rate limits, scaled (RATE_LIMIT_FACTOR) or replaced (RATE_LIMITS); PostgreSQL sync (RATE_LIMIT_SYNC_MS) */
+  rateLimits: RateLimitConfig;
 }
 
 /** GraphQL knobs (GRAPHQL_*): introspection and the limits checked before execution. */
@@ -84,7 +88,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     server: serverLimits(env),
     shutdownGraceMs: positive(env, "SHUTDOWN_GRACE_MS", 10_000),
     tracing: tracingFromEnv(env),
+    rateLimits: rateLimitConfig(env),
   };
+}
+
+function rateLimitConfig(env: NodeJS.ProcessEnv): RateLimitConfig {
+  const factor = Number(env.RATE_LIMIT_FACTOR ?? 1);
+  if (!Number.isFinite(factor) || factor <= 0) throw new Error(`RATE_LIMIT_FACTOR must be a positive number, got "${env.RATE_LIMIT_FACTOR}"`);
+  const overrides = parseBudgets(env.RATE_LIMITS);
+  const unknown = Object.keys(overrides).filter((name) => !(name in rateLimits.budgets));
+  if (unknown.length) throw new Error(`RATE_LIMITS names ${unknown.join(", ")}, which the specs do not declare; they declare ${Object.keys(rateLimits.budgets).join(", ")}`);
+  return { factor, overrides, syncMs: positive(env, "RATE_LIMIT_SYNC_MS", 50) };
 }
 
 function serverLimits(env: NodeJS.ProcessEnv): ServerLimits {

@@ -44,6 +44,7 @@ const app = buildApp({
   corsOrigins: config.corsOrigins,
   maxUrlLength: config.server.maxUrlLength,
   tracing,
+  rateLimits: config.rateLimits,
 });
 // Timeouts and size limits against slow and abusive clients (src/http/limits.ts).
 const server = createHttpServer(app.koa.callback(), config.server, logger);

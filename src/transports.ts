@@ -7,6 +7,7 @@ import Router from "@koa/router";
 import compress from "koa-compress";
 import Koa from "koa";
 import type { Logger } from "pino";
+import { rateLimits } from "../generated/contract.js";
 import { operationSpecs, restRoutes, type RestHandlers } from "../generated/rest.js";
 import { graphqlCaller, metricsGuard, socketCaller } from "./auth/koa.js";
 import type { OwnerLookup } from "./auth/ownership.js";
@@ -24,6 +25,8 @@ import { DEFAULT_SERVER_LIMITS } from "./http/limits.js";
 import { routeLabeler, type Metrics } from "./http/metrics.js";
 import type { MountOptions } from "./http/rest-runtime.js";
 import type { Tracing } from "./telemetry/types.js";
+import type { RateLimiter } from "./rate-limit/limiter.js";
+import { rateLimited } from "./rate-limit/rest.js";
 
 export interface TransportDeps {
   logger: Logger;
@@ -45,6 +48,8 @@ export interface TransportDeps {
   maxUrlLength?: number;
   /** a server span for every request (OpenTelemetry); none when unset */
   tracing?: Tracing;
+  /** counts REST operations against the budgets the spec declares (none: no rate limits) */
+  rateLimiter?: RateLimiter;
 }
 
 export interface Transports {
@@ -85,7 +90,7 @@ export function transports(deps: TransportDeps): Transports {
   const rest = restRoutes(deps.rest.handlers, {
     bodyLimit,
     validateResponses: deps.responseValidation,
-    authorize: restAuthorizer(verifier, owners),
+    authorize: deps.rateLimiter ? rateLimited(restAuthorizer(verifier, owners), deps.rateLimiter, rateLimits.rest) : restAuthorizer(verifier, owners),
     context: deps.rest.context,
     mapError: deps.rest.mapError,
     around: deps.rest.around,

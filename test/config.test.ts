@@ -37,3 +37,23 @@ describe("config: timeouts and limits", () => {
     assert.throws(() => configFromEnv({ HEADERS_TIMEOUT_MS: "40000" }), /HEADERS_TIMEOUT_MS \(40000\) must not exceed REQUEST_TIMEOUT_MS \(30000\)/);
   });
 });
+
+describe("config: rate limits", () => {
+  it("default: the specs' budgets as declared, synced every 50 ms on PostgreSQL", () => {
+    assert.deepEqual(configFromEnv({}).rateLimits, { factor: 1, overrides: {}, syncMs: 50 });
+  });
+
+  it("RATE_LIMIT_FACTOR scales them all; RATE_LIMITS replaces budgets by name; RATE_LIMIT_SYNC_MS", () => {
+    const c = configFromEnv({ RATE_LIMIT_FACTOR: "1000", RATE_LIMITS: "default=1200/60, graphql=60000/3600", RATE_LIMIT_SYNC_MS: "200" });
+    assert.deepEqual(c.rateLimits, { factor: 1000, overrides: { default: { limit: 1200, window: 60 }, graphql: { limit: 60000, window: 3600 } }, syncMs: 200 });
+    assert.equal(configFromEnv({ RATE_LIMIT_FACTOR: "0.5" }).rateLimits.factor, 0.5);
+  });
+
+  it("refuses a factor that is not a positive number, a malformed budget, and a budget the specs do not declare", () => {
+    assert.throws(() => configFromEnv({ RATE_LIMIT_FACTOR: "0" }), /RATE_LIMIT_FACTOR must be a positive number, got "0"/);
+    assert.throws(() => configFromEnv({ RATE_LIMIT_FACTOR: "lots" }), /RATE_LIMIT_FACTOR must be a positive number/);
+    assert.throws(() => configFromEnv({ RATE_LIMITS: "default=600" }), /RATE_LIMITS: "default=600" is not <budget>=<limit>\/<window seconds>/);
+    assert.throws(() => configFromEnv({ RATE_LIMITS: "default=0/60" }), /RATE_LIMITS: "default=0\/60"/);
+    assert.throws(() => configFromEnv({ RATE_LIMITS: "tag:nope=5/60" }), /RATE_LIMITS names tag:nope, which the specs do not declare; they declare default, tag:jobs, op:checkoutCart, graphql, graphql:Mutation/);
+  });
+});

@@ -1,6 +1,7 @@
 // Emits what the project's two specs state together (contract.ts) as code:
-// - generated/contract.ts: scopes, resources, who owns the target of each operation and root field, and the
-//   validators a root field's arguments share with its paired operation (data only; no hand-written imports);
+// - generated/contract.ts: scopes, resources, who owns the target of each operation and root field, the
+//   validators a root field's arguments share with its paired operation, and the rate limits (data only; no
+//   hand-written imports);
 // - generated/resolvers.ts: ResolversByTag, the resolvers each src/graphql/<tag>.ts must have (missing = type error);
 // - generated/wiring.ts: the one place that imports every hand-written tag file (domain services, REST handlers,
 //   GraphQL resolvers) and assembles them, so a missing module, handler, resolver or ownerOf is a type error.
@@ -82,7 +83,30 @@ export function emitContract(contract: Contract, validators: Map<string, Operati
     ...inputs,
     "};",
     "",
+    ...emitRateLimits(contract.rateLimits),
   ].join("\n");
+}
+
+function emitRateLimits({ budgets, rest, graphql }: Contract["rateLimits"]): string[] {
+  return [
+    "/**",
+    " * Rate limits (x-rate-limit in openapi.yaml, @rateLimit in schema.graphql): each budget by name — what one caller may",
+    " * spend per window (seconds): requests on REST, query cost on GraphQL —, and which budget each REST operation and",
+    " * each GraphQL operation type spends.",
+    " */",
+    "export const rateLimits = {",
+    "  budgets: {",
+    ...Object.entries(budgets).map(([name, b]) => `    ${quote(name)}: { limit: ${b.limit}, window: ${b.window} },`),
+    "  },",
+    "  rest: {",
+    ...Object.entries(rest).map(([id, name]) => `    ${prop(id)}: ${quote(name)},`),
+    "  } as Record<string, string>,",
+    "  graphql: {",
+    ...Object.entries(graphql).map(([kind, name]) => `    ${kind}: ${quote(name)},`),
+    "  } as Partial<Record<\"query\" | \"mutation\" | \"subscription\", string>>,",
+    "} as const;",
+    "",
+  ];
 }
 
 function inputEntry(field: FieldPlan, validators: Map<string, OperationValidators>): string {

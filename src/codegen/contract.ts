@@ -1,8 +1,9 @@
 // What openapi.yaml and schema.graphql state together, read once for everything `npm run generate` derives from
 // them: the resources (tags with x-resource), the scopes (x-scopes of the bearer scheme), which REST operation
 // pairs with which GraphQL field (x-graphql, x-unpaired, @unpaired), who owns the target of each operation and root
-// field, and which GraphQL fields need a resolver, in which tag's file. Nothing here is kept per resource by hand:
-// a new resource is a tag, its schemas, its operations and its GraphQL types. Every inconsistency is named.
+// field, which GraphQL fields need a resolver, in which tag's file, and the rate limits (rate-limits.ts). Nothing
+// here is kept per resource by hand: a new resource is a tag, its schemas, its operations and its GraphQL types.
+// Every inconsistency is named.
 import {
   buildSchema,
   getDirectiveValues,
@@ -14,6 +15,7 @@ import {
   type GraphQLSchema,
 } from "graphql";
 import type { Operation } from "./operations.js";
+import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./rate-limits.js";
 import { deref, isObject, type Json, type JsonObject } from "./spec.js";
 
 export interface Resource {
@@ -73,6 +75,8 @@ export interface Contract {
   models: Map<string, string>;
   /** custom scalars (each needs an implementation in src/graphql/scalars.ts) */
   scalars: string[];
+  /** the budgets of x-rate-limit and @rateLimit, and which operations spend which (rate-limits.ts) */
+  rateLimits: RateLimits;
 }
 
 export interface ContractProblem {
@@ -175,7 +179,10 @@ export function readContract(
   const scalars = Object.values(schema.getTypeMap())
     .filter((t) => !t.name.startsWith("__") && t.astNode?.kind === "ScalarTypeDefinition")
     .map((t) => t.name);
-  return { contract: { scopes, resources, operations: opInfo, fields, models, scalars }, problems };
+  const restLimits = readRestRateLimits(doc, operations, rest);
+  const graphqlLimits = readGraphqlRateLimits(schema, gql);
+  const rateLimits = { budgets: { ...restLimits.budgets, ...graphqlLimits.budgets }, rest: restLimits.rest, graphql: graphqlLimits.graphql };
+  return { contract: { scopes, resources, operations: opInfo, fields, models, scalars, rateLimits }, problems };
 }
 
 function readScopes(doc: JsonObject, problem: (pointer: string, message: string) => void): Record<string, string> {

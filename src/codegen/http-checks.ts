@@ -1,6 +1,7 @@
 // What openapi.yaml must declare because the server can answer it: every status the runtime itself produces for an
-// operation (validation, auth, content negotiation, body limits, idempotency keys, unexpected failures), and the
-// conditional-request headers of every resource that has an ETag (RFC 9110 §13). Each gap names the operation.
+// operation (validation, auth, content negotiation, body limits, idempotency keys, rate limits, unexpected
+// failures), and the conditional-request headers of every resource that has an ETag (RFC 9110 §13). Each gap names
+// the operation.
 import type { Operation } from "./operations.js";
 import type { ContractProblem } from "./contract.js";
 
@@ -8,8 +9,8 @@ const secured = (op: Operation) => op.security.length > 0 && op.security.every((
 const hasHeader = (op: Operation, name: string) => op.parameters.some((p) => p.in === "header" && p.name.toLowerCase() === name.toLowerCase());
 const answersEtag = (op: Operation) => op.responses.some((r) => /^2/.test(r.status) && r.headers.some((h) => h.name.toLowerCase() === "etag"));
 
-/** Statuses the runtime (not the handler) may answer for this operation, each with why. */
-export function runtimeStatuses(op: Operation): Map<string, string> {
+/** Statuses the runtime (not the handler) may answer for this operation, each with why; `limited`: it spends a rate limit. */
+export function runtimeStatuses(op: Operation, limited = false): Map<string, string> {
   const statuses = new Map<string, string>();
   if (op.parameters.length > 0 || op.requestBody) statuses.set("400", "its parameters and body are validated");
   if (secured(op)) {
@@ -25,6 +26,7 @@ export function runtimeStatuses(op: Operation): Map<string, string> {
     statuses.set("409", "a repeat of its Idempotency-Key may arrive while the first request runs");
     statuses.set("422", "its Idempotency-Key may be reused with another request");
   }
+  if (limited) statuses.set("429", "it spends a rate limit (x-rate-limit)");
   statuses.set("500", "anything may fail unexpectedly");
   statuses.set("503", "its data may be out of reach (database down, disk full)");
   // Answered by the HTTP layer before any operation is chosen, yet to a request for this operation's URL.
@@ -34,12 +36,13 @@ export function runtimeStatuses(op: Operation): Map<string, string> {
   return statuses;
 }
 
-export function checkHttpContract(operations: Operation[], file = "openapi.yaml"): ContractProblem[] {
+/** `limited`: the operationIds that spend a rate limit (RateLimits.rest). */
+export function checkHttpContract(operations: Operation[], file = "openapi.yaml", limited: ReadonlySet<string> = new Set()): ContractProblem[] {
   const problems: ContractProblem[] = [];
   const at = (op: Operation) => `${file}#/paths/${op.path.replace(/~/g, "~0").replace(/\//g, "~1")}/${op.method}`;
   for (const op of operations) {
     const declared = new Set(op.responses.map((r) => r.status));
-    for (const [status, why] of runtimeStatuses(op)) {
+    for (const [status, why] of runtimeStatuses(op, limited.has(op.operationId))) {
       if (!declared.has(status)) problems.push({ at: at(op), message: `${op.operationId} must declare ${status}: ${why}` });
     }
   }

@@ -43,7 +43,7 @@ export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.grap
   } else {
     report.info.push(`${openapi} and ${graphql} agree on ${compared.length} types`);
   }
-  const contractProblems = [...problems, ...checkHttpContract(operations, openapi)];
+  const contractProblems = [...problems, ...checkHttpContract(operations, openapi, new Set(Object.keys(contract.rateLimits.rest)))];
   if (contractProblems.length > 0) {
     report.failed = true;
     report.problems.push(formatContract(contractProblems));

@@ -6,6 +6,8 @@
 // the server, and test/graphql/fast.test.ts compares both paths.
 import { getOperationAST, GraphQLError, type ExecutionResult } from "graphql";
 import type { Context } from "koa";
+import { callerOf, rateLimitHeaders } from "../rate-limit/fields.js";
+import { rateLimitedResponse } from "../rate-limit/graphql.js";
 import { formatError } from "./errors.js";
 import type { GraphqlRuntime } from "./runtime.js";
 
@@ -53,6 +55,18 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
   if (!operation || operation.operation === "subscription") return false;
 
   const state = ctx.state;
+  // Charged here, once it is certain this path answers (graphql-http charges what it answers itself).
+  const spent = runtime.charge(callerOf(state.principal, ctx.ip), prepared, operationName as string | null | undefined);
+  if (spent) {
+    ctx.set(rateLimitHeaders(spent));
+    if (!spent.allowed) {
+      const [body, init] = rateLimitedResponse(spent, ctx.get("Accept"));
+      ctx.status = init!.status!;
+      ctx.set(init!.headers as Record<string, string>);
+      ctx.body = body;
+      return true;
+    }
+  }
   const result: ExecutionResult = await runtime.execute({
     schema: runtime.schema,
     document: prepared.document,

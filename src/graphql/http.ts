@@ -5,10 +5,12 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, Middleware } from "koa";
 import getRawBody from "raw-body";
-import type { GraphQLError } from "graphql";
+import { getOperationAST, type GraphQLError } from "graphql";
 import { parseRequestParams, type Request, type Response } from "graphql-http";
 import { createHandler } from "graphql-http/lib/use/koa";
 import { httpError } from "../http/problem.js";
+import { callerOf, rateLimitHeaders } from "../rate-limit/fields.js";
+import { rateLimitedResponse } from "../rate-limit/graphql.js";
 import type { GraphqlContext } from "./context.js";
 import { formatError } from "./errors.js";
 import { answerCommonCase } from "./fast.js";
@@ -37,8 +39,15 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
       const failed = unresolved.get(req);
       if (failed) return failed;
       const prepared = runtime.prepare(params.query, params.variables);
-      if (prepared.errors) return prepared.errors;
       const ctx = contexts.get(req.raw);
+      const spent = runtime.charge(callerOf(ctx?.state.principal, ctx?.ip), prepared, params.operationName);
+      if (spent) {
+        ctx?.set(rateLimitHeaders(spent));
+        if (!spent.allowed) return rateLimitedResponse(spent, ctx?.get("Accept") ?? "");
+      }
+      if (prepared.errors) return prepared.errors;
+      // graphql-http would refuse it too, but as text/plain and without a code.
+      if (req.method === "GET" && getOperationAST(prepared.document, params.operationName)?.operation === "mutation") return mutationOverGet(ctx?.get("Accept") ?? "");
       return {
         schema: runtime.schema,
         document: prepared.document,
@@ -77,6 +86,13 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
     contexts.set(ctx.req, ctx);
     await handler(ctx, next);
   };
+}
+
+/** 405 + Allow: POST (GraphQL over HTTP), with a coded error in the media type the client accepts. */
+function mutationOverGet(accept: string): Response {
+  const type = /application\/graphql-response\+json/i.test(accept) ? "application/graphql-response+json" : "application/json";
+  const errors = [{ message: "Mutations are not allowed over GET; send them with POST.", extensions: { code: "METHOD_NOT_ALLOWED" } }];
+  return [JSON.stringify({ errors }), { status: 405, statusText: "Method Not Allowed", headers: { allow: "POST", "content-type": `${type}; charset=utf-8` } }];
 }
 
 const NOT_AN_OBJECT = 'The request body must be a JSON object such as {"query": "{ __typename }"}.';

@@ -16,6 +16,7 @@ import {
   type GraphQLNamedType,
   type FieldNode,
   type OperationDefinitionNode,
+  type OperationTypeNode,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
@@ -37,6 +38,12 @@ export const DEFAULT_LIMITS: Limits = { maxDepth: 10, maxCost: 5000, maxAliases:
 export const LIST_SIZE_ARGS = new Set(["first", "limit"]);
 
 type Variables = Readonly<Record<string, unknown>> | null | undefined;
+
+/** What an operation of a document is and costs. */
+export interface OperationCost {
+  type: OperationTypeNode;
+  cost: number;
+}
 
 export function depthLimit(max: number): ValidationRule {
   return (context) => ({
@@ -71,13 +78,17 @@ export function aliasLimit(max: number): ValidationRule {
   };
 }
 
-/** Every object field costs 1, leaf fields 0; a list multiplies what is under it by its size. */
-export function costLimit(limits: Pick<Limits, "maxCost" | "maxListSize" | "defaultListSize">, variables: Variables): ValidationRule {
+/**
+ * Every object field costs 1, leaf fields 0; a list multiplies what is under it by its size. `costs` receives each
+ * operation's cost, by name ("" for an anonymous one), for the rate limits to charge.
+ */
+export function costLimit(limits: Pick<Limits, "maxCost" | "maxListSize" | "defaultListSize">, variables: Variables, costs?: Map<string, OperationCost>): ValidationRule {
   return (context) => ({
     OperationDefinition(op) {
       const root = context.getSchema().getRootType(op.operation);
       if (!root) return;
       const cost = costOf(op.selectionSet, root, context, withDefaults(op, variables), limits, new Set());
+      costs?.set(op.name?.value ?? "", { type: op.operation, cost });
       if (cost > limits.maxCost) {
         context.reportError(
           new GraphQLError(`The operation costs ${cost}; at most ${limits.maxCost} is allowed. Ask for fewer items (first/limit) or fewer nested lists.`, {

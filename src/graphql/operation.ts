@@ -11,7 +11,7 @@ import {
   type GraphQLSchema,
   type ValidationRule,
 } from "graphql";
-import { aliasLimit, costLimit, DEFAULT_LIMITS, depthLimit, listSizeCap, sizesFromVariables, type Limits } from "./limits.js";
+import { aliasLimit, costLimit, DEFAULT_LIMITS, depthLimit, listSizeCap, sizesFromVariables, type Limits, type OperationCost } from "./limits.js";
 import { Lru } from "./lru.js";
 
 export interface OperationOptions extends Partial<Limits> {
@@ -24,13 +24,16 @@ export interface OperationOptions extends Partial<Limits> {
   cacheSize?: number;
 }
 
-export type Prepared = { document: DocumentNode; errors?: undefined } | { errors: readonly GraphQLError[]; document?: undefined };
+export type Prepared =
+  | { document: DocumentNode; errors?: undefined; /** each operation's type and cost, by name ("" = anonymous) */ costs: ReadonlyMap<string, OperationCost> }
+  | { errors: readonly GraphQLError[]; document?: undefined; costs?: undefined };
 
 interface Entry {
   document?: DocumentNode;
   errors?: readonly GraphQLError[];
   /** a list size comes from a variable: cost and caps are checked per request */
   perRequest: boolean;
+  costs?: Map<string, OperationCost>;
 }
 
 /** Longer query texts are prepared every time rather than cached (bounds the cache's memory). */
@@ -46,7 +49,7 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
     depthLimit(limits.maxDepth),
     aliasLimit(limits.maxAliases),
   ];
-  const variableRules = (variables: Record<string, unknown> | null | undefined) => [costLimit(limits, variables), listSizeCap(limits.maxListSize, variables)];
+  const variableRules = (variables: Record<string, unknown> | null | undefined, costs: Map<string, OperationCost>) => [costLimit(limits, variables, costs), listSizeCap(limits.maxListSize, variables)];
   const cache = new Lru<string, Entry>(options.cacheSize ?? 1000);
 
   function compile(query: string): Entry {
@@ -57,8 +60,9 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
       return { errors: [error as GraphQLError], perRequest: false };
     }
     const perRequest = sizesFromVariables(document);
-    const errors = validate(schema, document, perRequest ? staticRules : [...staticRules, ...variableRules(undefined)]);
-    return errors.length > 0 ? { errors, perRequest } : { document, perRequest };
+    const costs = new Map<string, OperationCost>();
+    const errors = validate(schema, document, perRequest ? staticRules : [...staticRules, ...variableRules(undefined, costs)]);
+    return errors.length > 0 ? { errors, perRequest } : { document, perRequest, costs };
   }
 
   const maxDocumentBytes = options.maxDocumentBytes ?? 64 * 1024;
@@ -74,10 +78,11 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
     }
     if (entry.errors) return { errors: entry.errors };
     if (entry.perRequest) {
-      const errors = validate(schema, entry.document!, variableRules(variables));
-      if (errors.length > 0) return { errors };
+      const costs = new Map<string, OperationCost>();
+      const errors = validate(schema, entry.document!, variableRules(variables, costs));
+      return errors.length > 0 ? { errors } : { document: entry.document!, costs };
     }
-    return { document: entry.document! };
+    return { document: entry.document!, costs: entry.costs! };
   };
 }
 

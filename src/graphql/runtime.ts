@@ -5,6 +5,7 @@ import { subscribe, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { persistedDocuments } from "../../generated/persisted-documents.js";
 import type { Services } from "../../generated/wiring.js";
+import type { GraphqlCharge } from "../rate-limit/graphql.js";
 import type { EventBus } from "../store/events.js";
 import type { Tracing } from "../telemetry/types.js";
 import { createContext, type Caller, type GraphqlContext } from "./context.js";
@@ -15,13 +16,14 @@ import { buildSchema } from "./schema.js";
 import { LiveStreams } from "./streams.js";
 
 /**
- * `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers); with
- * `tracing` every operation gets a span; with `persistedOnly` only the documents of the client preset's manifest run.
+* `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers); with
+ * `tracing` every operation gets a span; with `persistedOnly` only the documents of the client preset's manifest run;
+ * `charge` spends an operation's cost from its caller's rate limit (none: no limits).
  */
 export function createGraphqlRuntime(
   services: Services,
   bus: EventBus,
-  options: OperationOptions & { log?: Logger; schema?: GraphQLSchema; tracing?: Tracing; persistedOnly?: boolean } = {},
+  options: OperationOptions & { log?: Logger; schema?: GraphQLSchema; tracing?: Tracing; persistedOnly?: boolean; charge?: GraphqlCharge } = {},
 ) {
   const schema = options.schema ?? buildSchema();
   const streams = new LiveStreams();
@@ -31,6 +33,7 @@ export function createGraphqlRuntime(
     log: options.log,
     persisted: createPersistedDocuments({ documents: persistedDocuments, only: options.persistedOnly }),
     prepare: createPreparer(schema, options),
+    charge: options.charge ?? ((() => undefined) as GraphqlCharge),
     execute: createExecute(schema, options.tracing),
     subscribe: traced(options.tracing, subscribe),
     context: (caller: Caller): GraphqlContext => createContext({ services, bus, streams }, caller),

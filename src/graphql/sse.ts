@@ -5,6 +5,8 @@ import type { Context, Middleware } from "koa";
 import type { Response } from "graphql-sse";
 import { createHandler } from "graphql-sse/lib/use/koa";
 import type { ExecutionResult, GraphQLError } from "graphql";
+import { callerOf } from "../rate-limit/fields.js";
+import { rateLimitedResponse } from "../rate-limit/graphql.js";
 import type { GraphqlContext } from "./context.js";
 import { formatError } from "./errors.js";
 import { malformedRequest, readBody } from "./http.js";
@@ -30,8 +32,10 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
       const resolved = runtime.persisted.resolve(params);
       if (resolved?.errors) return refused(resolved.errors);
       const prepared = runtime.prepare(resolved?.query ?? params.query, params.variables);
-      if (prepared.errors) return refused(prepared.errors);
       const ctx = req.context as unknown as Context;
+      const spent = runtime.charge(callerOf(ctx.state.principal, ctx.ip), prepared, params.operationName);
+      if (spent && !spent.allowed) return rateLimitedResponse(spent, ctx.get("Accept"));
+      if (prepared.errors) return refused(prepared.errors);
       return {
         schema: runtime.schema,
         document: prepared.document,

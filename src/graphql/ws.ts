@@ -10,6 +10,8 @@ import { WebSocketServer } from "ws";
 import { formatError } from "./errors.js";
 import type { GraphqlRuntime } from "./runtime.js";
 import type { Principal } from "../auth/principal.js";
+import { callerOf } from "../rate-limit/fields.js";
+import { rateLimitedError } from "../rate-limit/graphql.js";
 
 export interface WebSocketOptions {
   path?: string;
@@ -48,6 +50,8 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
         const resolved = runtime.persisted.resolve(payload);
         if (resolved?.errors) return resolved.errors as GraphQLError[];
         const prepared = runtime.prepare(resolved?.query ?? payload.query, payload.variables);
+        const spent = runtime.charge(callerOf(callers.get(ctx), ctx.extra.request.socket.remoteAddress), prepared, payload.operationName);
+        if (spent && !spent.allowed) return [rateLimitedError(spent)];
         if (prepared.errors) return prepared.errors.map(formatError) as GraphQLError[];
         const requestId = randomUUID();
         return {

@@ -3,7 +3,10 @@
 import cors from "@koa/cors";
 import type { Context, Middleware } from "koa";
 
-export const EXPOSED_HEADERS = ["Location", "ETag", "Last-Modified", "Link", "X-Request-Id", "Allow", "WWW-Authenticate", "Idempotent-Replayed"];
+export const EXPOSED_HEADERS = [
+  ...["Location", "ETag", "Last-Modified", "Link", "X-Request-Id", "Allow", "WWW-Authenticate", "Idempotent-Replayed", "Retry-After"],
+  ...["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy"],
+];
 const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Accept", "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "Idempotency-Key", "Prefer", "X-Request-Id"];
 
 /** `origins`: exact origins, or ["*"] for any origin (then without credentials, as the Fetch standard requires). */

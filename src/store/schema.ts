@@ -1,7 +1,7 @@
-// Kysely table types of the store's own tables (jobs, idempotency keys). Each resource's domain module adds its
-// table to `Database` itself (declaration merging: `declare module "../store/schema.js"`), so no list of resources is
-// kept here. Timestamps are ISO-8601 strings and JSON columns are text on every dialect, so the code is the same on
-// SQLite and PostgreSQL.
+// Kysely table types of the store's own tables (jobs, idempotency keys, rate-limit counts). Each resource's domain
+// module adds its table to `Database` itself (declaration merging: `declare module "../store/schema.js"`), so no
+// list of resources is kept here. Timestamps are ISO-8601 strings and JSON columns are text on every dialect, so the
+// code is the same on SQLite and PostgreSQL.
 import type { Generated } from "kysely";
 
 export interface JobsTable {
@@ -31,7 +31,19 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
+/** What one instance admitted for a caller in one window of one budget (PostgreSQL). */
+export interface RateLimitsTable {
+  /** "<budget>|<caller>" */
+  key: string;
+  /** ms since the epoch */
+  window_start: number;
+  instance: string;
+  used: number;
+  expires_at: number;
+}
+
 export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
+  rate_limits: RateLimitsTable;
 }

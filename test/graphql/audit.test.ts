@@ -24,6 +24,9 @@ describe("GraphQL over HTTP (graphql-http serverAudits)", () => {
     const m = await call(`${s.url}/graphql?query=${encodeURIComponent(`mutation { deleteCustomer(customerId: "x") }`)}`, { headers: { accept: "application/json" } });
     assert.equal(m.status, 405);
     assert.equal(m.headers.get("allow"), "POST");
+    // A GraphQL error like any other: JSON, with a code (found by the fuzzer: graphql-http's was text/plain, uncoded).
+    assert.equal(m.headers.get("content-type"), "application/json; charset=utf-8");
+    assert.equal(m.json.errors[0].extensions.code, "METHOD_NOT_ALLOWED");
   });
 
   it("answers application/json and application/graphql-response+json as asked", async () => {

@@ -1,12 +1,15 @@
 // Declared statuses that every operation of a kind can answer, produced by walking openapi.yaml's operations with
 // what the specs say of them (sample bodies, resources, conditional headers): 400 for a malformed path id, 404 for
 // an unknown one, 410 for a deleted target, 304 / 412 for conditional requests, 406 / 413 / 415 for content
-// negotiation and bodies, 409 / 422 for Idempotency-Keys, and 500 — with only a request id — for an unexpected
-// failure. Operation-specific outcomes live in their own tests. A new resource in the specs is walked as it is.
+// negotiation and bodies, 409 / 422 for Idempotency-Keys, 429 for a caller over its rate limit, and 500 — with only
+// a request id — for an unexpected failure. Operation-specific outcomes live in their own tests. A new resource in the
+// specs is walked as it is.
 import assert from "node:assert/strict";
 import { fingerprint } from "../../src/http/idempotency.js";
+import { token } from "../support/auth.js";
 import { call, startServer, type Faults, type TestServer } from "../support/server.js";
 import { declares, newWorld, operations, pathParams, resourceOfParam, sampleBody, send, urlOf, type Operation } from "../support/spec.js";
+import { hourly } from "../rate-limit/helpers.js";
 
 const BODY_LIMIT = 4096;
 const hasHeader = (op: Operation, name: string) => op.parameters.some((p) => p.in === "header" && p.name === name);
@@ -170,6 +173,29 @@ describe("declared statuses, walked over every operation", () => {
     const ids = await world();
     for (const op of operations.filter((o) => o.method === "GET")) assert.equal((await call(`${s.url}${urlOf(op, ids)}`)).status, 200, op.operationId);
   });
+});
+
+describe("429, walked over every rate-limited operation", () => {
+  // Every budget of the specs is 1 per hour here: a caller's second request of any operation is over budget.
+  let s: TestServer;
+  before(async () => (s = await startServer({ rateLimits: { overrides: hourly({}, 1) } })));
+  after(() => s.close());
+
+  for (const op of operations.filter((o) => declares(o, 429))) {
+    it(`${op.operationId}: a caller over its budget → 429 with Retry-After and the RateLimit-* fields`, async () => {
+      // A caller of its own (budgets are shared by operations), and ids that need no data: the budget comes first.
+      const caller = await token(`walk-429-${op.operationId}`, "admin");
+      const ids = Object.fromEntries(pathParams(op.path).map((p) => [p, "nothing_here"]));
+      const first = await send(s.url, op, ids, { token: caller });
+      let res = await send(s.url, op, ids, { token: caller });
+      // Should the hour have ended in between, that one spent the new window's budget.
+      if (res.status !== 429) res = await send(s.url, op, ids, { token: caller });
+      assert.equal(res.status, 429, `${first.status} then ${res.status} ${res.text}`);
+      assert.equal(res.headers.get("content-type"), "application/problem+json");
+      assert.deepEqual([res.headers.get("ratelimit-limit"), res.headers.get("ratelimit-remaining")], ["1", "0"]);
+      assert.equal(res.headers.get("retry-after"), res.headers.get("ratelimit-reset"));
+    });
+  }
 });
 
 /** The DELETE of the resource a path parameter names, if it has one. */

@@ -9,7 +9,10 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** `entry` runs as `tsx <entry>` does: `npm start` runs src/main.ts, `npm run mock` src/mock.ts. */
+/**
+ * `entry` runs as `tsx <entry>` does: `npm start` runs src/main.ts, `npm run mock` src/mock.ts. Rate limits are the
+ * specs' × 1000 unless `env` sets RATE_LIMIT_FACTOR (see TEST_RATE_LIMITS in server.ts).
+ */
 export function startProcess(env: Record<string, string>, entry = "src/main.ts"): Promise<ServerProcess> {
   return spawnServer(process.execPath, ["--import", "tsx", entry], { env });
 }
@@ -25,7 +28,7 @@ export async function spawnServer(
 ): Promise<ServerProcess> {
   const child = spawn(command, args, {
     cwd,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", AUTH_SECRET: TEST_SECRET, ...env },
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", AUTH_SECRET: TEST_SECRET, RATE_LIMIT_FACTOR: "1000", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached,
   });

@@ -34,8 +34,14 @@ const faultHook = (faults: Faults) => () => {
   throw new Error("injected fault: the database is in a state nobody planned for");
 };
 
+/**
+ * Rate limits are the specs' scaled by 1000 unless `rateLimits` says otherwise, as the benches run: suites send far
+ * more than one caller's budget, and the limits have their own tests (test/rate-limit/).
+ */
+export const TEST_RATE_LIMITS = { factor: 1000 };
+
 export async function startServer(
-  options: { bodyLimit?: number; corsOrigins?: string[]; faults?: Faults; /** null: no HS256 secret at all */ authSecret?: string | null } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "tracing" | "identity"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase; store?: Omit<StoreOptions, "onQuery">; server?: Partial<ServerLimits> } = {},
+  options: { bodyLimit?: number; corsOrigins?: string[]; faults?: Faults; /** null: no HS256 secret at all */ authSecret?: string | null } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "tracing" | "identity" | "rateLimits"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase; store?: Omit<StoreOptions, "onQuery">; server?: Partial<ServerLimits> } = {},
 ): Promise<TestServer> {
   // A database passed in is shared with other servers (several instances) and left for its owner to drop.
   const database = options.database ?? (await freshDatabase());
@@ -56,6 +62,7 @@ export async function startServer(
     tracing: options.tracing,
     jobs: options.jobs ?? { pollMs: 50, leaseMs: 1000 },
     maxUrlLength: options.server?.maxUrlLength,
+    rateLimits: options.rateLimits ?? TEST_RATE_LIMITS,
   });
   app.start();
   await app.bus.ready?.();

@@ -1,0 +1,10 @@
+// What REST and GraphQL share about rate limits: who spends (a verified token's subject, else the client's address),
+// and the fields that tell the caller where it stands (draft-ietf-httpapi-ratelimit-headers-06).
+import type { Principal } from "../http/rest-runtime.js";
+import type { Decision } from "./limiter.js";
+
+export const callerOf = (principal: Principal | null | undefined, address: string | undefined) => (principal ? `s:${principal.subject}` : `a:${address ?? ""}`);
+
+export function rateLimitHeaders(d: Decision): Record<string, string> {
+  return { "RateLimit-Limit": String(d.limit), "RateLimit-Remaining": String(d.remaining), "RateLimit-Reset": String(d.reset), "RateLimit-Policy": d.policy };
+}

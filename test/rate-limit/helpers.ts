@@ -1,0 +1,35 @@
+// What the rate-limit tests share: budgets of an hour (so no window ends mid-test), requests from another loopback
+// address (anonymous callers are told apart by address), and the RateLimit-* fields of an answer.
+import { request } from "node:http";
+import { rateLimits } from "../../generated/contract.js";
+import type { BudgetSpec } from "../../src/rate-limit/limiter.js";
+
+/** Every budget of the specs as `limit` per hour, unless given. */
+export function hourly(limits: Record<string, number>, others = 1000): Record<string, BudgetSpec> {
+  return Object.fromEntries(Object.keys(rateLimits.budgets).map((name) => [name, { limit: limits[name] ?? others, window: 3600 }]));
+}
+
+/** Waits while the current hour ends in less than `seconds`, so a test's counts all fall in one window. */
+export async function clearOfWindowEnd(seconds = 30, windowSeconds = 3600) {
+  const left = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
+  if (left < seconds * 1000) await new Promise((r) => setTimeout(r, left + 50));
+}
+
+export const fields = (headers: Headers | Record<string, string | string[] | undefined>) => {
+  const get = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers[name] as string | undefined)) ?? undefined;
+  return { limit: get("ratelimit-limit"), remaining: get("ratelimit-remaining"), reset: get("ratelimit-reset"), policy: get("ratelimit-policy"), retryAfter: get("retry-after") };
+};
+
+/** A request sent from another loopback address (127.0.0.2, …): another anonymous caller. */
+export function fromAddress(url: string, localAddress: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: any }>((resolve, reject) => {
+    const req = request(url, { method: init.method ?? "GET", headers: init.headers, localAddress, agent: false }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : undefined }));
+    });
+    req.on("error", reject);
+    req.end(init.body);
+  });
+}

@@ -1,0 +1,92 @@
+// Rate limits on REST, against a real server: a flooding caller gets 429 problem+json with Retry-After and the
+// RateLimit-* fields (on its successful answers too), while another caller's budget is untouched; anonymous callers
+// are counted by address; each budget is spent by the operations the spec gives it; the factor scales them all.
+import assert from "node:assert/strict";
+import { token } from "../support/auth.js";
+import { call, startServer, type TestServer } from "../support/server.js";
+import { clearOfWindowEnd, fields, fromAddress, hourly } from "./helpers.js";
+
+describe("rate limits on REST", () => {
+  let s: TestServer;
+  before(async function () {
+    this.timeout(60_000); // clearOfWindowEnd may wait up to 30 s
+    s = await startServer({ rateLimits: { overrides: hourly({ default: 5, "tag:jobs": 3, "op:checkoutCart": 2 }) } });
+    await clearOfWindowEnd();
+  });
+  after(() => s.close());
+
+  const as = async (sub: string) => ({ authorization: `Bearer ${await token(sub, "admin")}` });
+
+  it("a caller over budget gets 429 problem+json with Retry-After; every answer says where it stands; another caller is untouched", async () => {
+    const flooder = await as("flooder");
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push(await call(`${s.url}/customers`, { headers: flooder }));
+    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200, 429, 429, 429]);
+    assert.deepEqual(answers.map((a) => fields(a.headers).remaining), ["4", "3", "2", "1", "0", "0", "0", "0"]);
+    for (const a of answers) {
+      const f = fields(a.headers);
+      assert.equal(f.limit, "5");
+      assert.equal(f.policy, "5;w=3600");
+      assert.ok(Number(f.reset) > 0 && Number(f.reset) <= 3600, f.reset);
+    }
+    const refused = answers[5];
+    assert.equal(refused.headers.get("content-type"), "application/problem+json");
+    assert.equal(refused.json.type, "urn:twinspec:problem:rate-limited");
+    assert.match(refused.json.detail, /5 requests per 3600 s.*retry in \d+ s/);
+    assert.equal(refused.json.requestId, refused.headers.get("x-request-id"));
+    assert.equal(fields(refused.headers).retryAfter, fields(refused.headers).reset);
+
+    const quiet = await call(`${s.url}/customers`, { headers: await as("quiet") });
+    assert.deepEqual([quiet.status, fields(quiet.headers).remaining], [200, "4"]);
+  });
+
+  it("a refusal comes before the input is read: a flood of bad requests is limited too", async () => {
+    const headers = { ...(await as("bad-input")), "content-type": "application/json" };
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await call(`${s.url}/customers`, { method: "POST", headers, body: "{not json" })).status);
+    assert.deepEqual(statuses, [400, 400, 400, 400, 400, 429, 429]);
+  });
+
+  it("each budget is spent by its operations: the default by every operation without its own, a tag's and an operation's apart", async () => {
+    const caller = await as("spender");
+    const customer = (await call(`${s.url}/customers`, { method: "POST", json: { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" }, headers: caller })).json;
+    // The default budget is one, whichever operation spends it.
+    const read = await call(`${s.url}/customers/${customer.customerId}`, { headers: caller });
+    assert.equal(fields(read.headers).remaining, "3");
+    const cart = await call(`${s.url}/customers/${customer.customerId}/carts`, { method: "POST", json: { items: [{ sku: "A", quantity: 1, unitPrice: 1 }] }, headers: caller });
+    assert.equal(fields(cart.headers).remaining, "2");
+    // checkoutCart has a budget of its own (2), getJob its tag's (3): neither spends the default.
+    const checkout = await call(`${s.url}/carts/${cart.json.cartId}/checkout`, { method: "POST", headers: caller });
+    assert.deepEqual([checkout.status, fields(checkout.headers).limit, fields(checkout.headers).remaining], [202, "2", "1"]);
+    const job = await call(`${s.url}${checkout.headers.get("location")}`, { headers: caller });
+    assert.deepEqual([job.status, fields(job.headers).limit, fields(job.headers).remaining], [200, "3", "2"]);
+    assert.equal(fields((await call(`${s.url}/customers`, { headers: caller })).headers).remaining, "1");
+  });
+
+  it("anonymous callers are counted by address: one address's flood does not touch another's", async () => {
+    const from2 = [];
+    for (let i = 0; i < 7; i++) from2.push(await fromAddress(`${s.url}/customers`, "127.0.0.2"));
+    assert.deepEqual(from2.map((r) => r.status), [401, 401, 401, 401, 401, 429, 429]);
+    assert.equal(fields(from2[0].headers).remaining, "4");
+    assert.equal(fields(from2[6].headers).retryAfter, fields(from2[6].headers).reset);
+    // A token that does not verify proves nobody: still that address's budget.
+    assert.equal((await fromAddress(`${s.url}/customers`, "127.0.0.2", { headers: { authorization: "Bearer not.a.token" } })).status, 429);
+    // Another address, and a valid token from the flooding one, have budgets of their own.
+    const from3 = await fromAddress(`${s.url}/customers`, "127.0.0.3");
+    assert.deepEqual([from3.status, fields(from3.headers).remaining], [401, "4"]);
+    const signed = await fromAddress(`${s.url}/customers`, "127.0.0.2", { headers: await as("someone-at-127.0.0.2") });
+    assert.deepEqual([signed.status, fields(signed.headers).remaining], [200, "4"]);
+  });
+
+  it("RATE_LIMIT_FACTOR multiplies every budget", async () => {
+    const scaled = await startServer({ rateLimits: { factor: 2, overrides: hourly({ default: 5 }) } });
+    try {
+      const caller = await as("factor");
+      const statuses = [];
+      for (let i = 0; i < 12; i++) statuses.push((await call(`${scaled.url}/customers`, { headers: caller })).status);
+      assert.deepEqual(statuses, [...Array(10).fill(200), 429, 429]);
+    } finally {
+      await scaled.close();
+    }
+  });
+});
