@@ -80,6 +80,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{customerId}/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the customer's avatar image
+         * @description The image's bytes, in the media type it was uploaded with, with its `ETag` and `Last-Modified`; `If-None-Match` or `If-Modified-Since` answer 304 when the client's copy is current. A customer without an avatar answers 404.
+         */
+        get: operations["getCustomerAvatar"];
+        /**
+         * Upload the customer's avatar (a PNG, JPEG or WebP image of at most 512 KiB), replacing any previous one
+         * @description A multipart/form-data body whose `image` part is the picture, with its media type (`image/png`, `image/jpeg` or `image/webp`) as the part's Content-Type. Answers 201 with its `Location` the first time, 200 when it replaces one; either way the avatar's description and its `ETag`. `If-Match` / `If-Unmodified-Since` guard a replacement against lost updates (412); `If-None-Match: *` only creates. An image over 512 KiB answers 413; bytes that are not an image of the declared type answer 422.
+         */
+        put: operations["putCustomerAvatar"];
+        post?: never;
+        /**
+         * Remove the customer's avatar
+         * @description Removes the avatar (204); the customer stays, and its avatar then answers 404. `If-Match` / `If-Unmodified-Since` guard against removing an avatar the client has not seen (412).
+         */
+        delete: operations["deleteCustomerAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{customerId}/orders": {
         parameters: {
             query?: never;
@@ -273,6 +303,32 @@ export interface components {
             lastName?: components["schemas"]["Name"];
             email?: components["schemas"]["Email"];
         };
+        /**
+         * @description A customer's avatar image, as stored (GET the customer's /avatar for its bytes)
+         * @example {
+         *       "customerId": "cus_0mhdd7k4p000abcdefgh",
+         *       "mediaType": "image/png",
+         *       "size": 20480,
+         *       "updatedAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
+        Avatar: {
+            customerId: components["schemas"]["Id"];
+            /** @enum {string} */
+            mediaType: "image/png" | "image/jpeg" | "image/webp";
+            /** @description Bytes */
+            size: number;
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        AvatarUpload: {
+            /**
+             * Format: binary
+             * @description The picture: PNG, JPEG or WebP, at most 512 KiB (524,288 bytes), its media type as the part's Content-Type
+             */
+            image: string;
+        };
+        /** Format: binary */
+        Image: string;
         CustomerPage: {
             items: components["schemas"]["Customer"][];
             nextCursor: string | null;
@@ -424,6 +480,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Customer"];
+            };
+        };
+        /** @description The customer's avatar, replaced */
+        AvatarOk: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Last-Modified": components["headers"]["LastModified"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Avatar"];
             };
         };
         /** @description The cart */
@@ -984,6 +1051,155 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCustomerAvatar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description GET: 304 when the current ETag is one of these. Writes: 412 when it is (`*`: when the resource exists) */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description 304 when the resource has not changed since this HTTP date (ignored with If-None-Match) */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+            };
+            path: {
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["LastModified"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Image"];
+                    "image/jpeg": components["schemas"]["Image"];
+                    "image/webp": components["schemas"]["Image"];
+                };
+            };
+            301: components["responses"]["MovedPermanently"];
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putCustomerAvatar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only change the resource when its current ETag is one of these, or `*` for any (else 412) */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description GET: 304 when the current ETag is one of these. Writes: 412 when it is (`*`: when the resource exists) */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Only change the resource when it has not changed since this HTTP date (else 412; ignored with If-Match) */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+            };
+            path: {
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "image": "PNG\r\n\u001a\n"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["AvatarUpload"];
+            };
+        };
+        responses: {
+            200: components["responses"]["AvatarOk"];
+            /** @description The first avatar of the customer, stored */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Avatar"];
+                };
+            };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            410: components["responses"]["Gone"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The image's bytes are not an image of the media type its part declares; errors[] says which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCustomerAvatar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only change the resource when its current ETag is one of these, or `*` for any (else 412) */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Only change the resource when it has not changed since this HTTP date (else 412; ignored with If-Match) */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+            };
+            path: {
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            410: components["responses"]["Gone"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

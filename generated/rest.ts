@@ -2,11 +2,11 @@
 import type Router from "@koa/router";
 import type { Middleware } from "koa";
 import type { operations, paths } from "./openapi.js";
-import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal } from "../src/http/rest-runtime.js";
+import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal, type UploadedFile, type WithFiles } from "../src/http/rest-runtime.js";
 import type { RestContext as RequestContext } from "../src/rest/context.js";
 import validators from "./validators.cjs";
 
-export type { Principal, RequestContext };
+export type { Principal, RequestContext, UploadedFile };
 
 export interface ListCustomersRequest {
   params: Record<string, never>;
@@ -193,6 +193,86 @@ export type MergeCustomerResponse =
   | { status: 431; body: operations["mergeCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["mergeCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["mergeCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export interface GetCustomerAvatarRequest {
+  params: NonNullable<operations["getCustomerAvatar"]["parameters"]["path"]>;
+  query: Record<string, never>;
+  headers: NonNullable<operations["getCustomerAvatar"]["parameters"]["header"]>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+}
+
+export type GetCustomerAvatarResponse =
+  | { status: 200; body: Buffer; contentType?: "image/png" | "image/jpeg" | "image/webp"; headers: { ETag: string; "Last-Modified": string } }
+  | { status: 301; body: operations["getCustomerAvatar"]["responses"][301]["content"]["application/problem+json"]; headers: { Location: string } }
+  | { status: 304; body?: undefined; headers?: Record<string, string> }
+  | { status: 400; body: operations["getCustomerAvatar"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["getCustomerAvatar"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["getCustomerAvatar"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["getCustomerAvatar"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["getCustomerAvatar"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["getCustomerAvatar"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["getCustomerAvatar"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["getCustomerAvatar"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["getCustomerAvatar"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 431; body: operations["getCustomerAvatar"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["getCustomerAvatar"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["getCustomerAvatar"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export type PutCustomerAvatarRequest = {
+  params: NonNullable<operations["putCustomerAvatar"]["parameters"]["path"]>;
+  query: Record<string, never>;
+  headers: NonNullable<operations["putCustomerAvatar"]["parameters"]["header"]>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+} & (
+  | { contentType: "multipart/form-data"; body: WithFiles<NonNullable<operations["putCustomerAvatar"]["requestBody"]>["content"]["multipart/form-data"], "image", never> }
+);
+
+export type PutCustomerAvatarResponse =
+  | { status: 200; body: operations["putCustomerAvatar"]["responses"][200]["content"]["application/json"]; headers: { ETag: string; "Last-Modified": string } }
+  | { status: 201; body: operations["putCustomerAvatar"]["responses"][201]["content"]["application/json"]; headers: { Location: string; ETag: string } }
+  | { status: 301; body: operations["putCustomerAvatar"]["responses"][301]["content"]["application/problem+json"]; headers: { Location: string } }
+  | { status: 400; body: operations["putCustomerAvatar"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["putCustomerAvatar"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["putCustomerAvatar"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["putCustomerAvatar"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["putCustomerAvatar"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["putCustomerAvatar"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["putCustomerAvatar"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 412; body: operations["putCustomerAvatar"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: operations["putCustomerAvatar"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["putCustomerAvatar"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: operations["putCustomerAvatar"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: operations["putCustomerAvatar"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["putCustomerAvatar"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 431; body: operations["putCustomerAvatar"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["putCustomerAvatar"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["putCustomerAvatar"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export interface DeleteCustomerAvatarRequest {
+  params: NonNullable<operations["deleteCustomerAvatar"]["parameters"]["path"]>;
+  query: Record<string, never>;
+  headers: NonNullable<operations["deleteCustomerAvatar"]["parameters"]["header"]>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+}
+
+export type DeleteCustomerAvatarResponse =
+  | { status: 204; body?: undefined; headers?: Record<string, string> }
+  | { status: 301; body: operations["deleteCustomerAvatar"]["responses"][301]["content"]["application/problem+json"]; headers: { Location: string } }
+  | { status: 400; body: operations["deleteCustomerAvatar"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["deleteCustomerAvatar"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["deleteCustomerAvatar"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["deleteCustomerAvatar"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["deleteCustomerAvatar"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["deleteCustomerAvatar"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 412; body: operations["deleteCustomerAvatar"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["deleteCustomerAvatar"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["deleteCustomerAvatar"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 431; body: operations["deleteCustomerAvatar"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["deleteCustomerAvatar"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["deleteCustomerAvatar"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
 export interface ListCustomerOrdersRequest {
   params: NonNullable<operations["listCustomerOrders"]["parameters"]["path"]>;
@@ -489,6 +569,9 @@ export interface RestHandlers {
   deleteCustomer(req: DeleteCustomerRequest, ctx: RequestContext): Promise<DeleteCustomerResponse>;
   patchCustomer(req: PatchCustomerRequest, ctx: RequestContext): Promise<PatchCustomerResponse>;
   mergeCustomer(req: MergeCustomerRequest, ctx: RequestContext): Promise<MergeCustomerResponse>;
+  getCustomerAvatar(req: GetCustomerAvatarRequest, ctx: RequestContext): Promise<GetCustomerAvatarResponse>;
+  putCustomerAvatar(req: PutCustomerAvatarRequest, ctx: RequestContext): Promise<PutCustomerAvatarResponse>;
+  deleteCustomerAvatar(req: DeleteCustomerAvatarRequest, ctx: RequestContext): Promise<DeleteCustomerAvatarResponse>;
   listCustomerOrders(req: ListCustomerOrdersRequest, ctx: RequestContext): Promise<ListCustomerOrdersResponse>;
   placeOrder(req: PlaceOrderRequest, ctx: RequestContext): Promise<PlaceOrderResponse>;
   getOrder(req: GetOrderRequest, ctx: RequestContext): Promise<GetOrderResponse>;
@@ -504,7 +587,7 @@ export interface RestHandlers {
 
 /** The handlers of each tag's operations (by first tag): what one handler file implements. */
 export interface HandlersByTag {
-  customers: Pick<RestHandlers, "listCustomers" | "createCustomer" | "getCustomer" | "putCustomer" | "deleteCustomer" | "patchCustomer" | "mergeCustomer">;
+  customers: Pick<RestHandlers, "listCustomers" | "createCustomer" | "getCustomer" | "putCustomer" | "deleteCustomer" | "patchCustomer" | "mergeCustomer" | "getCustomerAvatar" | "putCustomerAvatar" | "deleteCustomerAvatar">;
   orders: Pick<RestHandlers, "listCustomerOrders" | "placeOrder" | "getOrder" | "updateOrder">;
   carts: Pick<RestHandlers, "listCustomerCarts" | "createCart" | "getCart" | "replaceCart" | "deleteCart" | "checkoutCart">;
   jobs: Pick<RestHandlers, "getJob">;
@@ -707,6 +790,90 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["customers:write","admin"]}]],
+  }),
+  operation({
+    operationId: "getCustomerAvatar",
+    method: "GET",
+    path: "/customers/{customerId}/avatar",
+    routePath: "/customers/:customerId/avatar",
+    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Modified-Since","in":"header","type":"string"}],
+    validate: { path: validators.getCustomer_path, query: undefined, header: validators.getCustomer_header, cookie: undefined },
+    body: undefined,
+    responses: {
+      "200": { contentTypes: ["image/png","image/jpeg","image/webp"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}] },
+      "301": { contentTypes: ["application/problem+json"], headers: [{"name":"Location","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "304": { contentTypes: [], headers: [] },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["customers:read"]}]],
+  }),
+  operation({
+    operationId: "putCustomerAvatar",
+    method: "PUT",
+    path: "/customers/{customerId}/avatar",
+    routePath: "/customers/:customerId/avatar",
+    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
+    validate: { path: validators.getCustomer_path, query: undefined, header: validators.putCustomer_header, cookie: undefined },
+    body: { required: true, contentTypes: ["multipart/form-data"], validate: [validators.putCustomerAvatar_body0], multipart: {"image":{"type":"file","contentTypes":["image/png","image/jpeg","image/webp"],"maxBytes":524288}} },
+    responses: {
+      "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.putCustomerAvatar_res200 } },
+      "201": { contentTypes: ["application/json"], headers: [{"name":"Location","required":true},{"name":"ETag","required":true}], validate: { "application/json": validators.putCustomerAvatar_res200 } },
+      "301": { contentTypes: ["application/problem+json"], headers: [{"name":"Location","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
+  }),
+  operation({
+    operationId: "deleteCustomerAvatar",
+    method: "DELETE",
+    path: "/customers/{customerId}/avatar",
+    routePath: "/customers/:customerId/avatar",
+    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
+    validate: { path: validators.getCustomer_path, query: undefined, header: validators.deleteCustomer_header, cookie: undefined },
+    body: undefined,
+    responses: {
+      "204": { contentTypes: [], headers: [] },
+      "301": { contentTypes: ["application/problem+json"], headers: [{"name":"Location","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["customers:write"]}]],
   }),
   operation({
     operationId: "listCustomerOrders",

@@ -1984,389 +1984,9 @@ return errors === 0;
 }
 validate104.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.listCustomerOrders_res200 = validate109;
-const schema49 = {"$ref":"response.json#/components/schemas/OrderPage"};
-const schema50 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Order"}},"nextCursor":{"type":["string","null"]}}};
-const schema51 = {"type":"object","required":["orderId","customerId","status","items","total","createdAt","updatedAt"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"status":{"$ref":"response.json#/components/schemas/OrderStatus"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"total":{"type":"number","minimum":0},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
-const schema52 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
-
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate114.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!(((((data === "PENDING") || (data === "PAID")) || (data === "SHIPPED")) || (data === "DELIVERED")) || (data === "CANCELLED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema52.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate114.errors = vErrors;
-return errors === 0;
-}
-validate114.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema53 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
-const pattern6 = new RegExp("^[A-Za-z0-9._-]{1,64}$", "u");
-
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate116.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.sku === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.quantity === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.unitPrice === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unitPrice"},message:"must have required property '"+"unitPrice"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((key0 === "sku") || (key0 === "quantity")) || (key0 === "unitPrice"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.sku !== undefined){
-let data0 = data.sku;
-if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err4 = {instancePath:instancePath+"/sku",schemaPath:"#/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/sku",schemaPath:"#/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.quantity !== undefined){
-let data1 = data.quantity;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err6 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 > 10000 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-if(data.unitPrice !== undefined){
-let data2 = data.unitPrice;
-if(typeof data2 == "number"){
-if(data2 > 1000000 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/unitPrice",schemaPath:"#/properties/unitPrice/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data2 < 0 || isNaN(data2)){
-const err10 = {instancePath:instancePath+"/unitPrice",schemaPath:"#/properties/unitPrice/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/unitPrice",schemaPath:"#/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-validate116.errors = vErrors;
-return errors === 0;
-}
-validate116.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate111.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.orderId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.customerId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.items === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.total === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.createdAt === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.updatedAt === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.orderId !== undefined){
-if(!(validate57(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
-}
-}
-if(data.customerId !== undefined){
-if(!(validate57(data.customerId, {instancePath:instancePath+"/customerId",parentData:data,parentDataProperty:"customerId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
-}
-}
-if(data.status !== undefined){
-if(!(validate114(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
-errors = vErrors.length;
-}
-}
-if(data.items !== undefined){
-let data3 = data.items;
-if(Array.isArray(data3)){
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate116(data3[i0], {instancePath:instancePath+"/items/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.total !== undefined){
-let data5 = data.total;
-if(typeof data5 == "number"){
-if(data5 < 0 || isNaN(data5)){
-const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.createdAt !== undefined){
-if(!(validate64(data.createdAt, {instancePath:instancePath+"/createdAt",parentData:data,parentDataProperty:"createdAt",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-errors = vErrors.length;
-}
-}
-if(data.updatedAt !== undefined){
-if(!(validate64(data.updatedAt, {instancePath:instancePath+"/updatedAt",parentData:data,parentDataProperty:"updatedAt",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-validate111.errors = vErrors;
-return errors === 0;
-}
-validate111.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
-
+exports.putCustomerAvatar_body0 = validate109;
+const schema49 = {"$ref":"request.json#/components/schemas/AvatarUpload"};
+const schema50 = {"type":"object","additionalProperties":false,"required":["image"],"properties":{"image":{"type":"string","format":"binary","minLength":1,"maxLength":524288,"description":"The picture: PNG, JPEG or WebP, at most 512 KiB (524,288 bytes), its media type as the part's Content-Type"}}};
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2379,8 +1999,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.items === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(data.image === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "image"},message:"must have required property '"+"image"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2389,8 +2009,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.nextCursor === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nextCursor"},message:"must have required property '"+"nextCursor"+"'"};
+for(const key0 in data){
+if(!(key0 === "image")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2399,19 +2020,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.items !== undefined){
-let data0 = data.items;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate111(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.image !== undefined){
+let data0 = data.image;
+if(typeof data0 === "string"){
+if(func1(data0) > 524288){
+const err2 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/maxLength",keyword:"maxLength",params:{limit: 524288},message:"must NOT have more than 524288 characters"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2420,11 +2034,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.nextCursor !== undefined){
-let data2 = data.nextCursor;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema50.properties.nextCursor.type},message:"must be string,null"};
+if(func1(data0) < 1){
+const err3 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2434,9 +2045,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err4 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2445,10 +2055,22 @@ vErrors.push(err4);
 }
 errors++;
 }
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
 validate110.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate110.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2468,12 +2090,212 @@ errors = vErrors.length;
 validate109.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate109.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.placeOrder_body0 = validate122;
-const schema54 = {"$ref":"request.json#/components/schemas/OrderInput"};
-const schema55 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
-const schema56 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
+exports.putCustomerAvatar_res200 = validate112;
+const schema51 = {"$ref":"response.json#/components/schemas/Avatar"};
+const schema52 = {"type":"object","description":"A customer's avatar image, as stored (GET the customer's /avatar for its bytes)","required":["customerId","mediaType","size","updatedAt"],"properties":{"customerId":{"$ref":"response.json#/components/schemas/Id"},"mediaType":{"type":"string","enum":["image/png","image/jpeg","image/webp"]},"size":{"type":"integer","minimum":1,"maximum":524288,"description":"Bytes"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate113.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.customerId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.mediaType === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mediaType"},message:"must have required property '"+"mediaType"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.size === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.updatedAt === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.customerId !== undefined){
+if(!(validate57(data.customerId, {instancePath:instancePath+"/customerId",parentData:data,parentDataProperty:"customerId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.mediaType !== undefined){
+let data1 = data.mediaType;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/mediaType",schemaPath:"#/properties/mediaType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!(((data1 === "image/png") || (data1 === "image/jpeg")) || (data1 === "image/webp"))){
+const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"#/properties/mediaType/enum",keyword:"enum",params:{allowedValues: schema52.properties.mediaType.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.size !== undefined){
+let data2 = data.size;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err6 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data2 == "number"){
+if(data2 > 524288 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 524288},message:"must be <= 524288"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.updatedAt !== undefined){
+if(!(validate64(data.updatedAt, {instancePath:instancePath+"/updatedAt",parentData:data,parentDataProperty:"updatedAt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate113.errors = vErrors;
+return errors === 0;
+}
+validate113.evaluated = {"props":{"customerId":true,"mediaType":true,"size":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate112.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate113(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+errors = vErrors.length;
+}
+validate112.errors = vErrors;
+return errors === 0;
+}
+validate112.evaluated = {"props":{"customerId":true,"mediaType":true,"size":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.listCustomerOrders_res200 = validate117;
+const schema53 = {"$ref":"response.json#/components/schemas/OrderPage"};
+const schema54 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Order"}},"nextCursor":{"type":["string","null"]}}};
+const schema55 = {"type":"object","required":["orderId","customerId","status","items","total","createdAt","updatedAt"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"status":{"$ref":"response.json#/components/schemas/OrderStatus"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"total":{"type":"number","minimum":0},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+const schema56 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
+
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate122.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((data === "PENDING") || (data === "PAID")) || (data === "SHIPPED")) || (data === "DELIVERED")) || (data === "CANCELLED"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate122.errors = vErrors;
+return errors === 0;
+}
+validate122.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema57 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
+const pattern6 = new RegExp("^[A-Za-z0-9._-]{1,64}$", "u");
 
 function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2640,124 +2462,10 @@ return errors === 0;
 validate124.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.items === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(key0 === "items")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.items !== undefined){
-let data0 = data.items;
-if(Array.isArray(data0)){
-if(data0.length > 100){
-const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.length < 1){
-const err3 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate124(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate123.errors = vErrors;
-return errors === 0;
-}
-validate123.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate122.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate123(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
-errors = vErrors.length;
-}
-validate122.errors = vErrors;
-return errors === 0;
-}
-validate122.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-exports.placeOrder_res201 = validate127;
-const schema57 = {"$ref":"response.json#/components/schemas/Order"};
-
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate128.evaluated;
+const evaluated0 = validate119.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2848,8 +2556,8 @@ errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate114(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate122(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
 }
@@ -2858,8 +2566,8 @@ let data3 = data.items;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate116(data3[i0], {instancePath:instancePath+"/items/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+if(!(validate124(data3[i0], {instancePath:instancePath+"/items/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 }
@@ -2923,38 +2631,599 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate128.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
-validate128.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate119.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate118.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.items === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.nextCursor === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nextCursor"},message:"must have required property '"+"nextCursor"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.items !== undefined){
+let data0 = data.items;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate119(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
 errors = vErrors.length;
 }
-validate127.errors = vErrors;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.nextCursor !== undefined){
+let data2 = data.nextCursor;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema54.properties.nextCursor.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate118.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getOrder_path = validate136;
-const schema59 = {"type":"object","properties":{"orderId":{"$ref":"request.json#/components/schemas/Id"}},"required":["orderId"]};
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate137.evaluated;
+const evaluated0 = validate117.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+validate117.errors = vErrors;
+return errors === 0;
+}
+validate117.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.placeOrder_body0 = validate130;
+const schema58 = {"$ref":"request.json#/components/schemas/OrderInput"};
+const schema59 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
+const schema60 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
+
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate132.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sku === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.quantity === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.unitPrice === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unitPrice"},message:"must have required property '"+"unitPrice"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "sku") || (key0 === "quantity")) || (key0 === "unitPrice"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.sku !== undefined){
+let data0 = data.sku;
+if(typeof data0 === "string"){
+if(!pattern6.test(data0)){
+const err4 = {instancePath:instancePath+"/sku",schemaPath:"#/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/sku",schemaPath:"#/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.quantity !== undefined){
+let data1 = data.quantity;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err6 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 10000 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.unitPrice !== undefined){
+let data2 = data.unitPrice;
+if(typeof data2 == "number"){
+if(data2 > 1000000 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/unitPrice",schemaPath:"#/properties/unitPrice/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data2 < 0 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/unitPrice",schemaPath:"#/properties/unitPrice/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/unitPrice",schemaPath:"#/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate132.errors = vErrors;
+return errors === 0;
+}
+validate132.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate131.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.items === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "items")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.items !== undefined){
+let data0 = data.items;
+if(Array.isArray(data0)){
+if(data0.length > 100){
+const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.length < 1){
+const err3 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate132(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate131.errors = vErrors;
+return errors === 0;
+}
+validate131.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate130.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+errors = vErrors.length;
+}
+validate130.errors = vErrors;
+return errors === 0;
+}
+validate130.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+exports.placeOrder_res201 = validate135;
+const schema61 = {"$ref":"response.json#/components/schemas/Order"};
+
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate136.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.orderId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.customerId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.items === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.total === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.updatedAt === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.orderId !== undefined){
+if(!(validate57(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.customerId !== undefined){
+if(!(validate57(data.customerId, {instancePath:instancePath+"/customerId",parentData:data,parentDataProperty:"customerId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+if(!(validate122(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+errors = vErrors.length;
+}
+}
+if(data.items !== undefined){
+let data3 = data.items;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate124(data3[i0], {instancePath:instancePath+"/items/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data5 = data.total;
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+if(!(validate64(data.createdAt, {instancePath:instancePath+"/createdAt",parentData:data,parentDataProperty:"createdAt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+}
+if(data.updatedAt !== undefined){
+if(!(validate64(data.updatedAt, {instancePath:instancePath+"/updatedAt",parentData:data,parentDataProperty:"updatedAt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate136.errors = vErrors;
+return errors === 0;
+}
+validate136.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate135.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+errors = vErrors.length;
+}
+validate135.errors = vErrors;
+return errors === 0;
+}
+validate135.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.getOrder_path = validate144;
+const schema63 = {"type":"object","properties":{"orderId":{"$ref":"request.json#/components/schemas/Id"}},"required":["orderId"]};
+
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate145.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2983,16 +3252,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate137.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
-validate137.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate145.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
+const evaluated0 = validate144.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3011,8 +3280,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.orderId !== undefined){
-if(!(validate137(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
+if(!(validate145(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 }
@@ -3027,20 +3296,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate144.errors = vErrors;
 return errors === 0;
 }
-validate136.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
+validate144.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.updateOrder_body0 = validate139;
-const schema61 = {"$ref":"request.json#/components/schemas/OrderPatch"};
-const schema62 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"request.json#/components/schemas/OrderStatus"}}};
-const schema63 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
+exports.updateOrder_body0 = validate147;
+const schema65 = {"$ref":"request.json#/components/schemas/OrderPatch"};
+const schema66 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"request.json#/components/schemas/OrderStatus"}}};
+const schema67 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate149.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3058,7 +3327,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "PENDING") || (data === "PAID")) || (data === "SHIPPED")) || (data === "DELIVERED")) || (data === "CANCELLED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema63.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema67.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3067,16 +3336,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate141.errors = vErrors;
+validate149.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate149.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
+const evaluated0 = validate148.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3107,8 +3376,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate141(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+if(!(validate149(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
 errors = vErrors.length;
 }
 }
@@ -3123,40 +3392,40 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate140.errors = vErrors;
+validate148.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate148.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate147.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+if(!(validate148(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
 }
-validate139.errors = vErrors;
+validate147.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate147.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.listCustomerCarts_res200 = validate144;
-const schema64 = {"$ref":"response.json#/components/schemas/CartPage"};
-const schema65 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
-const schema66 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+exports.listCustomerCarts_res200 = validate152;
+const schema68 = {"$ref":"response.json#/components/schemas/CartPage"};
+const schema69 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
+const schema70 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
+const evaluated0 = validate154.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3231,8 +3500,8 @@ let data2 = data.items;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate116(data2[i0], {instancePath:instancePath+"/items/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+if(!(validate124(data2[i0], {instancePath:instancePath+"/items/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 }
@@ -3271,16 +3540,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate154.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate154.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate145.evaluated;
+const evaluated0 = validate153.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3313,8 +3582,8 @@ let data0 = data.items;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate146(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+if(!(validate154(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
 errors = vErrors.length;
 }
 }
@@ -3333,7 +3602,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data2 = data.nextCursor;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema65.properties.nextCursor.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema69.properties.nextCursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3354,39 +3623,39 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate145.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
-validate145.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate153.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate144.evaluated;
+const evaluated0 = validate152.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
-validate144.errors = vErrors;
+validate152.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate152.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.createCart_body0 = validate154;
-const schema67 = {"$ref":"request.json#/components/schemas/CartInput"};
-const schema68 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
+exports.createCart_body0 = validate162;
+const schema71 = {"$ref":"request.json#/components/schemas/CartInput"};
+const schema72 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
+const evaluated0 = validate163.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3431,8 +3700,8 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate124(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+if(!(validate132(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 }
@@ -3459,38 +3728,38 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate155.errors = vErrors;
+validate163.errors = vErrors;
 return errors === 0;
 }
-validate155.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate163.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate162.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
-validate154.errors = vErrors;
+validate162.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate162.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.createCart_res201 = validate158;
-const schema69 = {"$ref":"response.json#/components/schemas/Cart"};
+exports.createCart_res201 = validate166;
+const schema73 = {"$ref":"response.json#/components/schemas/Cart"};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate167.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3565,8 +3834,8 @@ let data2 = data.items;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate116(data2[i0], {instancePath:instancePath+"/items/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+if(!(validate124(data2[i0], {instancePath:instancePath+"/items/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 }
@@ -3605,38 +3874,38 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate159.errors = vErrors;
+validate167.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate167.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
+const evaluated0 = validate166.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate159(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
 errors = vErrors.length;
 }
-validate158.errors = vErrors;
+validate166.errors = vErrors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate166.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getCart_path = validate166;
-const schema71 = {"type":"object","properties":{"cartId":{"$ref":"request.json#/components/schemas/Id"}},"required":["cartId"]};
+exports.getCart_path = validate174;
+const schema75 = {"type":"object","properties":{"cartId":{"$ref":"request.json#/components/schemas/Id"}},"required":["cartId"]};
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
+const evaluated0 = validate175.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3665,16 +3934,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate167.errors = vErrors;
+validate175.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate175.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
+const evaluated0 = validate174.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3693,8 +3962,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.cartId !== undefined){
-if(!(validate167(data.cartId, {instancePath:instancePath+"/cartId",parentData:data,parentDataProperty:"cartId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+if(!(validate175(data.cartId, {instancePath:instancePath+"/cartId",parentData:data,parentDataProperty:"cartId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
 errors = vErrors.length;
 }
 }
@@ -3709,20 +3978,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate166.errors = vErrors;
+validate174.errors = vErrors;
 return errors === 0;
 }
-validate166.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
+validate174.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.checkoutCart_res202 = validate169;
-const schema73 = {"$ref":"response.json#/components/schemas/Job"};
-const schema74 = {"type":"object","required":["jobId","customerId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id","description":"The customer whose work it is"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
-const schema75 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
+exports.checkoutCart_res202 = validate177;
+const schema77 = {"$ref":"response.json#/components/schemas/Job"};
+const schema78 = {"type":"object","required":["jobId","customerId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id","description":"The customer whose work it is"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+const schema79 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate173.evaluated;
+const evaluated0 = validate181.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3740,7 +4009,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "PENDING") || (data === "RUNNING")) || (data === "SUCCEEDED")) || (data === "FAILED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema75.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema79.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3749,16 +4018,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate173.errors = vErrors;
+validate181.errors = vErrors;
 return errors === 0;
 }
-validate173.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate181.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate184.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4066,16 +4335,16 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate176.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
-validate176.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"requestId":true,"errors":true,"allowed":true,"entryPoints":true},"dynamicProps":false,"dynamicItems":false};
+validate184.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"requestId":true,"errors":true,"allowed":true,"entryPoints":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
+const evaluated0 = validate178.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4146,8 +4415,8 @@ errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate173(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+if(!(validate181(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
@@ -4205,8 +4474,8 @@ errors++;
 }
 }
 if(data.error !== undefined){
-if(!(validate176(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
+if(!(validate184(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 }
@@ -4233,38 +4502,38 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate170.errors = vErrors;
+validate178.errors = vErrors;
 return errors === 0;
 }
-validate170.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate178.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate169.evaluated;
+const evaluated0 = validate177.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-validate169.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
-validate169.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate177.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getJob_path = validate181;
-const schema77 = {"type":"object","properties":{"jobId":{"$ref":"request.json#/components/schemas/Id"}},"required":["jobId"]};
+exports.getJob_path = validate189;
+const schema81 = {"type":"object","properties":{"jobId":{"$ref":"request.json#/components/schemas/Id"}},"required":["jobId"]};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate190.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4293,16 +4562,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate182.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate190.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate181.evaluated;
+const evaluated0 = validate189.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4321,8 +4590,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.jobId !== undefined){
-if(!(validate182(data.jobId, {instancePath:instancePath+"/jobId",parentData:data,parentDataProperty:"jobId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate190(data.jobId, {instancePath:instancePath+"/jobId",parentData:data,parentDataProperty:"jobId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
 }
@@ -4337,7 +4606,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate181.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
-validate181.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};
+validate189.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};

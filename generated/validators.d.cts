@@ -14,6 +14,8 @@ declare const validators: {
   patchCustomer_header: Validator;
   patchCustomer_body0: Validator;
   mergeCustomer_body0: Validator;
+  putCustomerAvatar_body0: Validator;
+  putCustomerAvatar_res200: Validator;
   listCustomerOrders_res200: Validator;
   placeOrder_body0: Validator;
   placeOrder_res201: Validator;

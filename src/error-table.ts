@@ -10,6 +10,7 @@ export interface ErrorReading {
 
 export const ERRORS = {
   invalid: { status: 400, code: "BAD_USER_INPUT" },
+  unprocessable: { status: 422, code: "BAD_USER_INPUT" },
   not_found: { status: 404, code: "NOT_FOUND" },
   gone: { status: 410, code: "GONE" },
   moved: { status: 301, code: "MOVED_PERMANENTLY" },

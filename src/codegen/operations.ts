@@ -26,7 +26,7 @@ export interface ResponseSpec {
 }
 
 /** How a multipart/form-data part is read: a file, several files, JSON, or a form-like scalar (array). */
-export type MultipartField = { type: "file" | "files"; contentTypes?: string[] } | { type: "json" } | FormField;
+export type MultipartField = { type: "file" | "files"; contentTypes?: string[]; maxBytes?: number } | { type: "json" } | FormField;
 
 export interface RequestBody {
   required: boolean;
@@ -286,9 +286,12 @@ function isFile(schema: JsonObject): boolean {
   return schema.format === "binary" || (schema.contentMediaType !== undefined && schema.contentEncoding === undefined);
 }
 
+/** A file part's maxLength (its size in bytes): the runtime stops reading past it (413), as past the body limit. */
+const maxBytes = (schema: JsonObject) => (typeof schema.maxLength === "number" && schema.maxLength >= 0 ? { maxBytes: schema.maxLength } : {});
+
 /**
  * How each part of a multipart/form-data body is read: files (one, or many for an array of files) with the media
- * types `encoding` allows; objects and arrays of them as JSON (OpenAPI's default for complex values); scalars and
+ * types `encoding` allows and their size limit; objects and arrays of them as JSON (OpenAPI's default for complex values); scalars and
  * arrays of scalars (repeated parts) coerced like form fields.
  */
 function multipartFields(doc: JsonObject, schema: Json, media: Json, file: string, at: string): Record<string, MultipartField> {
@@ -302,8 +305,8 @@ function multipartFields(doc: JsonObject, schema: Json, media: Json, file: strin
     const accept = allowed.length > 0 ? { contentTypes: allowed } : {};
     const type = schemaType(doc, s, file, where);
     const items = type === "array" ? resolved(doc, s.items ?? {}, file, `${where}/items`) : undefined;
-    if (isFile(s)) fields[name] = { type: "file", ...accept };
-    else if (items && isFile(items)) fields[name] = { type: "files", ...accept };
+    if (isFile(s)) fields[name] = { type: "file", ...accept, ...maxBytes(s) };
+    else if (items && isFile(items)) fields[name] = { type: "files", ...accept, ...maxBytes(items) };
     else if (type === "object" || (items && ["array", "object"].includes(schemaType(doc, items, file, `${where}/items`)))) fields[name] = { type: "json" };
     else if (type === "array") fields[name] = { type, items: schemaType(doc, items!, file, `${where}/items`) as Scalar };
     else fields[name] = { type };

@@ -53,7 +53,7 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
     const source = readFileSync(path, "utf8");
     const literal = exportedObject(file, source, "handlers");
     const missing = ops.filter((id) => !propertyNames(literal).has(id));
-    if (missing.length) write(file, insertMembers(source, literal, missing.map(member).join("")), missing, false);
+    if (missing.length) write(file, ensureImport(insertMembers(source, literal, missing.map(member).join(""))), missing, false);
   }
 
   for (const tag of graphql) {

@@ -1,11 +1,12 @@
-// Customers: create, read, list, replace, patch, delete (tombstone), merge; versions for ETags. Input shapes and
-// field rules are openapi.yaml's (checked by the generated validators on both transports); what is here is what a
-// spec cannot say: tombstones, merges, versions.
+// Customers: create, read, list, replace, patch, delete (tombstone), merge; versions for ETags; their avatars
+// (src/domain/avatars.ts). Input shapes and field rules are openapi.yaml's (checked by the generated validators on
+// both transports); what is here is what a spec cannot say: tombstones, merges, versions.
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "../store/schema.js";
 import { isUniqueViolation } from "../store/dialect.js";
 import { prepared, preparedIn } from "../store/prepared.js";
 import { lockRows, transaction } from "../store/transactions.js";
+import { CustomerAvatars, deleteAvatarOf } from "./avatars.js";
 import type { ServiceDeps } from "./deps.js";
 import { ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError } from "./errors.js";
 import { newId, now } from "./ids.js";
@@ -69,10 +70,10 @@ function live(customerId: string, row: Selectable<CustomersTable> | undefined): 
   return row;
 }
 
-/** Checks, inside `db` (a transaction or not), that the customer can own new things. */
-export async function requireLiveCustomer(db: Kysely<Database>, customerId: string): Promise<void> {
+/** Checks, inside `db` (a transaction or not), that the customer can own new things ("update": and change its own). */
+export async function requireLiveCustomer(db: Kysely<Database>, customerId: string, lock: "share" | "update" = "share"): Promise<void> {
   // Held until the caller commits, so a concurrent delete or merge waits and then sees what was added.
-  await lockRows(db, "customers", "customer_id", [customerId], "share");
+  await lockRows(db, "customers", "customer_id", [customerId], lock);
   live(customerId, await db.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst());
 }
 
@@ -82,9 +83,12 @@ export class CustomerService {
   private readonly many;
   private readonly page;
   private readonly db: Kysely<Database>;
+  /** the customer's avatar image (src/domain/avatars.ts) */
+  readonly avatars: CustomerAvatars;
 
   constructor({ store }: ServiceDeps) {
     const db = (this.db = store.db);
+    this.avatars = new CustomerAvatars(db);
     this.byId = prepared(db, (customerId: string) => db.selectFrom("customers").selectAll().where("customer_id", "=", customerId), ["sample"]);
     const live = () => db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
     this.page = keysetPager(db, live, [], "customer_id", (r) => r.customer_id, toCustomer);
@@ -164,7 +168,7 @@ export class CustomerService {
     });
   }
 
-  /** Tombstones the customer: the row stays so later requests answer 410, never 404. */
+  /** Tombstones the customer: the row stays so later requests answer 410, never 404. Its avatar is deleted. */
   async delete(customerId: string, pre?: Preconditions): Promise<void> {
     await transaction(this.db, async (trx) => {
       await lockRows(trx, "customers", "customer_id", [customerId]);
@@ -173,6 +177,7 @@ export class CustomerService {
       if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
       const at = now();
       await trx.updateTable("customers").set({ deleted_at: at, updated_at: at, version: current.version + 1 }).where("customer_id", "=", customerId).execute();
+      await deleteAvatarOf(trx, customerId);
     });
   }
 

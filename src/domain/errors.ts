@@ -7,7 +7,7 @@ export interface InputError {
   message: string;
 }
 
-export type ErrorKind = "invalid" | "not_found" | "gone" | "moved" | "conflict" | "precondition" | "not_implemented";
+export type ErrorKind = "invalid" | "unprocessable" | "not_found" | "gone" | "moved" | "conflict" | "precondition" | "not_implemented";
 
 export abstract class DomainError extends Error {
   abstract readonly kind: ErrorKind;
@@ -15,6 +15,14 @@ export abstract class DomainError extends Error {
 
 export class InvalidInputError extends DomainError {
   readonly kind = "invalid";
+  constructor(readonly errors: InputError[]) {
+    super(errors.map((e) => `${e.pointer || "input"}: ${e.message}`).join("; "));
+  }
+}
+
+/** Well-formed input whose content is not what it says it is (an upload whose bytes are not its declared media type). */
+export class UnprocessableError extends DomainError {
+  readonly kind = "unprocessable";
   constructor(readonly errors: InputError[]) {
     super(errors.map((e) => `${e.pointer || "input"}: ${e.message}`).join("; "));
   }

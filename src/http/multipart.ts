@@ -1,6 +1,7 @@
 // multipart/form-data request bodies (file uploads), read by @fastify/busboy as the request streams in, never past
-// the body limit: files become UploadedFile values (name, media type, size, bytes), other parts are coerced like
-// form fields by their declared type (objects as JSON, OpenAPI's default for complex values).
+// the body limit nor a file part's own (its schema's maxLength): files become UploadedFile values (name, media type,
+// size, bytes), other parts are coerced like form fields by their declared type (objects as JSON, OpenAPI's default
+// for complex values).
 import type { BusboyHeaders, BusboyInstance } from "@fastify/busboy";
 import type { Context } from "koa";
 import { coerceScalar, type Scalar } from "./params.js";
@@ -24,7 +25,7 @@ export type WithFiles<T, One extends PropertyKey, Many extends PropertyKey> = {
 };
 
 /** How each declared part is read (see MultipartField in the generator). */
-export type MultipartFields = Record<string, { type: string; items?: string; contentTypes?: string[] }>;
+export type MultipartFields = Record<string, { type: string; items?: string; contentTypes?: string[]; maxBytes?: number }>;
 
 /** Most parts one body may have: a body of many tiny parts costs far more to parse than its size says. */
 const MAX_PARTS = 1000;
@@ -88,7 +89,14 @@ export async function readMultipart(ctx: Context, limit: number, fields: Multipa
     ctx.req.on("aborted", () => fail(httpError(400, "The request body could not be read completely.")));
     busboy.on("file", (name, stream, filename, _encoding, mimeType) => {
       const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      const max = fields[name]?.maxBytes;
+      let size = 0;
+      stream.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        // The part's own limit (its schema's maxLength), met while it streams in: not a byte more is kept.
+        if (max !== undefined && size > max) fail(httpError(413, `The file in part "${name}" is larger than its limit of ${max} bytes.`));
+        else chunks.push(chunk);
+      });
       stream.on("limit", tooLarge);
       stream.on("end", () => {
         const content = Buffer.concat(chunks);

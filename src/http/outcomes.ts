@@ -2,7 +2,7 @@
 // handlers return their success and throw everything else. Invalid input is placed in the part of the request its
 // pointer names (a path or query parameter, else the body); a moved resource answers 301 with the URL the request
 // would have if it named where the resource lives now.
-import { DomainError, InvalidInputError, MovedError, ConflictError } from "../domain/errors.js";
+import { DomainError, InvalidInputError, MovedError, ConflictError, UnprocessableError } from "../domain/errors.js";
 import { ERRORS, problemType } from "../error-table.js";
 import { problem, type FieldError } from "./problem.js";
 import type { HandlerResponse, OperationCall } from "./rest-runtime.js";
@@ -11,7 +11,7 @@ export function domainOutcome(error: unknown, { operation, pathParams }: Operati
   if (!(error instanceof DomainError)) return undefined;
   const { status } = ERRORS[error.kind];
   const body = problem(status, error.message, { type: problemType(error.kind) });
-  if (error instanceof InvalidInputError) {
+  if (error instanceof InvalidInputError || error instanceof UnprocessableError) {
     body.errors = error.errors.map((e) => {
       const first = decodeURIComponent(e.pointer.split("/")[1] ?? "");
       const param = operation.parameters.find((p) => p.name === first && (p.in === "path" || p.in === "query"));

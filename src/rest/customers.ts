@@ -3,6 +3,7 @@
 import type { HandlersByTag } from "../../generated/rest.js";
 import type { components } from "../../generated/openapi.js";
 import { location } from "../http/locations.js";
+import type { Avatar } from "../domain/avatars.js";
 import type { Customer } from "../domain/customers.js";
 import { etagOf, prefersMinimal, resourceHeaders } from "../http/conditional.js";
 import { pageLink } from "./pagination.js";
@@ -15,6 +16,8 @@ const customerBody = (c: Customer): components["schemas"]["Customer"] => ({
   createdAt: c.createdAt,
   updatedAt: c.updatedAt,
 });
+
+const avatarBody = (a: Avatar): components["schemas"]["Avatar"] => ({ customerId: a.customerId, mediaType: a.mediaType, size: a.size, updatedAt: a.updatedAt });
 
 const created = (c: Customer) => ({ status: 201 as const, body: customerBody(c), headers: { Location: location("customers", c.customerId), ETag: etagOf(c.version) } });
 
@@ -51,6 +54,23 @@ export const handlers: HandlersByTag["customers"] = {
 
   async deleteCustomer(req, { services, preconditions }) {
     await services.customers.delete(req.params.customerId, preconditions);
+    return { status: 204 };
+  },
+
+  async getCustomerAvatar(req, { services }) {
+    const a = await services.customers.avatars.get(req.params.customerId);
+    return { status: 200, body: a.content, contentType: a.mediaType, headers: resourceHeaders(a) };
+  },
+
+  async putCustomerAvatar(req, { services, preconditions }) {
+    const { image } = req.body;
+    const { avatar: a, created: isNew } = await services.customers.avatars.put(req.params.customerId, { mediaType: image.mediaType, content: image.content }, preconditions);
+    if (isNew) return { status: 201, body: avatarBody(a), headers: { Location: `${location("customers", a.customerId)}/avatar`, ETag: etagOf(a.version) } };
+    return { status: 200, body: avatarBody(a), headers: resourceHeaders(a) };
+  },
+
+  async deleteCustomerAvatar(req, { services, preconditions }) {
+    await services.customers.avatars.delete(req.params.customerId, preconditions);
     return { status: 204 };
   },
 };

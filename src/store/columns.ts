@@ -7,3 +7,6 @@ import { isPostgres } from "./dialect.js";
  * keyset cursors then sort the same on both, whatever locale the database was created with. SQLite keeps "text".
  */
 export const text = (db: Kysely<any>): "text" | Expression<unknown> => (isPostgres(db) ? sql`text collate "C"` : "text");
+
+/** Bytes (uploaded files): SQLite's blob is PostgreSQL's bytea; both read back as a Buffer. */
+export const bytes = (db: Kysely<any>): "blob" | "bytea" => (isPostgres(db) ? "bytea" : "blob");

@@ -75,14 +75,14 @@ describe("collectOperations: request bodies", () => {
     });
   }
 
-  it("reads multipart/form-data parts: files (3.0 format binary, 3.1 contentMediaType, arrays), JSON, scalars, allOf", () => {
+  it("reads multipart/form-data parts: files (3.0 format binary, 3.1 contentMediaType, arrays; maxLength as their size limit), JSON, scalars, allOf", () => {
     const schema = {
       allOf: [{ type: "object", properties: { note: { type: "string" } } }],
       type: "object",
       properties: {
-        avatar: { type: "string", format: "binary" },
+        avatar: { type: "string", format: "binary", maxLength: 1024 },
         scan: { type: "string", contentMediaType: "image/png" },
-        pages: { type: "array", items: { type: "string", format: "binary" } },
+        pages: { type: "array", items: { type: "string", format: "binary", maxLength: 2048 } },
         meta: { type: "object", properties: { a: { type: "integer" } } },
         rows: { type: "array", items: { type: "object" } },
         count: { type: "integer" },
@@ -94,9 +94,9 @@ describe("collectOperations: request bodies", () => {
     const body = single(withOperation({ requestBody: { content: { "multipart/form-data": { schema, encoding } } } })).requestBody!;
     assert.deepEqual(body.multipart, {
       note: { type: "string" },
-      avatar: { type: "file", contentTypes: ["image/png", "image/*"] },
+      avatar: { type: "file", contentTypes: ["image/png", "image/*"], maxBytes: 1024 },
       scan: { type: "file" },
-      pages: { type: "files" },
+      pages: { type: "files", maxBytes: 2048 },
       meta: { type: "json" },
       rows: { type: "json" },
       count: { type: "integer" },

@@ -44,6 +44,19 @@ describe("stubs in the hand-written files", () => {
     assert.match(file("src/graphql/orders.ts"), /Subscription: \{\n    orderStatusChanged/);
   });
 
+  it("a REST file whose handlers are all written (no NotImplementedError import left) gets the import with a new stub", () => {
+    syncStubs(contract, doc, { root });
+    const written = file("src/rest/carts.ts")
+      .replace(/  async deleteCart\(\) \{\n[^}]*\},\n/, "")
+      .replace(/^import \{ NotImplementedError \}[^\n]*\n/m, "")
+      .replace(/throw new NotImplementedError\("(\w+)"\);/g, "return undefined as never;");
+    assert.doesNotMatch(written, /NotImplementedError/);
+    writeFileSync(join(root, "src/rest/carts.ts"), written);
+    syncStubs(contract, doc, { root });
+    assert.match(file("src/rest/carts.ts"), /^import \{ NotImplementedError \}/m);
+    assert.match(file("src/rest/carts.ts"), /throw new NotImplementedError\("deleteCart"\)/);
+  });
+
   it("with check, only reports", () => {
     const changes = syncStubs(contract, doc, { root, check: true });
     const tags = tagsWithFiles(contract);

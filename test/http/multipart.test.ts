@@ -110,9 +110,17 @@ describe("multipart/form-data bodies", () => {
     assert.match(res.json.detail, new RegExp(`limit of ${LIMIT} bytes`));
   });
 
+  it("answers 413 for a file over its part's own limit (its schema's maxLength), within the body limit", async () => {
+    const fits = await put(form([["image", new Blob([Buffer.alloc(1000)], { type: "image/png" }), "ok.png"]]));
+    assert.equal(fits.status, 200, JSON.stringify(fits.json));
+    const res = await put(form([["image", new Blob([Buffer.alloc(1001)], { type: "image/png" }), "big.png"]]));
+    assert.equal(res.status, 413, JSON.stringify(res.json));
+    assert.equal(res.json.detail, 'The file in part "image" is larger than its limit of 1000 bytes.');
+  });
+
   it("answers 413 for a chunked body once it streams past the limit, without reading it all first", async () => {
     const boundary = "XyZ";
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`;
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="attachments"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(`${url}/customers/c1/avatar`, { method: "PUT", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Transfer-Encoding": "chunked" } }, (res) => {
         let body = "";

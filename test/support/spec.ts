@@ -1,7 +1,7 @@
 // What the tests that walk every operation and root field need, read from the specs alone: each operation's sample
 // body (its requestBody example), the resources and who owns them (x-resource), and a "world" — one instance of
 // every resource, made through the API the way a client would (the operation that answers 201/202 with that
-// resource). A new resource in the specs is walked without editing anything here.
+// resource), and what the PUTs of paths beside them set (a customer's avatar). A new resource in the specs is walked without editing anything here.
 import { buildSchema, type GraphQLField, type GraphQLSchema } from "graphql";
 import { graphqlInputs, graphqlOwnership, pairs, resources, restOwnership, type ResourceTag } from "../../generated/contract.js";
 import { operationSpecs } from "../../generated/rest.js";
@@ -48,15 +48,34 @@ export const declares = (op: Operation, status: number) => String(status) in op.
 export const urlOf = (op: Operation, ids: Record<string, string>) => op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name]));
 export const resourceOfParam = (name: string) => (Object.entries(resources) as [ResourceTag, (typeof resources)[ResourceTag]][]).find(([, r]) => r.id === name);
 
+/**
+ * A multipart/form-data body from an example object: each file part (as the operation reads it) a file of the
+ * example string's bytes (one character, one byte) in the first media type its encoding allows; other parts text.
+ */
+function formData(op: Operation, example: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(example)) {
+    const part = op.body?.multipart?.[name];
+    if (part?.type === "file" || part?.type === "files") {
+      for (const file of [value].flat()) form.append(name, new Blob([Buffer.from(String(file), "latin1")], { type: part.contentTypes?.[0] ?? "application/octet-stream" }), name);
+    } else {
+      form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+    }
+  }
+  return form;
+}
+
 /** Sends the operation with its sample body (or `body`), to the instances `ids` names. */
 export function send(base: string, op: Operation, ids: Record<string, string>, init: { headers?: Record<string, string>; body?: unknown; raw?: string; token?: string | null } = {}) {
   const sample = sampleBody(op);
   const body = init.raw ?? (init.body ?? sample?.body);
-  const headers: Record<string, string> = { ...(sample ? { "content-type": sample.type } : {}), ...init.headers };
+  // fetch writes a form's Content-Type itself: it carries the boundary.
+  const form = init.raw === undefined && sample?.type === "multipart/form-data" && isObject(body) ? formData(op, body) : undefined;
+  const headers: Record<string, string> = { ...(sample && !form ? { "content-type": sample.type } : {}), ...init.headers };
   if (init.token !== undefined && init.token !== null) headers.authorization = `Bearer ${init.token}`;
   return call(`${base}${urlOf(op, ids)}`, {
     method: op.method,
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    body: form ?? (body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body)),
     headers,
     anonymous: init.token === null,
     redirect: "manual",
@@ -78,6 +97,14 @@ export function creatorOf(resource: ResourceTag): Operation {
 }
 
 const resolveRef = (ref: string) => ref.slice(2).split("/").reduce<unknown>((node, key) => (node as JsonObject)[key], doc);
+
+/**
+ * The PUTs that set what a path holds beside the resources (a customer's avatar): a path that is no resource's own,
+ * with a GET and a PUT. The world sets each, so that its GET has something to read.
+ */
+const singletonWriters = operations.filter(
+  (op) => op.method === "PUT" && !Object.values(resources).some((r) => r.path === op.path) && operations.some((o) => o.method === "GET" && o.path === op.path),
+);
 
 /** Resources owned by nobody's id but their own: the principals other resources belong to. */
 const principals = (Object.keys(resources) as ResourceTag[]).filter((r) => resources[r].owner === "self");
@@ -108,6 +135,10 @@ export async function newWorld(base: string) {
   for (const principal of principals) owners[resources[principal].id] = ids[resources[principal].id] = await make(principal, {});
   for (const resource of Object.keys(resources) as ResourceTag[]) {
     if (!ids[resources[resource].id]) ids[resources[resource].id] = await make(resource, owners);
+  }
+  for (const op of singletonWriters) {
+    const res = await send(base, op, ids);
+    if (res.status >= 300) throw new Error(`setting ${op.path} with ${op.operationId}: ${res.status} ${res.text}`);
   }
   const other: Record<string, string> = {};
   for (const principal of principals) other[resources[principal].id] = await make(principal, {});

@@ -41,7 +41,7 @@ export interface components {
         AvatarUpload: {
             /**
              * Format: binary
-             * @description The picture
+             * @description The picture (its maxLength is its size limit in bytes)
              */
             image: string;
             caption?: string;

@@ -61,7 +61,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     routePath: "/customers/:customerId/avatar",
     parameters: [{"name":"customerId","in":"path","type":"string"}],
     validate: { path: validators.putAvatar_path, query: undefined, header: undefined, cookie: undefined },
-    body: { required: true, contentTypes: ["multipart/form-data"], validate: [validators.putAvatar_body0], multipart: {"image":{"type":"file","contentTypes":["image/png","image/jpeg"]},"caption":{"type":"string"},"crop":{"type":"json"},"tags":{"type":"array","items":"string"},"attachments":{"type":"files"},"size":{"type":"integer"}} },
+    body: { required: true, contentTypes: ["multipart/form-data"], validate: [validators.putAvatar_body0], multipart: {"image":{"type":"file","contentTypes":["image/png","image/jpeg"],"maxBytes":1000},"caption":{"type":"string"},"crop":{"type":"json"},"tags":{"type":"array","items":"string"},"attachments":{"type":"files"},"size":{"type":"integer"}} },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.putAvatar_res200 } },
       "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.putAvatar_res400 } },

@@ -54,7 +54,7 @@ validate52.evaluated = {"props":{"customerId":true},"dynamicProps":false,"dynami
 
 exports.putAvatar_body0 = validate53;
 const schema20 = {"$ref":"request.json#/components/schemas/AvatarUpload"};
-const schema22 = {"type":"object","required":["image"],"properties":{"image":{"type":"string","format":"binary","description":"The picture"},"caption":{"type":"string","maxLength":20},"crop":{"type":"object","required":["x","y"],"properties":{"x":{"type":"integer"},"y":{"type":"integer"}}},"tags":{"type":"array","items":{"type":"string"},"maxItems":3},"attachments":{"type":"array","items":{"type":"string","format":"binary"},"maxItems":2},"size":{"type":"integer","minimum":1}}};
+const schema22 = {"type":"object","required":["image"],"properties":{"image":{"type":"string","format":"binary","maxLength":1000,"description":"The picture (its maxLength is its size limit in bytes)"},"caption":{"type":"string","maxLength":20},"crop":{"type":"object","required":["x","y"],"properties":{"x":{"type":"integer"},"y":{"type":"integer"}}},"tags":{"type":"array","items":{"type":"string"},"maxItems":3},"attachments":{"type":"array","items":{"type":"string","format":"binary"},"maxItems":2},"size":{"type":"integer","minimum":1}}};
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -79,8 +79,10 @@ vErrors.push(err0);
 errors++;
 }
 if(data.image !== undefined){
-if(!(typeof data.image === "string")){
-const err1 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data0 = data.image;
+if(typeof data0 === "string"){
+if(func1(data0) > 1000){
+const err1 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -90,11 +92,8 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.caption !== undefined){
-let data1 = data.caption;
-if(typeof data1 === "string"){
-if(func1(data1) > 20){
-const err2 = {instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
+else {
+const err2 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -104,8 +103,11 @@ vErrors.push(err2);
 errors++;
 }
 }
-else {
-const err3 = {instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.caption !== undefined){
+let data1 = data.caption;
+if(typeof data1 === "string"){
+if(func1(data1) > 20){
+const err3 = {instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -115,11 +117,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.crop !== undefined){
-let data2 = data.crop;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.x === undefined){
-const err4 = {instancePath:instancePath+"/crop",schemaPath:"#/properties/crop/required",keyword:"required",params:{missingProperty: "x"},message:"must have required property '"+"x"+"'"};
+else {
+const err4 = {instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -128,8 +127,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data2.y === undefined){
-const err5 = {instancePath:instancePath+"/crop",schemaPath:"#/properties/crop/required",keyword:"required",params:{missingProperty: "y"},message:"must have required property '"+"y"+"'"};
+}
+if(data.crop !== undefined){
+let data2 = data.crop;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.x === undefined){
+const err5 = {instancePath:instancePath+"/crop",schemaPath:"#/properties/crop/required",keyword:"required",params:{missingProperty: "x"},message:"must have required property '"+"x"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -138,10 +141,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data2.x !== undefined){
-let data3 = data2.x;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err6 = {instancePath:instancePath+"/crop/x",schemaPath:"#/properties/crop/properties/x/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data2.y === undefined){
+const err6 = {instancePath:instancePath+"/crop",schemaPath:"#/properties/crop/required",keyword:"required",params:{missingProperty: "y"},message:"must have required property '"+"y"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -150,11 +151,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data2.y !== undefined){
-let data4 = data2.y;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err7 = {instancePath:instancePath+"/crop/y",schemaPath:"#/properties/crop/properties/y/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data2.x !== undefined){
+let data3 = data2.x;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err7 = {instancePath:instancePath+"/crop/x",schemaPath:"#/properties/crop/properties/x/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -164,9 +164,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/crop",schemaPath:"#/properties/crop/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data2.y !== undefined){
+let data4 = data2.y;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err8 = {instancePath:instancePath+"/crop/y",schemaPath:"#/properties/crop/properties/y/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -176,11 +177,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.tags !== undefined){
-let data5 = data.tags;
-if(Array.isArray(data5)){
-if(data5.length > 3){
-const err9 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
+}
+else {
+const err9 = {instancePath:instancePath+"/crop",schemaPath:"#/properties/crop/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -189,10 +188,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data5[i0] !== "string"){
-const err10 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.tags !== undefined){
+let data5 = data.tags;
+if(Array.isArray(data5)){
+if(data5.length > 3){
+const err10 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -201,10 +202,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data5[i0] !== "string"){
+const err11 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -214,11 +215,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.attachments !== undefined){
-let data7 = data.attachments;
-if(Array.isArray(data7)){
-if(data7.length > 2){
-const err12 = {instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+}
+else {
+const err12 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -227,10 +226,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-if(!(typeof data7[i1] === "string")){
-const err13 = {instancePath:instancePath+"/attachments/" + i1,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.attachments !== undefined){
+let data7 = data.attachments;
+if(Array.isArray(data7)){
+if(data7.length > 2){
+const err13 = {instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -239,10 +240,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+if(!(typeof data7[i1] === "string")){
+const err14 = {instancePath:instancePath+"/attachments/" + i1,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -252,10 +253,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.size !== undefined){
-let data9 = data.size;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err15 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err15 = {instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -264,9 +264,11 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data9 == "number"){
-if(data9 < 1 || isNaN(data9)){
-const err16 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.size !== undefined){
+let data9 = data.size;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+const err16 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -275,16 +277,27 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data9 == "number"){
+if(data9 < 1 || isNaN(data9)){
+const err17 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
 }
 errors++;
 }
