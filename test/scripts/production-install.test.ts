@@ -40,7 +40,7 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
       copied.push(pkg);
     }
     assert.ok(!existsSync(join(dir, "node_modules/mocha")), "devDependencies are not installed");
-    server = await spawnServer(process.execPath, ["scripts/start.mjs"], { cwd: dir, env: { NODE_ENV: "production", DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
+    server = await spawnServer(process.execPath, ["--max-semi-space-size=8", "dist/app/src/main.js"], { cwd: dir, env: { NODE_ENV: "production", DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
   });
 
   after(async () => {
