@@ -5,7 +5,8 @@
 // connection is handed out later. The probe keeps trying; its first answer marks the database up, and the next
 // request opens fresh connections. No restart is needed either way.
 import { EventEmitter } from "node:events";
-import pg from "pg";
+import type pg from "pg";
+import { pgDriver } from "./pg-driver.js";
 import type { Logger } from "pino";
 import { DatabaseUnavailableError, unavailable } from "./unavailable.js";
 
@@ -74,7 +75,7 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
     try {
       if (!this.client) {
         // Named, so an operator can tell it apart in pg_stat_activity.
-        const client = new pg.Client({ ...this.clientConfig, application_name: "twinspec-probe", connectionTimeoutMillis: this.pingTimeoutMs, keepAlive: true });
+        const client = new (pgDriver().Client)({ ...this.clientConfig, application_name: "twinspec-probe", connectionTimeoutMillis: this.pingTimeoutMs, keepAlive: true });
         client.on("error", () => this.dropClient(client)); // found by the next ping; without a listener it would crash
         this.client = client;
         await deadline(client.connect(), this.pingTimeoutMs);

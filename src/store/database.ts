@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 import { IdempotencyKeys } from "./idempotency.js";
 import { prepareOn } from "./prepared.js";
 import type { AvailabilityOptions } from "./availability.js";
-import type { PostgresHandle } from "./postgres.js";
+import { openPostgres, type PostgresHandle } from "./postgres.js";
 import type { Database } from "./schema.js";
 
 export const DEFAULT_DATABASE_URL = "sqlite:./data/twinspec.db";
@@ -51,8 +51,6 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   const log = options.onQuery ? (event: LogEvent) => options.onQuery!(event) : undefined;
   const plugins = options.beforeQuery ? [beforeQueryPlugin(options.beforeQuery)] : [];
   if (isPostgresUrl(url)) {
-    // pg and the LISTEN/NOTIFY bus are loaded only here: a SQLite server never loads them.
-    const { openPostgres } = await import("./postgres.js");
     const { db, handle } = await openPostgres(url, { ...options, onQuery: log, plugins }, (db, schema) => migrate(db, schema));
     prepareOn(db, { beforeQuery: options.beforeQuery });
     return { db, dialect: "postgres", postgres: handle, idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };

@@ -4,7 +4,8 @@
 // listening connection is down misses what is sent meanwhile; it reconnects with backoff and says so in the log
 // and in /readyz.
 import { randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
+import { pgDriver } from "./pg-driver.js";
 import type { Logger } from "pino";
 import { InProcessBus, type EventBus, type EventMap } from "./events.js";
 import type { PostgresHandle } from "./postgres.js";
@@ -116,7 +117,7 @@ export class PgBus implements EventBus {
 
   private async open() {
     // Named, so an operator (or a test) can tell the listening connections apart in pg_stat_activity.
-    const client = new pg.Client({ ...this.pg.clientConfig, application_name: listenerName(this.pg.schema), keepAlive: true });
+    const client = new (pgDriver().Client)({ ...this.pg.clientConfig, application_name: listenerName(this.pg.schema), keepAlive: true });
     let lost = false;
     const onLost = (err?: Error) => {
       if (lost) return;

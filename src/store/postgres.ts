@@ -1,11 +1,12 @@
 // PostgreSQL behind the same Kysely<Database> as SQLite: a pg pool (DATABASE_POOL_MAX), numbers that come back
 // as numbers, and migrations serialized across instances that start at the same moment.
 import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogEvent } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import type { Logger } from "pino";
 import { Availability, GuardedPool, type AvailabilityOptions, type PoolLike } from "./availability.js";
 import type { EventBus } from "./events.js";
 import { PgBus, type PgBusOptions } from "./pg-events.js";
+import { loadPg, pgDriver } from "./pg-driver.js";
 import type { Database } from "./schema.js";
 
 // pg returns int8 (count(*), sums) and numeric as strings to avoid precision loss; our values are far below
@@ -14,7 +15,7 @@ const INT8 = 20;
 const NUMERIC = 1700;
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === INT8 || oid === NUMERIC ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+    oid === INT8 || oid === NUMERIC ? (value: string) => Number(value) : pgDriver().types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
 export interface PostgresHandle {
@@ -50,10 +51,11 @@ export function describeUrl(url: string): string {
 }
 
 export async function openPostgres(url: string, options: PostgresOptions, migrate: (db: Kysely<Database>, schema: string) => Promise<void>) {
+  await loadPg();
   // Every connection of ours (pool, event bus, migration lock) gives up connecting after connectTimeoutMs.
   const clientConfig: pg.ClientConfig = { connectionString: url, types, application_name: "twinspec", connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000 };
   const newPool = () => {
-    const pool = new pg.Pool({ ...clientConfig, max: options.poolMax ?? 10 });
+    const pool = new (pgDriver().Pool)({ ...clientConfig, max: options.poolMax ?? 10 });
     // An idle connection that breaks (server restart, network) is dropped by the pool; the next query opens a new
     // one. Without a listener the error would crash the process.
     pool.on("error", (err) => options.logger?.warn({ err }, "idle PostgreSQL connection lost"));
@@ -85,7 +87,7 @@ export async function openPostgres(url: string, options: PostgresOptions, migrat
  * migrate one after another (Kysely's own lock is taken only after it has created its tables).
  */
 async function serialized<T>(config: pg.ClientConfig, key: string, work: () => Promise<T>): Promise<T> {
-  const client = new pg.Client(config);
+  const client = new (pgDriver().Client)(config);
   await client.connect();
   try {
     await client.query("select pg_advisory_lock(hashtext($1))", [key]);

@@ -1,42 +1,17 @@
 // Checkout across two workers (two pools on PostgreSQL, as two instances): 100 checkouts make 100 orders, each job
 // run once, whichever worker claims it.
 import assert from "node:assert/strict";
-import { openStore, type Store } from "../../src/store/database.js";
-import type { JobQueue } from "../../src/store/job-queue.js";
-import { freshDatabase, testDatabaseKind, type TestDatabase } from "../support/database.js";
+import type { Store } from "../../src/store/database.js";
+import { testDatabaseKind } from "../support/database.js";
+import { storesPerTest } from "../support/queues.js";
+import { until } from "../support/wait.js";
 import { domainOn } from "../support/services.js";
 
 const postgres = testDatabaseKind() === "postgres";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(condition: () => Promise<boolean>, what: string, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 describe(`checkout jobs on ${testDatabaseKind()}`, function () {
   this.timeout(30_000);
-  let database: TestDatabase;
-  let stores: Store[];
-  let queues: JobQueue[];
-  beforeEach(async () => {
-    database = await freshDatabase();
-    stores = [];
-    queues = [];
-  });
-  afterEach(async () => {
-    await Promise.all(queues.map((q) => q.stop()));
-    await Promise.all(stores.map((s) => s.close()));
-    await database.drop();
-  });
-  const open = async () => {
-    const store = await openStore(database.url);
-    stores.push(store);
-    return store;
-  };
+  const { open, queues } = storesPerTest();
   const count = async (store: Store, status?: string) => {
     let q = store.db.selectFrom("jobs").select((eb) => eb.fn.countAll<number>().as("n"));
     if (status) q = q.where("status", "=", status);

@@ -1,6 +1,7 @@
 // Helpers for the GraphQL tests: seeding through the domain, reading metrics, waiting for a condition.
 import type { TestServer } from "../support/server.js";
 import { call } from "../support/server.js";
+import { until as waitUntil } from "../support/wait.js";
 
 export const ITEMS = [{ sku: "BOOK-1", quantity: 2, unitPrice: 12.5 }];
 
@@ -20,12 +21,7 @@ export async function metric(s: TestServer, name: string, labels = ""): Promise<
   return line ? Number(line.slice(line.lastIndexOf(" ") + 1)) : 0;
 }
 
-export async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 3000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { sleep } from "../support/wait.js";
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits as the subscription tests need: short bound, close polling. */
+export const until = (condition: () => boolean | Promise<boolean>, what: string, ms = 3000) => waitUntil(condition, what, ms, 10);

@@ -9,6 +9,7 @@ import { ADMIN_TOKEN } from "../support/auth.js";
 import { mergePatch } from "../support/fixtures.js";
 import { ada, call, gql } from "../support/server.js";
 import { onPostgres, startInstances, type Instances } from "../support/instances.js";
+import { until } from "../support/wait.js";
 
 const SUBSCRIBE = `subscription($c: ID!) { orderStatusChanged(customerId: $c) { orderId customerId status } }`;
 const ITEMS = [{ sku: "a", quantity: 1, unitPrice: 2 }];
@@ -33,14 +34,6 @@ type Change = { orderId: string; customerId: string; status: string };
         got.push((result.data as { orderStatusChanged: Change }).orderStatusChanged);
       }
     })();
-  }
-
-  async function until(condition: () => boolean, what: string, ms = 10_000) {
-    const deadline = Date.now() + ms;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
   }
 
   /** The subscription on A is live once it has seen a probe: an order of the customer cancelled through B. */

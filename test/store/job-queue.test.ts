@@ -2,42 +2,18 @@
 // worker whose lease was taken over cannot also complete the job (its transaction rolls back).
 import assert from "node:assert/strict";
 import pino from "pino";
-import { openStore, type Store } from "../../src/store/database.js";
+import type { Store } from "../../src/store/database.js";
 import { JobQueue, type JobHandler } from "../../src/store/job-queue.js";
-import { freshDatabase, testDatabaseKind, type TestDatabase } from "../support/database.js";
+import { testDatabaseKind } from "../support/database.js";
+import { storesPerTest } from "../support/queues.js";
+import { sleep, until } from "../support/wait.js";
 
 const silent = pino({ level: "silent" });
 const postgres = testDatabaseKind() === "postgres";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(condition: () => Promise<boolean>, what: string, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 describe(`job queue on ${testDatabaseKind()}`, function () {
   this.timeout(30_000);
-  let database: TestDatabase;
-  let stores: Store[];
-  let queues: JobQueue[];
-  beforeEach(async () => {
-    database = await freshDatabase();
-    stores = [];
-    queues = [];
-  });
-  afterEach(async () => {
-    await Promise.all(queues.map((q) => q.stop()));
-    await Promise.all(stores.map((s) => s.close()));
-    await database.drop();
-  });
-  const open = async () => {
-    const store = await openStore(database.url);
-    stores.push(store);
-    return store;
-  };
+  const { open, queues } = storesPerTest();
   /** A PENDING job, as the domain would record one. */
   const enqueue = async (store: Store, kind: string) => {
     const at = new Date().toISOString();

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import pino from "pino";
+import { until as waitUntil } from "../support/wait.js";
 import { openStore, type Store } from "../../src/store/database.js";
 import type { OrderStatusChanged } from "../../src/domain/orders.js";
 import { readiness } from "../../src/store/health.js";
@@ -13,13 +14,7 @@ import { freshDatabase, testDatabaseKind, testPostgresUrl, type TestDatabase } f
 const silent = pino({ level: "silent" });
 const event = (status: OrderStatusChanged["status"]): OrderStatusChanged => ({ orderId: "ord_1", customerId: "cus_1", status, sentAt: new Date().toISOString() });
 
-async function until(condition: () => boolean, what: string, ms = 5_000) {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (condition: () => boolean, what: string, ms = 5_000) => waitUntil(condition, what, ms, 10);
 
 (testDatabaseKind() === "postgres" ? describe : describe.skip)("PostgreSQL event bus (LISTEN/NOTIFY)", function () {
   this.timeout(20_000);
