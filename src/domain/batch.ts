@@ -1,6 +1,6 @@
 // Batch reads for loaders: rows of many parents fetched in one query, handed back per parent.
 import type { Kysely } from "kysely";
-import { preparedIn } from "../store/prepared.js";
+import { preparedInRaw } from "../store/prepared.js";
 import type { Projection } from "./projection.js";
 
 /** Every id of `ids` mapped to its rows (possibly none), in the order the rows came. */
@@ -21,12 +21,14 @@ export function liveRowsOfCustomers<Row extends { customer_id: string }, Model>(
   idColumn: string,
   projection: (fields?: readonly string[]) => Projection<Row, Model>,
 ) {
-  const read = preparedIn(db, (ids, columns: string[]) =>
+  // Rows come as arrays of values (no row object per row): the projection maps them to models by position.
+  const read = preparedInRaw(db, (ids, columns: string[]) =>
     db.selectFrom(table).select(columns).where("customer_id", "in", ids).where("deleted_at", "is", null).orderBy("customer_id").orderBy("created_at").orderBy(idColumn),
   );
   return async (customerIds: readonly string[], fields?: readonly string[]): Promise<Map<string, Model[]>> => {
-    const { columns, map } = projection(fields);
-    const rows = customerIds.length === 0 ? [] : ((await read(customerIds, columns, columns.join(","))) as Row[]);
-    return groupBy(customerIds, rows, (r) => r.customer_id, map);
+    const { columns, mapValues } = projection(fields);
+    const rows = customerIds.length === 0 ? [] : await read(customerIds, columns, columns.join(","));
+    const customerAt = columns.indexOf("customer_id");
+    return groupBy(customerIds, rows, (values) => values[customerAt] as string, mapValues);
   };
 }

@@ -46,13 +46,13 @@ type CartRow = Selectable<CartsTable>;
 
 const projection = projections<CartRow, Cart>(
   {
-    cartId: { column: "cart_id", read: (r) => r.cart_id },
-    customerId: { column: "customer_id", read: (r) => r.customer_id },
-    items: { column: "items", read: (r) => parseItems(r.items) },
-    createdAt: { column: "created_at", read: (r) => r.created_at },
-    updatedAt: { column: "updated_at", read: (r) => r.updated_at },
-    version: { column: "version", read: (r) => r.version },
-    checkoutJobId: { column: "checkout_job_id", read: (r) => r.checkout_job_id },
+    cartId: { column: "cart_id" },
+    customerId: { column: "customer_id" },
+    items: { column: "items", read: parseItems },
+    createdAt: { column: "created_at" },
+    updatedAt: { column: "updated_at" },
+    version: { column: "version" },
+    checkoutJobId: { column: "checkout_job_id" },
   },
   ["cartId", "customerId"],
 );

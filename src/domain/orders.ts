@@ -64,14 +64,14 @@ type OrderRow = Selectable<OrdersTable>;
 
 const projection = projections<OrderRow, Order>(
   {
-    orderId: { column: "order_id", read: (r) => r.order_id },
-    customerId: { column: "customer_id", read: (r) => r.customer_id },
-    status: { column: "status", read: (r) => r.status as OrderStatus },
-    items: { column: "items", read: (r) => parseItems(r.items) },
-    total: { column: "total", read: (r) => r.total },
-    createdAt: { column: "created_at", read: (r) => r.created_at },
-    updatedAt: { column: "updated_at", read: (r) => r.updated_at },
-    version: { column: "version", read: (r) => r.version },
+    orderId: { column: "order_id" },
+    customerId: { column: "customer_id" },
+    status: { column: "status", read: (value) => value as OrderStatus },
+    items: { column: "items", read: parseItems },
+    total: { column: "total" },
+    createdAt: { column: "created_at" },
+    updatedAt: { column: "updated_at" },
+    version: { column: "version" },
   },
   ["orderId", "customerId"],
 );

@@ -20,24 +20,30 @@ export function prepareOn(db: Kysely<any>, handle: Hooks): void {
   hooks.set(db, handle);
 }
 
-export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args) {
+export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<Row[]>;
+/** With `raw`, each row comes as its values in the order of the query's selection (better-sqlite3's raw mode). */
+export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw: true): (...args: Args) => Promise<unknown[][]>;
+export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw = false) {
   const compiled = build(...sample).compile();
   if (JSON.stringify(compiled.parameters) !== JSON.stringify(sample)) {
     throw new Error(`prepared query's parameters ${JSON.stringify(compiled.parameters)} are not its arguments ${JSON.stringify(sample)}`);
   }
   const handle = hooks.get(db) ?? {};
-  const throughKysely = async (...args: Args): Promise<Row[]> => {
+  const throughKysely = async (...args: Args): Promise<Row[] | unknown[][]> => {
     handle.beforeQuery?.();
-    return (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
+    const rows = (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
+    // Both drivers build a row's keys in the order of the selection.
+    return raw ? rows.map((row) => Object.values(row as object)) : rows;
   };
   const sqlite = handle.sqlite;
   if (!sqlite) return throughKysely;
   const statement = sqlite.prepare(compiled.sql);
-  return async (...args: Args): Promise<Row[]> => {
+  if (raw) statement.raw(true);
+  return async (...args: Args) => {
     if (sqlite.inTransaction) return throughKysely(...args);
     handle.beforeQuery?.();
     const started = handle.onQuery ? performance.now() : 0;
-    const rows = statement.all(...args) as Row[];
+    const rows = statement.all(...args);
     handle.onQuery?.({ level: "query", isStream: false, query: { ...compiled, parameters: args } as CompiledQuery, queryDurationMillis: performance.now() - started });
     return rows;
   };
@@ -49,12 +55,21 @@ export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (.
  * `build` must take exactly the ids as its parameters, in order. At most `max` compiled forms are kept.
  */
 export function preparedIn<Row, Variant>(db: Kysely<any>, build: (ids: readonly string[], variant: Variant) => Compilable<Row>, max = 256) {
-  const forms = new Map<string, (...ids: string[]) => Promise<Row[]>>();
-  return (ids: readonly string[], variant: Variant, variantKey: string): Promise<Row[]> => {
+  return formsPerLength<Variant, Row[]>((ids, variant) => prepared(db, (...args: string[]) => build(args, variant), ids), max);
+}
+
+/** The same, each row as its values in the order of the selection (see `prepared`'s `raw`). */
+export function preparedInRaw<Row, Variant>(db: Kysely<any>, build: (ids: readonly string[], variant: Variant) => Compilable<Row>, max = 256) {
+  return formsPerLength<Variant, unknown[][]>((ids, variant) => prepared(db, (...args: string[]) => build(args, variant), ids, true), max);
+}
+
+function formsPerLength<Variant, Result>(compile: (sample: string[], variant: Variant) => (...ids: string[]) => Promise<Result>, max: number) {
+  const forms = new Map<string, (...ids: string[]) => Promise<Result>>();
+  return (ids: readonly string[], variant: Variant, variantKey: string): Promise<Result> => {
     const key = `${ids.length}:${variantKey}`;
     let run = forms.get(key);
     if (!run) {
-      run = prepared(db, (...args: string[]) => build(args, variant), [...ids]);
+      run = compile([...ids], variant);
       if (forms.size >= max) forms.delete(forms.keys().next().value!);
       forms.set(key, run);
     }
