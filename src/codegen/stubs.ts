@@ -39,7 +39,8 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
     if (!existsSync(path)) {
       const text = [
         `// REST handlers for the ${tag} operations of openapi.yaml: request → domain (src/domain/${tag}.ts) → response.`,
-        "// `npm run generate` adds a stub here for each new operation of this tag; replace its body.",
+        "// `npm run generate` adds a stub here for each new operation of this tag; replace its body. What a handler",
+        "// builds its answer with (bodies, ETag and Location headers, Link pages): README, \"Filling in the stubs\".",
         `import type { HandlersByTag } from "../../generated/rest.js";`,
         STUB_IMPORT,
         "",
@@ -164,12 +165,16 @@ function domainStub(resource: Resource, doc: JsonObject): string {
   return [
     `// The ${resource.tag} domain: its rules, once, for REST and GraphQL alike. \`npm run generate\` wrote this stub because`,
     `// openapi.yaml declares the resource (tag ${resource.tag}); fill it in. Its table comes from a migration in src/store/migrations/.`,
+    "// The building blocks (ids, pages, 404/410, If-Match, transactions, the table type): README, \"Filling in the stubs\".",
     `import type { ServiceDeps } from "./deps.js";`,
     ...(owned ? [STUB_IMPORT.replace("../domain/errors.js", "./errors.js")] : []),
     "",
     `/** One ${resource.schema} as the domain holds it; GraphQL resolves ${resource.schema}'s fields from it. */`,
     `export interface ${resource.schema} {`,
     ...props.map(([name, p]) => `  ${name}${required.has(name) ? "" : "?"}: ${tsType(doc, p)};`),
+    ...(answersEtag(doc, resource.tag) && !props.some(([name]) => name === "version")
+      ? ["  /** +1 on every change: the ETag's source (etagOf, resourceHeaders) and what If-Match is checked against (holds) */", "  version: number;"]
+      : []),
     "}",
     "",
     `export class ${service} {`,
@@ -188,6 +193,18 @@ function domainStub(resource: Resource, doc: JsonObject): string {
     "}",
     "",
   ].join("\n");
+}
+
+/** Whether some operation of the tag answers an ETag header (its model then needs a version to make it from). */
+function answersEtag(doc: JsonObject, tag: string): boolean {
+  const operations = Object.values(isObject(doc.paths) ? doc.paths : {}).flatMap((item) => (isObject(item) ? Object.values(item).filter(isObject) : []));
+  return operations.some((op) => {
+    if (!Array.isArray(op.tags) || !op.tags.includes(tag) || !isObject(op.responses)) return false;
+    return Object.values(op.responses).some((raw) => {
+      const response = deref(doc, raw, "openapi.yaml", "").value;
+      return isObject(response.headers) && Object.keys(response.headers).some((h) => h.toLowerCase() === "etag");
+    });
+  });
 }
 
 function tsType(doc: JsonObject, raw: Json): string {

@@ -26,6 +26,7 @@ describe("stubs in the hand-written files", () => {
     assert.match(file("src/rest/orders.ts"), /export const handlers: HandlersByTag\["orders"\] = \{\n  async listCustomerOrders\(\) \{\n    throw new NotImplementedError\("listCustomerOrders"\);/);
     assert.match(file("src/graphql/orders.ts"), /Subscription: \{\n    orderStatusChanged: \{\n      subscribe: \(\) => \{/);
     assert.match(file("src/domain/orders.ts"), /export interface Order \{\n  orderId: string;[\s\S]*async ownerOf\(orderId: string\)/);
+    assert.match(file("src/domain/orders.ts"), /  version: number;\n\}/, "an ETag-answering resource's model gets the version its ETag is made from");
     assert.doesNotMatch(file("src/domain/customers.ts"), /ownerOf/, "a customer owns itself");
     assert.deepEqual(syncStubs(contract, doc, { root }), [], "a second run changes nothing");
   });

@@ -108,7 +108,7 @@ describe("mock server: REST (every operation of openapi.yaml)", () => {
     const method = await call(`${s.url}/orders/ord_1`, { method: "DELETE" });
     assert.equal(method.status, 405);
     assert.equal(method.headers.get("allow"), "GET, PATCH, HEAD, OPTIONS");
-    const unknown = await call(`${s.url}/products`);
+    const unknown = await call(`${s.url}/no-such-collection`);
     assert.equal(unknown.status, 404);
     assert.ok(unknown.json.entryPoints.includes("/customers"));
   });

@@ -1,8 +1,8 @@
 // Declared statuses that every operation of a kind can answer, produced by walking openapi.yaml's operations with
-// what the specs say of them (sample bodies, resources, conditional headers): 400 for a malformed path id, 404 for
-// an unknown one, 410 for a deleted target, 304 / 412 for conditional requests, 406 / 413 / 415 for content
-// negotiation and bodies, 409 / 422 for Idempotency-Keys, 429 for a caller over its rate limit, and 500 — with only
-// a request id — for an unexpected failure. Operation-specific outcomes live in their own tests. A new resource in the
+// what the specs say of them (sample bodies, resources, conditional headers): 204 under Prefer: return=minimal, 400
+// for a malformed path id, 404 for an unknown one, 410 for a deleted target, 304 / 412 for conditional requests,
+// 406 / 413 / 415 for content negotiation and bodies, 409 / 422 for Idempotency-Keys, 429 for a caller over its rate
+// limit, and 500 — with only a request id — for an unexpected failure. Operation-specific outcomes live in their own tests. A new resource in the
 // specs is walked as it is.
 import assert from "node:assert/strict";
 import { fingerprint } from "../../src/http/idempotency.js";
@@ -91,6 +91,19 @@ describe("declared statuses, walked over every operation", () => {
         // If-Match decides when both are sent (§13.2.2): the current ETag lets the write through.
         const current = await send(s.url, op, ids, { headers: { "If-Match": before.headers.get("etag")!, "If-Unmodified-Since": "Sat, 01 Jan 2000 00:00:00 GMT" } });
         assert.ok(current.status < 300, `${current.status} ${current.text}`);
+      });
+    }
+
+    if (declares(op, 204) && hasHeader(op, "Prefer") && op.method !== "DELETE") {
+      it(`${op.operationId}: Prefer: return=minimal → 204 with no body and the new ETag, the change made`, async () => {
+        const ids = await world();
+        const read = operations.find((o) => o.method === "GET" && o.path === op.path)!;
+        const before = await send(s.url, read, ids);
+        const res = await send(s.url, op, ids, { headers: { Prefer: "return=minimal" } });
+        assert.deepEqual([res.status, res.text], [204, ""], res.text);
+        const after = await send(s.url, read, ids);
+        assert.equal(res.headers.get("etag"), after.headers.get("etag"), "the 204's ETag is the resource's new one");
+        assert.notEqual(after.headers.get("etag"), before.headers.get("etag"), "the sample body changed the resource");
       });
     }
 
