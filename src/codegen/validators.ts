@@ -7,6 +7,7 @@ import { identifier, type Operation } from "./operations.js";
 import type { ParamLocation } from "./parameters.js";
 import { docId, documentFor, READ_ONLY, scanSchemas, toJsonSchema, WRITE_ONLY, type Direction, type SchemaContext } from "./schemas.js";
 import { escapePointer, type Json, type JsonObject } from "./spec.js";
+import { standaloneCode } from "./standalone.js";
 
 const require = createRequire(import.meta.url);
 type AjvClass = typeof import("ajv").default;
@@ -14,7 +15,6 @@ const Ajv2020 = require("ajv/dist/2020").default as AjvClass;
 const AjvDraft7 = require("ajv").default as AjvClass;
 const { _ } = require("ajv") as typeof import("ajv");
 const addFormats = require("ajv-formats") as (ajv: unknown) => void;
-const standaloneCode = require("ajv/dist/standalone").default as (ajv: unknown, refs: Record<string, string>) => string;
 
 export const PARAM_LOCATIONS: ParamLocation[] = ["path", "query", "header", "cookie"];
 
@@ -131,5 +131,5 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
     }
     byOperation.set(op.operationId, entry);
   }
-  return { source: standaloneCode(ajv, refs), names: Object.keys(refs), byOperation, warnings: warnings.list };
+  return { source: standaloneCode(ajv as never, refs), names: Object.keys(refs), byOperation, warnings: warnings.list };
 }
