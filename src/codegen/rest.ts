@@ -2,13 +2,12 @@
 // `npm run generate` and `twinspec rest` both come through here.
 import { relative } from "node:path";
 import { Worker } from "node:worker_threads";
-import { createConfig, type Config } from "@redocly/openapi-core";
-import openapiTS, { astToString } from "openapi-typescript";
 import { Warnings } from "./diagnostics.js";
 import { collectOperations, type Operation } from "./operations.js";
 import { hoistPathRefs } from "./refs.js";
 import { emitRest, type RestEmitOptions } from "./rest-emitter.js";
-import { at, loadSpec, replaceAt, type JsonObject } from "./spec.js";
+import { loadSpec, type JsonObject } from "./spec.js";
+import { typesOf } from "./types.js";
 import { compileValidators, type CompiledValidators } from "./validators.js";
 
 export interface GeneratedFile {
@@ -33,9 +32,6 @@ export async function generateRest(specFile: string, outDir: string, runtime: st
   return generateRestFromDocument(doc, specFile, outDir, runtime, warnings, options);
 }
 
-/** openapi-typescript lints and bundles again by default; the document is already both (and its lint is ours). */
-let noLint: Promise<Config> | undefined;
-
 /**
  * The same for a document already loaded and bundled (by loadSpec). Lint-level defects and degraded constructs
  * are added to `warnings`; the document is normalized in place where our wiring and the types must agree.
@@ -50,12 +46,10 @@ export async function generateRestFromDocument(
 ): Promise<GeneratedFile[]> {
   hoistPathRefs(doc, warnings);
   const operations = collectOperations(doc, specFile, warnings);
-  noLint ??= createConfig({ rules: {} } as never, { extends: [] } as never);
-  const redocly = await noLint;
   // openapi-typescript reads the bundled document, so its types and our wiring come from one and the same text.
   const [validators, types] = await Promise.all([
     operations.length > 50 ? compileInWorker(doc, operations, specFile) : compileValidators(doc, operations, specFile),
-    typesOf(doc, redocly, warnings),
+    typesOf(doc, warnings),
   ]);
   warnings.addAll(validators.warnings);
   const source = relative(process.cwd(), specFile);
@@ -72,37 +66,6 @@ export async function generateRestFromDocument(
       source,
     },
   ];
-}
-
-/**
- * openapi-typescript's helper for allOf members whose parent requires some of their properties. It demands that
- * those be keys of the member's type, which a member typed as a union or unknown does not have (plaid.com, linode):
- * such keys are passed over instead.
- */
-const WITH_REQUIRED = /^type WithRequired<T, K extends keyof T> = T & \{\n {4}\[P in K\]-\?: T\[P\];\n\};$/m;
-const LENIENT_WITH_REQUIRED = "type WithRequired<T, K extends PropertyKey> = T & {\n    [P in K & keyof T]-?: T[P];\n};";
-
-/**
- * openapi-typescript's types. Where it stops at a schema it cannot type ("Expected SchemaObject, received string
- * at #/components/schemas/P/oneOf/0", for an object schema with an enum of strings), that schema is typed
- * unknown, with a warning, and it runs again; the validators were compiled from the document as it was.
- */
-async function typesOf(doc: JsonObject, redocly: Config, warnings: Warnings): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      // An object schema without properties means "any object", not "an empty one".
-      return astToString(await openapiTS(doc as never, { silent: true, emptyObjectsUnknown: true, redocly })).replace(WITH_REQUIRED, LENIENT_WITH_REQUIRED);
-    } catch (error) {
-      const message = String((error as Error)?.message ?? error);
-      const found = /\bat #(\/\S*)/.exec(message);
-      if (!found || attempt >= 20) throw error;
-      // The deepest member of the document on the way (openapi-typescript may name a place it made up).
-      let pointer = found[1];
-      while (pointer && at(doc, `#${pointer}`) === undefined) pointer = pointer.slice(0, pointer.lastIndexOf("/"));
-      if (!/\/schemas?(\/|$)/.test(pointer) || !replaceAt(doc, pointer, {})) throw error; // only ever a schema
-      warnings.add("types", pointer, `openapi-typescript cannot type this (${message.replace(/\s*\bat #\S*/, "")}): typed unknown`);
-    }
-  }
 }
 
 /** The validators on another thread (see validators-worker.mjs); small documents are not worth the thread's start. */
