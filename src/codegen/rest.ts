@@ -1,5 +1,6 @@
 // The REST side of generation for one OpenAPI document: openapi-typescript's types, our rest.ts, the validators.
 // `npm run generate` and `twinspec rest` both come through here.
+import { statSync } from "node:fs";
 import { relative } from "node:path";
 import { Worker } from "node:worker_threads";
 import { Warnings } from "./diagnostics.js";
@@ -21,6 +22,8 @@ export interface RestGenerateOptions {
   context?: RestEmitOptions["context"];
   /** receives the validator names of every operation (the project's generate shares them with GraphQL inputs) */
   onValidators?: (byOperation: CompiledValidators["byOperation"]) => void;
+  /** a worker already started (see generateRest), for the validators of a document with many operations */
+  worker?: ValidatorsWorker;
 }
 
 /**
@@ -28,8 +31,25 @@ export interface RestGenerateOptions {
  *   ("../src/http/rest-runtime.js") or a package export ("twinspec/runtime")
  */
 export async function generateRest(specFile: string, outDir: string, runtime: string, warnings = new Warnings(specFile), options: RestGenerateOptions = {}): Promise<GeneratedFile[]> {
-  const doc = await loadSpec(specFile, warnings);
-  return generateRestFromDocument(doc, specFile, outDir, runtime, warnings, options);
+  // A large document's validators are compiled on a worker: started now, it boots while the document loads.
+  const worker = sizeOf(specFile) > EARLY_WORKER_BYTES ? validatorsWorker() : undefined;
+  try {
+    const doc = await loadSpec(specFile, warnings);
+    return await generateRestFromDocument(doc, specFile, outDir, runtime, warnings, { ...options, worker });
+  } finally {
+    void worker?.worker.terminate(); // unused when the document has few operations
+  }
+}
+
+/** Documents from this size on have more than 50 operations, as a rule (and a worker takes ~0.5 s to start). */
+const EARLY_WORKER_BYTES = 1e6;
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0; // loadSpec says what is wrong
+  }
 }
 
 /**
@@ -48,7 +68,7 @@ export async function generateRestFromDocument(
   const operations = collectOperations(doc, specFile, warnings);
   // openapi-typescript reads the bundled document, so its types and our wiring come from one and the same text.
   const [validators, types] = await Promise.all([
-    operations.length > 50 ? compileInWorker(doc, operations, specFile) : compileValidators(doc, operations, specFile),
+    operations.length > 50 ? compileInWorker(doc, operations, specFile, options.worker) : compileValidators(doc, operations, specFile),
     typesOf(doc, warnings),
   ]);
   warnings.addAll(validators.warnings);
@@ -68,12 +88,28 @@ export async function generateRestFromDocument(
   ];
 }
 
-/** The validators on another thread (see validators-worker.mjs); small documents are not worth the thread's start. */
-export function compileInWorker(doc: JsonObject, operations: Operation[], file = ""): Promise<CompiledValidators> {
+export interface ValidatorsWorker {
+  worker: Worker;
+  /** rejects when the thread fails or stops (also once terminated: the answer is in by then) */
+  stopped: Promise<never>;
+}
+
+/** A thread for compileInWorker, started ahead of time; its failures are heard from the start. */
+export function validatorsWorker(): ValidatorsWorker {
   const worker = new Worker(new URL("./validators-worker.mjs", import.meta.url));
-  worker.postMessage({ doc, operations, file });
-  return new Promise<CompiledValidators>((resolve, reject) => {
-    worker.once("message", (reply: { ok?: CompiledValidators; error?: string }) => (reply.ok ? resolve(reply.ok) : reject(new Error(reply.error))));
+  const stopped = new Promise<never>((_, reject) => {
     worker.once("error", reject);
-  }).finally(() => worker.terminate());
+    worker.once("exit", (code) => reject(new Error(`the validators' thread stopped (exit code ${code})`)));
+  });
+  stopped.catch(() => {}); // a thread left unused ends unheard
+  return { worker, stopped };
+}
+
+/** The validators on another thread (see validators-worker.mjs); small documents are not worth the thread's start. */
+export function compileInWorker(doc: JsonObject, operations: Operation[], file = "", { worker, stopped } = validatorsWorker()): Promise<CompiledValidators> {
+  worker.postMessage({ doc, operations, file });
+  const answer = new Promise<CompiledValidators>((resolve, reject) => {
+    worker.once("message", (reply: { ok?: CompiledValidators; error?: string }) => (reply.ok ? resolve(reply.ok) : reject(new Error(reply.error))));
+  });
+  return Promise.race([answer, stopped]).finally(() => worker.terminate());
 }
