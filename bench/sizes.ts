@@ -1,10 +1,12 @@
 // bench:corpus --largest / --cuts: each document generated as a user would, `twinspec rest` in a process of its own
 // (a process shared with earlier documents and their type-checks pays for their heap in every collection), then
-// its output type-checked alone in a fresh program (strict, NodeNext: parsing, binding and checking, as tsc would).
+// its output type-checked alone, in a fresh program and process (strict, NodeNext: parsing, binding and checking,
+// as tsc would).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { DIRECTORY, OUT, RUNTIME } from "./corpus.js";
 import { createChecker } from "./typecheck.js";
 
@@ -37,12 +39,20 @@ function generate(file: string, dir: string): Omit<SizeRow, "file" | "mb" | "ope
   return { generateMs: Math.round(wall * 1000), cpuMs: Math.round((user + sys) * 1000), maxRssMb: Math.round(kb / 1024), failure };
 }
 
-function typecheck(dir: string): number {
+/** Type-checks `dir`'s files in one fresh program; with the time of the program alone (parse, bind, check). */
+function checkDir(dir: string): { ms: number; count: number; errors: string[] } {
   const files = new Map(readdirSync(dir).map((f) => [resolve(dir, f), readFileSync(join(dir, f), "utf8")]));
   const started = performance.now();
   const result = createChecker()(new Map([[dir, files]])).get(dir)!;
-  if (result.count > 0) throw new Error(`${result.count} type errors: ${result.errors.join(" | ")}`);
-  return Math.round(performance.now() - started);
+  return { ...result, ms: Math.round(performance.now() - started) };
+}
+
+/** The type-check in a process of its own too (`node bench/sizes.ts <dir>`), as tsc would run. */
+function typecheck(dir: string): Pick<SizeRow, "typecheckMs" | "failure"> {
+  const run = spawnSync(process.execPath, ["--max-old-space-size=8192", "--import", "tsx", "bench/sizes.ts", dir], { encoding: "utf8" });
+  if (run.status !== 0) return { failure: `typecheck: exit ${run.status}: ${run.stderr.trim().split("\n").at(-1)?.slice(0, 200)}` };
+  const result = JSON.parse(run.stdout) as ReturnType<typeof checkDir>;
+  return { typecheckMs: result.ms, failure: result.count > 0 ? `typecheck: ${result.count} errors: ${result.errors.join(" | ").slice(0, 200)}` : undefined };
 }
 
 /** Generates and type-checks each file; prints and returns the table (markdown). */
@@ -58,11 +68,7 @@ export function runBySize(files: string[], command: string, { typecheck: check =
       row.operations = (readFileSync(join(dir, "rest.ts"), "utf8").match(/^ {4}operationId: /gm) ?? []).length;
       if (check) {
         row.typecheckLoad = load();
-        try {
-          row.typecheckMs = typecheck(dir);
-        } catch (error) {
-          row.failure = `typecheck: ${(error as Error).message.slice(0, 200)}`;
-        }
+        Object.assign(row, typecheck(dir));
       }
     }
     console.log(`${name} ${row.mb} MB ${row.operations} operations: generate ${row.generateMs} ms, type-check ${row.typecheckMs ?? "—"} ms, load ${row.load} / ${row.typecheckLoad ?? "—"}${row.failure ? ` ${row.failure}` : ""}`);
@@ -91,3 +97,5 @@ function sizeTable(rows: SizeRow[], command: string): string {
     "",
   ].join("\n");
 }
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) console.log(JSON.stringify(checkDir(process.argv[2])));
