@@ -1,6 +1,6 @@
 // ajv's standaloneCode (ajv/dist/standalone, CommonJS, several exports), writing into one array of strings.
 // ajv's own rebuilds the whole module's code at each export and each scope value (`code = _\`${code}…\``), copying
-// every piece so far: quadratic in the number of validators (1.5 s of 11 for microsoft.com/graph.json's 3,649).
+// every piece so far: quadratic in the number of validators (2.3 s for microsoft.com/graph.json's 3,649; 0.4 s here).
 // Same algorithm, same output, character for character.
 import { createRequire } from "node:module";
 
