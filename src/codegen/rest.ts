@@ -69,7 +69,7 @@ export async function generateRestFromDocument(
   // openapi-typescript reads the bundled document, so its types and our wiring come from one and the same text.
   const [validators, types] = await Promise.all([
     operations.length > 50 ? compileInWorker(doc, operations, specFile, options.worker) : compileValidators(doc, operations, specFile),
-    typesOf(doc, warnings),
+    (async () => typesOf(doc, warnings))(), // a failure is Promise.all's, which then hears the worker's too
   ]);
   warnings.addAll(validators.warnings);
   const source = relative(process.cwd(), specFile);
