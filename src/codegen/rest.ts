@@ -1,14 +1,14 @@
 // The REST side of generation for one OpenAPI document: openapi-typescript's types, our rest.ts, the validators.
 // `npm run generate` and `twinspec rest` both come through here.
+import { statSync } from "node:fs";
 import { relative } from "node:path";
 import { Worker } from "node:worker_threads";
-import { createConfig, type Config } from "@redocly/openapi-core";
-import openapiTS, { astToString } from "openapi-typescript";
 import { Warnings } from "./diagnostics.js";
 import { collectOperations, type Operation } from "./operations.js";
 import { hoistPathRefs } from "./refs.js";
 import { emitRest, type RestEmitOptions } from "./rest-emitter.js";
-import { at, loadSpec, replaceAt, type JsonObject } from "./spec.js";
+import { loadSpec, type JsonObject } from "./spec.js";
+import { typesOf } from "./types.js";
 import { compileValidators, type CompiledValidators } from "./validators.js";
 
 export interface GeneratedFile {
@@ -22,6 +22,8 @@ export interface RestGenerateOptions {
   context?: RestEmitOptions["context"];
   /** receives the validator names of every operation (the project's generate shares them with GraphQL inputs) */
   onValidators?: (byOperation: CompiledValidators["byOperation"]) => void;
+  /** a worker already started (see generateRest), for the validators of a document with many operations */
+  worker?: ValidatorsWorker;
 }
 
 /**
@@ -29,12 +31,26 @@ export interface RestGenerateOptions {
  *   ("../src/http/rest-runtime.js") or a package export ("twinspec/runtime")
  */
 export async function generateRest(specFile: string, outDir: string, runtime: string, warnings = new Warnings(specFile), options: RestGenerateOptions = {}): Promise<GeneratedFile[]> {
-  const doc = await loadSpec(specFile, warnings);
-  return generateRestFromDocument(doc, specFile, outDir, runtime, warnings, options);
+  // A large document's validators are compiled on a worker: started now, it boots while the document loads.
+  const worker = sizeOf(specFile) > EARLY_WORKER_BYTES ? validatorsWorker() : undefined;
+  try {
+    const doc = await loadSpec(specFile, warnings);
+    return await generateRestFromDocument(doc, specFile, outDir, runtime, warnings, { ...options, worker });
+  } finally {
+    void worker?.worker.terminate(); // unused when the document has few operations
+  }
 }
 
-/** openapi-typescript lints and bundles again by default; the document is already both (and its lint is ours). */
-let noLint: Promise<Config> | undefined;
+/** Documents from this size on have more than 50 operations, as a rule (and a worker takes ~0.5 s to start). */
+const EARLY_WORKER_BYTES = 1e6;
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0; // loadSpec says what is wrong
+  }
+}
 
 /**
  * The same for a document already loaded and bundled (by loadSpec). Lint-level defects and degraded constructs
@@ -50,12 +66,10 @@ export async function generateRestFromDocument(
 ): Promise<GeneratedFile[]> {
   hoistPathRefs(doc, warnings);
   const operations = collectOperations(doc, specFile, warnings);
-  noLint ??= createConfig({ rules: {} } as never, { extends: [] } as never);
-  const redocly = await noLint;
   // openapi-typescript reads the bundled document, so its types and our wiring come from one and the same text.
   const [validators, types] = await Promise.all([
-    operations.length > 50 ? compileInWorker(doc, operations, specFile) : compileValidators(doc, operations, specFile),
-    typesOf(doc, redocly, warnings),
+    operations.length > 50 ? compileInWorker(doc, operations, specFile, options.worker) : compileValidators(doc, operations, specFile),
+    (async () => typesOf(doc, warnings))(), // a failure is Promise.all's, which then hears the worker's too
   ]);
   warnings.addAll(validators.warnings);
   const source = relative(process.cwd(), specFile);
@@ -74,43 +88,28 @@ export async function generateRestFromDocument(
   ];
 }
 
-/**
- * openapi-typescript's helper for allOf members whose parent requires some of their properties. It demands that
- * those be keys of the member's type, which a member typed as a union or unknown does not have (plaid.com, linode):
- * such keys are passed over instead.
- */
-const WITH_REQUIRED = /^type WithRequired<T, K extends keyof T> = T & \{\n {4}\[P in K\]-\?: T\[P\];\n\};$/m;
-const LENIENT_WITH_REQUIRED = "type WithRequired<T, K extends PropertyKey> = T & {\n    [P in K & keyof T]-?: T[P];\n};";
+export interface ValidatorsWorker {
+  worker: Worker;
+  /** rejects when the thread fails or stops (also once terminated: the answer is in by then) */
+  stopped: Promise<never>;
+}
 
-/**
- * openapi-typescript's types. Where it stops at a schema it cannot type ("Expected SchemaObject, received string
- * at #/components/schemas/P/oneOf/0", for an object schema with an enum of strings), that schema is typed
- * unknown, with a warning, and it runs again; the validators were compiled from the document as it was.
- */
-async function typesOf(doc: JsonObject, redocly: Config, warnings: Warnings): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      // An object schema without properties means "any object", not "an empty one".
-      return astToString(await openapiTS(doc as never, { silent: true, emptyObjectsUnknown: true, redocly })).replace(WITH_REQUIRED, LENIENT_WITH_REQUIRED);
-    } catch (error) {
-      const message = String((error as Error)?.message ?? error);
-      const found = /\bat #(\/\S*)/.exec(message);
-      if (!found || attempt >= 20) throw error;
-      // The deepest member of the document on the way (openapi-typescript may name a place it made up).
-      let pointer = found[1];
-      while (pointer && at(doc, `#${pointer}`) === undefined) pointer = pointer.slice(0, pointer.lastIndexOf("/"));
-      if (!/\/schemas?(\/|$)/.test(pointer) || !replaceAt(doc, pointer, {})) throw error; // only ever a schema
-      warnings.add("types", pointer, `openapi-typescript cannot type this (${message.replace(/\s*\bat #\S*/, "")}): typed unknown`);
-    }
-  }
+/** A thread for compileInWorker, started ahead of time; its failures are heard from the start. */
+export function validatorsWorker(): ValidatorsWorker {
+  const worker = new Worker(new URL("./validators-worker.mjs", import.meta.url));
+  const stopped = new Promise<never>((_, reject) => {
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the validators' thread stopped (exit code ${code})`)));
+  });
+  stopped.catch(() => {}); // a thread left unused ends unheard
+  return { worker, stopped };
 }
 
 /** The validators on another thread (see validators-worker.mjs); small documents are not worth the thread's start. */
-export function compileInWorker(doc: JsonObject, operations: Operation[], file = ""): Promise<CompiledValidators> {
-  const worker = new Worker(new URL("./validators-worker.mjs", import.meta.url));
+export function compileInWorker(doc: JsonObject, operations: Operation[], file = "", { worker, stopped } = validatorsWorker()): Promise<CompiledValidators> {
   worker.postMessage({ doc, operations, file });
-  return new Promise<CompiledValidators>((resolve, reject) => {
+  const answer = new Promise<CompiledValidators>((resolve, reject) => {
     worker.once("message", (reply: { ok?: CompiledValidators; error?: string }) => (reply.ok ? resolve(reply.ok) : reject(new Error(reply.error))));
-    worker.once("error", reject);
-  }).finally(() => worker.terminate());
+  });
+  return Promise.race([answer, stopped]).finally(() => worker.terminate());
 }

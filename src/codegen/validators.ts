@@ -7,6 +7,7 @@ import { identifier, type Operation } from "./operations.js";
 import type { ParamLocation } from "./parameters.js";
 import { docId, documentFor, READ_ONLY, scanSchemas, toJsonSchema, WRITE_ONLY, type Direction, type SchemaContext } from "./schemas.js";
 import { escapePointer, type Json, type JsonObject } from "./spec.js";
+import { standaloneCode } from "./standalone.js";
 
 const require = createRequire(import.meta.url);
 type AjvClass = typeof import("ajv").default;
@@ -14,7 +15,6 @@ const Ajv2020 = require("ajv/dist/2020").default as AjvClass;
 const AjvDraft7 = require("ajv").default as AjvClass;
 const { _ } = require("ajv") as typeof import("ajv");
 const addFormats = require("ajv-formats") as (ajv: unknown) => void;
-const standaloneCode = require("ajv/dist/standalone").default as (ajv: unknown, refs: Record<string, string>) => string;
 
 export const PARAM_LOCATIONS: ParamLocation[] = ["path", "query", "header", "cookie"];
 
@@ -50,6 +50,9 @@ export function parametersSchema(operation: Operation, location: ParamLocation, 
 /** Bodies we parse into something a schema can check (binary bodies stay bytes and are not validated). */
 const checkable = (type: string) => ["json", "form", "text", "multipart"].includes(bodyKind(type));
 
+/** Where the validators' schemas sit in the document's copies (a key that is no keyword, like any x- key). */
+const HOLDER = "x-twinspec-validators";
+
 const pointerOf = (op: Operation) => `/paths/${escapePointer(op.path)}/${op.method}`;
 
 /** ajv's RegExp engine for documents with patterns that only compile without the unicode flag (in the output too). */
@@ -79,7 +82,15 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
   ajv.addKeyword({ keyword: WRITE_ONLY, schemaType: "boolean", error: { message: "is write-only and must not be answered" }, code: (cxt) => cxt.fail(_`true`) });
   // The document's copies report the schema repairs (every schema of the document is in them, at its own pointer);
   // the operations' parts, transformed again below, are the same schemas and stay quiet.
-  for (const direction of ["request", "response"] as Direction[]) ajv.addSchema(documentFor({ doc, direction, v30, warnings }) as object, docId(direction));
+  // Each validator is placed in its direction's copy (under HOLDER) and compiled from there: ajv caches a compiled
+  // $ref target per root schema, so validators added as roots of their own compiled every component they name
+  // again (graph.json: 7,900 functions for 3,649 validators); under one root each component is compiled once.
+  const holders = {} as Record<Direction, JsonObject>;
+  for (const direction of ["request", "response"] as Direction[]) {
+    const copy = documentFor({ doc, direction, v30, warnings });
+    copy[HOLDER] = holders[direction] = {};
+    ajv.addSchema(copy as object, docId(direction));
+  }
   const contexts = Object.fromEntries((["request", "response"] as Direction[]).map((direction) => [direction, { doc, direction, v30 }])) as Record<Direction, SchemaContext>;
 
   const refs: Record<string, string> = {};
@@ -88,17 +99,20 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
    * Registers a schema under `name` unless an identical one is already there; returns the name to use. Compiled at
    * once, so a schema ajv cannot compile leaves only that part of that operation unvalidated, with a warning.
    */
-  const add = (name: string, schema: Json, pointer: string): string | undefined => {
+  const add = (name: string, schema: Json, pointer: string, direction: Direction): string | undefined => {
     const key = JSON.stringify(schema);
     if (seen.has(key)) return seen.get(key);
+    const id = `${docId(direction)}#/${HOLDER}/${name}`;
     try {
-      ajv.addSchema(schema as object, name);
-      ajv.getSchema(name);
-      refs[name] = name;
+      ajv.validateSchema(schema as object, true); // as addSchema did
+      holders[direction][name] = schema;
+      if (!ajv.getSchema(id)) throw new Error(`no schema at ${id}`);
+      refs[name] = id;
       seen.set(key, name);
       return name;
     } catch (error) {
-      ajv.removeSchema(name);
+      delete holders[direction][name];
+      ajv.removeSchema(id);
       warnings.add("validator", pointer, `not validated: ajv cannot compile this schema (${(error as Error).message.split("\n")[0]})`);
       seen.set(key, undefined);
       return undefined;
@@ -110,13 +124,13 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
     const entry: OperationValidators = { params: {}, body: {}, responses: {} };
     for (const location of PARAM_LOCATIONS) {
       if (!op.parameters.some((p) => p.in === location)) continue;
-      const name = add(validatorName(op.operationId, location), parametersSchema(op, location, contexts.request), `${at}/parameters`);
+      const name = add(validatorName(op.operationId, location), parametersSchema(op, location, contexts.request), `${at}/parameters`, "request");
       if (name) entry.params[location] = name;
     }
     op.requestBody?.contentTypes.forEach((type, i) => {
       if (!checkable(type) || op.requestBody!.raw?.includes(type)) return;
       const where = `${at}/requestBody/content/${escapePointer(type)}/schema`;
-      const name = add(validatorName(op.operationId, `body${i}`), toJsonSchema(op.requestBody!.schemas[type], contexts.request, where), where);
+      const name = add(validatorName(op.operationId, `body${i}`), toJsonSchema(op.requestBody!.schemas[type], contexts.request, where), where, "request");
       if (name) entry.body[type] = name;
     });
     for (const response of op.responses) {
@@ -124,12 +138,12 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
       response.contentTypes.forEach((type, i) => {
         if (!isJson(type)) return;
         const where = `${at}/responses/${response.status}/content/${escapePointer(type)}/schema`;
-        const name = add(validatorName(op.operationId, `res${response.status}${i ? `_${i}` : ""}`), toJsonSchema(response.schemas[type], contexts.response, where), where);
+        const name = add(validatorName(op.operationId, `res${response.status}${i ? `_${i}` : ""}`), toJsonSchema(response.schemas[type], contexts.response, where), where, "response");
         if (name) byType[type] = name;
       });
       entry.responses[response.status] = byType;
     }
     byOperation.set(op.operationId, entry);
   }
-  return { source: standaloneCode(ajv, refs), names: Object.keys(refs), byOperation, warnings: warnings.list };
+  return { source: standaloneCode(ajv as never, refs), names: Object.keys(refs), byOperation, warnings: warnings.list };
 }
