@@ -22,6 +22,9 @@ export const pascal = (id: string) => {
 };
 const quote = (s: string) => JSON.stringify(s);
 const prop = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name));
+// In an interface, `new(…)` declares a construct signature, not a method named new (gambitcomm.local/mimic.json has
+// an operationId "new"): that one name is quoted.
+const method = (name: string) => (name === "new" ? quote(name) : prop(name));
 const isXml = (type: string) => bodyKind(type) === "text" && type.includes("xml");
 const LOCATION_KEY = { path: "params", query: "query", header: "headers", cookie: "cookies" } as const;
 /**
@@ -147,7 +150,7 @@ function byTag(operations: Operation[]): Map<string, Operation[]> {
 export function emitRest(operations: Operation[], validators: Map<string, OperationValidators>, options: RestEmitOptions): string {
   const uploads = operations.some((op) => op.requestBody?.contentTypes.some((type) => bodyKind(type) === "multipart"));
   const handlers = operations.map(
-    (op) => `  ${prop(op.operationId)}(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`,
+    (op) => `  ${method(op.operationId)}(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`,
   );
   const tags = [...byTag(operations)].map(([tag, ops]) => `  ${prop(tag)}: Pick<RestHandlers, ${ops.map((op) => quote(op.operationId)).join(" | ")}>;`);
   const context = options.context

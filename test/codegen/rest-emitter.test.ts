@@ -238,3 +238,16 @@ describe("emitRest with operationIds that are not identifiers", () => {
 
   it("is syntactically valid TypeScript", () => assert.deepEqual(tsErrors(odd), []));
 });
+
+describe("emitRest with an operationId that is a keyword of interfaces", () => {
+  const text = emitRest([op({ operationId: "new" })], new Map(), { runtime: "./runtime.js", types: "./openapi.js", validators: "./validators.cjs" });
+
+  it("declares a method named new, not a construct signature (gambitcomm.local/mimic.json)", () => {
+    const file = ts.createSourceFile("rest.ts", text, ts.ScriptTarget.Latest);
+    const handlers = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === "RestHandlers")!;
+    assert.deepEqual(
+      handlers.members.map((m) => [ts.SyntaxKind[m.kind], m.name && ts.isStringLiteral(m.name) ? m.name.text : undefined]),
+      [["MethodSignature", "new"]],
+    );
+  });
+});
