@@ -166,6 +166,12 @@ export function deriveOperationId(method: string, path: string): string {
   return identifier(`${method} ${words}`);
 }
 
+/** A string as a TypeScript string literal. */
+export const quote = (s: string) => JSON.stringify(s);
+
+/** A name as an object or interface property key: bare when it is an identifier, quoted otherwise. */
+export const prop = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name));
+
 /** camelCase identifier from any text: "get /a-b/{c}" → "getABC". */
 export function identifier(text: string): string {
   const parts = text.split(/[^A-Za-z0-9]+/).filter(Boolean);

@@ -1,7 +1,7 @@
 // Emits generated/rest.ts: request/response types per operation, the RestHandlers interface,
 // the route table that the runtime mounts, and mountRest().
 import { bodyKind } from "../http/body.js";
-import { identifier, type Operation, type Parameter, type ResponseSpec } from "./operations.js";
+import { identifier, prop, quote, type Operation, type Parameter, type ResponseSpec } from "./operations.js";
 import { PARAM_LOCATIONS, type OperationValidators } from "./validators.js";
 
 export interface RestEmitOptions {
@@ -20,8 +20,6 @@ export const pascal = (id: string) => {
   const name = identifier(id);
   return name[0].toUpperCase() + name.slice(1);
 };
-const quote = (s: string) => JSON.stringify(s);
-const prop = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name));
 // In an interface, `new(…)` declares a construct signature, not a method named new (gambitcomm.local/mimic.json has
 // an operationId "new"): that one name is quoted.
 const method = (name: string) => (name === "new" ? quote(name) : prop(name));
