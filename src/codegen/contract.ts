@@ -14,6 +14,7 @@ import {
   type GraphQLNamedType,
   type GraphQLSchema,
 } from "graphql";
+import { answersEtag } from "./http-checks.js";
 import type { Operation } from "./operations.js";
 import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./rate-limits.js";
 import { deref, isObject, type Json, type JsonObject } from "./spec.js";
@@ -30,6 +31,8 @@ export interface Resource {
   owner: string;
   /** path template of one resource (its GET), for Location headers */
   path: string;
+  /** its GET answers an ETag: the domain model needs the version that ETag is made from */
+  etag: boolean;
 }
 
 /** Whose data an operation or root field acts on. */
@@ -223,7 +226,8 @@ function readResources(doc: JsonObject, operations: Operation[], file: string, p
     const reads = operations.filter((op) => op.method === "get" && op.path.endsWith(`/{${spec.id}}`));
     if (reads.length !== 1) problem(where, `tag ${name}: expected exactly one GET …/{${spec.id}} (the resource's URL), found ${reads.length}`);
     const owner = spec.owner === spec.id ? "self" : spec.owner;
-    resources.push({ tag: name, schema: spec.schema, id: spec.id, idPrefix: spec.idPrefix, owner, path: reads[0]?.path ?? "" });
+    const read = reads[0];
+    resources.push({ tag: name, schema: spec.schema, id: spec.id, idPrefix: spec.idPrefix, owner, path: read?.path ?? "", etag: !!read && answersEtag(read) });
   });
   return resources;
 }

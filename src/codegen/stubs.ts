@@ -172,7 +172,7 @@ function domainStub(resource: Resource, doc: JsonObject): string {
     `/** One ${resource.schema} as the domain holds it; GraphQL resolves ${resource.schema}'s fields from it. */`,
     `export interface ${resource.schema} {`,
     ...props.map(([name, p]) => `  ${name}${required.has(name) ? "" : "?"}: ${tsType(doc, p)};`),
-    ...(answersEtag(doc, resource.tag) && !props.some(([name]) => name === "version")
+    ...(resource.etag && !props.some(([name]) => name === "version")
       ? ["  /** +1 on every change: the ETag's source (etagOf, resourceHeaders) and what If-Match is checked against (holds) */", "  version: number;"]
       : []),
     "}",
@@ -193,18 +193,6 @@ function domainStub(resource: Resource, doc: JsonObject): string {
     "}",
     "",
   ].join("\n");
-}
-
-/** Whether some operation of the tag answers an ETag header (its model then needs a version to make it from). */
-function answersEtag(doc: JsonObject, tag: string): boolean {
-  const operations = Object.values(isObject(doc.paths) ? doc.paths : {}).flatMap((item) => (isObject(item) ? Object.values(item).filter(isObject) : []));
-  return operations.some((op) => {
-    if (!Array.isArray(op.tags) || !op.tags.includes(tag) || !isObject(op.responses)) return false;
-    return Object.values(op.responses).some((raw) => {
-      const response = deref(doc, raw, "openapi.yaml", "").value;
-      return isObject(response.headers) && Object.keys(response.headers).some((h) => h.toLowerCase() === "etag");
-    });
-  });
 }
 
 function tsType(doc: JsonObject, raw: Json): string {
