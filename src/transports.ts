@@ -73,9 +73,9 @@ export function transports(deps: TransportDeps): Transports {
   });
   let closing = false;
   router.get("/readyz", async (ctx) => {
-    // Checked again after the database answered: a stop that began meanwhile is what the balancer must hear.
     const checked = closing ? undefined : await deps.readiness();
-    const { ready, body } = !checked || closing ? { ready: false, body: { status: "stopping" } } : checked;
+    // `closing` read again once the database answered: a stop that began meanwhile is what the balancer must hear.
+    const { ready, body } = closing ? { ready: false, body: { status: "stopping" } } : checked!;
     ctx.set("Cache-Control", "no-store");
     ctx.status = ready ? 200 : 503;
     ctx.body = body;
