@@ -6,39 +6,24 @@
 // The table and the goals of the performance issue, judged on that one run, go to bench/results/peers/.
 //   npm run bench:peers                      # ~8 min: 2 rounds × 10 s per scenario
 //   npm run bench:peers -- --rounds 1 --duration 6   # a quick look; any option of the shared bench.mjs passes through
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { preparePeerBench, project, run, seededTarget, shared, targetsFile } from "./shared-bench.mjs";
 
-const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const shared = path.resolve(process.env.BENCH_PEERS_DIR ?? path.join(project, "..", "shared", "bench"));
 const out = path.join(project, "bench", "results", "peers");
 const passThrough = process.argv.slice(2);
 
-if (!fs.existsSync(path.join(shared, "bench.mjs"))) {
-  console.error(`bench:peers: the peer bench is not at ${shared}; set BENCH_PEERS_DIR to its folder (the one with bench.mjs).`);
-  process.exit(1);
-}
-const run = (cmd, args, cwd = project, env = process.env) => {
-  console.log(`$ ${[cmd, ...args].join(" ")}`);
-  const r = spawnSync(cmd, args, { cwd, env, stdio: "inherit" });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-};
-// The peers' own dependencies (never part of this project's install, never in CI).
-if (!fs.existsSync(path.join(shared, "node_modules"))) run("npm", ["ci", "--no-audit", "--no-fund"], shared);
+preparePeerBench("bench:peers");
 // `npm start` serves dist/: build it from the current sources first.
 run("npm", ["run", "-s", "build"]);
-const seeded = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "twinspec-peers-")), "seed.db");
-run(process.execPath, [path.join(shared, "ours", "seed.mjs"), "--project", project, "--db", seeded]);
-run(process.execPath, [path.join(shared, "ours", "targets.mjs"), "--project", project, "--db", seeded]);
+seededTarget(path.join(fs.mkdtempSync(path.join(os.tmpdir(), "twinspec-peers-")), "seed.db"));
 fs.mkdirSync(out, { recursive: true });
 const before = new Set(fs.readdirSync(out));
 const defaults = passThrough.some((a) => a === "--only" || a === "--skip") ? [] : ["--skip", "koa-graphql-http,koa-graphql-http-cached"];
-run(process.execPath, [path.join(shared, "bench.mjs"), "--extra", path.join(shared, "ours", "targets.json"), "--out", out, ...defaults, ...passThrough], shared, {
-  ...process.env,
-  BENCH_DATA: "sqlite",
+run(process.execPath, [path.join(shared, "bench.mjs"), "--extra", targetsFile, "--out", out, ...defaults, ...passThrough], {
+  cwd: shared,
+  env: { ...process.env, BENCH_DATA: "sqlite" },
 });
 const produced = fs.readdirSync(out).filter((f) => f.endsWith(".json") && !before.has(f)).sort();
 if (produced.length === 0) {

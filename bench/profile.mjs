@@ -5,37 +5,27 @@
 // it from CPU 1 with the bench's request. Prints req/s, p99 and the server's CPU time per request (read from /proc:
 // steadier than req/s on a shared machine), and with --prof the functions and packages with the most self time
 // (node --cpu-prof; the profile stays in bench/results/profile/, git-ignored). DIST=<folder> profiles another build.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { preparePeerBench, project, run, seededTarget, shared } from "./shared-bench.mjs";
 
-const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const shared = path.resolve(process.env.BENCH_PEERS_DIR ?? path.join(project, "..", "shared", "bench"));
 const [scenario = "rest", seconds = "8"] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const profile = process.argv.includes("--prof");
-const queries = {
-  q1: '{ customer(customerId:"42"){ customerId firstName lastName } }',
-  q2: "{ customers(first:50){ customerId firstName orders { orderId status } } }",
-};
 if (!["rest", "q1", "q2"].includes(scenario)) throw new Error(`bench:profile: the scenario is rest, q1 or q2, not ${scenario}`);
-const run = (cmd, args, cwd = project) => {
-  const r = spawnSync(cmd, args, { cwd, stdio: "inherit" });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-};
-if (!fs.existsSync(path.join(shared, "node_modules"))) run("npm", ["ci", "--no-audit", "--no-fund"], shared);
+preparePeerBench("bench:profile");
 const dist = process.env.DIST ?? "dist";
 if (!process.env.DIST) run("npm", ["run", "-s", "build"]);
 const autocannon = createRequire(path.join(shared, "package.json"))("autocannon");
-const { token, BENCH_SECRET } = await import(path.join(shared, "lib", "jwt.mjs"));
 
-// The peers' data, seeded once through our REST API, copied fresh for each run.
+// The peers' data, seeded once through our REST API, copied fresh for each run; the request, token and settings
+// are the bench's own for our target.
 const work = path.join(os.tmpdir(), "twinspec-profile");
 fs.mkdirSync(work, { recursive: true });
 const seed = path.join(work, "seed.db");
-if (!fs.existsSync(seed)) run(process.execPath, [path.join(shared, "ours", "seed.mjs"), "--project", project, "--db", seed]);
+const target = seededTarget(seed, { reuse: true });
 const db = path.join(work, "run.db");
 for (const suffix of ["", "-wal", "-shm"]) {
   fs.rmSync(db + suffix, { force: true });
@@ -49,7 +39,7 @@ const url = `http://127.0.0.1:${port}`;
 const nodeArgs = ["--max-semi-space-size=8", ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`] : []), path.join(dist, "app", "src", "main.js")];
 const server = spawn("taskset", ["-c", "0", process.execPath, ...nodeArgs], {
   cwd: project,
-  env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", AUTH_SECRET: BENCH_SECRET, RATE_LIMIT_FACTOR: "1000", DATABASE_URL: `sqlite:${db}` },
+  env: { ...process.env, ...target.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: `sqlite:${db}` },
   stdio: ["ignore", fs.openSync(path.join(work, "server.log"), "w"), "inherit"],
 });
 const stop = () => server.exitCode === null && server.kill("SIGTERM");
@@ -59,11 +49,10 @@ for (let i = 0; ; i++) {
   if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
-const authorization = `Bearer ${token({ sub: "bench-admin", secret: BENCH_SECRET, ttl: 86400 })}`;
 const request =
   scenario === "rest"
-    ? { url: `${url}/customers/42`, headers: { authorization } }
-    : { url: `${url}/graphql`, method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify({ query: queries[scenario] }) };
+    ? { url: `${url}${target.rest}`, headers: target.headers }
+    : { url: `${url}${target.graphql}`, method: "POST", headers: { ...target.headers, "content-type": "application/json" }, body: JSON.stringify({ query: target.queries[scenario] }) };
 const check = await fetch(request.url, request);
 if (!check.ok) throw new Error(`bench:profile: ${scenario} answered ${check.status}: ${await check.text()}`);
 
