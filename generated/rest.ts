@@ -10,7 +10,7 @@ export type { Principal, RequestContext, UploadedFile };
 
 export interface ListCustomersRequest {
   params: Record<string, never>;
-  query: NonNullable<operations["listCustomers"]["parameters"]["query"]>;
+  query: NonNullable<operations["listCustomers"]["parameters"]["query"]> & Required<Pick<NonNullable<operations["listCustomers"]["parameters"]["query"]>, "limit">>;
   headers: Record<string, never>;
   cookies: Record<string, never>;
   principal: Principal | null;
@@ -276,7 +276,7 @@ export type DeleteCustomerAvatarResponse =
 
 export interface ListCustomerOrdersRequest {
   params: NonNullable<operations["listCustomerOrders"]["parameters"]["path"]>;
-  query: NonNullable<operations["listCustomerOrders"]["parameters"]["query"]>;
+  query: NonNullable<operations["listCustomerOrders"]["parameters"]["query"]> & Required<Pick<NonNullable<operations["listCustomerOrders"]["parameters"]["query"]>, "limit">>;
   headers: Record<string, never>;
   cookies: Record<string, never>;
   principal: Principal | null;
@@ -384,7 +384,7 @@ export type UpdateOrderResponse =
 
 export interface ListCustomerCartsRequest {
   params: NonNullable<operations["listCustomerCarts"]["parameters"]["path"]>;
-  query: NonNullable<operations["listCustomerCarts"]["parameters"]["query"]>;
+  query: NonNullable<operations["listCustomerCarts"]["parameters"]["query"]> & Required<Pick<NonNullable<operations["listCustomerCarts"]["parameters"]["query"]>, "limit">>;
   headers: Record<string, never>;
   cookies: Record<string, never>;
   principal: Principal | null;
@@ -604,7 +604,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "GET",
     path: "/customers",
     routePath: "/customers",
-    parameters: [{"name":"limit","in":"query","type":"integer"}, {"name":"cursor","in":"query","type":"string"}],
+    parameters: [{"name":"limit","in":"query","type":"integer","default":20}, {"name":"cursor","in":"query","type":"string"}],
     validate: { path: undefined, query: validators.listCustomers_query, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
@@ -880,7 +880,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "GET",
     path: "/customers/{customerId}/orders",
     routePath: "/customers/:customerId/orders",
-    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"limit","in":"query","type":"integer"}, {"name":"cursor","in":"query","type":"string"}],
+    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"limit","in":"query","type":"integer","default":20}, {"name":"cursor","in":"query","type":"string"}],
     validate: { path: validators.getCustomer_path, query: validators.listCustomers_query, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
@@ -992,7 +992,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "GET",
     path: "/customers/{customerId}/carts",
     routePath: "/customers/:customerId/carts",
-    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"limit","in":"query","type":"integer"}, {"name":"cursor","in":"query","type":"string"}],
+    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"limit","in":"query","type":"integer","default":20}, {"name":"cursor","in":"query","type":"string"}],
     validate: { path: validators.getCustomer_path, query: validators.listCustomers_query, header: undefined, cookie: undefined },
     body: undefined,
     responses: {

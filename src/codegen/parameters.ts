@@ -24,6 +24,8 @@ export interface Parameter {
   explode: boolean;
   /** the runtime cannot read it as its schema says: the handler gets the raw string(s), unvalidated */
   raw?: true;
+  /** the schema's `default`, of the parameter's own type: what the handler gets when the request has none */
+  default?: Json;
 }
 
 const STYLES: Record<ParamLocation, ParamStyle[]> = {
@@ -131,5 +133,16 @@ function read(doc: JsonObject, p: JsonObject, param: Parameter, file: string, po
     if (style === "form" && explode && Object.keys(props).length === 0) refuse("a form-exploded object needs declared properties to find its fields among the query's");
     out.props = props;
   }
+  const fallback = resolved()?.default;
+  if (!param.required && fallback !== undefined && fitsType(fallback, out.type)) out.default = fallback;
   return out;
+}
+
+/** A default the runtime may hand over as the declared type (real documents also carry `default: "10"` for integers). */
+function fitsType(value: Json, type: ParamType): boolean {
+  if (type === "integer") return Number.isInteger(value);
+  if (type === "number") return typeof value === "number";
+  if (type === "boolean") return typeof value === "boolean";
+  if (type === "string") return typeof value === "string";
+  return false;
 }

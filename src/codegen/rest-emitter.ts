@@ -47,9 +47,12 @@ function paramsType(op: Operation, location: (typeof PARAM_LOCATIONS)[number]): 
   const raw = params.filter((p) => p.raw);
   const typed = `NonNullable<${opType(op)}["parameters"][${quote(location)}]>`;
   if (params.length === 0) return "Record<string, never>";
-  if (raw.length === 0) return typed;
   if (raw.length === params.length) return rawParams(raw);
-  return `Omit<${typed}, ${raw.map((p) => quote(p.name)).join(" | ")}> & ${rawParams(raw)}`;
+  // A parameter with a default is always there for the handler (the runtime fills it in).
+  const defaulted = params.filter((p) => p.default !== undefined).map((p) => quote(p.name));
+  const full = defaulted.length ? `${typed} & Required<Pick<${typed}, ${defaulted.join(" | ")}>>` : typed;
+  if (raw.length === 0) return full;
+  return `Omit<${full}, ${raw.map((p) => quote(p.name)).join(" | ")}> & ${rawParams(raw)}`;
 }
 
 function bodyType(op: Operation, type: string): string {
@@ -110,6 +113,7 @@ export function routeEntry(op: Operation, validators: OperationValidators = NONE
   const params = op.parameters.map((p) => {
     const shape: Record<string, unknown> = { name: p.name, in: p.in, type: p.type };
     if (p.type === "array" || p.type === "object") Object.assign(shape, p.items ? { items: p.items } : { props: p.props }, { style: p.style, explode: p.explode });
+    if (p.default !== undefined) shape.default = p.default;
     return JSON.stringify(shape);
   });
   const b = op.requestBody;

@@ -13,6 +13,8 @@ export interface ParamSpec {
   props?: Record<string, Scalar>;
   style?: "form" | "simple" | "deepObject" | "spaceDelimited" | "pipeDelimited";
   explode?: boolean;
+  /** the schema's default: what the handler gets when the request has none */
+  default?: unknown;
 }
 
 type Raw = string | string[] | undefined;

@@ -202,6 +202,8 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
     const validate = op.validate[location];
     if (validate && !validate(parts[location])) errors.push(...fieldErrors(location, validate.errors));
   }
+  // Defaults after validation: what is checked is what the client sent.
+  for (const p of op.parameters) if (p.default !== undefined && !(p.name in parts[p.in])) parts[p.in][p.name] = p.default;
   let contentType: string | undefined;
   let body: unknown;
   if (op.body) {

@@ -20,7 +20,7 @@ const cartsOf = (customerId: string) => `${location("customers", customerId)}/ca
 
 export const handlers: HandlersByTag["carts"] = {
   async listCustomerCarts(req, { services }) {
-    const page = await services.carts.list(req.params.customerId, { limit: req.query.limit ?? 20, cursor: req.query.cursor });
+    const page = await services.carts.list(req.params.customerId, { limit: req.query.limit, cursor: req.query.cursor });
     return { status: 200, body: { items: page.items.map(cartBody), nextCursor: page.nextCursor }, headers: pageLink(cartsOf(req.params.customerId), req.query, page) };
   },
 

@@ -23,7 +23,7 @@ const created = (c: Customer) => ({ status: 201 as const, body: customerBody(c),
 
 export const handlers: HandlersByTag["customers"] = {
   async listCustomers(req, { services }) {
-    const page = await services.customers.list({ limit: req.query.limit ?? 20, cursor: req.query.cursor });
+    const page = await services.customers.list({ limit: req.query.limit, cursor: req.query.cursor });
     return { status: 200, body: { items: page.items.map(customerBody), nextCursor: page.nextCursor }, headers: pageLink("/customers", req.query, page) };
   },
 

@@ -21,7 +21,7 @@ const ordersOf = (customerId: string) => `${location("customers", customerId)}/o
 
 export const handlers: HandlersByTag["orders"] = {
   async listCustomerOrders(req, { services }) {
-    const page = await services.orders.list(req.params.customerId, { limit: req.query.limit ?? 20, cursor: req.query.cursor });
+    const page = await services.orders.list(req.params.customerId, { limit: req.query.limit, cursor: req.query.cursor });
     return { status: 200, body: { items: page.items.map(orderBody), nextCursor: page.nextCursor }, headers: pageLink(ordersOf(req.params.customerId), req.query, page) };
   },
 

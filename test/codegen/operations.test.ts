@@ -108,6 +108,22 @@ describe("collectOperations: parameters", () => {
     assert.deepEqual(brief(post.parameters), ["query:limit:string:false", "header:trace:string:false"]);
   });
 
+  it("keeps a parameter's default when it has the parameter's type (the runtime hands it over), not otherwise", () => {
+    const doc = openapi({
+      "/x": {
+        get: {
+          parameters: [
+            { name: "limit", in: "query", schema: { type: "integer", default: 20 } },
+            { name: "page", in: "query", schema: { type: "integer", default: "1" } },
+            { name: "id", in: "path", required: true, schema: { type: "string", default: "me" } },
+          ],
+          responses: OK,
+        },
+      },
+    });
+    assert.deepEqual(single(doc).parameters.map((p) => [p.name, p.default]), [["limit", 20], ["page", undefined], ["id", undefined]]);
+  });
+
   it("keeps parameters with the same name in different locations", () => {
     const doc = openapi({
       "/x": {

@@ -314,3 +314,29 @@ describe("restMiddleware: handlers by operationId", () => {
     }
   });
 });
+
+describe("restMiddleware: parameter defaults", () => {
+  it("a query parameter the request lacks reaches the handler as its schema's default; a sent one is validated as sent", async () => {
+    const validate = Object.assign((query: Record<string, unknown>) => query.limit === undefined || (Number.isInteger(query.limit) && (query.limit as number) <= 100), {
+      errors: [{ instancePath: "/limit", message: "must be <= 100", keyword: "maximum", params: {}, schemaPath: "" }],
+    });
+    const op: OperationSpec = {
+      ...spec("list", "/list"),
+      parameters: [{ name: "limit", in: "query", type: "integer", default: 20 }],
+      validate: { path: undefined, query: validate as never, header: undefined, cookie: undefined },
+    };
+    const app = new Koa();
+    app.use(problemErrors());
+    app.use(restMiddleware([op], { list: async (req: { query: Record<string, unknown> }) => ({ status: 200, body: req.query }) } as never));
+    const server = createServer(app.callback());
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      assert.deepEqual(await (await fetch(`${base}/list`)).json(), { limit: 20 });
+      assert.deepEqual(await (await fetch(`${base}/list?limit=5`)).json(), { limit: 5 });
+      assert.equal((await fetch(`${base}/list?limit=500`)).status, 400);
+    } finally {
+      server.close();
+    }
+  });
+});

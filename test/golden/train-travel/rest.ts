@@ -25,7 +25,7 @@ export type GetStationsResponse =
 
 export interface GetTripsRequest {
   params: Record<string, never>;
-  query: NonNullable<operations["get-trips"]["parameters"]["query"]>;
+  query: NonNullable<operations["get-trips"]["parameters"]["query"]> & Required<Pick<NonNullable<operations["get-trips"]["parameters"]["query"]>, "bicycles" | "dogs">>;
   headers: Record<string, never>;
   cookies: Record<string, never>;
   principal: Principal | null;
@@ -176,7 +176,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     method: "GET",
     path: "/trips",
     routePath: "/trips",
-    parameters: [{"name":"origin","in":"query","type":"string"}, {"name":"destination","in":"query","type":"string"}, {"name":"date","in":"query","type":"string"}, {"name":"bicycles","in":"query","type":"boolean"}, {"name":"dogs","in":"query","type":"boolean"}],
+    parameters: [{"name":"origin","in":"query","type":"string"}, {"name":"destination","in":"query","type":"string"}, {"name":"date","in":"query","type":"string"}, {"name":"bicycles","in":"query","type":"boolean","default":false}, {"name":"dogs","in":"query","type":"boolean","default":false}],
     validate: { path: undefined, query: validators.getTrips_query, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
