@@ -24,7 +24,7 @@ import type { EventBus } from "./store/events.js";
 import { readiness } from "./store/health.js";
 import { JobQueue, type QueueOptions } from "./store/job-queue.js";
 import type { Tracing } from "./telemetry/types.js";
-import { transports } from "./transports.js";
+import { transports, type Transports } from "./transports.js";
 
 export interface AppDeps {
   store: Store;
@@ -57,7 +57,8 @@ export interface AppDeps {
   rateLimits?: Partial<RateLimitConfig>;
 }
 
-export interface App {
+export interface App extends Pick<Transports, "callback" | "around"> {
+  /** the Koa app behind `callback` (serve `callback`: the spec's operations are answered outside Koa's own handling) */
   koa: Koa;
   services: Services;
   /** where domain changes are published: in-process on SQLite, LISTEN/NOTIFY across instances on PostgreSQL */
@@ -110,6 +111,8 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
   metrics.gauge("event_bus_listeners", "Listeners on the event bus (one per live subscription)", () => bus.listenerCount("orderStatusChanged"));
   return {
     koa: http.koa,
+    callback: http.callback,
+    around: http.around,
     services,
     bus,
     metrics,

@@ -47,7 +47,7 @@ const app = buildApp({
   rateLimits: config.rateLimits,
 });
 // Timeouts and size limits against slow and abusive clients (src/http/limits.ts).
-const server = createHttpServer(app.koa.callback(), config.server, logger);
+const server = createHttpServer(app.callback, config.server, logger);
 const draining = drainable(server);
 // GraphQL subscriptions over WebSocket share this server's port (/graphql).
 app.attach(server);

@@ -19,7 +19,7 @@ const app = buildMockApp({
   responseValidation: config.responseValidation,
   corsOrigins: config.corsOrigins,
 });
-const server = createServer(app.koa.callback());
+const server = createServer(app.callback);
 server.keepAliveTimeout = 5000;
 app.attach(server);
 await logDevToken(config, logger);

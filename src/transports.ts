@@ -5,10 +5,10 @@ import type { Server } from "node:http";
 import zlib from "node:zlib";
 import Router from "@koa/router";
 import compress from "koa-compress";
-import Koa from "koa";
+import Koa, { type Middleware } from "koa";
 import type { Logger } from "pino";
 import { rateLimits } from "../generated/contract.js";
-import { operationSpecs, restRoutes, type RestHandlers } from "../generated/rest.js";
+import { operationSpecs, type RestHandlers } from "../generated/rest.js";
 import { graphqlCaller, metricsGuard, socketCaller } from "./auth/koa.js";
 import type { OwnerLookup } from "./auth/ownership.js";
 import { restAuthorizer } from "./auth/rest.js";
@@ -23,7 +23,8 @@ import { mountDocs } from "./http/docs.js";
 import { edge } from "./http/edge.js";
 import { DEFAULT_SERVER_LIMITS } from "./http/limits.js";
 import { routeLabeler, type Metrics } from "./http/metrics.js";
-import type { MountOptions } from "./http/rest-runtime.js";
+import { frontDoor, type RequestListener } from "./http/front.js";
+import { restMiddleware, type MountOptions } from "./http/rest-runtime.js";
 import type { Tracing } from "./telemetry/types.js";
 import type { RateLimiter } from "./rate-limit/limiter.js";
 import { rateLimited } from "./rate-limit/rest.js";
@@ -54,6 +55,10 @@ export interface TransportDeps {
 
 export interface Transports {
   koa: Koa;
+  /** the server's request listener: the spec's operations and POST /graphql outside Koa's handling, the rest through it */
+  callback: RequestListener;
+  /** adds a middleware around every request, outermost (e.g. a test's recorder) */
+  around(middleware: Middleware): void;
   /** serves GraphQL over WebSocket (graphql-ws) on /graphql of this server; call once the server exists */
   attach(server: Server): void;
   /** ends subscriptions (WebSocket and SSE) */
@@ -89,7 +94,7 @@ export function transports(deps: TransportDeps): Transports {
   mountDocs(router);
   // The spec's paths are found by the generated wiring's own trie, ahead of the router: its cost does not grow
   // with the number of operations, and REST requests skip the router's regex walk.
-  const rest = restRoutes(deps.rest.handlers, {
+  const rest = restMiddleware(operationSpecs, deps.rest.handlers as Record<string, unknown>, {
     bodyLimit,
     validateResponses: deps.responseValidation,
     authorize: deps.rateLimiter ? rateLimited(restAuthorizer(verifier, owners), deps.rateLimiter, rateLimits.rest) : restAuthorizer(verifier, owners),
@@ -103,8 +108,7 @@ export function transports(deps: TransportDeps): Transports {
   const routeOf = routeLabeler(routes);
   if (deps.tracing) koa.use(deps.tracing.http(routeOf));
   const origins = deps.corsOrigins ?? [];
-  koa.use(
-    edge({
+  const edgeware = edge({
       logger,
       metrics,
       routeOf,
@@ -115,17 +119,31 @@ export function transports(deps: TransportDeps): Transports {
       compressThreshold: 1024,
       maxUrlLength: deps.maxUrlLength ?? DEFAULT_SERVER_LIMITS.maxUrlLength,
       entryPoints,
-    }),
-  );
+  });
+  koa.use(edgeware);
   koa.use(rest);
-  koa.use((ctx, next) => (ctx.path === "/graphql" ? caller(ctx, () => graphqlEndpoint(ctx, next)) : next()));
+  const graphqlPost: Middleware = (ctx, next) => caller(ctx, () => graphqlEndpoint(ctx, next));
+  koa.use((ctx, next) => (ctx.path === "/graphql" ? graphqlPost(ctx, next) : next()));
   koa.use(router.routes());
+  // The hot paths outside Koa's handling (src/http/front.ts): the spec's operations and POST /graphql, the same
+  // middleware in the same order. Traced requests take Koa's chain, where the tracing middleware is.
+  const outer: Middleware[] = [edgeware];
+  const callback = frontDoor({
+    koa,
+    outer,
+    route: deps.tracing ? () => undefined : (method, path) => (rest.owns(path) ? rest : path === "/graphql" && method === "POST" ? graphqlPost : undefined),
+  });
   let ws: ReturnType<typeof attachWebSocket> | undefined;
   // What a leak would grow (the soak bench watches them): subscription streams, and their connections.
   metrics.gauge("graphql_live_streams", "Subscription streams open (graphql-ws and SSE)", () => gql.streams.size);
   metrics.gauge("graphql_ws_connections", "WebSocket connections open on /graphql", () => ws?.wss.clients.size ?? 0);
   return {
     koa,
+    callback,
+    around: (middleware) => {
+      koa.middleware.unshift(middleware);
+      outer.unshift(middleware);
+    },
     attach: (server) => {
       ws ??= attachWebSocket(server, gql, { keepAliveMs: deps.wsKeepAliveMs, authenticate: socketCaller(verifier) });
     },

@@ -109,8 +109,11 @@ interface Prepared {
 
 const LOCATIONS: Location[] = ["path", "query", "header", "cookie"];
 
+/** The REST middleware, which also says whether a path is one of the spec's (without answering it). */
+export type RestMiddleware = Middleware & { owns(path: string): boolean };
+
 /** One Koa middleware for every path of the spec; paths it does not know go to `next`. */
-export function restMiddleware(specs: readonly OperationSpec[], handlers: Record<string, unknown>, options: MountOptions = {}): Middleware {
+export function restMiddleware(specs: readonly OperationSpec[], handlers: Record<string, unknown>, options: MountOptions = {}): RestMiddleware {
   const byPath = new Map<string, PathEntry>();
   for (const op of specs) {
     const entry = byPath.get(op.path) ?? { path: op.path, methods: new Map(), allow: "" };
@@ -132,7 +135,7 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
     validateResponses: options.validateResponses ?? process.env.NODE_ENV !== "production",
   };
 
-  return async (ctx: Context, next: Next) => {
+  const middleware = async (ctx: Context, next: Next) => {
     try {
       await dispatch(ctx, next);
     } catch (error) {
@@ -144,6 +147,15 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
       ctx.type = PROBLEM_TYPE;
     }
   };
+  // A malformed path is not answered here: the middleware answers it (400) wherever it is mounted.
+  const owns = (path: string) => {
+    try {
+      return match(path) !== undefined;
+    } catch {
+      return false;
+    }
+  };
+  return Object.assign(middleware, { owns });
 
   async function dispatch(ctx: Context, next: Next) {
     let found;

@@ -17,7 +17,7 @@ import { createMetrics, type Metrics } from "../http/metrics.js";
 import type { HandlerResponse, RequestContext } from "../http/rest-runtime.js";
 import { projectFile } from "../paths.js";
 import { InProcessBus } from "../store/events.js";
-import { transports } from "../transports.js";
+import { transports, type Transports } from "../transports.js";
 import { createAnswers, schemaSampler, type MockRequest } from "./answers.js";
 import { mockSchema, TICK } from "./graphql.js";
 import { preferences } from "./prefer.js";
@@ -41,7 +41,7 @@ export interface MockAppDeps {
   eventIntervalMs?: number;
 }
 
-export interface MockApp {
+export interface MockApp extends Pick<Transports, "callback" | "around"> {
   koa: Koa;
   attach(server: Server): void;
   close(): Promise<void>;
@@ -82,6 +82,8 @@ export function buildMockApp({ logger, authSecret, identity, metricsToken, metri
   const clock = setInterval(() => void bus.publish(TICK, ++tick), eventIntervalMs).unref();
   return {
     koa: http.koa,
+    callback: http.callback,
+    around: http.around,
     attach: http.attach,
     close: async () => {
       clearInterval(clock);

@@ -18,7 +18,7 @@ export interface MockServer {
 
 export async function startMockServer(options: Partial<MockAppDeps> = {}): Promise<MockServer> {
   const app = buildMockApp({ logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"), authSecret: TEST_SECRET, ...options });
-  const server: Server = createServer(app.koa.callback());
+  const server: Server = createServer(app.callback);
   app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

@@ -67,9 +67,9 @@ export async function startServer(
   app.start();
   await app.bus.ready?.();
   // Outermost, so it sees the final status (after 304s and thrown problems).
-  app.koa.middleware.unshift(recordStatuses);
+  app.around(recordStatuses);
   // The server main.ts runs: its timeouts and size limits (src/http/limits.ts).
-  const server: Server = createHttpServer(app.koa.callback(), { ...DEFAULT_SERVER_LIMITS, ...options.server });
+  const server: Server = createHttpServer(app.callback, { ...DEFAULT_SERVER_LIMITS, ...options.server });
   app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
