@@ -1,6 +1,7 @@
 // /metrics: Prometheus text with request counts and durations by method/route/status, per app instance.
 import assert from "node:assert/strict";
-import { routeLabeler } from "../../src/http/metrics.js";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { createMetrics, routeLabeler } from "../../src/http/metrics.js";
 import { ada, call, startServer, type TestServer } from "../support/server.js";
 import { metric } from "../graphql/helpers.js";
 
@@ -27,6 +28,8 @@ describe("metrics", () => {
     assert.equal(await metric(s, "http_requests_total", 'method="GET",route="/customers/{customerId}",status="200"'), 1);
     assert.equal(await metric(s, "http_requests_total", 'method="GET",route="/customers/{customerId}",status="404"'), 1);
     assert.equal(await metric(s, "http_request_duration_seconds_count", 'method="POST",route="/customers",status="201"'), 1);
+    assert.equal(await metric(s, "http_request_duration_seconds_bucket", 'le="+Inf",method="POST",route="/customers",status="201"'), 1);
+    assert.ok((await metric(s, "http_request_duration_seconds_sum", 'method="POST",route="/customers",status="201"')) > 0);
     assert.match(res.text, /^# TYPE db_queries_total counter$/m);
     assert.ok((await metric(s, "db_queries_total")) > 0);
   });
@@ -35,6 +38,54 @@ describe("metrics", () => {
     await call(`${other.url}/healthz`);
     assert.equal(await metric(other, "http_requests_total", 'method="POST",route="/customers",status="201"'), 0);
     assert.equal(await metric(other, "http_requests_total", 'method="GET",route="/healthz",status="200"'), 1);
+  });
+
+  it("prints the samples prom-client's own Counter and Histogram would: buckets, +Inf, sum, count, labels", async () => {
+    const requests: [string, string, number, number][] = [
+      ["GET", "/customers/{customerId}", 200, 0.0004],
+      ["POST", "/customers", 201, 0.003],
+      ["GET", "/customers/{customerId}", 200, 0.07],
+      ["GET", "/customers/{customerId}", 200, 0.1], // on a bound: counted in le="0.1"
+      ["GET", "unmatched", 404, 7], // above every bound: only in +Inf
+      ["GET", "/customers/{customerId}", 404, 0.001],
+    ];
+    const metrics = createMetrics();
+    for (const r of requests) metrics.record(...r);
+    for (let i = 0; i < 3; i++) metrics.onQuery();
+    metrics.gauge("open_things", "Things open", () => 2);
+
+    // What this module printed when it used prom-client's metrics directly, fed the same requests.
+    const registry = new Registry();
+    const labelNames = ["method", "route", "status"];
+    const counter = new Counter({ name: "http_requests_total", help: "HTTP requests answered", labelNames, registers: [registry] });
+    const histogram = new Histogram({
+      name: "http_request_duration_seconds",
+      help: "Time to answer an HTTP request",
+      labelNames,
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
+    new Counter({ name: "db_queries_total", help: "Database queries executed", registers: [registry] }).inc(3);
+    new Gauge({ name: "open_things", help: "Things open", registers: [registry] }).set(2);
+    for (const [method, route, status, seconds] of requests) {
+      counter.labels(method, route, String(status)).inc();
+      histogram.labels(method, route, String(status)).observe(seconds);
+    }
+    const text = await metrics.registry.metrics();
+    assert.equal(text, await registry.metrics());
+
+    const lines = text.split("\n");
+    const series = 'method="GET",route="/customers/{customerId}",status="200"';
+    for (const [le, n] of [["0.001", 1], ["0.05", 1], ["0.1", 3], ["5", 3], ["+Inf", 3]] as const) {
+      assert.ok(lines.includes(`http_request_duration_seconds_bucket{le="${le}",${series}} ${n}`), `le=${le}`);
+    }
+    assert.ok(lines.includes(`http_request_duration_seconds_sum{${series}} ${0.0004 + 0.07 + 0.1}`));
+    assert.ok(lines.includes(`http_request_duration_seconds_count{${series}} 3`));
+    assert.ok(lines.includes(`http_requests_total{${series}} 3`));
+    assert.ok(lines.includes('http_request_duration_seconds_bucket{le="5",method="GET",route="unmatched",status="404"} 0'));
+    assert.ok(lines.includes('http_request_duration_seconds_bucket{le="+Inf",method="GET",route="unmatched",status="404"} 1'));
+    assert.ok(lines.includes("db_queries_total 3"));
+    assert.ok(lines.includes("# TYPE http_request_duration_seconds histogram"));
   });
 
   it("labels unknown paths 'unmatched' and prefers static segments", () => {
