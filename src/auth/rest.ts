@@ -2,11 +2,11 @@
 // who may call (401 / 403 with RFC 6750 challenges), then the ownership rule (ownership.ts) decides on whose data.
 import type { Context } from "koa";
 import { restOwnership } from "../../generated/contract.js";
-import type { Authorizer } from "../http/rest-runtime.js";
+import type { Authorizer, OperationSpec } from "../http/rest-runtime.js";
 import { header } from "../http/headers.js";
 import { httpError } from "../http/problem.js";
 import { refusal, type OwnerLookup } from "./ownership.js";
-import { missingScopes, type Principal } from "./principal.js";
+import { isAdmin, missingScopes, type Principal } from "./principal.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
 
 const REALM = 'Bearer realm="twinspec"';
@@ -21,6 +21,8 @@ export async function principalOf(ctx: Context, verifier: TokenVerifier): Promis
   const token = bearerToken(header(ctx, "authorization"));
   if (token === undefined) return undefined;
   if (token === null) throw unauthenticated("the Authorization header must be `Bearer <token>`", true);
+  const known = verifier.cached(token);
+  if (known) return known;
   try {
     return await verifier.verify(token);
   } catch (error) {
@@ -30,17 +32,25 @@ export async function principalOf(ctx: Context, verifier: TokenVerifier): Promis
 }
 
 export function restAuthorizer(verifier: TokenVerifier, owners: OwnerLookup): Authorizer {
+  // Per operation, once: whether it is public, and the scopes each of its alternatives needs.
+  const needs = new WeakMap<OperationSpec["security"], { open: boolean; scopes: string[][] }>();
+  const needsOf = (security: OperationSpec["security"]) => {
+    let found = needs.get(security);
+    if (!found) needs.set(security, (found = { open: security.length === 0 || security.some((alternative) => alternative.length === 0), scopes: security.map((alternative) => alternative.flatMap((r) => r.scopes)) }));
+    return found;
+  };
   return async (security, ctx, operation, pathParams) => {
     const principal = await principalOf(ctx, verifier);
-    if (security.length === 0 || security.some((alternative) => alternative.length === 0)) return principal ?? null;
+    const { open, scopes } = needsOf(security);
+    if (open) return principal ?? null;
     if (!principal) throw unauthenticated("this operation needs a bearer token (Authorization: Bearer <token>)", false);
     ctx.state.principal = principal;
+    if (isAdmin(principal)) return principal; // every scope, every customer's data
     // Any alternative whose scopes the principal holds in full will do; otherwise name what the first one lacks.
-    const lacking = security.map((alternative) => missingScopes(principal, alternative.flatMap((r) => r.scopes)));
+    const lacking = scopes.map((required) => missingScopes(principal, required));
     if (!lacking.some((missing) => missing.length === 0)) {
-      const needed = security[0].flatMap((r) => r.scopes).join(" ");
       throw httpError(403, `this operation needs the scope(s) ${lacking[0].join(", ")}`, { type: "urn:twinspec:problem:insufficient-scope" }, {
-        "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${needed}"`,
+        "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scopes[0].join(" ")}"`,
       });
     }
     const refused = await refusal(principal, restOwnership[operation.operationId], pathParams, owners);

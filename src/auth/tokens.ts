@@ -67,16 +67,25 @@ export class TokenVerifier {
     this.accepted = [...(this.secret ? ["HS256"] : []), ...(this.keys ? ["RS256", "ES256", "EdDSA"] : [])];
   }
 
-  async verify(token: string): Promise<Principal> {
+  /** The principal of a token verified before and not expired since, without waiting; else undefined. */
+  cached(token: string): Principal | undefined {
     const cached = this.cache.get(token);
-    if (cached) {
-      if (cached.expiresAt * 1000 > Date.now()) {
-        this.cache.delete(token); // re-insert: most recently used last
-        this.cache.set(token, cached);
-        return cached;
-      }
+    if (!cached) return undefined;
+    if (cached.expiresAt * 1000 <= Date.now()) {
       this.cache.delete(token);
+      return undefined;
     }
+    // Re-inserted (most recently used last) only once eviction is near: a Map delete + set on every request costs.
+    if (this.cache.size >= this.maxCached / 2) {
+      this.cache.delete(token);
+      this.cache.set(token, cached);
+    }
+    return cached;
+  }
+
+  async verify(token: string): Promise<Principal> {
+    const cached = this.cached(token);
+    if (cached) return cached;
     const principal = await this.verifyUncached(token);
     if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(token, principal);

@@ -25,8 +25,20 @@ export const prefersMinimal = (headers: { Prefer?: string }) => /\breturn=minima
 
 export const resourceHeaders = (r: { version: number; updatedAt: string }) => ({
   ETag: etagOf(r.version),
-  "Last-Modified": new Date(r.updatedAt).toUTCString(),
+  "Last-Modified": httpDateOf(r.updatedAt),
 });
+
+// Formatting an HTTP date costs more than the rest of a resource's headers; the same instants recur (every read
+// of an unchanged resource), so the last ones formatted are kept.
+const httpDates = new Map<string, string>();
+function httpDateOf(iso: string): string {
+  let date = httpDates.get(iso);
+  if (date === undefined) {
+    if (httpDates.size >= 4096) httpDates.clear();
+    httpDates.set(iso, (date = new Date(iso).toUTCString()));
+  }
+  return date;
+}
 
 const ALL_CONDITIONS = new Set<string>(CONDITIONAL_HEADERS);
 
