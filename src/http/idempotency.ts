@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { IdempotencyKeys } from "../store/idempotency.js";
 import { problem } from "./problem.js";
-import type { HandlerResponse, MountOptions } from "./rest-runtime.js";
+import type { Around, HandlerResponse } from "./rest-runtime.js";
 
 const TTL_MS = 24 * 60 * 60 * 1000;
 /** A key still unanswered after this long belongs to a request whose server died (requests end far sooner). */
@@ -24,8 +24,8 @@ export function fingerprint(operationId: string, req: KeyedRequest): string {
   return createHash("sha256").update(JSON.stringify([operationId, req.params ?? {}, req.query ?? {}, req.body ?? null])).digest("base64url");
 }
 
-export function idempotency(keys: IdempotencyKeys): NonNullable<MountOptions["around"]> {
-  return async (call, invoke) => {
+export function idempotency(keys: IdempotencyKeys): Around {
+  const around: Around = async (call, invoke) => {
     const req = call.request as KeyedRequest;
     const key = req.headers?.[KEY];
     if (key === undefined) return invoke();
@@ -43,6 +43,9 @@ export function idempotency(keys: IdempotencyKeys): NonNullable<MountOptions["ar
     await keys.answer(scope, key, { status: response.status, headers: response.headers ?? {}, body: response.body });
     return response;
   };
+  // Only operations that declare the header: the key is read from the validated headers, which hold no other.
+  around.appliesTo = (operation) => operation.parameters.some((p) => p.in === "header" && p.name.toLowerCase() === KEY.toLowerCase());
+  return around;
 }
 
 /** true = this request owns the key now; otherwise the response to give instead. */

@@ -88,8 +88,11 @@ export interface MountOptions {
    */
   mapError?: (error: unknown, call: OperationCall) => HandlerResponse | undefined;
   /** runs around each handler call (and its error mapping), e.g. to store and replay answers of Idempotency-Keys */
-  around?: (call: OperationCall, invoke: () => Promise<HandlerResponse>) => Promise<HandlerResponse>;
+  around?: Around;
 }
+
+/** A hook around handler calls; `appliesTo` (asked once per operation) spares the operations it has nothing to do with. */
+export type Around = ((call: OperationCall, invoke: () => Promise<HandlerResponse>) => Promise<HandlerResponse>) & { appliesTo?: (operation: OperationSpec) => boolean };
 
 type Handler = (req: Record<string, unknown>, ctx: RequestContext) => Promise<HandlerResponse>;
 
@@ -104,6 +107,8 @@ interface Prepared {
   /** the parameters, with the lower-case names their headers are read by */
   params: { spec: ParamSpec; header: string }[];
   readsQuery: boolean;
+  /** MountOptions.around, when it applies to this operation */
+  around?: Around;
   handler?: Handler;
   /** media types of the success (2XX/default) answers: what Accept is checked against (when the operation declares 406) */
   produces: string[];
@@ -127,7 +132,8 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
     // Own properties only: an operationId such as "constructor" must not find Object.prototype's.
     const handler = Object.hasOwn(handlers, op.operationId) ? (handlers[op.operationId] as Handler) : undefined;
     const params = op.parameters.map((spec) => ({ spec, header: spec.name.toLowerCase() }));
-    entry.methods.set(op.method, { op, params, readsQuery: params.some((p) => p.spec.in === "query"), handler, produces, conditional });
+    const around = options.around && (options.around.appliesTo?.(op) ?? true) ? options.around : undefined;
+    entry.methods.set(op.method, { op, params, readsQuery: params.some((p) => p.spec.in === "query"), around, handler, produces, conditional });
     byPath.set(op.path, entry);
   }
   for (const entry of byPath.values()) {
@@ -278,7 +284,7 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
       return mapped;
     }
   };
-  let response = options.around ? await options.around(call, invoke) : await invoke();
+  let response = prepared.around ? await prepared.around(call, invoke) : await invoke();
   if (conditions && (ctx.method === "GET" || ctx.method === "HEAD") && response.status >= 200 && response.status < 300) {
     response = afterConditions(op, response, conditions);
   }
