@@ -22,10 +22,31 @@ export function acceptedMediaType(accept: string | undefined): "application/grap
   return null;
 }
 
+/** acceptedMediaType by Accept header: a client sends the same one every time, and the answer depends on it alone. */
+const mediaTypes = new Map<string, ReturnType<typeof acceptedMediaType>>();
+
+function mediaTypeFor(accept: string): ReturnType<typeof acceptedMediaType> {
+  let media = mediaTypes.get(accept);
+  if (media === undefined) {
+    media = acceptedMediaType(accept || undefined);
+    // Bounded: the header is the client's to choose.
+    if (accept.length <= 256) {
+      if (mediaTypes.size >= 64) mediaTypes.clear();
+      mediaTypes.set(accept, media);
+    }
+  }
+  return media;
+}
+
 /** As graphql-http serializes: errors that are not GraphQL errors keep only their message. */
 function replacer(_key: string, value: unknown): unknown {
   return value instanceof Error && !(value instanceof GraphQLError) ? { message: value.message } : value;
 }
+
+const CONTENT_TYPE = {
+  "application/json": "application/json; charset=utf-8",
+  "application/graphql-response+json": "application/graphql-response+json; charset=utf-8",
+} as const;
 
 const JSON_MEDIA = /^application\/json\s*(;|$)/i;
 
@@ -35,7 +56,7 @@ const JSON_MEDIA = /^application\/json\s*(;|$)/i;
  */
 export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): Promise<boolean> {
   if (runtime.persisted.only || !JSON_MEDIA.test(ctx.get("Content-Type"))) return false;
-  const media = acceptedMediaType(ctx.get("Accept") || undefined);
+  const media = mediaTypeFor(ctx.get("Accept"));
   const text = (ctx.request as { body?: unknown }).body;
   if (!media || typeof text !== "string") return false;
   let params: unknown;
@@ -55,8 +76,10 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
   if (!operation || operation.operation === "subscription") return false;
 
   const state = ctx.state;
-  // Charged here, once it is certain this path answers (graphql-http charges what it answers itself).
-  const spent = runtime.charge(callerOf(state.principal, ctx.ip), prepared, operationName as string | null | undefined);
+  // Charged here, once it is certain this path answers (graphql-http charges what it answers itself). The address
+  // counts only without a principal (Koa works it out on first use).
+  const principal = state.principal;
+  const spent = runtime.charge(callerOf(principal, principal ? undefined : ctx.ip), prepared, operationName as string | null | undefined);
   if (spent) {
     ctx.set(rateLimitHeaders(spent));
     if (!spent.allowed) {
@@ -72,7 +95,8 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
     document: prepared.document,
     operationName: operationName ?? undefined,
     variableValues: (variables as Record<string, unknown> | null | undefined) ?? undefined,
-    contextValue: runtime.context({ principal: state.principal, requestId: state.requestId, log: () => state.log }),
+    // ctx.state is the caller as it stands (principal, requestId, log): its log is read when something is logged.
+    contextValue: runtime.context(state),
   });
   const errors = result.errors?.map(formatError);
   // The database could not serve some field now: tell when to retry, as a REST 503 does.
@@ -81,7 +105,7 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
   // No `data` at all = a request error (variable coercion): 400 for application/graphql-response+json.
   const requestError = !("data" in result) && !ctx.get("Accept").includes("application/json");
   ctx.status = requestError ? 400 : 200;
-  ctx.response.set("Content-Type", `${requestError ? "application/graphql-response+json" : media}; charset=utf-8`);
+  ctx.response.set("Content-Type", CONTENT_TYPE[requestError ? "application/graphql-response+json" : media]);
   // The replacer only where an error may hide a plain Error; without one, V8's fast path serializes the data.
   ctx.body = errors ? JSON.stringify({ ...result, errors }, replacer) : JSON.stringify(result);
   return true;
