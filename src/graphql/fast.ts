@@ -9,6 +9,7 @@ import type { Context } from "koa";
 import { callerOf, rateLimitHeaders } from "../rate-limit/fields.js";
 import { rateLimitedResponse } from "../rate-limit/graphql.js";
 import { formatError } from "./errors.js";
+import { Lru } from "./lru.js";
 import type { GraphqlRuntime } from "./runtime.js";
 
 /** graphql-http's choice of response media type for an Accept header (null: none acceptable). */
@@ -22,9 +23,68 @@ export function acceptedMediaType(accept: string | undefined): "application/grap
   return null;
 }
 
+/** acceptedMediaType by Accept header: a client sends the same one every time, and the answer depends on it alone. */
+const mediaTypes = new Map<string, ReturnType<typeof acceptedMediaType>>();
+
+function mediaTypeFor(accept: string): ReturnType<typeof acceptedMediaType> {
+  let media = mediaTypes.get(accept);
+  if (media === undefined) {
+    media = acceptedMediaType(accept || undefined);
+    // Bounded: the header is the client's to choose.
+    if (accept.length <= 256) {
+      if (mediaTypes.size >= 64) mediaTypes.clear();
+      mediaTypes.set(accept, media);
+    }
+  }
+  return media;
+}
+
 /** As graphql-http serializes: errors that are not GraphQL errors keep only their message. */
 function replacer(_key: string, value: unknown): unknown {
   return value instanceof Error && !(value instanceof GraphQLError) ? { message: value.message } : value;
+}
+
+const CONTENT_TYPE = {
+  "application/json": "application/json; charset=utf-8",
+  "application/graphql-response+json": "application/graphql-response+json; charset=utf-8",
+} as const;
+
+interface Params {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+/** The body's parameters, if it has the common shape: a query string, no persisted id, no extensions. */
+function commonParams(text: string): Params | undefined {
+  let params: unknown;
+  try {
+    params = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!params || typeof params !== "object" || Array.isArray(params)) return undefined;
+  const { query, variables, operationName, extensions, documentId } = params as Record<string, unknown>;
+  if (typeof query !== "string" || extensions !== undefined || documentId !== undefined) return undefined;
+  if (variables !== undefined && variables !== null && (typeof variables !== "object" || Array.isArray(variables))) return undefined;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== "string") return undefined;
+  return params as Params;
+}
+
+/**
+ * Parsed bodies without variables, by text: clients send the same few bodies again and again, and nothing changes
+ * such parameters once parsed (variables, which an operation's arguments could reach, are absent).
+ */
+const bodies = new Lru<string, Params>(256);
+const MAX_CACHED_BODY = 4096;
+
+function paramsOf(text: string): Params | undefined {
+  const cacheable = text.length <= MAX_CACHED_BODY;
+  let params = cacheable ? bodies.get(text) : undefined;
+  if (params) return params;
+  params = commonParams(text);
+  if (params && cacheable && (params.variables === undefined || params.variables === null)) bodies.set(text, params);
+  return params;
 }
 
 const JSON_MEDIA = /^application\/json\s*(;|$)/i;
@@ -35,28 +95,22 @@ const JSON_MEDIA = /^application\/json\s*(;|$)/i;
  */
 export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): Promise<boolean> {
   if (runtime.persisted.only || !JSON_MEDIA.test(ctx.get("Content-Type"))) return false;
-  const media = acceptedMediaType(ctx.get("Accept") || undefined);
+  const media = mediaTypeFor(ctx.get("Accept"));
   const text = (ctx.request as { body?: unknown }).body;
   if (!media || typeof text !== "string") return false;
-  let params: unknown;
-  try {
-    params = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  if (!params || typeof params !== "object" || Array.isArray(params)) return false;
-  const { query, variables, operationName, extensions, documentId } = params as Record<string, unknown>;
-  if (typeof query !== "string" || extensions !== undefined || documentId !== undefined) return false;
-  if (variables !== undefined && variables !== null && (typeof variables !== "object" || Array.isArray(variables))) return false;
-  if (operationName !== undefined && operationName !== null && typeof operationName !== "string") return false;
-  const prepared = runtime.prepare(query, variables as Record<string, unknown> | null | undefined);
+  const params = paramsOf(text);
+  if (!params) return false;
+  const { query, variables, operationName } = params;
+  const prepared = runtime.prepare(query, variables);
   if (!prepared.document) return false;
   const operation = getOperationAST(prepared.document, operationName ?? undefined);
   if (!operation || operation.operation === "subscription") return false;
 
   const state = ctx.state;
-  // Charged here, once it is certain this path answers (graphql-http charges what it answers itself).
-  const spent = runtime.charge(callerOf(state.principal, ctx.ip), prepared, operationName as string | null | undefined);
+  // Charged here, once it is certain this path answers (graphql-http charges what it answers itself). The address
+  // counts only without a principal (Koa works it out on first use).
+  const principal = state.principal;
+  const spent = runtime.charge(callerOf(principal, principal ? undefined : ctx.ip), prepared, operationName);
   if (spent) {
     ctx.set(rateLimitHeaders(spent));
     if (!spent.allowed) {
@@ -71,8 +125,9 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
     schema: runtime.schema,
     document: prepared.document,
     operationName: operationName ?? undefined,
-    variableValues: (variables as Record<string, unknown> | null | undefined) ?? undefined,
-    contextValue: runtime.context({ principal: state.principal, requestId: state.requestId, log: () => state.log }),
+    variableValues: variables ?? undefined,
+    // ctx.state is the caller as it stands (principal, requestId, log): its log is read when something is logged.
+    contextValue: runtime.context(state),
   });
   const errors = result.errors?.map(formatError);
   // The database could not serve some field now: tell when to retry, as a REST 503 does.
@@ -81,7 +136,7 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
   // No `data` at all = a request error (variable coercion): 400 for application/graphql-response+json.
   const requestError = !("data" in result) && !ctx.get("Accept").includes("application/json");
   ctx.status = requestError ? 400 : 200;
-  ctx.response.set("Content-Type", `${requestError ? "application/graphql-response+json" : media}; charset=utf-8`);
+  ctx.response.set("Content-Type", CONTENT_TYPE[requestError ? "application/graphql-response+json" : media]);
   // The replacer only where an error may hide a plain Error; without one, V8's fast path serializes the data.
   ctx.body = errors ? JSON.stringify({ ...result, errors }, replacer) : JSON.stringify(result);
   return true;

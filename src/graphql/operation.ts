@@ -33,7 +33,8 @@ interface Entry {
   errors?: readonly GraphQLError[];
   /** a list size comes from a variable: cost and caps are checked per request */
   perRequest: boolean;
-  costs?: Map<string, OperationCost>;
+  /** what prepare answers whatever the variables (unless perRequest): one object, not one per request */
+  prepared?: Prepared;
 }
 
 /** Longer query texts are prepared every time rather than cached (bounds the cache's memory). */
@@ -57,12 +58,14 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
     try {
       document = parse(query, { maxTokens: MAX_TOKENS });
     } catch (error) {
-      return { errors: [error as GraphQLError], perRequest: false };
+      const errors = [error as GraphQLError];
+      return { errors, perRequest: false, prepared: { errors } };
     }
     const perRequest = sizesFromVariables(document);
     const costs = new Map<string, OperationCost>();
     const errors = validate(schema, document, perRequest ? staticRules : [...staticRules, ...variableRules(undefined, costs)]);
-    return errors.length > 0 ? { errors, perRequest } : { document, perRequest, costs };
+    if (errors.length > 0) return { errors, perRequest, prepared: { errors } };
+    return { document, perRequest, prepared: perRequest ? undefined : { document, costs } };
   }
 
   const maxDocumentBytes = options.maxDocumentBytes ?? 64 * 1024;
@@ -76,13 +79,10 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
       entry = compile(query);
       if (query.length <= MAX_CACHED_QUERY) cache.set(query, entry);
     }
-    if (entry.errors) return { errors: entry.errors };
-    if (entry.perRequest) {
-      const costs = new Map<string, OperationCost>();
-      const errors = validate(schema, entry.document!, variableRules(variables, costs));
-      return errors.length > 0 ? { errors } : { document: entry.document!, costs };
-    }
-    return { document: entry.document!, costs: entry.costs! };
+    if (entry.prepared) return entry.prepared;
+    const costs = new Map<string, OperationCost>();
+    const errors = validate(schema, entry.document!, variableRules(variables, costs));
+    return errors.length > 0 ? { errors } : { document: entry.document!, costs };
   };
 }
 

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// npm run bench:duel -- <distA> <distB> [rest|q1|q2] [seconds] [rounds] — two builds of the server compared under the
+// same load and the same noise: both run at once, pinned to CPU 0, each loaded by its own autocannon (25 connections)
+// from CPU 1; per round, the server CPU per request of each. On a shared machine, runs one after the other drift by
+// ±15 % between runs of the same build; side by side both drift together, so a few µs show. The first server started
+// comes out ≈ 1–2 µs cheaper whatever it is, so the rounds run twice: A started first, then B. Builds: e.g.
+// `npm run build && cp -a dist .perf/after` (.perf/ is git-ignored).
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { preparePeerBench, project, seededTarget, shared } from "./shared-bench.mjs";
+
+const [a, b, scenario = "q1", seconds = "5", rounds = "4"] = process.argv.slice(2);
+if (!a || !b) throw new Error("bench:duel: name two builds (folders holding app/src/main.js), e.g. dist .perf/before");
+if (!["rest", "q1", "q2"].includes(scenario)) throw new Error(`bench:duel: the scenario is rest, q1 or q2, not ${scenario}`);
+preparePeerBench("bench:duel");
+const autocannon = createRequire(path.join(shared, "package.json"))("autocannon");
+const work = path.join(os.tmpdir(), "twinspec-profile");
+fs.mkdirSync(work, { recursive: true });
+const seed = path.join(work, "seed.db");
+const target = seededTarget(seed, { reuse: true });
+execFileSync("taskset", ["-pc", "1", String(process.pid)], { stdio: "ignore" });
+
+const running = new Set();
+process.on("exit", () => running.forEach((proc) => proc.kill("SIGTERM")));
+
+/** Starts a build on CPU 0 over a fresh copy of the seeded data. */
+async function start(dist, i) {
+  const db = path.join(work, `duel-${i}.db`);
+  for (const suffix of ["", "-wal", "-shm"]) {
+    fs.rmSync(db + suffix, { force: true });
+    if (fs.existsSync(seed + suffix)) fs.copyFileSync(seed + suffix, db + suffix);
+  }
+  const port = 4301 + i;
+  const proc = spawn("taskset", ["-c", "0", process.execPath, "--max-semi-space-size=8", path.join(dist, "app", "src", "main.js")], {
+    cwd: project,
+    env: { ...process.env, ...target.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: `sqlite:${db}` },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  running.add(proc);
+  const url = `http://127.0.0.1:${port}`;
+  for (let n = 0; ; n++) {
+    if (n === 300) throw new Error(`bench:duel: ${dist} did not answer /healthz`);
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { dist, proc, url };
+}
+
+async function stop(server) {
+  running.delete(server.proc);
+  if (server.proc.exitCode === null) {
+    server.proc.kill("SIGTERM");
+    await new Promise((resolve) => server.proc.once("exit", resolve));
+  }
+}
+
+const request = (s) =>
+  scenario === "rest"
+    ? { url: `${s.url}${target.rest}`, headers: target.headers }
+    : { url: `${s.url}${target.graphql}`, method: "POST", headers: { ...target.headers, "content-type": "application/json" }, body: JSON.stringify({ query: target.queries[scenario] }) };
+const cpuTicks = (s) => {
+  const fields = fs.readFileSync(`/proc/${s.proc.pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (1/100 s)
+};
+
+/** µs of server CPU per request of [a, b], per round, with `first` started first. */
+async function duel(first) {
+  const order = first === a ? [a, b] : [b, a];
+  const servers = [];
+  for (const [i, dist] of order.entries()) servers.push(await start(dist, i));
+  const answers = [];
+  for (const s of servers) {
+    const r = await fetch(request(s).url, request(s));
+    answers.push(await r.text());
+    if (!r.ok) throw new Error(`bench:duel: ${s.dist} answered ${r.status}: ${answers.at(-1)}`);
+  }
+  if (answers[0] !== answers[1]) console.log(`the two builds answer differently:\n${answers.join("\n")}`);
+  const load = (duration) => Promise.all(servers.map((s) => autocannon({ ...request(s), connections: 25, duration })));
+  await load(2); // warm-up
+  const perRound = [];
+  for (let round = 1; round <= Number(rounds); round++) {
+    const before = servers.map(cpuTicks);
+    const results = await load(Number(seconds));
+    const us = servers.map((s, i) => ((cpuTicks(s) - before[i]) * 10_000) / results[i].requests.total);
+    const non2xx = results.reduce((n, r) => n + r.non2xx, 0);
+    console.log(`${servers.map((s, i) => `${s.dist} ${us[i].toFixed(1)}`).join(", ")} µs of server CPU per request${non2xx ? ` (${non2xx} non-2xx)` : ""}`);
+    perRound.push(first === a ? us : [us[1], us[0]]);
+  }
+  for (const s of servers) await stop(s);
+  return perRound;
+}
+
+const all = [...(await duel(a)), ...(await duel(b))];
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)];
+const wins = all.filter(([x, y]) => y < x).length;
+const saved = all.reduce((sum, [x, y]) => sum + x - y, 0) / all.length;
+const loadavg = fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+console.log(
+  `${scenario}: ${a} median ${median(all.map(([x]) => x)).toFixed(1)} µs, ${b} median ${median(all.map(([, y]) => y)).toFixed(1)} µs; ` +
+    `${b} cheaper in ${wins} of ${all.length} rounds, by ${saved.toFixed(1)} µs on average (load average ${loadavg})`,
+);
+process.exit(0);
