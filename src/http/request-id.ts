@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
+import { logRequestLine } from "../logger.js";
 
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -37,7 +38,7 @@ export function assignRequestId(ctx: Context, logger: Logger): string {
 
 /** The request's one log line. */
 export function logRequest(ctx: Context, logger: Logger, startedMs: number): void {
-  logger.info({ requestId: ctx.state.requestId, method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(performance.now() - startedMs) }, "request");
+  logRequestLine(logger, { requestId: ctx.state.requestId as string, method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(performance.now() - startedMs) });
 }
 
 /** The same as a middleware, for apps other than ours (the runtime's tests). */

@@ -6,6 +6,7 @@ import { ADMIN_TOKEN } from "../support/auth.js";
 import { startCollector } from "../support/otlp-collector.js";
 import { startProcess } from "../support/process.js";
 import { call } from "../support/server.js";
+import { until } from "../support/wait.js";
 
 const TRACE = "0af7651916cd43dd8448eb211c80319c";
 const requestLines = (output: string) => output.split("\n").filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l));
@@ -52,9 +53,9 @@ describe("tracing from OTEL_* variables (main.ts)", function () {
       try {
         const res = await call(`${server.url}/customers?limit=1`, { headers: { traceparent: `00-${TRACE}-b7ad6b7169203331-01` } });
         assert.equal(res.status, 200);
-        await new Promise((r) => setTimeout(r, 100));
+        // Request lines are written in batches, within REQUEST_LINES_DELAY_MS (src/logger.ts).
+        await until(() => requestLines(server.output()).some((l) => l.url === "/customers?limit=1"), "the request line on stdout", 5_000);
         const line = requestLines(server.output()).find((l) => l.url === "/customers?limit=1");
-        assert.ok(line, server.output());
         assert.equal(line.trace_id, undefined);
       } finally {
         server.child.kill("SIGTERM");
