@@ -10,7 +10,8 @@ import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js"
 export function graphqlCaller(verifier: TokenVerifier): Middleware {
   return async (ctx, next) => {
     try {
-      ctx.state.principal = (await principalOf(ctx, verifier)) ?? null;
+      const found = principalOf(ctx, verifier);
+      ctx.state.principal = (found instanceof Promise ? await found : found) ?? null;
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       ctx.status = 401;

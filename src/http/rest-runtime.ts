@@ -217,7 +217,8 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
   ctx.state.operationId = op.operationId;
   ctx.state.route = op.path;
   // Who may call comes first: before anything about the request is read or reported.
-  const principal = options.authorize ? await options.authorize(op.security, ctx, op, pathParams) : null;
+  const decided = options.authorize ? options.authorize(op.security, ctx, op, pathParams) : null;
+  const principal = decided instanceof Promise ? await decided : decided;
   if (prepared.produces.length > 0 && !preferred(header(ctx, "accept"), prepared.produces)) {
     throw httpError(406, `None of the media types this operation answers with (${prepared.produces.join(", ")}) is acceptable.`);
   }
