@@ -109,16 +109,16 @@ export function transports(deps: TransportDeps): Transports {
   if (deps.tracing) koa.use(deps.tracing.http(routeOf));
   const origins = deps.corsOrigins ?? [];
   const edgeware = edge({
-      logger,
-      metrics,
-      routeOf,
-      cors: corsFor(origins),
-      corsOn: origins.length > 0,
-      // br at quality 4: most of the size win at a small share of the default (11) CPU cost.
-      compress: compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }),
-      compressThreshold: 1024,
-      maxUrlLength: deps.maxUrlLength ?? DEFAULT_SERVER_LIMITS.maxUrlLength,
-      entryPoints,
+    logger,
+    metrics,
+    routeOf,
+    cors: corsFor(origins),
+    corsOn: origins.length > 0,
+    // br at quality 4: most of the size win at a small share of the default (11) CPU cost.
+    compress: compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }),
+    compressThreshold: 1024,
+    maxUrlLength: deps.maxUrlLength ?? DEFAULT_SERVER_LIMITS.maxUrlLength,
+    entryPoints,
   });
   koa.use(edgeware);
   koa.use(rest);

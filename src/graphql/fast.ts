@@ -107,10 +107,8 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
   if (!operation || operation.operation === "subscription") return false;
 
   const state = ctx.state;
-  // Charged here, once it is certain this path answers (graphql-http charges what it answers itself). The address
-  // counts only without a principal (Koa works it out on first use).
-  const principal = state.principal;
-  const spent = runtime.charge(callerOf(principal, principal ? undefined : ctx.ip), prepared, operationName);
+  // Charged here, once it is certain this path answers (graphql-http charges what it answers itself).
+  const spent = runtime.charge(callerOf(state.principal, () => ctx.ip), prepared, operationName);
   if (spent) {
     ctx.set(rateLimitHeaders(spent));
     if (!spent.allowed) {

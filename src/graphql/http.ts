@@ -39,7 +39,7 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
       if (failed) return failed;
       const prepared = runtime.prepare(params.query, params.variables);
       const ctx = contexts.get(req.raw);
-      const spent = runtime.charge(callerOf(ctx?.state.principal, ctx?.ip), prepared, params.operationName);
+      const spent = runtime.charge(callerOf(ctx?.state.principal, () => ctx?.ip), prepared, params.operationName);
       if (spent) {
         ctx?.set(rateLimitHeaders(spent));
         if (!spent.allowed) return rateLimitedResponse(spent, ctx?.get("Accept") ?? "");

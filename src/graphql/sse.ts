@@ -33,7 +33,7 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
       if (resolved?.errors) return refused(resolved.errors);
       const prepared = runtime.prepare(resolved?.query ?? params.query, params.variables);
       const ctx = req.context as unknown as Context;
-      const spent = runtime.charge(callerOf(ctx.state.principal, ctx.ip), prepared, params.operationName);
+      const spent = runtime.charge(callerOf(ctx.state.principal, () => ctx.ip), prepared, params.operationName);
       if (spent && !spent.allowed) return rateLimitedResponse(spent, ctx.get("Accept"));
       if (prepared.errors) return refused(prepared.errors);
       return {

@@ -50,7 +50,7 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
         const resolved = runtime.persisted.resolve(payload);
         if (resolved?.errors) return resolved.errors as GraphQLError[];
         const prepared = runtime.prepare(resolved?.query ?? payload.query, payload.variables);
-        const spent = runtime.charge(callerOf(callers.get(ctx), ctx.extra.request.socket.remoteAddress), prepared, payload.operationName);
+        const spent = runtime.charge(callerOf(callers.get(ctx), () => ctx.extra.request.socket.remoteAddress), prepared, payload.operationName);
         if (spent && !spent.allowed) return [rateLimitedError(spent)];
         if (prepared.errors) return prepared.errors.map(formatError) as GraphQLError[];
         const requestId = randomUUID();

@@ -3,7 +3,8 @@
 import type { Principal } from "../http/rest-runtime.js";
 import type { Decision } from "./limiter.js";
 
-export const callerOf = (principal: Principal | null | undefined, address: string | undefined) => (principal ? `s:${principal.subject}` : `a:${address ?? ""}`);
+/** `address` is asked only when there is no principal (Koa's ctx.ip builds the proxy list on every read). */
+export const callerOf = (principal: Principal | null | undefined, address: () => string | undefined) => (principal ? `s:${principal.subject}` : `a:${address() ?? ""}`);
 
 export function rateLimitHeaders(d: Decision): Record<string, string> {
   return { "RateLimit-Limit": String(d.limit), "RateLimit-Remaining": String(d.remaining), "RateLimit-Reset": String(d.reset), "RateLimit-Policy": d.policy };

@@ -36,8 +36,7 @@ export function rateLimited(authorize: Authorizer, limiter: RateLimiter, budgets
 }
 
 function spend(ctx: Context, limiter: RateLimiter, budget: Budget, principal: Principal | null | undefined) {
-  // The address only when there is no principal: Koa's ctx.ip builds the proxy list on every read.
-  const d = limiter.take(budget, principal ? callerOf(principal, undefined) : callerOf(null, ctx.ip));
+  const d = limiter.take(budget, callerOf(principal, () => ctx.ip));
   const headers = rateLimitHeaders(d);
   setHeaders(ctx, headers);
   if (!d.allowed) {
