@@ -4,7 +4,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "../store/schema.js";
 import { isUniqueViolation } from "../store/dialect.js";
-import { prepared, preparedIn } from "../store/prepared.js";
+import { preparedFirst, preparedIn } from "../store/prepared.js";
 import { lockRows, transaction } from "../store/transactions.js";
 import { CustomerAvatars, deleteAvatarOf } from "./avatars.js";
 import type { ServiceDeps } from "./deps.js";
@@ -52,6 +52,11 @@ export interface CustomerInput {
 /** Fields to change (a merge patch). The specs refuse null for these; absent and null both leave a field as it is. */
 export type CustomerChanges = { [K in keyof CustomerInput]?: CustomerInput[K] | null };
 
+/** Every column, in the order `rowOf` reads them. */
+const COLUMNS = ["customer_id", "first_name", "last_name", "email", "version", "created_at", "updated_at", "deleted_at", "merged_into"] as const;
+const rowOf = (v: unknown[]) =>
+  ({ customer_id: v[0], first_name: v[1], last_name: v[2], email: v[3], version: v[4], created_at: v[5], updated_at: v[6], deleted_at: v[7], merged_into: v[8] }) as Selectable<CustomersTable>;
+
 const toCustomer = (row: Selectable<CustomersTable>): Customer => ({
   customerId: row.customer_id,
   firstName: row.first_name,
@@ -89,19 +94,22 @@ export class CustomerService {
   constructor({ store }: ServiceDeps) {
     const db = (this.db = store.db);
     this.avatars = new CustomerAvatars(db);
-    this.byId = prepared(db, (customerId: string) => db.selectFrom("customers").selectAll().where("customer_id", "=", customerId), ["sample"]);
+    this.byId = preparedFirst(db, (customerId: string) => db.selectFrom("customers").select(COLUMNS).where("customer_id", "=", customerId), ["sample"]);
     const live = () => db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
     this.page = keysetPager(db, live, [], "customer_id", (r) => r.customer_id, toCustomer);
     this.many = preparedIn(db, (ids) => live().where("customer_id", "in", ids));
   }
 
   private async row(customerId: string) {
-    return (await this.byId(customerId))[0];
+    const values = await this.byId(customerId);
+    return values && rowOf(values);
   }
 
   /** The live customer, or the reason there is none (404, 410, 301). */
   async get(customerId: string): Promise<Customer> {
-    return toCustomer(live(customerId, await this.row(customerId)));
+    // The read itself, not row(): every read of a customer goes through here, and an async frame costs a promise.
+    const values = await this.byId(customerId);
+    return toCustomer(live(customerId, values && rowOf(values)));
   }
 
   /** Live customers among `ids`, in no particular order (for batch loading). */

@@ -6,7 +6,8 @@
 // the server, and test/graphql/fast.test.ts compares both paths.
 import { getOperationAST, GraphQLError, type ExecutionResult } from "graphql";
 import type { Context } from "koa";
-import { callerOf, rateLimitHeaders } from "../rate-limit/fields.js";
+import { header, setHeaders } from "../http/headers.js";
+import { callerOf, setRateLimitHeaders } from "../rate-limit/fields.js";
 import { rateLimitedResponse } from "../rate-limit/graphql.js";
 import { formatError } from "./errors.js";
 import { Lru } from "./lru.js";
@@ -94,8 +95,9 @@ const JSON_MEDIA = /^application\/json\s*(;|$)/i;
  * has been read into ctx.request.body as text.
  */
 export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): Promise<boolean> {
-  if (runtime.persisted.only || !JSON_MEDIA.test(ctx.get("Content-Type"))) return false;
-  const media = mediaTypeFor(ctx.get("Accept"));
+  if (runtime.persisted.only || !JSON_MEDIA.test(header(ctx, "content-type") ?? "")) return false;
+  const accept = header(ctx, "accept") ?? "";
+  const media = mediaTypeFor(accept);
   const text = (ctx.request as { body?: unknown }).body;
   if (!media || typeof text !== "string") return false;
   const params = paramsOf(text);
@@ -110,11 +112,11 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
   // Charged here, once it is certain this path answers (graphql-http charges what it answers itself).
   const spent = runtime.charge(callerOf(state.principal, () => ctx.ip), prepared, operationName);
   if (spent) {
-    ctx.set(rateLimitHeaders(spent));
+    setRateLimitHeaders(ctx.res, spent);
     if (!spent.allowed) {
-      const [body, init] = rateLimitedResponse(spent, ctx.get("Accept"));
+      const [body, init] = rateLimitedResponse(spent, accept);
       ctx.status = init!.status!;
-      ctx.set(init!.headers as Record<string, string>);
+      setHeaders(ctx, init!.headers as Record<string, string>);
       ctx.body = body;
       return true;
     }
@@ -132,9 +134,9 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
   const down = errors?.find((e) => (e as GraphQLError).extensions?.code === "SERVICE_UNAVAILABLE") as GraphQLError | undefined;
   if (down) ctx.set("Retry-After", String(down.extensions.retryAfterSeconds ?? 1));
   // No `data` at all = a request error (variable coercion): 400 for application/graphql-response+json.
-  const requestError = !("data" in result) && !ctx.get("Accept").includes("application/json");
+  const requestError = !("data" in result) && !accept.includes("application/json");
   ctx.status = requestError ? 400 : 200;
-  ctx.response.set("Content-Type", CONTENT_TYPE[requestError ? "application/graphql-response+json" : media]);
+  ctx.res.setHeader("Content-Type", CONTENT_TYPE[requestError ? "application/graphql-response+json" : media]);
   // The replacer only where an error may hide a plain Error; without one, V8's fast path serializes the data.
   ctx.body = errors ? JSON.stringify({ ...result, errors }, replacer) : JSON.stringify(result);
   return true;

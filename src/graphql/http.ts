@@ -8,7 +8,7 @@ import { getOperationAST, type GraphQLError } from "graphql";
 import { parseRequestParams, type Request, type Response } from "graphql-http";
 import { createHandler } from "graphql-http/lib/use/koa";
 import { httpError } from "../http/problem.js";
-import { callerOf, rateLimitHeaders } from "../rate-limit/fields.js";
+import { callerOf, setRateLimitHeaders } from "../rate-limit/fields.js";
 import { rateLimitedResponse } from "../rate-limit/graphql.js";
 import type { GraphqlContext } from "./context.js";
 import { formatError } from "./errors.js";
@@ -41,7 +41,7 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
       const ctx = contexts.get(req.raw);
       const spent = runtime.charge(callerOf(ctx?.state.principal, () => ctx?.ip), prepared, params.operationName);
       if (spent) {
-        ctx?.set(rateLimitHeaders(spent));
+        if (ctx) setRateLimitHeaders(ctx.res, spent);
         if (!spent.allowed) return rateLimitedResponse(spent, ctx?.get("Accept") ?? "");
       }
       if (prepared.errors) return prepared.errors;

@@ -51,12 +51,14 @@ const VARY = "Accept, Accept-Encoding, Authorization";
  * (compression), and by Origin when CORS is on.
  */
 export function cacheHeadersOf(ctx: Context, corsOn: boolean): void {
-  if (ctx.method === "GET" || ctx.method === "HEAD") {
-    if (ctx.status === 200 && !ctx.state.operationId) {
+  const method = ctx.req.method;
+  if (method === "GET" || method === "HEAD") {
+    if (ctx.res.statusCode === 200 && !ctx.state.operationId) {
       const conditions = parseConditions((name) => ctx.get(name) || undefined, ALL_CONDITIONS);
       if (conditions && evaluateRead(conditions, ctx.response.get("ETag") || undefined, ctx.response.get("Last-Modified") || undefined) === 304) ctx.status = 304;
     }
-    if (ctx.status === 200 || ctx.status === 304) {
+    const status = ctx.res.statusCode;
+    if (status === 200 || status === 304) {
       if (!ctx.res.hasHeader("Cache-Control")) ctx.res.setHeader("Cache-Control", "private, no-cache");
       varyBy(ctx, corsOn ? `${VARY}, Origin` : VARY);
       return;

@@ -39,7 +39,7 @@ export function edge(options: EdgeOptions): Middleware {
         throw httpError(414, `The URL is ${ctx.originalUrl.length} characters long; at most ${maxUrlLength} are accepted. Send large inputs in a request body.`);
       }
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw httpError(404, `No resource at ${ctx.path}. Start from one of the entry points.`, { entryPoints });
+      if (ctx.res.statusCode === 404 && ctx.response.body === undefined) throw httpError(404, `No resource at ${ctx.path}. Start from one of the entry points.`, { entryPoints });
     } catch (error) {
       answerError(ctx, error);
     }
@@ -54,7 +54,7 @@ export function edge(options: EdgeOptions): Middleware {
       if (ctx.headers.origin !== undefined) await cors(ctx, () => inner(ctx, next));
       else await inner(ctx, next);
     } finally {
-      metrics.record(ctx.method, (ctx.state.route as string | undefined) ?? routeOf(ctx.path), ctx.status, (performance.now() - started) / 1000);
+      metrics.record(ctx.req.method!, (ctx.state.route as string | undefined) ?? routeOf(ctx.path), ctx.res.statusCode, (performance.now() - started) / 1000);
       logRequest(ctx, logger, started);
     }
   };
@@ -62,8 +62,9 @@ export function edge(options: EdgeOptions): Middleware {
 
 /** A body worth compressing: a stream (size unknown), or text or bytes of at least `threshold` bytes. */
 function large(ctx: Context, threshold: number): boolean {
-  const body = ctx.body;
-  if (body === undefined || body === null || ctx.method === "HEAD" || ctx.status === 204 || ctx.status === 304) return false;
+  const body = ctx.response.body;
+  const status = ctx.res.statusCode;
+  if (body === undefined || body === null || ctx.req.method === "HEAD" || status === 204 || status === 304) return false;
   if (typeof body === "string") return body.length >= threshold / 3 && Buffer.byteLength(body) >= threshold;
   if (Buffer.isBuffer(body)) return body.length >= threshold;
   return true;

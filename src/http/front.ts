@@ -54,14 +54,14 @@ function respond(ctx: Context): void {
     res.end();
     return;
   }
-  let body: unknown = ctx.body;
-  const code = ctx.status;
+  let body: unknown = ctx.response.body;
+  const code = res.statusCode;
   if (EMPTY.has(code)) {
     ctx.body = null;
     res.end();
     return;
   }
-  if (ctx.method === "HEAD") {
+  if (ctx.req.method === "HEAD") {
     if (!res.headersSent && !res.hasHeader("Content-Length")) {
       const { length } = ctx.response;
       if (Number.isInteger(length)) ctx.length = length;

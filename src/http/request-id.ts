@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
 import { logRequestLine } from "../logger.js";
+import { header } from "./headers.js";
 
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -29,16 +30,23 @@ class RequestState {
 
 /** Sets the request's id (state.requestId, X-Request-Id) and its lazily made logger (state.log). */
 export function assignRequestId(ctx: Context, logger: Logger): string {
-  const given = ctx.get("X-Request-Id");
+  const given = header(ctx, "x-request-id");
   const id = given && SANE.test(given) ? given : randomUUID();
-  ctx.state = Object.assign(new RequestState(id, logger), ctx.state);
-  ctx.set("X-Request-Id", id);
+  // Koa's state starts empty; whatever a middleware ahead of this one put there is kept.
+  ctx.state = isEmpty(ctx.state) ? new RequestState(id, logger) : Object.assign(new RequestState(id, logger), ctx.state);
+  ctx.res.setHeader("X-Request-Id", id);
   return id;
+}
+
+function isEmpty(object: object): boolean {
+  for (const _ in object) return false;
+  return true;
 }
 
 /** The request's one log line. */
 export function logRequest(ctx: Context, logger: Logger, startedMs: number): void {
-  logRequestLine(logger, { requestId: ctx.state.requestId as string, method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(performance.now() - startedMs) });
+  const { req, res } = ctx;
+  logRequestLine(logger, { requestId: ctx.state.requestId as string, method: req.method!, url: req.url!, status: res.statusCode, ms: Math.round(performance.now() - startedMs) });
 }
 
 /** The same as a middleware, for apps other than ours (the runtime's tests). */

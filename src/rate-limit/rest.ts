@@ -3,10 +3,9 @@
 // the client's address when there is no valid token (a flood of 401s is limited too). Every answer carries the
 // RateLimit-* fields (draft-ietf-httpapi-ratelimit-headers); over budget, 429 problem+json with Retry-After.
 import type { Context } from "koa";
-import { setHeaders } from "../http/headers.js";
 import { httpError } from "../http/problem.js";
 import type { Authorizer, Principal } from "../http/rest-runtime.js";
-import { callerOf, rateLimitHeaders } from "./fields.js";
+import { callerOf, rateLimitHeaders, setRateLimitHeaders } from "./fields.js";
 import type { Budget, RateLimiter } from "./limiter.js";
 
 /** `authorize`, counting each call against the operation's budget (`budgets`: operationId → budget name). */
@@ -37,9 +36,8 @@ export function rateLimited(authorize: Authorizer, limiter: RateLimiter, budgets
 
 function spend(ctx: Context, limiter: RateLimiter, budget: Budget, principal: Principal | null | undefined) {
   const d = limiter.take(budget, callerOf(principal, () => ctx.ip));
-  const headers = rateLimitHeaders(d);
-  setHeaders(ctx, headers);
+  setRateLimitHeaders(ctx.res, d);
   if (!d.allowed) {
-    throw httpError(429, `Rate limit exceeded: ${d.limit} requests per ${budget.windowMs / 1000} s (budget "${budget.name}"); retry in ${d.reset} s.`, { type: "urn:twinspec:problem:rate-limited" }, { ...headers, "Retry-After": String(d.reset) });
+    throw httpError(429, `Rate limit exceeded: ${d.limit} requests per ${budget.windowMs / 1000} s (budget "${budget.name}"); retry in ${d.reset} s.`, { type: "urn:twinspec:problem:rate-limited" }, { ...rateLimitHeaders(d), "Retry-After": String(d.reset) });
   }
 }

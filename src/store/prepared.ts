@@ -50,6 +50,24 @@ export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (.
 }
 
 /**
+ * The first row of a query, as its values in the order of the selection (undefined: none), on SQLite read by
+ * better-sqlite3's `get` in raw mode: building a row object natively costs more than the read of a short row itself
+ * (a customer by id: 7.6 µs as an object from `all`, 5.2 µs as values from `get`, on the bench machine).
+ */
+export function preparedFirst<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<unknown[] | undefined> {
+  const all = prepared(db, build, sample, true);
+  const handle = hooks.get(db) ?? {};
+  const sqlite = handle.sqlite;
+  if (!sqlite || handle.onQuery) return async (...args: Args) => (await all(...args))[0];
+  const statement = sqlite.prepare(build(...sample).compile().sql).raw(true);
+  return async (...args: Args) => {
+    if (sqlite.inTransaction) return (await all(...args))[0];
+    handle.beforeQuery?.();
+    return statement.get(...args) as unknown[] | undefined;
+  };
+}
+
+/**
  * A query over a list (an `in (…)` of ids), compiled once per list length and `variant` (e.g. the columns a projection
  * reads) and then run like a `prepared` one: a loader's batch read skips Kysely's building and compiling per request.
  * `build` must take exactly the ids as its parameters, in order. At most `max` compiled forms are kept.
