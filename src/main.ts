@@ -1,6 +1,5 @@
 // Process entry: config from env, open the store, listen; SIGTERM/SIGINT → refuse new connections, finish in-flight
 // requests within the grace period, end subscriptions, close the database, exit 0.
-import type { LogEvent } from "kysely";
 import { buildApp } from "./app.js";
 import { createHttpServer } from "./http/limits.js";
 import { createMetrics } from "./http/metrics.js";
@@ -21,9 +20,9 @@ const exit = (code: number) => {
 // Metrics first: the store reports every query to db_queries_total (and to tracing, when on).
 const metrics = createMetrics({ defaults: true });
 const traceQuery = tracing?.query(isPostgresUrl(config.databaseUrl) ? "postgres" : "sqlite");
-const onQuery = traceQuery ? (event: LogEvent) => (metrics.onQuery(), traceQuery(event)) : metrics.onQuery;
 const store = await openStore(config.databaseUrl, {
-  onQuery,
+  countQuery: metrics.onQuery,
+  onQuery: traceQuery,
   poolMax: config.databasePoolMax,
   connectTimeoutMs: config.database.connectTimeoutMs,
   availability: { pingMs: config.database.pingMs, pingTimeoutMs: config.database.pingTimeoutMs },

@@ -26,8 +26,10 @@ export interface Store {
 }
 
 export interface StoreOptions {
-  /** called for every query, e.g. to count them */
+  /** called for every query, with what ran and how long it took (tracing) */
   onQuery?: (event: LogEvent) => void;
+  /** called for every query, without an event (metrics count them): cheaper than onQuery on the hot path */
+  countQuery?: () => void;
   /** called before every query runs; what it throws fails the query (tests inject faults with it) */
   beforeQuery?: () => void;
   /** PostgreSQL: most connections this instance opens (DATABASE_POOL_MAX; default 10) */
@@ -48,7 +50,8 @@ export function sqlitePath(url: string): string {
 }
 
 export async function openStore(url: string = DEFAULT_DATABASE_URL, options: StoreOptions = {}): Promise<Store> {
-  const log = options.onQuery ? (event: LogEvent) => options.onQuery!(event) : undefined;
+  const { onQuery, countQuery } = options;
+  const log = onQuery || countQuery ? (event: LogEvent) => (countQuery?.(), onQuery?.(event)) : undefined;
   const plugins = options.beforeQuery ? [beforeQueryPlugin(options.beforeQuery)] : [];
   if (isPostgresUrl(url)) {
     const { db, handle } = await openPostgres(url, { ...options, onQuery: log, plugins }, (db, schema) => migrate(db, schema));
@@ -63,7 +66,7 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log, plugins });
-  prepareOn(db, { sqlite, onQuery: log, beforeQuery: options.beforeQuery });
+  prepareOn(db, { sqlite, onQuery, countQuery, beforeQuery: options.beforeQuery });
   await migrate(db);
   return { db, dialect: "sqlite", idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
 }

@@ -10,6 +10,7 @@ interface Hooks {
   /** set on SQLite: prepared queries on `db` (not on its transactions) run on this handle itself */
   sqlite?: SQLite.Database;
   onQuery?: (event: LogEvent) => void;
+  countQuery?: () => void;
   beforeQuery?: () => void;
 }
 
@@ -41,12 +42,19 @@ export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (.
   if (raw) statement.raw(true);
   return async (...args: Args) => {
     if (sqlite.inTransaction) return throughKysely(...args);
-    handle.beforeQuery?.();
-    const started = handle.onQuery ? performance.now() : 0;
-    const rows = statement.all(...args);
-    handle.onQuery?.({ level: "query", isStream: false, query: { ...compiled, parameters: args } as CompiledQuery, queryDurationMillis: performance.now() - started });
-    return rows;
+    return run(handle, compiled, args, () => statement.all(...args));
   };
+}
+
+/** A query run on its better-sqlite3 statement, reported as Kysely reports the queries it runs. */
+function run<T>(handle: Hooks, compiled: CompiledQuery, args: unknown[], query: () => T): T {
+  handle.beforeQuery?.();
+  handle.countQuery?.();
+  if (!handle.onQuery) return query();
+  const started = performance.now();
+  const result = query();
+  handle.onQuery({ level: "query", isStream: false, query: { ...compiled, parameters: args } as CompiledQuery, queryDurationMillis: performance.now() - started });
+  return result;
 }
 
 /**
@@ -58,12 +66,12 @@ export function preparedFirst<Args extends unknown[], Row>(db: Kysely<any>, buil
   const all = prepared(db, build, sample, true);
   const handle = hooks.get(db) ?? {};
   const sqlite = handle.sqlite;
-  if (!sqlite || handle.onQuery) return async (...args: Args) => (await all(...args))[0];
-  const statement = sqlite.prepare(build(...sample).compile().sql).raw(true);
+  if (!sqlite) return async (...args: Args) => (await all(...args))[0];
+  const compiled = build(...sample).compile();
+  const statement = sqlite.prepare(compiled.sql).raw(true);
   return async (...args: Args) => {
     if (sqlite.inTransaction) return (await all(...args))[0];
-    handle.beforeQuery?.();
-    return statement.get(...args) as unknown[] | undefined;
+    return run(handle, compiled, args, () => statement.get(...args) as unknown[] | undefined);
   };
 }
 

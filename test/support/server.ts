@@ -1,7 +1,6 @@
 // A real server for tests: the app from buildApp on an ephemeral 127.0.0.1 port, over a fresh database
 // (SQLite file, or a PostgreSQL schema with TEST_DATABASE=postgres: see database.ts).
 import type { Server } from "node:http";
-import type { LogEvent } from "kysely";
 import type { AddressInfo } from "node:net";
 import { buildApp, type App, type AppDeps } from "../../src/app.js";
 import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "../../src/http/limits.js";
@@ -41,14 +40,13 @@ const faultHook = (faults: Faults) => () => {
 export const TEST_RATE_LIMITS = { factor: 1000 };
 
 export async function startServer(
-  options: { bodyLimit?: number; corsOrigins?: string[]; faults?: Faults; /** null: no HS256 secret at all */ authSecret?: string | null } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "tracing" | "identity" | "rateLimits"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase; store?: Omit<StoreOptions, "onQuery">; server?: Partial<ServerLimits> } = {},
+  options: { bodyLimit?: number; corsOrigins?: string[]; faults?: Faults; /** null: no HS256 secret at all */ authSecret?: string | null } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "tracing" | "identity" | "rateLimits"> & { logger?: AppDeps["logger"] } & { database?: TestDatabase; store?: Omit<StoreOptions, "onQuery" | "countQuery">; server?: Partial<ServerLimits> } = {},
 ): Promise<TestServer> {
   // A database passed in is shared with other servers (several instances) and left for its owner to drop.
   const database = options.database ?? (await freshDatabase());
   const metrics = createMetrics();
   const traceQuery = options.tracing?.query(database.kind);
-  const onQuery = traceQuery ? (event: LogEvent) => (metrics.onQuery(), traceQuery(event)) : metrics.onQuery;
-  const store = await openStore(database.url, { ...options.store, onQuery, beforeQuery: options.faults ? faultHook(options.faults) : undefined });
+  const store = await openStore(database.url, { ...options.store, countQuery: metrics.onQuery, onQuery: traceQuery, beforeQuery: options.faults ? faultHook(options.faults) : undefined });
   const app = buildApp({
     store,
     authSecret: options.authSecret === null ? undefined : (options.authSecret ?? TEST_SECRET),
