@@ -8,7 +8,7 @@ import compress from "koa-compress";
 import Koa, { type Middleware } from "koa";
 import type { Logger } from "pino";
 import { rateLimits } from "../generated/contract.js";
-import { operationSpecs, type RestHandlers } from "../generated/rest.js";
+import { operationSpecs, restRoutes, type RestHandlers } from "../generated/rest.js";
 import { graphqlCaller, metricsGuard, socketCaller } from "./auth/koa.js";
 import type { OwnerLookup } from "./auth/ownership.js";
 import { restAuthorizer } from "./auth/rest.js";
@@ -24,7 +24,7 @@ import { edge } from "./http/edge.js";
 import { DEFAULT_SERVER_LIMITS } from "./http/limits.js";
 import { routeLabeler, type Metrics } from "./http/metrics.js";
 import { frontDoor, type RequestListener } from "./http/front.js";
-import { restMiddleware, type MountOptions } from "./http/rest-runtime.js";
+import type { MountOptions } from "./http/rest-runtime.js";
 import type { Tracing } from "./telemetry/types.js";
 import type { RateLimiter } from "./rate-limit/limiter.js";
 import { rateLimited } from "./rate-limit/rest.js";
@@ -94,7 +94,7 @@ export function transports(deps: TransportDeps): Transports {
   mountDocs(router);
   // The spec's paths are found by the generated wiring's own trie, ahead of the router: its cost does not grow
   // with the number of operations, and REST requests skip the router's regex walk.
-  const rest = restMiddleware(operationSpecs, deps.rest.handlers as Record<string, unknown>, {
+  const rest = restRoutes(deps.rest.handlers, {
     bodyLimit,
     validateResponses: deps.responseValidation,
     authorize: deps.rateLimiter ? rateLimited(restAuthorizer(verifier, owners), deps.rateLimiter, rateLimits.rest) : restAuthorizer(verifier, owners),

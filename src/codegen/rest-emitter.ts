@@ -160,9 +160,8 @@ export function emitRest(operations: Operation[], validators: Map<string, Operat
     : [];
   return [
     `import type Router from "@koa/router";`,
-    `import type { Middleware } from "koa";`,
     `import type { operations, paths } from ${quote(options.types)};`,
-    `import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type Principal${options.context ? "" : ", type RequestContext"}${uploads ? ", type UploadedFile, type WithFiles" : ""} } from ${quote(options.runtime)};`,
+    `import { mountOperations, restMiddleware, type OperationSpec, type MountOptions, type RestMiddleware, type Principal${options.context ? "" : ", type RequestContext"}${uploads ? ", type UploadedFile, type WithFiles" : ""} } from ${quote(options.runtime)};`,
     ...context,
     `import validators from ${quote(options.validators)};`,
     "",
@@ -193,8 +192,8 @@ export function emitRest(operations: Operation[], validators: Map<string, Operat
     "  mountOperations(router, operationSpecs, handlers as Record<string, unknown>, options);",
     "}",
     "",
-    "/** The same as one Koa middleware, for apps without @koa/router; unknown paths go to the next middleware. */",
-    "export function restRoutes(handlers: Partial<RestHandlers>, options: MountOptions = {}): Middleware {",
+    "/** The same as one Koa middleware, for apps without @koa/router; unknown paths go to the next middleware; owns(path) says which are its own. */",
+    "export function restRoutes(handlers: Partial<RestHandlers>, options: MountOptions = {}): RestMiddleware {",
     "  return restMiddleware(operationSpecs, handlers as Record<string, unknown>, options);",
     "}",
     "",

@@ -217,7 +217,9 @@ describe("emitRest", () => {
     }
     assert.equal(text.match(/^ {4}operationId: /gm)?.length, 2);
     assert.match(text, /export function mountRest\(router: Router, handlers: Partial<RestHandlers>/);
-    assert.match(text, /export function restRoutes\(handlers: Partial<RestHandlers>, options: MountOptions = \{\}\): Middleware/);
+    assert.match(text, /export function restRoutes\(handlers: Partial<RestHandlers>, options: MountOptions = \{\}\): RestMiddleware \{/);
+    assert.match(text, /^import \{ [^}]*\btype RestMiddleware\b[^}]* \} from "\.\.\/rt\.js";$/m);
+    assert.doesNotMatch(text, /from "koa"/);
   });
 
   it("is syntactically valid TypeScript", () => assert.deepEqual(tsErrors(text), []));
