@@ -1,27 +1,36 @@
 // The caller of GraphQL requests (HTTP and SSE): a sent token must verify, or the whole request is refused with
 // 401; no token means an anonymous caller, whose protected fields answer UNAUTHENTICATED one by one.
 import type { IncomingMessage } from "node:http";
-import type { Middleware } from "koa";
+import type { Context, Middleware } from "koa";
 import { HttpError, httpError } from "../http/problem.js";
 import type { Principal } from "./principal.js";
 import { principalOf } from "./rest.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
 
 export function graphqlCaller(verifier: TokenVerifier): Middleware {
-  return async (ctx, next) => {
+  // Synchronous for a cached token or none (the common case): no async frame of its own around the request.
+  return (ctx, next) => {
+    let found: ReturnType<typeof principalOf>;
     try {
-      const found = principalOf(ctx, verifier);
-      ctx.state.principal = (found instanceof Promise ? await found : found) ?? null;
+      found = principalOf(ctx, verifier);
     } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      ctx.status = 401;
-      ctx.set(error.headers);
-      ctx.type = "application/json";
-      ctx.body = { errors: [{ message: error.problem.detail, extensions: { code: "UNAUTHENTICATED" } }] };
-      return;
+      return refuse(ctx, error);
     }
-    await next();
+    const proceed = (principal: Principal | undefined) => {
+      ctx.state.principal = principal ?? null;
+      return next();
+    };
+    return found instanceof Promise ? found.then(proceed, (error) => refuse(ctx, error)) : proceed(found);
   };
+}
+
+/** A token that does not verify: the whole request refused, 401 with the challenge, as a GraphQL error. */
+function refuse(ctx: Context, error: unknown): void {
+  if (!(error instanceof HttpError)) throw error;
+  ctx.status = 401;
+  ctx.set(error.headers);
+  ctx.type = "application/json";
+  ctx.body = { errors: [{ message: error.problem.detail, extensions: { code: "UNAUTHENTICATED" } }] };
 }
 
 /** graphql-ws: the caller from connection_init `{ authorization: "Bearer …" }`, else the upgrade request's header. */
