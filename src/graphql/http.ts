@@ -7,7 +7,7 @@ import type { Context, Middleware } from "koa";
 import { getOperationAST, type GraphQLError } from "graphql";
 import { parseRequestParams, type Request, type Response } from "graphql-http";
 import { createHandler } from "graphql-http/lib/use/koa";
-import { httpError } from "../http/problem.js";
+import { decodeText, readBytes } from "../http/body.js";
 import { callerOf, setRateLimitHeaders } from "../rate-limit/fields.js";
 import { rateLimitedResponse } from "../rate-limit/graphql.js";
 import type { GraphqlContext } from "./context.js";
@@ -207,59 +207,13 @@ function withQuery({ params, req, search }: Given, query: string): Req {
   return { ...req, url: `${req.url.split("?")[0]}?${search}` };
 }
 
-/** Reads the body as text within the limit (413 beyond); graphql-http then takes it from ctx.request.body. */
-export async function readBody(ctx: Context, limit: number): Promise<void> {
-  try {
-    (ctx.request as { body?: unknown }).body = await bodyText(ctx.req, limit);
-  } catch (error) {
-    if ((error as { type?: string }).type === "entity.too.large") throw httpError(413, `The request body is larger than ${limit} bytes.`);
-    // The client went away or stalled past the request timeout: not a server fault.
-    throw httpError(400, "The request body could not be read completely.");
-  }
-}
-
-const TOO_LARGE = Object.assign(new Error("request entity too large"), { type: "entity.too.large" });
-const INCOMPLETE = new Error("the request body ended early");
+/** GraphQL's 413 detail, as it has always read. */
+const tooLarge = (limit: number) => `The request body is larger than ${limit} bytes.`;
 
 /**
- * The body as UTF-8 text, a leading BOM dropped, refused beyond `limit` bytes: what raw-body's getRawBody answered
- * with `encoding: "utf8"`, without its decoder objects and bookkeeping per request (a few µs of each GraphQL POST).
- * The bytes are decoded once, whole, so a character split across chunks decodes as it would in one.
+ * Reads the body as text within the limit (413 beyond, 400 when incomplete); graphql-http then takes it from
+ * ctx.request.body. Always UTF-8, whatever charset the Content-Type declares: GraphQL over HTTP's JSON is UTF-8.
  */
-function bodyText(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    if (req.readableEncoding || !req.readable) return reject(INCOMPLETE);
-    let chunks: Buffer[] | undefined;
-    let first: Buffer | undefined;
-    let received = 0;
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > limit) return fail(TOO_LARGE);
-      if (!first) first = chunk;
-      else (chunks ??= [first]).push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      // toString() without arguments is UTF-8 by its shortest path.
-      const text = chunks ? Buffer.concat(chunks).toString() : first ? first.toString() : "";
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    };
-    // An error, or the stream closed before its end (the client went away).
-    const fail = (error?: unknown) => {
-      cleanup();
-      req.unpipe();
-      req.pause();
-      reject(error instanceof Error ? error : INCOMPLETE);
-    };
-    const cleanup = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", fail);
-      req.off("close", fail);
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", fail);
-    req.on("close", fail);
-  });
+export async function readBody(ctx: Context, limit: number): Promise<void> {
+  (ctx.request as { body?: unknown }).body = decodeText(await readBytes(ctx.req, limit, ctx.req.headers["content-length"], tooLarge));
 }

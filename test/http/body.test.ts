@@ -1,16 +1,23 @@
-// body.ts: media types, body presence and reading a body by its media type within a limit.
+// body.ts: media types, body presence and reading a body by its media type within a limit; then the one body
+// reader over the wire, through both transports that use it (REST and GraphQL POST): limits, short and abandoned
+// bodies, BOMs and characters split between chunks answer alike on both.
 import assert from "node:assert/strict";
+import { request } from "node:http";
+import net from "node:net";
 import { Readable } from "node:stream";
 import type { Context } from "koa";
-import { hasBody, isJson, mediaType, readBody } from "../../src/http/body.js";
+import { decodeText, hasBody, isJson, mediaType, readBody, readBytes } from "../../src/http/body.js";
 import { HttpError } from "../../src/http/problem.js";
+import { ADMIN_TOKEN } from "../support/auth.js";
+import { startServer, type TestServer } from "../support/server.js";
+import { sleep, until } from "../support/wait.js";
 
 /** Just enough of a Koa context for body.ts: headers, the raw request stream and its charset. */
-function fakeContext(headers: Record<string, string>, text = "", charset = ""): Context {
+function fakeContext(headers: Record<string, string>, text: string | Buffer[] = "", charset = ""): Context {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   return {
     get: (name: string) => lower[name.toLowerCase()] ?? "",
-    req: Readable.from([Buffer.from(text)]),
+    req: Readable.from(typeof text === "string" ? [Buffer.from(text)] : text),
     request: { charset },
   } as unknown as Context;
 }
@@ -90,4 +97,200 @@ describe("readBody", () => {
     const ctx = fakeContext({ "Content-Length": "100" }, "short");
     await rejectsWith(readBody(ctx, "text/plain", 1024), 400, /could not be read completely/);
   });
+});
+
+describe("readBytes", () => {
+  it("answers a body of one chunk with that chunk, several joined", async () => {
+    const one = Buffer.from("abc");
+    assert.equal(await readBytes(Readable.from([one]), 10, "3"), one);
+    assert.deepEqual(await readBytes(Readable.from([Buffer.from("ab"), Buffer.from("c")]), 10, undefined), Buffer.from("abc"));
+    assert.deepEqual(await readBytes(Readable.from([]), 10, "0"), Buffer.alloc(0));
+  });
+
+  it("answers 413 at once, reading nothing, when Content-Length declares more than the limit", async () => {
+    const stream = Readable.from([Buffer.from("abc")]);
+    await rejectsWith(readBytes(stream, 2, "3"), 413, /^The request body is larger than the limit of 2 bytes\.$/);
+    assert.equal(stream.readableFlowing, null, "not read");
+  });
+
+  it("answers 413 with the caller's detail once a stream without Content-Length passes the limit", async () => {
+    await rejectsWith(readBytes(Readable.from([Buffer.from("ab"), Buffer.from("cd")]), 3, undefined, (n) => `over ${n}`), 413, /^over 3$/);
+  });
+
+  it("answers 400 for a stream that fails, is destroyed before its end, or was already decoded", async () => {
+    const failing = new Readable({ read() {} });
+    const failed = readBytes(failing, 10, undefined);
+    failing.destroy(new Error("ECONNRESET"));
+    await rejectsWith(failed, 400, /could not be read completely/);
+    const gone = new Readable({ read() {} });
+    const abandoned = readBytes(gone, 10, "5");
+    gone.push(Buffer.from("ab"));
+    setImmediate(() => gone.destroy());
+    await rejectsWith(abandoned, 400, /could not be read completely/);
+    const decoded = Readable.from([Buffer.from("abc")], { objectMode: false }).setEncoding("utf8");
+    await rejectsWith(readBytes(decoded, 10, "3"), 400, /could not be read completely/);
+  });
+});
+
+describe("decodeText", () => {
+  const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+  const cases: [string, Buffer, string, string][] = [
+    ["UTF-8 by default, its BOM dropped", Buffer.concat([bom, Buffer.from("é")]), "", "é"],
+    ["a BOM only at the start", Buffer.concat([Buffer.from("a"), bom]), "utf-8", "a\ufeff"],
+    ["utf8, any case", Buffer.from("ü"), "UTF8", "ü"],
+    ["malformed UTF-8 as U+FFFD, as TextDecoder", Buffer.from([0x61, 0xc3, 0x28, 0xf0, 0x9f]), "", "a\ufffd(\ufffd"],
+    ["ISO-8859-1 (windows-1252)", Buffer.from([0x63, 0x61, 0x66, 0xe9]), "iso-8859-1", "café"],
+    ["UTF-16LE, its BOM dropped", Buffer.from([0xff, 0xfe, 0x68, 0x00, 0x69, 0x00]), "utf-16le", "hi"],
+  ];
+  for (const [name, bytes, charset, expected] of cases) it(name, () => assert.equal(decodeText(bytes, charset), expected));
+
+  it("answers 415 for a charset it does not know", () => {
+    assert.throws(() => decodeText(Buffer.from("a"), "x-no-such-charset"), (e: unknown) => e instanceof HttpError && e.status === 415 && /x-no-such-charset/.test(e.problem.detail ?? ""));
+  });
+
+  it("readBody decodes a character split between chunks whole, and keeps the BOM of bytes", async () => {
+    const e = Buffer.from('{"a":"é"}');
+    const split = [e.subarray(0, 7), e.subarray(7)];
+    assert.deepEqual(await readBody(fakeContext({ "Content-Length": String(e.length) }, split), "application/json", 1024), { a: "é" });
+    const withBom = Buffer.from([0xef, 0xbb, 0xbf, 0x61]);
+    assert.deepEqual(await readBody(fakeContext({ "Content-Length": "4" }, [withBom]), "application/octet-stream", 1024), withBom);
+  });
+});
+
+describe("request bodies over the wire, REST and GraphQL alike", function () {
+  this.timeout(20_000);
+  const LIMIT = 512;
+  let s: TestServer;
+  let port: number;
+  /** the final status of each request the server answered, by path */
+  const answered: string[] = [];
+  before(async () => {
+    s = await startServer({ bodyLimit: LIMIT });
+    port = Number(new URL(s.url).port);
+    s.app.around(async (ctx, next) => {
+      try {
+        await next();
+      } finally {
+        answered.push(`${ctx.path} ${ctx.status}`);
+      }
+    });
+  });
+  after(() => s.close());
+
+  const person = (firstName: string) => ({ firstName, lastName: "Lovelace", email: "ada@example.com" });
+  const transports = [
+    {
+      name: "REST",
+      path: "/customers",
+      tooLarge: `The request body is larger than the limit of ${LIMIT} bytes.`,
+      body: (firstName: string) => JSON.stringify(person(firstName)),
+      firstName: (json: any) => json.firstName,
+    },
+    {
+      name: "GraphQL",
+      path: "/graphql",
+      tooLarge: `The request body is larger than ${LIMIT} bytes.`,
+      body: (firstName: string) => JSON.stringify({ query: "mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { firstName } }", variables: { i: person(firstName) } }),
+      firstName: (json: any) => json.data.createCustomer.firstName,
+    },
+  ];
+  const head = (path: string, headers: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\n${headers}\r\n`;
+
+  /** Writes to a raw connection; resolves with all it received once the server closes it. */
+  function raw(write: (socket: net.Socket) => void): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(port, "127.0.0.1");
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk.toString("latin1")));
+      socket.on("close", () => resolve(text));
+      socket.once("error", reject);
+      socket.once("connect", () => write(socket));
+    });
+  }
+
+  /** A POST on a connection of its own, written by `send` (chunked, or as it sets), answered: status and parsed body. */
+  function post(path: string, headers: Record<string, string>, send: (req: ReturnType<typeof request>) => void): Promise<{ status: number; json: any }> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${s.url}${path}`, { method: "POST", agent: false, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json", ...headers } }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(body) }));
+      });
+      req.on("error", reject);
+      send(req);
+    });
+  }
+
+  async function answeredWith(path: string, from: number): Promise<string[]> {
+    await until(() => answered.slice(from).some((a) => a.startsWith(`${path} `)), `an answer to ${path}`);
+    return answered.slice(from).filter((a) => a.startsWith(`${path} `));
+  }
+
+  for (const t of transports) {
+    describe(t.name, () => {
+      it("Content-Length over the limit → 413 problem naming it; the connection then serves its next request", async () => {
+        const big = t.body("x".repeat(LIMIT));
+        const text = await raw((socket) => socket.write(`${head(t.path, `Content-Length: ${big.length}\r\n`)}${big}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+        const answers = text.split(/(?=HTTP\/1\.1 )/);
+        assert.equal(answers.length, 2, text);
+        assert.match(answers[0], /^HTTP\/1\.1 413 /);
+        assert.match(answers[0], /content-type: application\/problem\+json/i);
+        assert.equal(JSON.parse(answers[0].slice(answers[0].indexOf("\r\n\r\n") + 4)).detail, t.tooLarge);
+        assert.match(answers[1], /^HTTP\/1\.1 200 [^]*\{"status":"ok"\}$/);
+      });
+
+      it("a chunked body (no Content-Length) → 413 once it streams past the limit, before the client has sent it all", async () => {
+        let sent = 0;
+        const res = await post(t.path, { "transfer-encoding": "chunked" }, (req) => {
+          req.write(t.body("x").slice(0, -1));
+          const more = () => {
+            if (sent > 64 * 1024) return req.end("}");
+            sent += 256;
+            req.write(" ".repeat(256), () => setImmediate(more));
+          };
+          more();
+        });
+        assert.equal(res.status, 413);
+        assert.deepEqual([res.json.status, res.json.detail], [413, t.tooLarge]);
+        assert.ok(sent < 64 * 1024, `answered only after ${sent} bytes`);
+      });
+
+      it("a body that ends short of its Content-Length (the client half-closes) → 400 for the request, not a 500", async () => {
+        const from = answered.length;
+        const text = await raw((socket) => socket.end(`${head(t.path, "Content-Length: 100\r\n")}{"query":`));
+        assert.match(text, /^HTTP\/1\.1 400 /);
+        assert.deepEqual(await answeredWith(t.path, from), [`${t.path} 400`]);
+      });
+
+      it("a client that goes away mid-body → 400 for the request, not a 500; the server goes on", async () => {
+        const from = answered.length;
+        await raw((socket) => {
+          socket.write(`${head(t.path, "Content-Length: 100\r\n")}{"query":`);
+          setTimeout(() => socket.destroy(), 50);
+        });
+        assert.deepEqual(await answeredWith(t.path, from), [`${t.path} 400`]);
+        const res = await post(t.path, {}, (req) => req.end(t.body("Ada")));
+        assert.equal(t.firstName(res.json), "Ada");
+      });
+
+      it("a UTF-8 BOM before the JSON is dropped", async () => {
+        const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(t.body("Ada"))]);
+        const res = await post(t.path, { "content-length": String(body.length) }, (req) => req.end(body));
+        assert.equal(t.firstName(res.json), "Ada");
+      });
+
+      it("a character split between two chunks decodes whole", async () => {
+        const body = Buffer.from(t.body("Zoë"));
+        const at = body.indexOf(Buffer.from("ë")) + 1; // between the two bytes of ë
+        const res = await post(t.path, {}, async (req) => {
+          req.write(body.subarray(0, at));
+          await sleep(30);
+          req.end(body.subarray(at));
+        });
+        assert.equal(t.firstName(res.json), "Zoë");
+      });
+    });
+  }
 });
