@@ -9,6 +9,7 @@ import type { Duplex } from "node:stream";
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
 import { httpError, problem, PROBLEM_TYPE } from "./problem.js";
+import { HeadersAtOnce } from "./response.js";
 
 export interface ServerLimits {
   headersTimeoutMs: number;
@@ -35,6 +36,8 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
       maxHeaderSize: limits.maxHeaderBytes,
       // How often Node looks for requests past their timeouts (default 30 s, which would let a 10 s limit run 40 s).
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
+      // Headers gathered and written with the head in one call (response.ts).
+      ServerResponse: HeadersAtOnce,
     },
     listener,
   );
