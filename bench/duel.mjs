@@ -4,7 +4,10 @@
 // from CPU 1; per round, the server CPU per request of each. On a shared machine, runs one after the other drift by
 // ±15 % between runs of the same build; side by side both drift together, so a few µs show. The first server started
 // comes out ≈ 1–2 µs cheaper whatever it is, so the rounds run twice: A started first, then B. Builds: e.g.
-// `npm run build && cp -a dist .perf/after` (.perf/ is git-ignored).
+// `npm run build && cp -a dist .perf/after` (.perf/ is git-ignored). A build named `peer:<server>` is one of the peer
+// bench's servers (../shared/bench/servers/<server>.mjs, e.g. peer:koa-router, peer:mercurius) on its SQLite data,
+// asked the bench's own request: our CPU per request against a peer's, under the same noise, tells the goals' ratios
+// more steadily than runs one after the other.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -27,26 +30,45 @@ const running = new Set();
 process.on("exit", () => running.forEach((proc) => proc.kill("SIGTERM")));
 
 /** Starts a build on CPU 0 over a fresh copy of the seeded data. */
+// The peer bench's own queries (bench.mjs): the peers' schema names the id `id`.
+const PEER_QUERIES = { q1: '{ customer(id:"42"){ id firstName lastName } }', q2: '{ customers(first:50){ id firstName orders { orderId status } } }' };
+const isPeer = (dist) => dist.startsWith("peer:");
+
 async function start(dist, i) {
+  const port = 4301 + i;
+  if (isPeer(dist)) {
+    const file = path.join(shared, "servers", `${dist.slice("peer:".length)}.mjs`);
+    if (!fs.existsSync(file)) throw new Error(`bench:duel: no peer server ${file}`);
+    const proc = spawn("taskset", ["-c", "0", process.execPath, file], {
+      cwd: shared,
+      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", BENCH_DATA: "sqlite" },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    running.add(proc);
+    return waitFor({ dist, proc, url: `http://127.0.0.1:${port}` }, "/customers/42", scenario === "rest" ? 200 : undefined);
+  }
   const db = path.join(work, `duel-${i}.db`);
   for (const suffix of ["", "-wal", "-shm"]) {
     fs.rmSync(db + suffix, { force: true });
     if (fs.existsSync(seed + suffix)) fs.copyFileSync(seed + suffix, db + suffix);
   }
-  const port = 4301 + i;
   const proc = spawn("taskset", ["-c", "0", process.execPath, "--max-semi-space-size=8", path.join(dist, "app", "src", "main.js")], {
     cwd: project,
     env: { ...process.env, ...target.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: `sqlite:${db}` },
     stdio: ["ignore", "ignore", "inherit"],
   });
   running.add(proc);
-  const url = `http://127.0.0.1:${port}`;
+  return waitFor({ dist, proc, url: `http://127.0.0.1:${port}` }, "/healthz", 200);
+}
+
+/** The server once `probe` answers (with `status`, or any answer when undefined). */
+async function waitFor(server, probe, status) {
   for (let n = 0; ; n++) {
-    if (n === 300) throw new Error(`bench:duel: ${dist} did not answer /healthz`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (n === 300) throw new Error(`bench:duel: ${server.dist} did not answer ${probe}`);
+    const answered = await fetch(`${server.url}${probe}`).then((r) => status === undefined || r.status === status, () => false);
+    if (answered) return server;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { dist, proc, url };
 }
 
 async function stop(server) {
@@ -57,10 +79,13 @@ async function stop(server) {
   }
 }
 
-const request = (s) =>
-  scenario === "rest"
-    ? { url: `${s.url}${target.rest}`, headers: target.headers }
-    : { url: `${s.url}${target.graphql}`, method: "POST", headers: { ...target.headers, "content-type": "application/json" }, body: JSON.stringify({ query: target.queries[scenario] }) };
+const request = (s) => {
+  const peer = isPeer(s.dist);
+  const headers = peer ? {} : target.headers;
+  return scenario === "rest"
+    ? { url: `${s.url}${peer ? "/customers/42" : target.rest}`, headers }
+    : { url: `${s.url}${peer ? "/graphql" : target.graphql}`, method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ query: (peer ? PEER_QUERIES : target.queries)[scenario] }) };
+};
 const cpuTicks = (s) => {
   const fields = fs.readFileSync(`/proc/${s.proc.pid}/stat`, "utf8").split(") ")[1].split(" ");
   return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (1/100 s)
@@ -77,7 +102,7 @@ async function duel(first) {
     answers.push(await r.text());
     if (!r.ok) throw new Error(`bench:duel: ${s.dist} answered ${r.status}: ${answers.at(-1)}`);
   }
-  if (answers[0] !== answers[1]) console.log(`the two builds answer differently:\n${answers.join("\n")}`);
+  if (answers[0] !== answers[1] && !servers.some((s) => isPeer(s.dist))) console.log(`the two builds answer differently:\n${answers.join("\n")}`);
   const load = (duration) => Promise.all(servers.map((s) => autocannon({ ...request(s), connections: 25, duration })));
   await load(2); // warm-up
   const perRound = [];
@@ -100,6 +125,7 @@ const saved = all.reduce((sum, [x, y]) => sum + x - y, 0) / all.length;
 const loadavg = fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(
   `${scenario}: ${a} median ${median(all.map(([x]) => x)).toFixed(1)} µs, ${b} median ${median(all.map(([, y]) => y)).toFixed(1)} µs; ` +
-    `${b} cheaper in ${wins} of ${all.length} rounds, by ${saved.toFixed(1)} µs on average (load average ${loadavg})`,
+    `${b} cheaper in ${wins} of ${all.length} rounds, by ${saved.toFixed(1)} µs on average; ${b} answers ` +
+    `${(median(all.map(([x, y]) => x / y))).toFixed(2)} × the requests per CPU second of ${a} (median of the rounds' ratios) (load average ${loadavg})`,
 );
 process.exit(0);
