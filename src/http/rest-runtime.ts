@@ -158,16 +158,12 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
     validateResponses: options.validateResponses ?? process.env.NODE_ENV !== "production",
   };
 
-  const middleware = async (ctx: Context, next: Next) => {
+  // Not an async function of its own around dispatch's promise: one async frame fewer on every request.
+  const middleware = (ctx: Context, next: Next): Promise<unknown> => {
     try {
-      await dispatch(ctx, next);
+      return dispatch(ctx, next).then(undefined, (error) => refused(ctx, error));
     } catch (error) {
-      // Refusals are answered here as problem+json, so any Koa app gets them right; crashes go up to the app.
-      if (!(error instanceof HttpError)) throw error;
-      ctx.status = error.status;
-      setHeaders(ctx, error.headers);
-      ctx.body = { ...error.problem, ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}) };
-      ctx.type = PROBLEM_TYPE;
+      return Promise.resolve(refused(ctx, error));
     }
   };
   // A malformed path is not answered here: the middleware answers it (400) wherever it is mounted.
@@ -180,7 +176,8 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
   };
   return Object.assign(middleware, { owns });
 
-  async function dispatch(ctx: Context, next: Next) {
+  /** The operation's answer, or next's; throws (synchronously, or through the promise) what is refused. */
+  function dispatch(ctx: Context, next: Next): Promise<unknown> {
     let found;
     try {
       found = match(ctx.path);
@@ -188,17 +185,27 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
       if (error instanceof MalformedPath) throw httpError(400, `The path is malformed: ${error.message}.`);
       throw error;
     }
-    if (!found) return next();
+    if (!found) return Promise.resolve(next());
     const entry = found.value;
-    const prepared = entry.methods.get(ctx.method);
+    const method = ctx.req.method!;
+    const prepared = entry.methods.get(method);
     if (prepared) return runOperation(ctx, prepared, found.params, settings);
     ctx.set("Allow", entry.allow);
-    if (ctx.method === "OPTIONS") {
+    if (method === "OPTIONS") {
       ctx.status = 204;
-      return;
+      return Promise.resolve();
     }
-    throw httpError(405, `${ctx.method} is not allowed on ${entry.path}; allowed: ${entry.allow}.`, {}, { Allow: entry.allow });
+    throw httpError(405, `${method} is not allowed on ${entry.path}; allowed: ${entry.allow}.`, {}, { Allow: entry.allow });
   }
+}
+
+/** Refusals are answered here as problem+json, so any Koa app gets them right; crashes go up to the app. */
+function refused(ctx: Context, error: unknown): void {
+  if (!(error instanceof HttpError)) throw error;
+  ctx.status = error.status;
+  setHeaders(ctx, error.headers);
+  ctx.body = { ...error.problem, ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}) };
+  ctx.type = PROBLEM_TYPE;
 }
 
 /** Registers the REST middleware on a router, for every path and method (the router's own routes keep precedence). */
