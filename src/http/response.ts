@@ -4,9 +4,19 @@
 // checked the same way and written by one writeHead, 2.6 µs). Everything that sets or reads headers (Koa, its
 // middleware, ours) goes through the public API below, which answers as Node's does: same validation, same errors,
 // same case-insensitive names, values kept until the end (read after the head is sent, too).
-import { ServerResponse, validateHeaderName, validateHeaderValue, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from "node:http";
+import { ServerResponse, validateHeaderName, validateHeaderValue, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from "node:http";
 
 type Value = number | string | string[];
+
+/** Servers whose answers not yet begun must say Connection: close (shutdown.ts drains them). */
+const closing = new WeakSet<object>();
+let anyClosing = false;
+
+/** From now on, every answer of `server` whose head is not written yet closes its connection after it. */
+export function closeConnectionsAfterAnswers(server: Server): void {
+  closing.add(server);
+  anyClosing = true;
+}
 type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
 export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
@@ -83,6 +93,8 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
       headers = reason;
       reason = undefined;
     }
+    // Checked here, when the head is written, rather than tracked on every response while it is in flight.
+    if (anyClosing && !this.headersSent && closing.has(serverOf(this))) this.setHeader("Connection", "close");
     const code = statusCode | 0;
     // Nothing gathered, or what Node refuses (a head already sent, a status out of range, an odd array): Node's own.
     if (this.#keys.length === 0 || this.headersSent || code < 100 || code > 999 || (Array.isArray(headers) && headers.length % 2 !== 0)) {
@@ -98,3 +110,6 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
     return reason === undefined ? super.writeHead(statusCode, fields) : super.writeHead(statusCode, reason, fields);
   }
 }
+
+/** The server a response belongs to: its request's socket's (set before the response has a socket of its own). */
+const serverOf = (res: ServerResponse): object => (res.req?.socket as { server?: object } | undefined)?.server ?? res;

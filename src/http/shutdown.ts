@@ -4,32 +4,21 @@
 // start are closed once the busy ones had time to speak. Resolves when no connection is left, or at the deadline
 // after cutting off what remains.
 import net from "node:net";
-import type { Server, ServerResponse } from "node:http";
+import type { Server } from "node:http";
+import { closeConnectionsAfterAnswers } from "./response.js";
 
 export interface Drain {
   /** true: every connection ended by itself; false: some were cut off at graceMs */
   drain(graceMs: number): Promise<boolean>;
 }
 
+/** `server` must answer with HeadersAtOnce (createHttpServer): its answers are marked when their head is written. */
 export function drainable(server: Server): Drain {
-  let draining = false;
-  // Answers not yet sent: when draining starts, those in flight are marked too (their handlers may already have
-  // seen the app stopping, e.g. /readyz answering 503).
-  const pending = new Set<ServerResponse>();
-  // Ahead of the app's listener: the header is set before any response can be written.
-  server.prependListener("request", (_req, res) => {
-    if (draining) {
-      res.setHeader("Connection", "close");
-      return;
-    }
-    pending.add(res);
-    res.once("close", () => pending.delete(res));
-  });
   return {
     async drain(graceMs) {
-      draining = true;
-      for (const res of pending) if (!res.headersSent) res.setHeader("Connection", "close");
-      pending.clear();
+      // Answers in flight are marked too (their handlers may already have seen the app stopping, e.g. /readyz
+      // answering 503), and those of requests still arriving on open connections.
+      closeConnectionsAfterAnswers(server);
       // net.Server's close (http.Server's would also close idle keep-alive connections at once, racing with a
       // client that is just sending its next request on one): the listening socket closes, open connections stay.
       const closed = new Promise<boolean>((resolve) => net.Server.prototype.close.call(server, () => resolve(true)));

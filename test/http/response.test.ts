@@ -7,7 +7,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { createHttpServer } from "../../src/http/limits.js";
-import { HeadersAtOnce } from "../../src/http/response.js";
+import { closeConnectionsAfterAnswers, HeadersAtOnce } from "../../src/http/response.js";
 
 type Script = (res: ServerResponse, seen: unknown[]) => void;
 
@@ -122,6 +122,19 @@ function rawAnswer(port: number, path: string): Promise<string> {
   });
 }
 
+/** The Connection field of the answer to a keep-alive request. */
+function connectionField(port: number, path: string): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    socket.setEncoding("latin1");
+    socket.once("data", (text: string) => {
+      socket.destroy();
+      resolve(text.match(/^Connection: (.*)$/m)?.[1]);
+    });
+    socket.on("error", reject);
+  });
+}
+
 async function serve(options: Parameters<typeof createServer>[0]): Promise<{ server: Server; port: number; seen: Map<string, unknown[]> }> {
   const seen = new Map<string, unknown[]>();
   const server = createServer(options, (req, res) => {
@@ -155,6 +168,30 @@ describe("HeadersAtOnce: a response's headers as Node's ServerResponse keeps the
       assert.ok(node.seen.get(name), "the script ran");
     });
   }
+
+  it("a draining server's answers not yet begun say Connection: close; answers already sent and other servers' do not", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = createServer({ ServerResponse: HeadersAtOnce }, (req, res) => {
+      if (req.url === "/held") void held.then(() => res.end("late"));
+      else res.end("now");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      assert.equal(await connectionField(port, "/before"), "keep-alive");
+      const inFlight = connectionField(port, "/held");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      closeConnectionsAfterAnswers(server);
+      release();
+      assert.equal(await inFlight, "close", "the answer in flight when draining began");
+      assert.equal(await connectionField(port, "/after"), "close", "a request arriving on an open connection");
+      assert.equal(await connectionField(ours.port, `/${encodeURIComponent("chunked body without a length")}`), "keep-alive", "another server's answers are untouched");
+    } finally {
+      server.close();
+      server.closeAllConnections();
+    }
+  });
 
   it("the server's own responses are HeadersAtOnce (createHttpServer)", async () => {
     let made: unknown;
