@@ -12,6 +12,7 @@ import { ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError,
 import { newId, now } from "./ids.js";
 import { encodeCursor, keysetPager, type Page, type PageRequest } from "./pagination.js";
 import { holds, type Preconditions } from "./preconditions.js";
+import { projections, type Projection } from "./projection.js";
 
 export interface CustomersTable {
   customer_id: string;
@@ -67,12 +68,31 @@ const toCustomer = (row: Selectable<CustomersTable>): Customer => ({
   version: row.version,
 });
 
-/** A customer row that can be acted on, or the reason it cannot: 404, 410 (deleted), 301 (merged). */
+/** Which column each field of a customer is read from: GraphQL reads only the selected ones (projection.ts). */
+const projection = projections<Selectable<CustomersTable>, Customer>(
+  {
+    customerId: { column: "customer_id" },
+    firstName: { column: "first_name" },
+    lastName: { column: "last_name" },
+    email: { column: "email" },
+    createdAt: { column: "created_at" },
+    updatedAt: { column: "updated_at" },
+    version: { column: "version" },
+  },
+  ["customerId"],
+);
+
+/** Whether a customer can be acted on, or the reason it cannot: 404 (none), 410 (deleted), 301 (merged). */
+function requireLive(customerId: string, found: boolean, mergedInto: string | null | undefined, deletedAt: string | null | undefined): void {
+  if (!found) throw new NotFoundError("customer", customerId);
+  if (mergedInto) throw new MovedError("customer", customerId, mergedInto);
+  if (deletedAt) throw new GoneError("customer", customerId);
+}
+
+/** A customer row that can be acted on, or the reason it cannot. */
 function live(customerId: string, row: Selectable<CustomersTable> | undefined): Selectable<CustomersTable> {
-  if (!row) throw new NotFoundError("customer", customerId);
-  if (row.merged_into) throw new MovedError("customer", customerId, row.merged_into);
-  if (row.deleted_at) throw new GoneError("customer", customerId);
-  return row;
+  requireLive(customerId, row !== undefined, row?.merged_into, row?.deleted_at);
+  return row!;
 }
 
 /** Checks, inside `db` (a transaction or not), that the customer can own new things ("update": and change its own). */
@@ -85,6 +105,8 @@ export async function requireLiveCustomer(db: Kysely<Database>, customerId: stri
 export class CustomerService {
   // The lookup behind every read of a customer: built once.
   private readonly byId;
+  /** reads of some fields of a customer (and whether it can be acted on), by projection */
+  private readonly byIdProjected = new Map<Projection<Selectable<CustomersTable>, Customer>, (customerId: string) => Promise<unknown[] | undefined>>();
   private readonly many;
   private readonly page;
   private readonly db: Kysely<Database>;
@@ -105,11 +127,30 @@ export class CustomerService {
     return values && rowOf(values);
   }
 
-  /** The live customer, or the reason there is none (404, 410, 301). */
-  async get(customerId: string): Promise<Customer> {
+  /**
+   * The live customer, or the reason there is none (404, 410, 301). With `fields` (a GraphQL selection), only those
+   * fields and customerId are read: read no other field of it.
+   */
+  async get(customerId: string, fields?: readonly string[]): Promise<Customer> {
+    if (fields) return this.getFields(customerId, fields);
     // The read itself, not row(): every read of a customer goes through here, and an async frame costs a promise.
     const values = await this.byId(customerId);
     return toCustomer(live(customerId, values && rowOf(values)));
+  }
+
+  private async getFields(customerId: string, fields: readonly string[]): Promise<Customer> {
+    const chosen = projection(fields);
+    let read = this.byIdProjected.get(chosen);
+    if (!read) {
+      // The projection's columns, then what tells whether the customer can be acted on.
+      const columns = [...chosen.columns, "merged_into", "deleted_at"] as const;
+      read = preparedFirst(this.db, (id: string) => this.db.selectFrom("customers").select(columns).where("customer_id", "=", id), ["sample"]);
+      if (this.byIdProjected.size < 100) this.byIdProjected.set(chosen, read);
+    }
+    const values = await read(customerId);
+    const n = chosen.columns.length;
+    requireLive(customerId, values !== undefined, values?.[n] as string | null, values?.[n + 1] as string | null);
+    return chosen.mapValues(values!);
   }
 
   /** Live customers among `ids`, in no particular order (for batch loading). */

@@ -1,10 +1,12 @@
 // GraphQL resolvers for the customers fields of schema.graphql: thin calls into the domain (src/domain/customers.ts).
 // `npm run generate` adds a stub here for each new field that needs a resolver; replace its body.
 import type { ResolversByTag } from "../../generated/resolvers.js";
+import { selectedFields } from "./selection.js";
 
 export const resolvers: ResolversByTag["customers"] = {
   Query: {
-    customer: (_, { customerId }, { services }) => services.customers.get(customerId),
+    // Only the selected fields are read (a customer's three of seven columns for a typical query).
+    customer: (_, { customerId }, { services }, info) => services.customers.get(customerId, selectedFields(info)),
     customers: async (_, { first, after }, { services, loaders }) => {
       // `after` is a customerId: continue right after that customer.
       const cursor = after ? await services.customers.cursorAfter(after) : undefined;
