@@ -642,10 +642,8 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
-                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -748,25 +746,15 @@ export interface components {
          */
         WWWAuthenticate: string;
         /**
-         * @description The caller's budget for this window (draft-ietf-httpapi-ratelimit-headers); sent on every answer of a limited operation
-         * @example 600
-         */
-        RateLimitLimit: number;
-        /**
-         * @description What is left of the budget in this window
-         * @example 0
-         */
-        RateLimitRemaining: number;
-        /**
-         * @description Seconds until the window ends and the budget is whole again
-         * @example 12
-         */
-        RateLimitReset: number;
-        /**
-         * @description The budget as `<limit>;w=<window seconds>`
-         * @example 600;w=60
+         * @description The budget the operation spends, as a quota policy of draft-ietf-httpapi-ratelimit-headers-10: a Structured Field List (RFC 9651) of one item, the budget's name (an sf-string: "default", "tag:<tag>", "op:<operationId>") with `q` = requests per window and `w` = the window in seconds; sent on every answer of a limited operation
+         * @example "default";q=600;w=60
          */
         RateLimitPolicy: string;
+        /**
+         * @description Where the caller stands in that budget (draft-ietf-httpapi-ratelimit-headers-10): a Structured Field List (RFC 9651) of one item, the budget's name with `r` = requests left in this window and `t` = seconds until the window ends and the budget is whole again; sent on every answer of a limited operation
+         * @example "default";r=0;t=12
+         */
+        RateLimit: string;
     };
     pathItems: never;
 }

@@ -23,7 +23,7 @@ export type ListCustomersResponse =
   | { status: 406; body: operations["listCustomers"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 408; body: operations["listCustomers"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["listCustomers"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["listCustomers"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["listCustomers"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["listCustomers"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["listCustomers"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["listCustomers"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -50,7 +50,7 @@ export type CreateCustomerResponse =
   | { status: 414; body: operations["createCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["createCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: operations["createCustomer"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["createCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["createCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["createCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["createCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["createCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -75,7 +75,7 @@ export type GetCustomerResponse =
   | { status: 408; body: operations["getCustomer"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["getCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["getCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["getCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["getCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["getCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["getCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["getCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -104,7 +104,7 @@ export type PutCustomerResponse =
   | { status: 413; body: operations["putCustomer"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["putCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["putCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["putCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["putCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["putCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["putCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["putCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -128,7 +128,7 @@ export type DeleteCustomerResponse =
   | { status: 410; body: operations["deleteCustomer"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["deleteCustomer"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["deleteCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["deleteCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["deleteCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["deleteCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["deleteCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["deleteCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -158,7 +158,7 @@ export type PatchCustomerResponse =
   | { status: 413; body: operations["patchCustomer"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["patchCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["patchCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["patchCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["patchCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["patchCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["patchCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["patchCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -188,7 +188,7 @@ export type MergeCustomerResponse =
   | { status: 414; body: operations["mergeCustomer"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["mergeCustomer"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: operations["mergeCustomer"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["mergeCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["mergeCustomer"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["mergeCustomer"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["mergeCustomer"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["mergeCustomer"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -213,7 +213,7 @@ export type GetCustomerAvatarResponse =
   | { status: 408; body: operations["getCustomerAvatar"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["getCustomerAvatar"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["getCustomerAvatar"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["getCustomerAvatar"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["getCustomerAvatar"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["getCustomerAvatar"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["getCustomerAvatar"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["getCustomerAvatar"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -244,7 +244,7 @@ export type PutCustomerAvatarResponse =
   | { status: 414; body: operations["putCustomerAvatar"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["putCustomerAvatar"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: operations["putCustomerAvatar"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["putCustomerAvatar"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["putCustomerAvatar"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["putCustomerAvatar"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["putCustomerAvatar"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["putCustomerAvatar"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -268,7 +268,7 @@ export type DeleteCustomerAvatarResponse =
   | { status: 410; body: operations["deleteCustomerAvatar"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["deleteCustomerAvatar"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["deleteCustomerAvatar"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["deleteCustomerAvatar"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["deleteCustomerAvatar"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["deleteCustomerAvatar"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["deleteCustomerAvatar"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["deleteCustomerAvatar"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -292,7 +292,7 @@ export type ListCustomerOrdersResponse =
   | { status: 408; body: operations["listCustomerOrders"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["listCustomerOrders"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["listCustomerOrders"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["listCustomerOrders"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["listCustomerOrders"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["listCustomerOrders"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["listCustomerOrders"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["listCustomerOrders"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -322,7 +322,7 @@ export type PlaceOrderResponse =
   | { status: 414; body: operations["placeOrder"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["placeOrder"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: operations["placeOrder"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["placeOrder"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["placeOrder"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["placeOrder"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["placeOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["placeOrder"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -346,7 +346,7 @@ export type GetOrderResponse =
   | { status: 408; body: operations["getOrder"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["getOrder"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["getOrder"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["getOrder"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["getOrder"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["getOrder"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["getOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["getOrder"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -376,7 +376,7 @@ export type UpdateOrderResponse =
   | { status: 413; body: operations["updateOrder"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["updateOrder"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["updateOrder"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["updateOrder"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["updateOrder"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["updateOrder"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["updateOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["updateOrder"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -400,7 +400,7 @@ export type ListCustomerCartsResponse =
   | { status: 408; body: operations["listCustomerCarts"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["listCustomerCarts"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["listCustomerCarts"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["listCustomerCarts"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["listCustomerCarts"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["listCustomerCarts"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["listCustomerCarts"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["listCustomerCarts"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -430,7 +430,7 @@ export type CreateCartResponse =
   | { status: 414; body: operations["createCart"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["createCart"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: operations["createCart"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["createCart"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["createCart"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["createCart"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["createCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["createCart"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -454,7 +454,7 @@ export type GetCartResponse =
   | { status: 408; body: operations["getCart"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 410; body: operations["getCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["getCart"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["getCart"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["getCart"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["getCart"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["getCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["getCart"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -483,7 +483,7 @@ export type ReplaceCartResponse =
   | { status: 413; body: operations["replaceCart"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["replaceCart"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 415; body: operations["replaceCart"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["replaceCart"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["replaceCart"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["replaceCart"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["replaceCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["replaceCart"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -506,7 +506,7 @@ export type DeleteCartResponse =
   | { status: 410; body: operations["deleteCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 412; body: operations["deleteCart"]["responses"][412]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["deleteCart"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["deleteCart"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["deleteCart"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["deleteCart"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["deleteCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["deleteCart"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -531,7 +531,7 @@ export type CheckoutCartResponse =
   | { status: 410; body: operations["checkoutCart"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["checkoutCart"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 422; body: operations["checkoutCart"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["checkoutCart"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["checkoutCart"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["checkoutCart"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["checkoutCart"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["checkoutCart"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -554,7 +554,7 @@ export type GetJobResponse =
   | { status: 406; body: operations["getJob"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 408; body: operations["getJob"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 414; body: operations["getJob"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
-  | { status: 429; body: operations["getJob"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Limit": string; "RateLimit-Remaining": string; "RateLimit-Reset": string; "RateLimit-Policy": string } }
+  | { status: 429; body: operations["getJob"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
   | { status: 431; body: operations["getJob"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 500; body: operations["getJob"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["getJob"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
@@ -614,7 +614,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -641,7 +641,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -668,7 +668,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -697,7 +697,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -723,7 +723,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -753,7 +753,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -783,7 +783,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -810,7 +810,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -841,7 +841,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -867,7 +867,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -893,7 +893,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -923,7 +923,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -949,7 +949,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -979,7 +979,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -1005,7 +1005,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -1035,7 +1035,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -1061,7 +1061,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -1090,7 +1090,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -1115,7 +1115,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "412": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -1142,7 +1142,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
@@ -1167,7 +1167,7 @@ export const operationSpecs: readonly OperationSpec[] = [
       "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
-      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Limit","required":true},{"name":"RateLimit-Remaining","required":true},{"name":"RateLimit-Reset","required":true},{"name":"RateLimit-Policy","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.listCustomers_res400 } },
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.listCustomers_res400 } },

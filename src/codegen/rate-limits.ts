@@ -46,7 +46,9 @@ export function readRestRateLimits(doc: JsonObject, operations: Operation[], pro
   tags.forEach((tag, i) => {
     if (!isObject(tag) || typeof tag.name !== "string") return;
     const budget = budgetOf(tag["x-rate-limit"], `/tags/${i}/x-rate-limit`, problem);
-    if (budget) budgets[`tag:${tag.name}`] = budget;
+    // The budget's name is the policy's name in the RateLimit fields: an sf-string, printable ASCII only.
+    if (budget && !/^[\x20-\x7e]*$/.test(tag.name)) problem(`/tags/${i}/x-rate-limit`, `a tag with a budget needs a printable ASCII name (the RateLimit fields name the budget "tag:${tag.name}")`);
+    else if (budget) budgets[`tag:${tag.name}`] = budget;
   });
   const rest: Record<string, string> = {};
   for (const op of operations) {

@@ -5,7 +5,7 @@ import type { Context, Middleware } from "koa";
 
 export const EXPOSED_HEADERS = [
   ...["Location", "ETag", "Last-Modified", "Link", "X-Request-Id", "Allow", "WWW-Authenticate", "Idempotent-Replayed", "Retry-After"],
-  ...["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy"],
+  ...["RateLimit-Policy", "RateLimit"],
 ];
 const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Accept", "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "Idempotency-Key", "Prefer", "X-Request-Id"];
 

@@ -10,6 +10,7 @@
 // what the others admit between two syncs; when the database cannot be reached, each instance goes on counting
 // alone and reports once it is back.
 import type { Logger } from "pino";
+import { sfString } from "./fields.js";
 
 export interface BudgetSpec {
   /** units one caller may spend per window */
@@ -54,10 +55,12 @@ export interface Decision {
   cost: number;
   limit: number;
   remaining: number;
-  /** seconds until the window ends (RateLimit-Reset; Retry-After when refused) */
+  /** seconds until the window ends (RateLimit's `t`; Retry-After when refused) */
   reset: number;
-  /** "<limit>;w=<window>" (RateLimit-Policy) */
+  /** the RateLimit-Policy field: `"<budget>";q=<limit>;w=<window>` */
   policy: string;
+  /** the budget's name as an sf-string, `"<budget>"`: names the policy in the RateLimit field */
+  policyName: string;
 }
 
 interface Counter {
@@ -79,14 +82,17 @@ interface Queued {
 export class Budget {
   readonly counters = new Map<string, Counter>();
   readonly windowMs: number;
+  /** the RateLimit-Policy field, and the policy's name in it (made once: they are sent on every answer) */
   readonly policy: string;
+  readonly policyName: string;
   constructor(
     readonly name: string,
     readonly limit: number,
     window: number,
   ) {
     this.windowMs = window * 1000;
-    this.policy = `${limit};w=${window}`;
+    this.policyName = sfString(name);
+    this.policy = `${this.policyName};q=${limit};w=${window}`;
   }
 }
 
@@ -156,7 +162,7 @@ export class RateLimiter {
       counter.own += cost;
       if (!counter.queued && this.options.shared) this.enqueue(budget, caller, counter);
     }
-    return { allowed, cost, limit: budget.limit, remaining: Math.max(0, budget.limit - counter.own - counter.others), reset, policy: budget.policy };
+    return { allowed, cost, limit: budget.limit, remaining: Math.max(0, budget.limit - counter.own - counter.others), reset, policy: budget.policy, policyName: budget.policyName };
   }
 
   /** Reports what is pending (PostgreSQL) and stops the timers. */

@@ -1,7 +1,7 @@
 // Rate limits on REST: around the authorizer of the generated wiring, so every operation that spends a budget
 // (generated/contract.ts) is counted before its input is read — the caller being the verified token's subject, or
 // the client's address when there is no valid token (a flood of 401s is limited too). Every answer carries the
-// RateLimit-* fields (draft-ietf-httpapi-ratelimit-headers); over budget, 429 problem+json with Retry-After.
+// RateLimit-Policy and RateLimit fields (fields.ts); over budget, 429 problem+json with Retry-After.
 import type { Context } from "koa";
 import { httpError } from "../http/problem.js";
 import type { Authorizer, Principal } from "../http/rest-runtime.js";

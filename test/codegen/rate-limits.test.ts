@@ -54,6 +54,7 @@ describe("rate limits declared in the specs", () => {
     ["a zero limit on a tag", (doc) => (doc.tags[3]["x-rate-limit"] = { limit: 0, window: 60 }), "/tags/3/x-rate-limit: x-rate-limit must be"],
     ["a fraction on an operation", (doc) => (doc.paths["/jobs/{jobId}"].get["x-rate-limit"] = { limit: 10, window: 0.5 }), "/paths/getJob/x-rate-limit: x-rate-limit must be"],
     ["an unknown key", (doc) => (doc["x-rate-limit"] = { limit: 10, window: 60, burst: 5 }), "/x-rate-limit: x-rate-limit must be"],
+    ["a budget on a tag whose name cannot be a policy name", (doc) => ((doc.tags[3].name = "tâches"), (doc.tags[3]["x-rate-limit"] = { limit: 10, window: 60 })), "/tags/3/x-rate-limit: a tag with a budget needs a printable ASCII name"],
   ];
   for (const [name, edit, message] of malformed) {
     it(`names ${name}`, () => {

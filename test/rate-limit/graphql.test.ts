@@ -1,5 +1,5 @@
 // Rate limits on GraphQL: each operation spends its query cost (at least 1) from its operation type's budget, over
-// HTTP (RateLimit-* fields on every answer; 429 + RATE_LIMITED + Retry-After over budget) and over graphql-ws.
+// HTTP (RateLimit-Policy and RateLimit on every answer; 429 + RATE_LIMITED + Retry-After over budget) and over graphql-ws.
 import assert from "node:assert/strict";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
@@ -25,10 +25,11 @@ describe("rate limits on GraphQL", () => {
     for (const query of ["{ __typename }", "{ customer(customerId: \"nobody\") { firstName } }", COSTLY, "{ customers(first: 5) { customerId } }"]) {
       const res = await gql(s.url, query, undefined, { token: t });
       assert.equal(res.status, 200, res.text);
-      steps.push(Number(fields(res.headers).remaining));
+      steps.push(fields(res.headers).remaining);
     }
     assert.deepEqual(steps, [119, 118, 118 - 51, 118 - 51 - 1]);
-    assert.equal(fields((await gql(s.url, COSTLY, undefined, { token: t })).headers).policy, "120;w=3600");
+    const f = fields((await gql(s.url, COSTLY, undefined, { token: t })).headers);
+    assert.deepEqual([f.policy, f.limit, f.window], ["graphql", 120, 3600]);
   });
 
   it("over budget: HTTP 429, RATE_LIMITED with retryAfterSeconds, Retry-After; another caller is untouched", async () => {
@@ -46,11 +47,11 @@ describe("rate limits on GraphQL", () => {
     assert.equal(String(error.extensions.retryAfterSeconds), last!.headers.get("retry-after"));
     assert.deepEqual([error.extensions.cost, error.extensions.remaining], [51, 18]);
     assert.match(error.message, /costs 51, more than the 18 left of 120 per window; retry in \d+ s/);
-    assert.equal(fields(last!.headers).remaining, "18");
+    assert.equal(fields(last!.headers).remaining, 18);
     // What is left still buys a cheaper operation.
     assert.equal((await gql(s.url, "{ customers(first: 5) { customerId } }", undefined, { token: t })).status, 200);
     const other = await gql(s.url, COSTLY, undefined, { token: await token("gql-quiet", "admin") });
-    assert.deepEqual([other.status, fields(other.headers).remaining], [200, "69"]);
+    assert.deepEqual([other.status, fields(other.headers).remaining], [200, 69]);
   });
 
   it("an operation that costs more than the whole budget is refused saying so, and spends nothing", async () => {
@@ -59,24 +60,25 @@ describe("rate limits on GraphQL", () => {
     const res = await gql(s.url, "{ customers(first: 100) { orders { customer { customerId } } } }", undefined, { token: t });
     assert.equal(res.status, 429);
     assert.match(res.json.errors[0].message, /costs 1101, more than the whole budget of 120 per window; ask for fewer items/);
-    assert.equal(fields((await gql(s.url, "{ __typename }", undefined, { token: t })).headers).remaining, "119");
+    assert.equal(fields((await gql(s.url, "{ __typename }", undefined, { token: t })).headers).remaining, 119);
   });
 
   it("mutations spend the Mutation budget, apart from queries", async () => {
     const t = await token("writer", "admin");
     const create = 'mutation { createCustomer(input: { firstName: "A", lastName: "B", email: "a@example.com" }) { customerId } }';
-    const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await gql(s.url, create, undefined, { token: t })).status);
-    assert.deepEqual(statuses, [200, 200, 200, 429]);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await gql(s.url, create, undefined, { token: t }));
+    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 429]);
+    assert.deepEqual(answers.map((a) => [fields(a.headers).policy, fields(a.headers).remaining]), [["graphql:Mutation", 2], ["graphql:Mutation", 1], ["graphql:Mutation", 0], ["graphql:Mutation", 0]]);
     const read = await gql(s.url, "{ __typename }", undefined, { token: t });
-    assert.deepEqual([read.status, fields(read.headers).limit], [200, "120"]);
+    assert.deepEqual([read.status, fields(read.headers).policy, fields(read.headers).limit], [200, "graphql", 120]);
   });
 
   it("a document that does not parse still spends 1; anonymous callers are counted by address", async () => {
     const send = () => fromAddress(`${s.url}/graphql`, "127.0.0.4", { method: "POST", headers: { "content-type": "application/json", accept: "application/graphql-response+json" }, body: JSON.stringify({ query: "{ nope" }) });
     const first = await send();
-    assert.deepEqual([first.status, first.json.errors[0].extensions.code, fields(first.headers).remaining], [400, "GRAPHQL_PARSE_FAILED", "119"]);
-    assert.equal(fields((await send()).headers).remaining, "118");
+    assert.deepEqual([first.status, first.json.errors[0].extensions.code, fields(first.headers).remaining], [400, "GRAPHQL_PARSE_FAILED", 119]);
+    assert.equal(fields((await send()).headers).remaining, 118);
   });
 
   it("over graphql-ws too: an operation over budget is refused with RATE_LIMITED", async () => {

@@ -2,6 +2,7 @@
 // callers that never share a budget, the factor and overrides, and instances that add up their counts through
 // shared totals — including while those cannot be reached.
 import assert from "node:assert/strict";
+import { parseList, type Item } from "structured-headers";
 import { RateLimiter, type SharedCount, type SharedCounts } from "../../src/rate-limit/limiter.js";
 
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0); // a window boundary for windows that divide an hour
@@ -54,11 +55,11 @@ describe("rate limiter", () => {
     const c = clock(T0 + 15_000);
     const limiter = make({ api: { limit: 3, window: 60 } }, { now: c.fn });
     const budget = limiter.budget("api");
-    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: true, cost: 1, limit: 3, remaining: 2, reset: 45, policy: "3;w=60" });
+    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: true, cost: 1, limit: 3, remaining: 2, reset: 45, policy: '"api";q=3;w=60', policyName: '"api"' });
     assert.equal(limiter.take(budget, "s:ada").remaining, 1);
     c.now += 500;
-    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: true, cost: 1, limit: 3, remaining: 0, reset: 45, policy: "3;w=60" });
-    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: false, cost: 1, limit: 3, remaining: 0, reset: 45, policy: "3;w=60" });
+    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: true, cost: 1, limit: 3, remaining: 0, reset: 45, policy: '"api";q=3;w=60', policyName: '"api"' });
+    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: false, cost: 1, limit: 3, remaining: 0, reset: 45, policy: '"api";q=3;w=60', policyName: '"api"' });
     // At the next full minute the budget is whole again: the refusals above spent nothing of it.
     c.now = T0 + 60_000;
     assert.equal(admitted(limiter, "api", "s:ada", 5), 3);
@@ -85,8 +86,16 @@ describe("rate limiter", () => {
     assert.deepEqual([scaled.budget("a").limit, scaled.budget("b").limit], [6, 1]);
     assert.equal(make(specs, { factor: 1000 }).budget("a").limit, 600_000);
     const replaced = make(specs, { overrides: { b: { limit: 7, window: 3600 } }, factor: 2 });
-    assert.deepEqual([replaced.budget("b").limit, replaced.budget("b").windowMs, replaced.budget("b").policy], [14, 3_600_000, "14;w=3600"]);
+    assert.deepEqual([replaced.budget("b").limit, replaced.budget("b").windowMs, replaced.budget("b").policy], [14, 3_600_000, '"b";q=14;w=3600']);
     assert.throws(() => new RateLimiter(specs, { overrides: { c: { limit: 1, window: 1 } } }), /RATE_LIMITS names "c", which the specs do not declare; they declare a, b/);
+  });
+
+  it("the budget's name is the policy's, an sf-string: quotes and backslashes escaped, anything but printable ASCII refused", () => {
+    const budget = make({ 'tag:a"b\\c': { limit: 5, window: 60 } }).budget('tag:a"b\\c');
+    assert.equal(budget.policy, String.raw`"tag:a\"b\\c";q=5;w=60`);
+    const [[name]] = parseList(budget.policy) as Item[];
+    assert.equal(name, 'tag:a"b\\c');
+    assert.throws(() => make({ "tag:tâches": { limit: 5, window: 60 } }), /policy name must be printable ASCII/);
   });
 
   describe("shared by instances", () => {

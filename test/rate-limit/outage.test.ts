@@ -1,5 +1,5 @@
 // The shared counts of PostgreSQL going away (PostgreSQL pass only): the limiter does not wait for them nor fail with
-// them. While the database is cut, requests get the domain's 503 with the RateLimit-* fields, and 429 once the caller
+// them. While the database is cut, requests get the domain's 503 with the RateLimit fields, and 429 once the caller
 // has spent its budget in this process — never a 500; restored, what was counted meanwhile is added to the shared
 // totals.
 import assert from "node:assert/strict";
@@ -44,7 +44,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   };
 
   for (const how of ["refuse", "blackhole"] satisfies Cut[]) {
-    it(`${how}: 503 with the RateLimit-* fields, then 429 from the count in this process; the counts reach the database once it is back`, async () => {
+    it(`${how}: 503 with the RateLimit fields, then 429 from the count in this process; the counts reach the database once it is back`, async () => {
       const sub = `outage-${how}`;
       const headers = { authorization: `Bearer ${await token(sub, "admin")}` };
       for (let i = 0; i < 3; i++) assert.equal((await call(`${s.url}/customers`, { headers })).status, 200);

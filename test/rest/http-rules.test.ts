@@ -54,7 +54,7 @@ describe("HTTP rules shared by all resources", () => {
     assert.equal(res.headers.get("access-control-allow-origin"), "https://app.example");
     assert.equal(res.headers.get("access-control-allow-credentials"), "true");
     const exposed = res.headers.get("access-control-expose-headers")!.split(",");
-    for (const h of ["Location", "ETag", "Link", "X-Request-Id", "Retry-After", "RateLimit-Remaining"]) assert.ok(exposed.includes(h), h);
+    for (const h of ["Location", "ETag", "Link", "X-Request-Id", "Retry-After", "RateLimit-Policy", "RateLimit"]) assert.ok(exposed.includes(h), h);
     const other = await call(`${s.url}/customers`, { headers: { Origin: "https://evil.example" } });
     assert.equal(other.headers.get("access-control-allow-origin"), null);
   });
