@@ -54,8 +54,9 @@ export function edge(options: EdgeOptions): Middleware {
       if (ctx.headers.origin !== undefined) await cors(ctx, () => inner(ctx, next));
       else await inner(ctx, next);
     } finally {
-      metrics.record(ctx.req.method!, (ctx.state.route as string | undefined) ?? routeOf(ctx.path), ctx.res.statusCode, (performance.now() - started) / 1000);
-      logRequest(ctx, logger, started);
+      const ms = performance.now() - started;
+      metrics.record(ctx.req.method!, (ctx.state.route as string | undefined) ?? routeOf(ctx.path), ctx.res.statusCode, ms / 1000);
+      logRequest(ctx, logger, ms);
     }
   };
 }

@@ -8,6 +8,26 @@ import { ServerResponse, validateHeaderName, validateHeaderValue, type IncomingM
 
 type Value = number | string | string[];
 
+// Node's own checks (checkIsHttpToken, checkInvalidHeaderChar), run here first: its exported validators wrap them in
+// a frame that copies their arguments on every call. What fails is handed to them, so errors are Node's own.
+const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
+const INVALID_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
+function validate(name: string, value: Value | undefined): void {
+  if (typeof name !== "string" || !TOKEN.test(name)) validateHeaderName(name);
+  if (value === undefined || INVALID_VALUE_CHAR.test(typeof value === "string" ? value : String(value))) validateHeaderValue(name, value as string);
+}
+
+/** Lower-case names, kept for the names this server sets (a few dozen): the same string each time, compared at once. */
+const lowerCase = new Map<string, string>();
+function keyOf(name: string): string {
+  let key = lowerCase.get(name);
+  if (key === undefined) {
+    key = name.toLowerCase();
+    if (lowerCase.size < 512) lowerCase.set(name, key);
+  }
+  return key;
+}
+
 /** Servers whose answers not yet begun must say Connection: close (shutdown.ts drains them). */
 const closing = new WeakSet<object>();
 let anyClosing = false;
@@ -28,9 +48,8 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
   override setHeader(name: string, value: Value): this {
     // Once the head is sent, Node's own throws ERR_HTTP_HEADERS_SENT.
     if (this.headersSent) return super.setHeader(name, value);
-    validateHeaderName(name);
-    validateHeaderValue(name, value as string);
-    const key = name.toLowerCase();
+    validate(name, value);
+    const key = keyOf(name);
     const index = this.#keys.indexOf(key);
     if (index < 0) {
       this.#keys.push(key);
@@ -44,9 +63,8 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
 
   override appendHeader(name: string, value: string | readonly string[]): this {
     if (this.headersSent) return super.appendHeader(name, value);
-    validateHeaderName(name);
-    validateHeaderValue(name, value as string);
-    const index = this.#keys.indexOf(name.toLowerCase());
+    validate(name, value as Value);
+    const index = this.#keys.indexOf(keyOf(name));
     if (index < 0) return this.setHeader(name, typeof value === "string" ? value : [...value]);
     const current = this.#fields[2 * index + 1] as Value;
     this.#fields[2 * index + 1] = [...(Array.isArray(current) ? current : [current]), ...(Array.isArray(value) ? value : [value])];
@@ -55,13 +73,13 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
 
   override getHeader(name: string): Value | undefined {
     if (typeof name !== "string") return super.getHeader(name); // Node's ERR_INVALID_ARG_TYPE
-    const index = this.#keys.indexOf(name.toLowerCase());
+    const index = this.#keys.indexOf(keyOf(name));
     return index < 0 ? undefined : (this.#fields[2 * index + 1] as Value);
   }
 
   override hasHeader(name: string): boolean {
     if (typeof name !== "string") return super.hasHeader(name);
-    return this.#keys.includes(name.toLowerCase());
+    return this.#keys.includes(keyOf(name));
   }
 
   override getHeaderNames(): string[] {
@@ -82,7 +100,7 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
   override removeHeader(name: string): void {
     // Node's checks, and what removing Connection, Content-Length, Transfer-Encoding or Date means to it.
     super.removeHeader(name);
-    const index = this.#keys.indexOf(name.toLowerCase());
+    const index = this.#keys.indexOf(keyOf(name));
     if (index < 0) return;
     this.#keys.splice(index, 1);
     this.#fields.splice(2 * index, 2);
