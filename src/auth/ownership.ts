@@ -8,13 +8,18 @@ import { actsFor, isAdmin, type Principal } from "./principal.js";
 export type OwnerLookup = (resource: ResourceTag, id: string) => Promise<string | undefined | null>;
 
 /** Why the principal may not act: on every customer's data at once, or on another customer's. */
-type Refusal = "collection" | "someone-else";
+export type Refusal = "collection" | "someone-else";
 
-export async function refusal(principal: Principal, ownership: Ownership | undefined, values: Record<string, unknown>, owners: OwnerLookup): Promise<Refusal | undefined> {
+export function refusal(principal: Principal, ownership: Ownership | undefined, values: Record<string, unknown>, owners: OwnerLookup): Refusal | undefined | Promise<Refusal | undefined> {
+  // At once (no promise) unless an owner must be looked up: admins and operations without an owner rule, every request.
   if (isAdmin(principal) || !ownership || ownership.kind === "none") return undefined;
   if (ownership.kind === "collection") return "collection";
   const id = values[ownership.from];
   if (typeof id !== "string") return undefined;
-  const owner = await owners(ownership.resource, id);
+  return ownerRefusal(principal, owners(ownership.resource, id));
+}
+
+async function ownerRefusal(principal: Principal, lookup: ReturnType<OwnerLookup>): Promise<Refusal | undefined> {
+  const owner = await lookup;
   return owner === undefined || owner === null || actsFor(principal, owner) ? undefined : "someone-else";
 }

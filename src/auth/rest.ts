@@ -5,7 +5,7 @@ import { restOwnership } from "../../generated/contract.js";
 import type { Authorizer, OperationSpec } from "../http/rest-runtime.js";
 import { header } from "../http/headers.js";
 import { httpError } from "../http/problem.js";
-import { refusal, type OwnerLookup } from "./ownership.js";
+import { refusal, type OwnerLookup, type Refusal } from "./ownership.js";
 import { isAdmin, missingScopes, type Principal } from "./principal.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
 
@@ -67,7 +67,7 @@ export function restAuthorizer(verifier: TokenVerifier, owners: OwnerLookup): Au
     if (open) return principal ?? null;
     if (!principal) throw unauthenticated("this operation needs a bearer token (Authorization: Bearer <token>)", false);
     ctx.state.principal = principal;
-    if (isAdmin(principal)) return principal; // every scope, every customer's data
+    if (isAdmin(principal)) return principal; // every scope
     // Any alternative whose scopes the principal holds in full will do; otherwise name what the first one lacks.
     const lacking = scopes.map((required) => missingScopes(principal, required));
     if (!lacking.some((missing) => missing.length === 0)) {
@@ -75,12 +75,12 @@ export function restAuthorizer(verifier: TokenVerifier, owners: OwnerLookup): Au
         "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scopes[0].join(" ")}"`,
       });
     }
-    const ownership = restOwnership[operation.operationId];
-    if (!ownership || ownership.kind === "none") return principal; // what refusal() answers for it
-    return refusal(principal, ownership, pathParams, owners).then((refused) => {
+    const refused = refusal(principal, restOwnership[operation.operationId], pathParams, owners);
+    const allowed = (refused: Refusal | undefined) => {
       if (refused === "collection") throw httpError(403, "only an admin token may act on collections of every customer", { type: "urn:twinspec:problem:forbidden" });
       if (refused) throw httpError(403, "this token acts for another customer; it may not read or change this resource", { type: "urn:twinspec:problem:forbidden" });
       return principal;
-    });
+    };
+    return refused instanceof Promise ? refused.then(allowed) : allowed(refused);
   }
 }
