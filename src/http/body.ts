@@ -65,7 +65,9 @@ export function readBytes(req: Readable, limit: number, length: string | undefin
     let received = 0;
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > limit) return fail(httpError(413, tooLarge(limit)));
+      // The rest of the body stays unread on the connection: it closes after the answer, so the client does not send
+      // its next request where the server cannot read it.
+      if (received > limit) return fail(httpError(413, tooLarge(limit), {}, { Connection: "close" }));
       if (!first) first = chunk;
       else (chunks ??= [first]).push(chunk);
     };

@@ -34,10 +34,10 @@ export function frontDoor({ koa, outer, route }: FrontOptions): RequestListener 
     if (!target) return (full ??= koa.callback())(req, res);
     const ctx = koa.createContext(req, res);
     res.statusCode = 404;
-    run(ctx, outer, 0, target).then(
-      () => respond(ctx),
-      (error) => ctx.onerror(error),
-    );
+    // As Koa's handleRequest: what fails, the chain or writing the answer, goes to ctx.onerror.
+    run(ctx, outer, 0, target)
+      .then(() => respond(ctx))
+      .catch((error) => ctx.onerror(error));
   };
 }
 

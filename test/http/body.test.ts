@@ -2,7 +2,7 @@
 // reader over the wire, through both transports that use it (REST and GraphQL POST): limits, short and abandoned
 // bodies, BOMs and characters split between chunks answer alike on both.
 import assert from "node:assert/strict";
-import { request } from "node:http";
+import { request, type IncomingHttpHeaders } from "node:http";
 import net from "node:net";
 import { Readable } from "node:stream";
 import type { Context } from "koa";
@@ -210,13 +210,13 @@ describe("request bodies over the wire, REST and GraphQL alike", function () {
   }
 
   /** A POST on a connection of its own, written by `send` (chunked, or as it sets), answered: status and parsed body. */
-  function post(path: string, headers: Record<string, string>, send: (req: ReturnType<typeof request>) => void): Promise<{ status: number; json: any }> {
+  function post(path: string, headers: Record<string, string>, send: (req: ReturnType<typeof request>) => void): Promise<{ status: number; json: any; headers: IncomingHttpHeaders }> {
     return new Promise((resolve, reject) => {
       const req = request(`${s.url}${path}`, { method: "POST", agent: false, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json", ...headers } }, (res) => {
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (c) => (body += c));
-        res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(body) }));
+        res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(body), headers: res.headers }));
       });
       req.on("error", reject);
       send(req);
@@ -255,6 +255,9 @@ describe("request bodies over the wire, REST and GraphQL alike", function () {
         assert.equal(res.status, 413);
         assert.deepEqual([res.json.status, res.json.detail], [413, t.tooLarge]);
         assert.ok(sent < 64 * 1024, `answered only after ${sent} bytes`);
+        // The rest of the body is not read: the connection closes after the answer, so no client sends its next
+        // request on it (it would wait behind the unread body, then be reset).
+        assert.equal(res.headers.connection, "close");
       });
 
       it("a body that ends short of its Content-Length (the client half-closes) → 400 for the request, not a 500", async () => {
