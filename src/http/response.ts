@@ -37,6 +37,7 @@ export function closeConnectionsAfterAnswers(server: Server): void {
   closing.add(server);
   anyClosing = true;
 }
+
 type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
 export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
@@ -128,6 +129,9 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
     return reason === undefined ? super.writeHead(statusCode, fields) : super.writeHead(statusCode, reason, fields);
   }
 }
+
+// Node's legacy alias of writeHead is its own function: it must write the gathered fields too.
+(HeadersAtOnce.prototype as unknown as { writeHeader: unknown }).writeHeader = HeadersAtOnce.prototype.writeHead;
 
 /** The server a response belongs to: its request's socket's (set before the response has a socket of its own). */
 const serverOf = (res: ServerResponse): object => (res.req?.socket as { server?: object } | undefined)?.server ?? res;

@@ -109,6 +109,12 @@ const scripts: Record<string, Script> = {
     seen.push(plain(res.getHeaders()));
     res.end();
   },
+  "writeHeader, Node's legacy alias, over fields set before": (res, seen) => {
+    res.setHeader("X-A", "1");
+    (res as unknown as { writeHeader(status: number, headers: Record<string, string>): void }).writeHeader(200, { "X-B": "2" });
+    seen.push(res.getHeader("x-b"));
+    res.end("ok");
+  },
   "Connection: close set by the handler": (res) => {
     res.setHeader("Connection", "close");
     res.end("bye");
