@@ -21,29 +21,51 @@ export function prepareOn(db: Kysely<any>, handle: Hooks): void {
   hooks.set(db, handle);
 }
 
-export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<Row[]>;
-/** With `raw`, each row comes as its values in the order of the query's selection (better-sqlite3's raw mode). */
-export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw: true): (...args: Args) => Promise<unknown[][]>;
-export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw = false) {
+/** A query compiled once (its parameters checked to be its arguments), and how it runs through Kysely. */
+function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args) {
   const compiled = build(...sample).compile();
   if (JSON.stringify(compiled.parameters) !== JSON.stringify(sample)) {
     throw new Error(`prepared query's parameters ${JSON.stringify(compiled.parameters)} are not its arguments ${JSON.stringify(sample)}`);
   }
   const handle = hooks.get(db) ?? {};
-  const throughKysely = async (...args: Args): Promise<Row[] | unknown[][]> => {
+  const throughKysely = async (args: Args): Promise<Row[]> => {
     handle.beforeQuery?.();
-    const rows = (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
-    // Both drivers build a row's keys in the order of the selection.
-    return raw ? rows.map((row) => Object.values(row as object)) : rows;
+    return (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
   };
+  return { compiled, handle, throughKysely };
+}
+
+/** A row's values in the order of the selection: both drivers build a row's keys in that order. */
+const valuesOf = (row: unknown): unknown[] => Object.values(row as object);
+
+export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<Row[]>;
+/** With `raw`, each row comes as its values in the order of the query's selection (better-sqlite3's raw mode). */
+export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw: true): (...args: Args) => Promise<unknown[][]>;
+export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw = false) {
+  const { compiled, handle, throughKysely } = compileOnce(db, build, sample);
+  const kysely = raw ? async (...args: Args) => (await throughKysely(args)).map(valuesOf) : (...args: Args) => throughKysely(args);
   const sqlite = handle.sqlite;
-  if (!sqlite) return throughKysely;
+  if (!sqlite) return kysely;
   const statement = sqlite.prepare(compiled.sql);
   if (raw) statement.raw(true);
-  return async (...args: Args) => {
-    if (sqlite.inTransaction) return throughKysely(...args);
-    return run(handle, compiled, args, () => statement.all(...args));
+  return async (...args: Args) => (sqlite.inTransaction ? kysely(...args) : run(handle, compiled, args, () => statement.all(...args)));
+}
+
+/**
+ * The first row of a query, as its values in the order of the selection (undefined: none), on SQLite read by
+ * better-sqlite3's `get` in raw mode: building a row object natively costs more than the read of a short row itself
+ * (a customer by id: 7.6 µs as an object from `all`, 5.2 µs as values from `get`, on the bench machine).
+ */
+export function preparedFirst<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<unknown[] | undefined> {
+  const { compiled, handle, throughKysely } = compileOnce(db, build, sample);
+  const kysely = async (...args: Args) => {
+    const [row] = await throughKysely(args);
+    return row === undefined ? undefined : valuesOf(row);
   };
+  const sqlite = handle.sqlite;
+  if (!sqlite) return kysely;
+  const statement = sqlite.prepare(compiled.sql).raw(true);
+  return async (...args: Args) => (sqlite.inTransaction ? kysely(...args) : run(handle, compiled, args, () => statement.get(...args) as unknown[] | undefined));
 }
 
 /** A query run on its better-sqlite3 statement, reported as Kysely reports the queries it runs. */
@@ -55,24 +77,6 @@ function run<T>(handle: Hooks, compiled: CompiledQuery, args: unknown[], query: 
   const result = query();
   handle.onQuery({ level: "query", isStream: false, query: { ...compiled, parameters: args } as CompiledQuery, queryDurationMillis: performance.now() - started });
   return result;
-}
-
-/**
- * The first row of a query, as its values in the order of the selection (undefined: none), on SQLite read by
- * better-sqlite3's `get` in raw mode: building a row object natively costs more than the read of a short row itself
- * (a customer by id: 7.6 µs as an object from `all`, 5.2 µs as values from `get`, on the bench machine).
- */
-export function preparedFirst<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<unknown[] | undefined> {
-  const all = prepared(db, build, sample, true);
-  const handle = hooks.get(db) ?? {};
-  const sqlite = handle.sqlite;
-  if (!sqlite) return async (...args: Args) => (await all(...args))[0];
-  const compiled = build(...sample).compile();
-  const statement = sqlite.prepare(compiled.sql).raw(true);
-  return async (...args: Args) => {
-    if (sqlite.inTransaction) return (await all(...args))[0];
-    return run(handle, compiled, args, () => statement.get(...args) as unknown[] | undefined);
-  };
 }
 
 /**
