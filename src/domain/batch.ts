@@ -26,8 +26,8 @@ export function liveRowsOfCustomers<Row extends { customer_id: string }, Model>(
     db.selectFrom(table).select(columns).where("customer_id", "in", ids).where("deleted_at", "is", null).orderBy("customer_id").orderBy("created_at").orderBy(idColumn),
   );
   return async (customerIds: readonly string[], fields?: readonly string[]): Promise<Map<string, Model[]>> => {
-    const { columns, mapValues } = projection(fields);
-    const rows = customerIds.length === 0 ? [] : await read(customerIds, columns, columns.join(","));
+    const { columns, key, mapValues } = projection(fields);
+    const rows = customerIds.length === 0 ? [] : await read(customerIds, columns, key);
     const customerAt = columns.indexOf("customer_id");
     return groupBy(customerIds, rows, (values) => values[customerAt] as string, mapValues);
   };

@@ -4,7 +4,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "../store/schema.js";
 import { isUniqueViolation } from "../store/dialect.js";
-import { preparedFirst, preparedIn } from "../store/prepared.js";
+import { prepared, preparedFirst, preparedIn } from "../store/prepared.js";
 import { lockRows, transaction } from "../store/transactions.js";
 import { CustomerAvatars, deleteAvatarOf } from "./avatars.js";
 import type { ServiceDeps } from "./deps.js";
@@ -53,21 +53,6 @@ export interface CustomerInput {
 /** Fields to change (a merge patch). The specs refuse null for these; absent and null both leave a field as it is. */
 export type CustomerChanges = { [K in keyof CustomerInput]?: CustomerInput[K] | null };
 
-/** Every column, in the order `rowOf` reads them. */
-const COLUMNS = ["customer_id", "first_name", "last_name", "email", "version", "created_at", "updated_at", "deleted_at", "merged_into"] as const;
-const rowOf = (v: unknown[]) =>
-  ({ customer_id: v[0], first_name: v[1], last_name: v[2], email: v[3], version: v[4], created_at: v[5], updated_at: v[6], deleted_at: v[7], merged_into: v[8] }) as Selectable<CustomersTable>;
-
-const toCustomer = (row: Selectable<CustomersTable>): Customer => ({
-  customerId: row.customer_id,
-  firstName: row.first_name,
-  lastName: row.last_name,
-  email: row.email,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  version: row.version,
-});
-
 /** Which column each field of a customer is read from: GraphQL reads only the selected ones (projection.ts). */
 const projection = projections<Selectable<CustomersTable>, Customer>(
   {
@@ -81,6 +66,7 @@ const projection = projections<Selectable<CustomersTable>, Customer>(
   },
   ["customerId"],
 );
+const toCustomer = projection().map;
 
 /** Whether a customer can be acted on, or the reason it cannot: 404 (none), 410 (deleted), 301 (merged). */
 function requireLive(customerId: string, found: boolean, mergedInto: string | null | undefined, deletedAt: string | null | undefined): void {
@@ -105,8 +91,8 @@ export async function requireLiveCustomer(db: Kysely<Database>, customerId: stri
 export class CustomerService {
   // The lookup behind every read of a customer: built once.
   private readonly byId;
-  /** reads of some fields of a customer (and whether it can be acted on), by projection */
-  private readonly byIdProjected = new Map<Projection<Selectable<CustomersTable>, Customer>, (customerId: string) => Promise<unknown[] | undefined>>();
+  /** reads of a projection's columns and what tells whether the customer can be acted on, by the columns (≤ 64 sets) */
+  private readonly byIdProjected = new Map<string, (customerId: string) => Promise<unknown[] | undefined>>();
   private readonly many;
   private readonly page;
   private readonly db: Kysely<Database>;
@@ -116,45 +102,37 @@ export class CustomerService {
   constructor({ store }: ServiceDeps) {
     const db = (this.db = store.db);
     this.avatars = new CustomerAvatars(db);
-    this.byId = preparedFirst(db, (customerId: string) => db.selectFrom("customers").select(COLUMNS).where("customer_id", "=", customerId), ["sample"]);
+    this.byId = prepared(db, (customerId: string) => db.selectFrom("customers").selectAll().where("customer_id", "=", customerId), ["sample"]);
     const live = () => db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
     this.page = keysetPager(db, live, [], "customer_id", (r) => r.customer_id, toCustomer);
     this.many = preparedIn(db, (ids) => live().where("customer_id", "in", ids));
   }
 
   private async row(customerId: string) {
-    const values = await this.byId(customerId);
-    return values && rowOf(values);
+    return (await this.byId(customerId))[0];
   }
 
   /**
    * The live customer, or the reason there is none (404, 410, 301). With `fields` (a GraphQL selection), only those
    * fields and customerId are read: read no other field of it.
    */
-  get(customerId: string, fields?: readonly string[]): Promise<Customer> {
-    // Not an async function itself: returning the other's promise from one would cost two more turns.
-    return fields ? this.getFields(customerId, fields) : this.getWhole(customerId);
-  }
-
-  private async getWhole(customerId: string): Promise<Customer> {
-    // The read itself, not row(): every REST read of a customer comes here, and an async frame costs a promise.
-    const values = await this.byId(customerId);
-    return toCustomer(live(customerId, values && rowOf(values)));
-  }
-
-  private async getFields(customerId: string, fields: readonly string[]): Promise<Customer> {
+  async get(customerId: string, fields?: readonly string[]): Promise<Customer> {
     const chosen = projection(fields);
-    let read = this.byIdProjected.get(chosen);
-    if (!read) {
-      // The projection's columns, then what tells whether the customer can be acted on.
-      const columns = [...chosen.columns, "merged_into", "deleted_at"] as const;
-      read = preparedFirst(this.db, (id: string) => this.db.selectFrom("customers").select(columns).where("customer_id", "=", id), ["sample"]);
-      if (this.byIdProjected.size < 100) this.byIdProjected.set(chosen, read);
-    }
-    const values = await read(customerId);
+    const values = await this.byIdOf(chosen)(customerId);
     const n = chosen.columns.length;
     requireLive(customerId, values !== undefined, values?.[n] as string | null, values?.[n + 1] as string | null);
     return chosen.mapValues(values!);
+  }
+
+  /** The read of a projection's columns, then merged_into and deleted_at: one statement per set of columns. */
+  private byIdOf(chosen: Projection<Selectable<CustomersTable>, Customer>) {
+    let read = this.byIdProjected.get(chosen.key);
+    if (!read) {
+      const columns = [...chosen.columns, "merged_into", "deleted_at"] as const;
+      read = preparedFirst(this.db, (id: string) => this.db.selectFrom("customers").select(columns).where("customer_id", "=", id), ["sample"]);
+      this.byIdProjected.set(chosen.key, read);
+    }
+    return read;
   }
 
   /** Live customers among `ids`, in no particular order (for batch loading). */

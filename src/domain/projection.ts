@@ -10,6 +10,8 @@ export type FieldReaders<Row, Model> = { [K in keyof Model]-?: FieldReader<Row, 
 
 export interface Projection<Row, Model> {
   columns: (keyof Row & string)[];
+  /** the columns as one string: what tells two projections' reads apart (made once) */
+  key: string;
   /** the model with the projected fields only: read no other field of it */
   map(row: Row): Model;
   /**
@@ -31,18 +33,26 @@ export function projections<Row, Model>(readers: FieldReaders<Row, Model>, keys:
       const columns = [...new Set(wanted.map((f) => readers[f].column))];
       const chosen = wanted.map((f) => {
         const { column, read } = readers[f] as { column: keyof Row & string; read?: (value: unknown) => unknown };
-        return { field: f, column, index: columns.indexOf(column), read: read ?? ((value: unknown) => value) };
+        return { field: f, column, index: columns.indexOf(column), read };
       });
       projection = {
         columns,
+        key: columns.join(","),
+        // Indexed loops, and no call for a field that is its column's value: these run once per row read.
         map: (row) => {
           const model = {} as Record<string, unknown>;
-          for (const { field, column, read } of chosen) model[field] = read(row[column]);
+          for (let i = 0; i < chosen.length; i++) {
+            const { field, column, read } = chosen[i];
+            model[field] = read ? read(row[column]) : row[column];
+          }
           return model as Model;
         },
         mapValues: (values) => {
           const model = {} as Record<string, unknown>;
-          for (const { field, index, read } of chosen) model[field] = read(values[index]);
+          for (let i = 0; i < chosen.length; i++) {
+            const { field, index, read } = chosen[i];
+            model[field] = read ? read(values[index]) : values[index];
+          }
           return model as Model;
         },
       };

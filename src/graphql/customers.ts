@@ -5,7 +5,7 @@ import { selectedFields } from "./selection.js";
 
 export const resolvers: ResolversByTag["customers"] = {
   Query: {
-    // Only the selected fields are read (a customer's three of seven columns for a typical query).
+    // Only the selected fields' columns are read (three of the seven for a typical query).
     customer: (_, { customerId }, { services }, info) => services.customers.get(customerId, selectedFields(info)),
     customers: async (_, { first, after }, { services, loaders }) => {
       // `after` is a customerId: continue right after that customer.
