@@ -7,6 +7,7 @@
 import { getDirectiveValues, type GraphQLSchema } from "graphql";
 import type { Operation } from "./operations.js";
 import { isObject, type Json, type JsonObject } from "./spec.js";
+import { isPolicyName } from "../rate-limit/fields.js";
 
 export interface Budget {
   /** requests (REST) or query cost (GraphQL) one caller may spend per window */
@@ -47,7 +48,7 @@ export function readRestRateLimits(doc: JsonObject, operations: Operation[], pro
     if (!isObject(tag) || typeof tag.name !== "string") return;
     const budget = budgetOf(tag["x-rate-limit"], `/tags/${i}/x-rate-limit`, problem);
     // The budget's name is the policy's name in the RateLimit fields: an sf-string, printable ASCII only.
-    if (budget && !/^[\x20-\x7e]*$/.test(tag.name)) problem(`/tags/${i}/x-rate-limit`, `a tag with a budget needs a printable ASCII name (the RateLimit fields name the budget "tag:${tag.name}")`);
+    if (budget && !isPolicyName(tag.name)) problem(`/tags/${i}/x-rate-limit`, `a tag with a budget needs a printable ASCII name (the RateLimit fields name the budget "tag:${tag.name}")`);
     else if (budget) budgets[`tag:${tag.name}`] = budget;
   });
   const rest: Record<string, string> = {};
