@@ -28,6 +28,9 @@ export const REQUEST_LINES_DELAY_MS = 100;
 /** Request lines are written in chunks of up to this many bytes: ~100 lines a write(2) (sonic-boom's largest write). */
 const CHUNK = 16 * 1024;
 
+/** How many of logRequestLine's lines are gathered before they are formatted (~20 KB of text at most, usually). */
+const LINES_PER_PASS = 128;
+
 /** sonic-boom in contentMode "buffer" (its types know strings only). */
 type Destination = { write(chunk: Buffer): boolean };
 
@@ -35,12 +38,13 @@ type Destination = { write(chunk: Buffer): boolean };
  * What the server's logger writes to. Request lines (msg "request", one per request) are gathered and written in
  * chunks of ~16 KB, or REQUEST_LINES_DELAY_MS after the first of them when traffic is low; every other line
  * (start-up, warnings, errors) is written at once, after the request lines gathered before it, so the order holds.
- * Each line is encoded into the chunk as it comes, while it is fresh in the CPU's cache: a string of 100 lines built
- * up over many requests cost ~50 µs to flatten and as much again to encode. Writes are synchronous: a write(2) per
- * chunk costs less than an async one through libuv's thread pool (~26 µs of CPU for 16 KB on the bench machine), and
- * what was handed over is on stdout when the process exits (an async write still in the pool at exit could be lost
- * or land after later lines). As with pino's default destination, a stdout that nobody reads holds the process up
- * instead of filling its memory.
+ * The server's own request lines (logRequestLine) are kept as their fields and formatted LINES_PER_PASS at a time,
+ * outside the requests: formatting and encoding each line within its request cost ~3.6 µs of server CPU per request
+ * on the bench machine (`npm run bench:duel -- <before> <after> rest 4 3 --apart`), where the same work in a loop
+ * costs ~0.8 µs a line. Writes are synchronous: a write(2) per chunk costs less than an async one through libuv's
+ * thread pool (~26 µs of CPU for 16 KB on the bench machine), and what was handed over is on stdout when the process
+ * exits (an async write still in the pool at exit could be lost or land after later lines). As with pino's default
+ * destination, a stdout that nobody reads holds the process up instead of filling its memory.
  */
 class RequestLineBatch {
   // pino sets lastMsg (and lastLevel, lastObj…) before each write to a stream that asks for it.
@@ -48,6 +52,8 @@ class RequestLineBatch {
   lastMsg: unknown;
   #chunk = Buffer.allocUnsafe(CHUNK);
   #length = 0;
+  #gathered: RequestLine[] = [];
+  readonly #times = new Float64Array(LINES_PER_PASS);
   #timer: NodeJS.Timeout | undefined;
   readonly #destination: Destination;
   readonly #onTimer = () => {
@@ -61,17 +67,40 @@ class RequestLineBatch {
 
   /** A line from pino. */
   write(line: string): void {
-    if (this.lastMsg === "request") this.request(line);
-    else {
+    this.#formatGathered();
+    if (this.lastMsg === "request") {
+      this.#append(line);
+      this.#arm();
+    } else {
       this.#append(line);
       this.writePending();
     }
   }
 
-  /** A request line (from pino, or formatted by logRequestLine). */
-  request(line: string): void {
-    this.#append(line);
+  /** A request line of logRequestLine's, logged at `time` (ms since epoch): formatted later, with others. */
+  request(line: RequestLine, time: number): void {
+    const n = this.#gathered.length;
+    this.#gathered.push(line);
+    this.#times[n] = time;
+    if (n + 1 === LINES_PER_PASS) this.#formatGathered();
+    else this.#arm();
+  }
+
+  #arm(): void {
     this.#timer ??= setTimeout(this.#onTimer, REQUEST_LINES_DELAY_MS).unref();
+  }
+
+  /** The gathered request lines, byte for byte as pino writes them (test/logger.test.ts), into the chunk. */
+  #formatGathered(): void {
+    const lines = this.#gathered;
+    if (lines.length === 0) return;
+    this.#gathered = [];
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      this.#append(
+        `{"level":30${isoTime(this.#times[i])},"requestId":${JSON.stringify(line.requestId)},"method":${JSON.stringify(line.method)},"url":${JSON.stringify(line.url)},"status":${line.status},"ms":${line.ms},"msg":"request"}\n`,
+      );
+    }
   }
 
   #append(line: string): void {
@@ -84,6 +113,7 @@ class RequestLineBatch {
   }
 
   writePending(): void {
+    this.#formatGathered();
     if (this.#length === 0) return;
     // The written chunk is sonic-boom's (it keeps a chunk it failed to write): the next lines go to a new one.
     const written = this.#chunk.subarray(0, this.#length);
@@ -135,17 +165,13 @@ export interface RequestLine {
 }
 
 /**
- * `logger.info(line, "request")`. On the server's logger (without tracing's mixin) the line is formatted here, byte
- * for byte as pino writes it (test/logger.test.ts): the line's shape is fixed, and pino's generic walk over the
- * object's keys cost ~3 µs of server CPU a line on the bench machine, this ~1 µs.
- * JSON.stringify escapes as pino does: the strings come from HTTP (latin-1, no lone surrogates).
+ * `logger.info(line, "request")`. On the server's logger (without tracing's mixin) the batch formats the line itself,
+ * later (RequestLineBatch): the line's shape is fixed, and pino's generic walk over the object's keys cost ~3 µs of
+ * server CPU a line on the bench machine. JSON.stringify escapes as pino does: the strings come from HTTP (latin-1,
+ * no lone surrogates). The caller hands `line` over: it must not change it afterwards.
  */
 export function logRequestLine(logger: Logger, line: RequestLine): void {
   const batch = requestLineBatches.get(logger);
   if (batch === undefined) logger.info(line, "request");
-  else if (logger.levelVal <= 30) {
-    batch.request(
-      `{"level":30${isoTime()},"requestId":${JSON.stringify(line.requestId)},"method":${JSON.stringify(line.method)},"url":${JSON.stringify(line.url)},"status":${line.status},"ms":${line.ms},"msg":"request"}\n`,
-    );
-  }
+  else if (logger.levelVal <= 30) batch.request(line, Date.now());
 }

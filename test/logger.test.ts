@@ -71,6 +71,9 @@ describe("server logger (src/logger.ts)", () => {
     const ms = Date.now() - started;
     assert.ok(ms >= REQUEST_LINES_DELAY_MS - 5, `written after ${ms} ms: batched, not one write per line`);
     assert.ok(ms < REQUEST_LINES_DELAY_MS + 1_000, `written after ${ms} ms`);
+    // Formatted when written, but it tells when it was logged.
+    const time = Date.parse(JSON.parse(lines(server.text())[0]).time);
+    assert.ok(time >= started - 1 && time < started + REQUEST_LINES_DELAY_MS / 2, `logged at ${time - started} ms`);
   });
 
   it("writes any other line at once, after the request lines gathered before it; flush() writes the rest", () => {
