@@ -7,7 +7,10 @@
 // `npm run build && cp -a dist .perf/after` (.perf/ is git-ignored). A build named `peer:<server>` is one of the peer
 // bench's servers (../shared/bench/servers/<server>.mjs, e.g. peer:koa-router, peer:mercurius) on its SQLite data,
 // asked the bench's own request: our CPU per request against a peer's, under the same noise, tells the goals' ratios
-// more steadily than runs one after the other.
+// more steadily than runs one after the other. `--apart` loads one server at a time (50 connections, as the peer
+// bench; the other waits idle beside it), which is how the peer bench measures: the servers do not share the core's
+// caches, so the ratio is not pulled toward 1, but rounds drift more. `<build>@<flag>,<flag>` runs a build with
+// these node flags instead of npm start's `--max-semi-space-size=8`.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -15,7 +18,8 @@ import os from "node:os";
 import path from "node:path";
 import { preparePeerBench, project, seededTarget, shared } from "./shared-bench.mjs";
 
-const [a, b, scenario = "q1", seconds = "5", rounds = "4"] = process.argv.slice(2);
+const apart = process.argv.includes("--apart");
+const [a, b, scenario = "q1", seconds = "5", rounds = "4"] = process.argv.slice(2).filter((arg) => arg !== "--apart");
 if (!a || !b) throw new Error("bench:duel: name two builds (folders holding app/src/main.js), e.g. dist .perf/before");
 if (!["rest", "q1", "q2"].includes(scenario)) throw new Error(`bench:duel: the scenario is rest, q1 or q2, not ${scenario}`);
 preparePeerBench("bench:duel");
@@ -52,7 +56,10 @@ async function start(dist, i) {
     fs.rmSync(db + suffix, { force: true });
     if (fs.existsSync(seed + suffix)) fs.copyFileSync(seed + suffix, db + suffix);
   }
-  const proc = spawn("taskset", ["-c", "0", process.execPath, "--max-semi-space-size=8", path.join(dist, "app", "src", "main.js")], {
+  // `<build>@<flag>,<flag>`: the build run with these node flags instead of npm start's.
+  const [folder, flags] = dist.split("@");
+  const nodeFlags = flags ? flags.split(",") : ["--max-semi-space-size=8"];
+  const proc = spawn("taskset", ["-c", "0", process.execPath, ...nodeFlags, path.join(folder, "app", "src", "main.js")], {
     cwd: project,
     env: { ...process.env, ...target.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: `sqlite:${db}` },
     stdio: ["ignore", "ignore", "inherit"],
@@ -103,13 +110,24 @@ async function duel(first) {
     if (!r.ok) throw new Error(`bench:duel: ${s.dist} answered ${r.status}: ${answers.at(-1)}`);
   }
   if (answers[0] !== answers[1] && !servers.some((s) => isPeer(s.dist))) console.log(`the two builds answer differently:\n${answers.join("\n")}`);
-  const load = (duration) => Promise.all(servers.map((s) => autocannon({ ...request(s), connections: 25, duration })));
+  // --apart: one server loaded at a time (50 connections, as the peer bench), the other idle beside it.
+  const loadOne = (s, duration) => autocannon({ ...request(s), connections: apart ? 50 : 25, duration });
+  const load = async (duration) => {
+    if (!apart) return Promise.all(servers.map((s) => loadOne(s, duration)));
+    const results = [];
+    for (const s of servers) {
+      const before = cpuTicks(s);
+      results.push(Object.assign(await loadOne(s, duration), { ticks: cpuTicks(s) - before }));
+    }
+    return results;
+  };
   await load(2); // warm-up
   const perRound = [];
   for (let round = 1; round <= Number(rounds); round++) {
     const before = servers.map(cpuTicks);
     const results = await load(Number(seconds));
-    const us = servers.map((s, i) => ((cpuTicks(s) - before[i]) * 10_000) / results[i].requests.total);
+    const us = servers.map((s, i) => (((results[i].ticks ?? cpuTicks(s) - before[i])) * 10_000) / results[i].requests.total);
+    if (apart) console.log(`${servers.map((s, i) => `${s.dist} ${Math.round(results[i].requests.average)} req/s p99 ${results[i].latency.p99} ms`).join(", ")}`);
     const non2xx = results.reduce((n, r) => n + r.non2xx, 0);
     console.log(`${servers.map((s, i) => `${s.dist} ${us[i].toFixed(1)}`).join(", ")} µs of server CPU per request${non2xx ? ` (${non2xx} non-2xx)` : ""}`);
     perRound.push(first === a ? us : [us[1], us[0]]);
