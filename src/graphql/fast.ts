@@ -137,7 +137,7 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
   const requestError = !("data" in result) && !accept.includes("application/json");
   ctx.status = requestError ? 400 : 200;
   ctx.res.setHeader("Content-Type", CONTENT_TYPE[requestError ? "application/graphql-response+json" : media]);
-  // The replacer only where an error may hide a plain Error; without one, V8's fast path serializes the data.
-  ctx.body = errors ? JSON.stringify({ ...result, errors }, replacer) : JSON.stringify(result);
+  // The replacer only where an error may hide a plain Error; without one, the operation's compiled serializer.
+  ctx.body = errors ? JSON.stringify({ ...result, errors }, replacer) : runtime.serialize(prepared.document, operationName, result);
   return true;
 }

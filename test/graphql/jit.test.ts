@@ -1,6 +1,6 @@
 // Compiled execution (graphql-jit) answers exactly as graphql-js does: same data, same errors, same order.
 import assert from "node:assert/strict";
-import { execute, getIntrospectionQuery, parse } from "graphql";
+import { buildSchema, execute, getIntrospectionQuery, GraphQLScalarType, parse } from "graphql";
 import { createExecute } from "../../src/graphql/execute.js";
 import { startServer, type TestServer } from "../support/server.js";
 import { seedCustomer } from "./helpers.js";
@@ -41,7 +41,10 @@ describe("graphql-jit gives the results of graphql-js", () => {
       const document = parse(query);
       const args = (requestId: string) => ({ schema, document, variableValues: variables(ids), contextValue: context({ requestId, principal: ADMIN }) });
       const viaJs = await execute(args("r1"));
-      const viaJit = await createExecute(schema)(args("r1"));
+      const compiled = createExecute(schema);
+      const viaJit = await compiled(args("r1"));
+      // The compiled serializer (data-only results of documents it can describe) writes what JSON.stringify writes.
+      assert.equal(compiled.serialize(document, undefined, viaJit), JSON.stringify(viaJit));
       // Sibling fields resolve concurrently (on PostgreSQL their errors arrive in completion order): compare errors as a set.
       const normal = (r: unknown) => {
         const plain = JSON.parse(JSON.stringify(r)) as { errors?: unknown[] };
@@ -59,3 +62,59 @@ const ADMIN = { subject: "test-admin", scopes: new Set(["admin"]), expiresAt: Da
 
 /** The app's GraphQL runtime, as the transports use it. */
 const runtime = (s: TestServer) => s.app.graphql;
+
+describe("the compiled serializer writes what JSON.stringify writes", () => {
+  const schema = buildSchema(`
+    scalar Stamp
+    enum Tone { LOUD QUIET }
+    type Item { id: ID! n: Int f: Float ok: Boolean! tone: Tone label: String! tags: [String!]! at: Stamp next: Item }
+    type Num { v: Int }
+    type Text { v: String }
+    union Either = Num | Text
+    type Query { items: [Item]! item(id: ID!): Item pick(kind: String!): Either }
+  `);
+  // Strings that need escaping, other scripts, a lone surrogate, long ones: each encoder has its own path for them.
+  const texts = ["plain", 'quo"te', "back\\slash", "tab\tnew\nline", "\u0000\u001f", "caf\u00e9 \u20ac \u{1f600}", "\ud800 lone", "\u2028", "x".repeat(50), `${"y".repeat(45)}"`, "z".repeat(6_000)];
+  const items = texts.map((label, i) => ({ id: i % 2 ? i : `item-${i}`, n: i % 3 ? -i * 7 : null, f: i / 3, ok: i % 2 === 0, tone: i % 2 ? "LOUD" : "QUIET", label, tags: [label, ""], at: new Date(Date.UTC(2026, 0, i + 1)), next: null as unknown }));
+  items.forEach((item, i) => (item.next = items[i + 1] ?? null));
+  (schema.getType("Stamp") as GraphQLScalarType).serialize = (value) => (value as Date).toISOString();
+  (schema.getType("Either") as unknown as { resolveType: (value: { kind: string }) => string }).resolveType = (value) => value.kind;
+  const fields = schema.getQueryType()!.getFields();
+  fields.item.resolve = (_, { id }) => items.find((item) => String(item.id) === id) ?? null;
+  fields.pick.resolve = (_, { kind }) => (kind === "Num" ? { kind, v: 42 } : { kind, v: "42" });
+  const rootValue = { items: [...items, null] };
+
+  const run = async (query: string, variableValues?: Record<string, unknown>) => {
+    const compiled = createExecute(schema);
+    const document = parse(query);
+    const result = await compiled({ schema, document, rootValue, variableValues });
+    return { written: compiled.serialize(document, undefined, result), expected: JSON.stringify(result), result };
+  };
+
+  it("scalars, enums, nulls, nested objects, aliases and __typename", async () => {
+    const selection = "__typename id n f ok tone label next { id label next { n } }";
+    const query = `{ ${items.map((item, i) => `i${i}: item(id: ${JSON.stringify(String(item.id))}) { ${selection} }`).join(" ")} none: item(id: "nope") { id } }`;
+    const { written, expected, result } = await run(query);
+    assert.equal(result.errors, undefined);
+    assert.equal(written, expected);
+  });
+
+  it("lists, a custom scalar, and an interface or union's fields are written by JSON.stringify", async () => {
+    // Lists: V8's JSON.stringify wrote Q2's 50 customers × 10 orders faster than the compiled serializer.
+    const lists = await run(`{ items { id label tags } }`);
+    assert.equal(lists.written, lists.expected);
+    // graphql-jit knows the built-in scalars only.
+    const custom = await run(`{ item(id: "item-0") { id at } }`);
+    assert.equal(custom.written, custom.expected);
+    // One response name, an Int on one possible type and a String on the other: a merged description would write one of them wrongly.
+    const union = await run(`{ a: pick(kind: "Num") { ... on Num { v } ... on Text { v } } b: pick(kind: "Text") { ... on Num { v } ... on Text { v } } }`);
+    assert.deepEqual(JSON.parse(union.written), { data: { a: { v: 42 }, b: { v: "42" } } });
+    assert.equal(union.written, union.expected);
+  });
+
+  it("a result with errors is written whole", async () => {
+    const { written, expected, result } = await run(`query($id: ID!) { item(id: $id) { id n } }`, { id: { not: "an id" } });
+    assert.ok(result.errors?.length);
+    assert.equal(written, expected);
+  });
+});
