@@ -23,41 +23,47 @@ export interface Projection<Row, Model> {
 
 export function projections<Row, Model>(readers: FieldReaders<Row, Model>, keys: readonly (keyof Model & string)[]) {
   const all = Object.keys(readers) as (keyof Model & string)[];
+  if (all.includes("__proto__" as keyof Model & string)) throw new Error("a model field may not be named __proto__");
+  // By the names asked for (a caller's selection: bounded, as callers choose it), and by the model's fields they come
+  // to (at most one per subset of the model's fields: the schema bounds it, whatever callers ask).
   const cache = new Map<string, Projection<Row, Model>>();
+  const byFields = new Map<string, Projection<Row, Model>>();
   /** The projection of `fields` (names that are not fields of the model are ignored); every field when undefined. */
   return (fields?: readonly string[]): Projection<Row, Model> => {
     const key = fields ? fields.join(",") : "*";
     let projection = cache.get(key);
     if (!projection) {
       const wanted = fields ? all.filter((f) => keys.includes(f) || fields.includes(f)) : all;
-      const columns = [...new Set(wanted.map((f) => readers[f].column))];
-      const chosen = wanted.map((f) => {
-        const { column, read } = readers[f] as { column: keyof Row & string; read?: (value: unknown) => unknown };
-        return { field: f, column, index: columns.indexOf(column), read };
-      });
-      projection = {
-        columns,
-        key: columns.join(","),
-        // Indexed loops, and no call for a field that is its column's value: these run once per row read.
-        map: (row) => {
-          const model = {} as Record<string, unknown>;
-          for (let i = 0; i < chosen.length; i++) {
-            const { field, column, read } = chosen[i];
-            model[field] = read ? read(row[column]) : row[column];
-          }
-          return model as Model;
-        },
-        mapValues: (values) => {
-          const model = {} as Record<string, unknown>;
-          for (let i = 0; i < chosen.length; i++) {
-            const { field, index, read } = chosen[i];
-            model[field] = read ? read(values[index]) : values[index];
-          }
-          return model as Model;
-        },
-      };
+      projection = byFields.get(wanted.join(","));
+      if (!projection) {
+        const columns = [...new Set(wanted.map((f) => readers[f].column))];
+        const chosen = wanted.map((f) => {
+          const { column, read } = readers[f] as { column: keyof Row & string; read?: (value: unknown) => unknown };
+          return { field: f, column, index: columns.indexOf(column), read };
+        });
+        projection = { columns, key: columns.join(","), map: compileMapping(chosen, "row"), mapValues: compileMapping(chosen, "values") };
+        byFields.set(wanted.join(","), projection);
+      }
       if (cache.size < 100) cache.set(key, projection);
     }
     return projection;
   };
+}
+
+type Chosen = { field: string; column: string; index: number; read?: (value: unknown) => unknown };
+
+/**
+ * The row → model mapping as one object literal, compiled once per projection (`new Function`, over field and
+ * column names from the models' own readers, never from input): a model built by a literal gets its shape at once,
+ * where one built field by field in a loop goes through a generic keyed store for each field. `from` says where the
+ * values are: a row object by column name, or raw values by position.
+ */
+function compileMapping(chosen: Chosen[], from: "row" | "values"): (source: never) => never {
+  const reads = chosen.map((c) => c.read);
+  const fields = chosen.map((c, i) => {
+    const value = from === "row" ? `source[${JSON.stringify(c.column)}]` : `source[${c.index}]`;
+    return `${JSON.stringify(c.field)}: ${c.read ? `reads[${i}](${value})` : value}`;
+  });
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiled from the model's own field names
+  return new Function("reads", `return (source) => ({ ${fields.join(", ")} });`)(reads) as (source: never) => never;
 }
