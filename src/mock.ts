@@ -1,6 +1,6 @@
 // `npm run mock`: the mock server (src/mock/app.ts) as a process, on HOST:PORT like `npm start`, with no database.
 // SIGTERM/SIGINT end subscriptions, let in-flight requests finish (10 s at most) and exit 0.
-import { createServer } from "node:http";
+import { createHttpServer } from "./http/limits.js";
 import { createMetrics } from "./http/metrics.js";
 import { createServerLogger } from "./logger.js";
 import { buildMockApp } from "./mock/app.js";
@@ -19,8 +19,8 @@ const app = buildMockApp({
   responseValidation: config.responseValidation,
   corsOrigins: config.corsOrigins,
 });
-const server = createServer(app.callback);
-server.keepAliveTimeout = 5000;
+// The same server as `npm start`'s: its limits (timeouts, header size; Node's refusals as problem+json) and responses.
+const server = createHttpServer(app.callback, config.server, logger);
 app.attach(server);
 await logDevToken(config, logger);
 server.listen(config.port, config.host, () => {

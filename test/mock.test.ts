@@ -16,7 +16,7 @@ describe("npm run mock (src/mock.ts)", function () {
   it("serves REST and GraphQL from the specs with the logged dev token, opens no database, stops on SIGTERM", async () => {
     const database = join(dir, "data", "twinspec.db");
     assert.equal(JSON.parse(readFileSync("package.json", "utf8")).scripts.mock, "tsx src/mock.ts");
-    const mock = await startProcess({ AUTH_SECRET: "", NODE_ENV: "development", DATABASE_URL: `sqlite:${database}` }, "src/mock.ts");
+    const mock = await startProcess({ AUTH_SECRET: "", NODE_ENV: "development", DATABASE_URL: `sqlite:${database}`, MAX_HEADER_BYTES: "4096" }, "src/mock.ts");
     try {
       const token = /"token":"([^"]+)"/.exec(mock.output())![1];
       const auth = { authorization: `Bearer ${token}` };
@@ -28,6 +28,10 @@ describe("npm run mock (src/mock.ts)", function () {
       const q = await gql(mock.url, `{ order(orderId: "ord_1") { orderId status } }`, undefined, { token });
       assert.deepEqual(q.json, { data: { order: { orderId: "ord_1", status: "PENDING" } } });
       assert.equal(existsSync(database) || existsSync(join(dir, "data")), false, "the mock opens no database");
+      // The server's limits hold here too: Node's refusal of a header section over MAX_HEADER_BYTES is a problem.
+      const big = await call(`${mock.url}/healthz`, { headers: { "x-big": "a".repeat(5_000) } });
+      assert.equal(big.status, 431);
+      assert.match(big.headers.get("content-type") ?? "", /application\/problem\+json/);
     } finally {
       mock.child.kill("SIGTERM");
     }
