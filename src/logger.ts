@@ -151,8 +151,21 @@ export function createServerLogger(level = "info", mixin?: LogMixin, dest = 1): 
   const logger = pino({ level, base: undefined, timestamp: isoTime, mixin }, batch);
   // With a mixin (tracing), its fields are part of the line: pino writes it.
   if (!mixin) requestLineBatches.set(logger, batch);
-  process.on("exit", () => batch.writePending());
+  writtenAtExit(batch);
   return { logger, flush: () => batch.writePending() };
+}
+
+/**
+ * The batches whose lines are written when the process exits, by one listener (one per logger would pile up where
+ * many loggers are made, as in tests). Weakly held: a batch with lines to write has its timer armed, which holds it.
+ */
+const atExit = new Set<WeakRef<RequestLineBatch>>();
+let listening = false;
+function writtenAtExit(batch: RequestLineBatch): void {
+  if (!listening) process.on("exit", () => atExit.forEach((ref) => ref.deref()?.writePending()));
+  listening = true;
+  for (const ref of atExit) if (!ref.deref()) atExit.delete(ref);
+  atExit.add(new WeakRef(batch));
 }
 
 /** The fields of the request line, in the line's order. */

@@ -93,6 +93,13 @@ describe("server logger (src/logger.ts)", () => {
     );
   });
 
+  it("writes every logger's lines at exit through one listener, however many loggers there are", () => {
+    serverLogger();
+    const before = process.listenerCount("exit");
+    for (let i = 0; i < 20; i++) serverLogger();
+    assert.equal(process.listenerCount("exit"), before);
+  });
+
   it("loses no request line when the process ends without a flush: uncaught exception, process.exit, an empty event loop", () => {
     const logger = pathToFileURL(path.resolve("src/logger.ts")).href;
     const ends = { "throw new Error('crash')": 1, "process.exit(3)": 3, "": 0, "Promise.reject(new Error('rejected'))": 1 };
