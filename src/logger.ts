@@ -65,16 +65,12 @@ class RequestLineBatch {
     this.#destination = destination;
   }
 
-  /** A line from pino. */
+  /** A line from pino: after the request lines gathered before it; written at once unless it is a request line. */
   write(line: string): void {
     this.#formatGathered();
-    if (this.lastMsg === "request") {
-      this.#append(line);
-      this.#arm();
-    } else {
-      this.#append(line);
-      this.writePending();
-    }
+    this.#append(line);
+    if (this.lastMsg === "request") this.#arm();
+    else this.writePending();
   }
 
   /** A request line of logRequestLine's, logged at `time` (ms since epoch): formatted later, with others. */
