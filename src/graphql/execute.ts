@@ -70,14 +70,15 @@ export function createExecute(schema: GraphQLSchema, tracing?: Pick<Tracing, "op
   function compile(document: DocumentNode, operationName: string | undefined): Compiled | null {
     const operation = getOperationAST(document, operationName);
     if (!operation) return null;
-    // V8's JSON.stringify of graphql-jit's result objects cost more than the compiled serializer: Q1 answered
-    // 6.8 µs of server CPU cheaper with it (npm run bench:duel -- <before> <after> q1 4 3, 6 of 6 rounds).
+    // V8's JSON.stringify of graphql-jit's result objects cost more than the compiled serializer: Q1 answered 5.5
+    // and 3.9 µs of server CPU cheaper with it (npm run bench:duel -- <before> <after> q1 4 3, 6 of 6 rounds each).
     const withSerializer = serializable(schema, document) ? compileQuery(schema, document, operationName, { customJSONSerializer: true }) : undefined;
     if (withSerializer && isCompiledQuery(withSerializer)) return { query: withSerializer, operation, stringify: withSerializer.stringify };
     const query = compileQuery(schema, document, operationName);
     return isCompiledQuery(query) ? { query, operation } : null;
   }
 
+  /** The document's compiled operation (null: graphql-jit could not compile it), compiled on first use. */
   function compiledFor(document: DocumentNode, operationName: string | null | undefined): Compiled | null {
     let byName = cache.get(document);
     if (!byName) cache.set(document, (byName = new Map()));

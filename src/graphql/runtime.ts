@@ -1,7 +1,7 @@
 // The GraphQL side of the app, built once: schema, persisted documents, operation preparation (cache + limits),
 // execution, the live subscription streams, and a context per operation. Every transport (HTTP, WebSocket, SSE)
 // uses this one object.
-import { subscribe, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { subscribe, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { persistedDocuments } from "../../generated/persisted-documents.js";
 import type { Services } from "../../generated/wiring.js";
@@ -35,7 +35,7 @@ export function createGraphqlRuntime(
     persisted: createPersistedDocuments({ documents: persistedDocuments, only: options.persistedOnly }),
     prepare: createPreparer(schema, options),
     charge: options.charge ?? ((() => undefined) as GraphqlCharge),
-    execute: execute as (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult,
+    execute,
     /** an executed result as JSON (compiled for the operation's selections where it can be: see execute.ts) */
     serialize: execute.serialize,
     subscribe: traced(options.tracing, subscribe),
