@@ -52,10 +52,8 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
     validate(name, value);
     const key = keyOf(name);
     const index = this.#keys.indexOf(key);
-    if (index < 0) {
-      this.#keys.push(key);
-      this.#fields.push(name, value);
-    } else {
+    if (index < 0) this.#add(key, name, value);
+    else {
       this.#fields[2 * index] = name;
       this.#fields[2 * index + 1] = value;
     }
@@ -65,11 +63,21 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
   override appendHeader(name: string, value: string | readonly string[]): this {
     if (this.headersSent) return super.appendHeader(name, value);
     validate(name, value as Value);
-    const index = this.#keys.indexOf(keyOf(name));
-    if (index < 0) return this.setHeader(name, typeof value === "string" ? value : [...value]);
+    const key = keyOf(name);
+    const index = this.#keys.indexOf(key);
+    if (index < 0) {
+      this.#add(key, name, typeof value === "string" ? value : [...value]);
+      return this;
+    }
     const current = this.#fields[2 * index + 1] as Value;
     this.#fields[2 * index + 1] = [...(Array.isArray(current) ? current : [current]), ...(Array.isArray(value) ? value : [value])];
     return this;
+  }
+
+  /** A field not set before, checked already. */
+  #add(key: string, name: string, value: Value): void {
+    this.#keys.push(key);
+    this.#fields.push(name, value);
   }
 
   override getHeader(name: string): Value | undefined {
