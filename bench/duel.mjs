@@ -110,23 +110,24 @@ async function duel(first) {
     if (!r.ok) throw new Error(`bench:duel: ${s.dist} answered ${r.status}: ${answers.at(-1)}`);
   }
   if (answers[0] !== answers[1] && !servers.some((s) => isPeer(s.dist))) console.log(`the two builds answer differently:\n${answers.join("\n")}`);
-  // --apart: one server loaded at a time (50 connections, as the peer bench), the other idle beside it.
-  const loadOne = (s, duration) => autocannon({ ...request(s), connections: apart ? 50 : 25, duration });
+  // Each server's load result with the CPU ticks it spent under it. --apart: one server loaded at a time (50
+  // connections, as the peer bench), the other idle beside it; otherwise both at once (25 connections each).
+  const loadOne = async (s, duration) => {
+    const before = cpuTicks(s);
+    const result = await autocannon({ ...request(s), connections: apart ? 50 : 25, duration });
+    return Object.assign(result, { ticks: cpuTicks(s) - before });
+  };
   const load = async (duration) => {
     if (!apart) return Promise.all(servers.map((s) => loadOne(s, duration)));
     const results = [];
-    for (const s of servers) {
-      const before = cpuTicks(s);
-      results.push(Object.assign(await loadOne(s, duration), { ticks: cpuTicks(s) - before }));
-    }
+    for (const s of servers) results.push(await loadOne(s, duration));
     return results;
   };
   await load(2); // warm-up
   const perRound = [];
   for (let round = 1; round <= Number(rounds); round++) {
-    const before = servers.map(cpuTicks);
     const results = await load(Number(seconds));
-    const us = servers.map((s, i) => (((results[i].ticks ?? cpuTicks(s) - before[i])) * 10_000) / results[i].requests.total);
+    const us = results.map((r) => (r.ticks * 10_000) / r.requests.total);
     if (apart) console.log(`${servers.map((s, i) => `${s.dist} ${Math.round(results[i].requests.average)} req/s p99 ${results[i].latency.p99} ms`).join(", ")}`);
     const non2xx = results.reduce((n, r) => n + r.non2xx, 0);
     console.log(`${servers.map((s, i) => `${s.dist} ${us[i].toFixed(1)}`).join(", ")} µs of server CPU per request${non2xx ? ` (${non2xx} non-2xx)` : ""}`);
