@@ -75,8 +75,12 @@ function requireLive(customerId: string, found: boolean, mergedInto: string | nu
   if (deletedAt) throw new GoneError("customer", customerId);
 }
 
-/** A customer row that can be acted on, or the reason it cannot. */
-function live(customerId: string, row: Selectable<CustomersTable> | undefined): Selectable<CustomersTable> {
+/** A customer's whole row, read in `db` (a transaction or not). */
+const rowIn = (db: Kysely<Database>, customerId: string) => db.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
+
+/** The customer's row in `db` if it can be acted on, or the reason it cannot. */
+async function liveRow(db: Kysely<Database>, customerId: string): Promise<Selectable<CustomersTable>> {
+  const row = await rowIn(db, customerId);
   requireLive(customerId, row !== undefined, row?.merged_into, row?.deleted_at);
   return row!;
 }
@@ -85,11 +89,11 @@ function live(customerId: string, row: Selectable<CustomersTable> | undefined): 
 export async function requireLiveCustomer(db: Kysely<Database>, customerId: string, lock: "share" | "update" = "share"): Promise<void> {
   // Held until the caller commits, so a concurrent delete or merge waits and then sees what was added.
   await lockRows(db, "customers", "customer_id", [customerId], lock);
-  live(customerId, await db.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst());
+  await liveRow(db, customerId);
 }
 
 export class CustomerService {
-  // The lookup behind every read of a customer: built once.
+  // A customer's whole row outside transactions (a cursor, PUT's look for an existing one): built once.
   private readonly byId;
   /** reads of a projection's columns and what tells whether the customer can be acted on, by the columns (≤ 64 sets) */
   private readonly byIdProjected = new Map<string, (customerId: string) => Promise<unknown[] | undefined>>();
@@ -181,8 +185,7 @@ export class CustomerService {
   async update(customerId: string, changes: CustomerChanges, pre?: Preconditions): Promise<Customer> {
     return transaction(this.db, async (trx) => {
       await lockRows(trx, "customers", "customer_id", [customerId]);
-      const row = await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
-      const current = toCustomer(live(customerId, row));
+      const current = toCustomer(await liveRow(trx, customerId));
       if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
       const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined && v !== null));
       const next = { ...current, ...pick({ ...current, ...given }) };
@@ -203,8 +206,7 @@ export class CustomerService {
   async delete(customerId: string, pre?: Preconditions): Promise<void> {
     await transaction(this.db, async (trx) => {
       await lockRows(trx, "customers", "customer_id", [customerId]);
-      const row = await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
-      const current = toCustomer(live(customerId, row));
+      const current = toCustomer(await liveRow(trx, customerId));
       if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
       const at = now();
       await trx.updateTable("customers").set({ deleted_at: at, updated_at: at, version: current.version + 1 }).where("customer_id", "=", customerId).execute();
@@ -220,8 +222,8 @@ export class CustomerService {
     if (into === customerId) throw new ConflictError("a customer cannot be merged into itself");
     return transaction(this.db, async (trx) => {
       await lockRows(trx, "customers", "customer_id", [customerId, into]);
-      const from = toCustomer(live(customerId, await trx.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst()));
-      const targetRow = await trx.selectFrom("customers").selectAll().where("customer_id", "=", into).executeTakeFirst();
+      const from = toCustomer(await liveRow(trx, customerId));
+      const targetRow = await rowIn(trx, into);
       if (!targetRow || targetRow.deleted_at || targetRow.merged_into) {
         throw new ConflictError(`cannot merge into ${into}: ${!targetRow ? "no such customer" : targetRow.deleted_at ? "it was deleted" : `it was merged into ${targetRow.merged_into}`}`);
       }
