@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { signToken } from "../src/auth/tokens.js";
+import { signToken } from "../packages/twinspec/src/auth/tokens.js";
 import { load, peakRssMiB, startServer, type Load, type Started } from "./load.js";
 
 export interface BenchRequest {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { signToken } from "../src/auth/tokens.js";
+import { signToken } from "../packages/twinspec/src/auth/tokens.js";
 import { arg, load, peakRssMiB, startServer } from "./load.js";
 
 const seconds = Number(arg("seconds", "10"));

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { signToken } from "../src/auth/tokens.js";
+import { signToken } from "../packages/twinspec/src/auth/tokens.js";
 import { freshDatabase } from "../test/support/database.js";
 import { arg, startServer } from "./load.js";
 import { svgChart } from "./plot.js";

@@ -4,7 +4,7 @@ import type { Customer as CustomerModel } from '../src/domain/customers.js';
 import type { Order as OrderModel } from '../src/domain/orders.js';
 import type { Cart as CartModel } from '../src/domain/carts.js';
 import type { Job as JobModel } from '../src/domain/jobs.js';
-import type { GraphqlContext } from '../src/graphql/context.js';
+import type { GraphqlContext } from './wiring.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
 export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;

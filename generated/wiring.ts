@@ -2,7 +2,11 @@
 import type { RestHandlers } from "./rest.js";
 import type { Resolvers } from "./graphql.js";
 import type { ResourceTag } from "./contract.js";
-import type { ServiceDeps } from "../src/domain/deps.js";
+import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, RestContext as BaseRestContext, ServiceDeps } from "twinspec";
+import * as contract from "./contract.js";
+import { operationSpecs, restRoutes } from "./rest.js";
+import { persistedDocuments } from "./persisted-documents.js";
+import { createLoaders } from "../src/graphql/loaders.js";
 import * as customersDomain from "../src/domain/customers.js";
 import * as ordersDomain from "../src/domain/orders.js";
 import * as cartsDomain from "../src/domain/carts.js";
@@ -38,10 +42,10 @@ export function createServices(deps: ServiceDeps): Services {
   return services satisfies { orders: OwnerOf; carts: OwnerOf; jobs: OwnerOf };
 }
 
-/** The customer owning an instance of a resource (undefined: no such instance; null: nobody owns it). */
-export function ownerLookup(services: Services): (resource: ResourceTag, id: string) => Promise<string | undefined | null> {
+/** Who owns an instance of a resource: a token whose sub is that id acts for it (undefined: no such instance; null: nobody owns it). */
+export function ownerLookup(services: Services): OwnerLookup {
   return async (resource, id) => {
-    switch (resource) {
+    switch (resource as ResourceTag) {
       case "customers":
         return id;
       case "orders":
@@ -60,8 +64,17 @@ export const restHandlers: RestHandlers = { ...customersHandlers, ...ordersHandl
 /** Every resolver, from src/graphql/<tag>.ts and src/graphql/scalars.ts. */
 export const resolvers: Resolvers[] = [scalars, customersResolvers, ordersResolvers, cartsResolvers, jobsResolvers];
 
+/** What every resolver receives (codegen.yml contextType): the services, this operation's loaders, the caller. */
+export type GraphqlContext = BaseGraphqlContext<Services, ReturnType<typeof createLoaders>>;
+
+/** What every REST handler receives as `ctx`: the request context, the services, the caller, the preconditions. */
+export type RestContext = BaseRestContext<Services>;
+
+/** The application, for the framework: buildApp({ definition, … }), serve(definition). */
+export const definition: AppDefinition<Services> = { contract, operationSpecs, restRoutes, restHandlers, resolvers, scalars, createServices, ownerLookup, createLoaders, persistedDocuments };
+
 /** Each domain model carries the fields of its GraphQL type that have no resolver (a missing one is named here). */
-type Carries<M extends Record<K, unknown>, K extends string> = M;
+type Carries<M, K extends keyof M> = M;
 export type CustomerModel = Carries<customersDomain.Customer, "customerId" | "firstName" | "lastName" | "email" | "createdAt" | "updatedAt">;
 export type OrderModel = Carries<ordersDomain.Order, "orderId" | "customerId" | "status" | "items" | "total" | "createdAt" | "updatedAt">;
 export type CartModel = Carries<cartsDomain.Cart, "cartId" | "customerId" | "items" | "createdAt" | "updatedAt">;

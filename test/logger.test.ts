@@ -1,4 +1,4 @@
-// The server's log lines (src/logger.ts): the request line formatted by hand is pino's byte for byte, request lines
+// The server's log lines (packages/twinspec/src/logger.ts): the request line formatted by hand is pino's byte for byte, request lines
 // are batched but written within REQUEST_LINES_DELAY_MS, other lines at once and in order, nothing lost at exit.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { pino } from "pino";
-import { createServerLogger, isoTime, logRequestLine, REQUEST_LINES_DELAY_MS, type RequestLine } from "../src/logger.js";
+import { createServerLogger, isoTime, logRequestLine, REQUEST_LINES_DELAY_MS, type RequestLine } from "../packages/twinspec/src/logger.js";
 import { until } from "./support/wait.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "twinspec-logger-"));
@@ -21,7 +21,7 @@ function serverLogger(level = "info") {
 const lines = (text: string) => text.split("\n").filter(Boolean);
 const withoutTime = (line: string) => line.replace(/"time":"[^"]*"/, '"time":"…"');
 
-describe("server logger (src/logger.ts)", () => {
+describe("server logger (packages/twinspec/src/logger.ts)", () => {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("writes the time as pino.stdTimeFunctions.isoTime does (new Date().toISOString())", () => {
@@ -101,7 +101,7 @@ describe("server logger (src/logger.ts)", () => {
   });
 
   it("loses no request line when the process ends without a flush: uncaught exception, process.exit, an empty event loop", () => {
-    const logger = pathToFileURL(path.resolve("src/logger.ts")).href;
+    const logger = pathToFileURL(path.resolve("packages/twinspec/src/logger.ts")).href;
     const ends = { "throw new Error('crash')": 1, "process.exit(3)": 3, "": 0, "Promise.reject(new Error('rejected'))": 1 };
     for (const [end, code] of Object.entries(ends)) {
       const script = `import { createServerLogger, logRequestLine } from ${JSON.stringify(logger)};
@@ -115,7 +115,7 @@ describe("server logger (src/logger.ts)", () => {
   });
 
   it("a stdout that cannot be written ends the process (as async writes did), not the request being logged", () => {
-    const logger = pathToFileURL(path.resolve("src/logger.ts")).href;
+    const logger = pathToFileURL(path.resolve("packages/twinspec/src/logger.ts")).href;
     const script = `import fs from "node:fs";
       import { createServerLogger } from ${JSON.stringify(logger)};
       const { logger } = createServerLogger("info", undefined, fs.openSync("/dev/null", "r"));

@@ -15,7 +15,7 @@ describe("npm run mock (src/mock.ts)", function () {
 
   it("serves REST and GraphQL from the specs with the logged dev token, opens no database, stops on SIGTERM", async () => {
     const database = join(dir, "data", "twinspec.db");
-    assert.equal(JSON.parse(readFileSync("package.json", "utf8")).scripts.mock, "tsx src/mock.ts");
+    assert.equal(JSON.parse(readFileSync("package.json", "utf8")).scripts.mock, "tsx --conditions=twinspec-source src/mock.ts");
     const mock = await startProcess({ AUTH_SECRET: "", NODE_ENV: "development", DATABASE_URL: `sqlite:${database}`, MAX_HEADER_BYTES: "4096" }, "src/mock.ts");
     try {
       const token = /"token":"([^"]+)"/.exec(mock.output())![1];

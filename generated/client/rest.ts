@@ -19,7 +19,7 @@ export type Outcome<K extends keyof operations> = {
   [S in keyof Responses<K>]: { status: S; body: BodyOf<Responses<K>[S]>; response: Response };
 }[keyof Responses<K>];
 
-/** `outcome("getCustomer", await api.GET("/customers/{customerId}", …))`: switch on status, read a typed body. */
+/** `outcome("getBook", await api.GET("/books/{bookId}", …))`: switch on status, read a typed body. */
 export function outcome<K extends keyof operations>(
   _operationId: K,
   result: { data?: Outcome<K>["body"]; error?: Outcome<K>["body"]; response: Response },

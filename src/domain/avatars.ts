@@ -2,12 +2,9 @@
 // openapi.yaml's (the runtime checks the part's Content-Type and size); what a spec cannot say is here: the bytes
 // must really be an image of the type they claim to be. Reached through the customers service (services.customers.avatars).
 import type { Kysely, Selectable } from "kysely";
-import type { Database } from "../store/schema.js";
-import { transaction } from "../store/transactions.js";
+import type { Database } from "twinspec/schema";
+import { transaction, NotFoundError, PreconditionError, UnprocessableError, now, holds, type Preconditions } from "twinspec";
 import { requireLiveCustomer } from "./customers.js";
-import { NotFoundError, PreconditionError, UnprocessableError } from "./errors.js";
-import { now } from "./ids.js";
-import { holds, type Preconditions } from "./preconditions.js";
 
 export interface CustomerAvatarsTable {
   customer_id: string;
@@ -19,7 +16,7 @@ export interface CustomerAvatarsTable {
   updated_at: string;
 }
 
-declare module "../store/schema.js" {
+declare module "twinspec/schema" {
   interface Database {
     customer_avatars: CustomerAvatarsTable;
   }

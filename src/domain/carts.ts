@@ -1,19 +1,13 @@
 // Carts: created for a live customer, read, listed, replaced, deleted (tombstone), and checked out into an
 // order by a durable job. A checked-out cart is frozen.
 import type { Kysely, Selectable } from "kysely";
-import type { Database } from "../store/schema.js";
-import { lockRows, transaction } from "../store/transactions.js";
-import { liveRowsOfCustomers } from "./batch.js";
+import type { Database } from "twinspec/schema";
+import { lockRows, transaction, liveRowsByParent, type ServiceDeps, ConflictError, GoneError, NotFoundError, PreconditionError, now, keysetPager, type Page, type PageRequest, projections, holds, type Preconditions } from "twinspec";
+import { newId } from "../../generated/contract.js";
 import { checkoutJob } from "./checkout.js";
 import { requireLiveCustomer } from "./customers.js";
-import type { ServiceDeps } from "./deps.js";
-import { ConflictError, GoneError, NotFoundError, PreconditionError } from "./errors.js";
-import { newId, now } from "./ids.js";
 import { enqueueJob, type Job } from "./jobs.js";
 import { itemsOf, parseItems, type LineItem } from "./line-items.js";
-import { keysetPager, type Page, type PageRequest } from "./pagination.js";
-import { projections } from "./projection.js";
-import { holds, type Preconditions } from "./preconditions.js";
 
 export interface CartsTable {
   cart_id: string;
@@ -26,7 +20,7 @@ export interface CartsTable {
   checkout_job_id: string | null;
 }
 
-declare module "../store/schema.js" {
+declare module "twinspec/schema" {
   interface Database {
     carts: CartsTable;
   }
@@ -86,7 +80,7 @@ export class CartService {
     deps.queue.register("checkout", checkoutJob(deps.bus));
     const ofCustomer = (customerId: string) => db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
     this.page = keysetPager(db, ofCustomer, ["c"], "cart_id", (r) => r.cart_id, toCart);
-    this.forCustomers = liveRowsOfCustomers(db, "carts", "cart_id", projection);
+    this.forCustomers = liveRowsByParent(db, "carts", "customer_id", "cart_id", projection);
   }
 
   async create(customerId: string, input: { items: LineItem[] }): Promise<Cart> {

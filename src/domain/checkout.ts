@@ -1,13 +1,12 @@
 // The checkout job: turns a frozen cart into one order. Runs inside the queue's transaction, so the order and
 // the job's completion commit together; the order id derives from the job id, so a rerun cannot make a second.
 import type { Kysely } from "kysely";
-import type { EventBus } from "../store/events.js";
-import { JobFailed, type JobHandler } from "../store/job-queue.js";
-import type { Database } from "../store/schema.js";
+import type { EventBus } from "twinspec/events";
+import { JobFailed, type JobHandler, DomainError, now } from "twinspec";
+import { derivedId } from "../../generated/contract.js";
+import type { Database } from "twinspec/schema";
 import { cartIn } from "./carts.js";
 import { requireLiveCustomer } from "./customers.js";
-import { DomainError } from "./errors.js";
-import { derivedId, now } from "./ids.js";
 import { insertOrder, type Order } from "./orders.js";
 
 export const orderIdForJob = (jobId: string) => derivedId("orders", jobId);

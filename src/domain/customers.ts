@@ -2,17 +2,10 @@
 // (src/domain/avatars.ts). Input shapes and field rules are openapi.yaml's (checked by the generated validators on
 // both transports); what is here is what a spec cannot say: tombstones, merges, versions.
 import type { Kysely, Selectable } from "kysely";
-import type { Database } from "../store/schema.js";
-import { isUniqueViolation } from "../store/dialect.js";
-import { prepared, preparedFirst, preparedIn } from "../store/prepared.js";
-import { lockRows, transaction } from "../store/transactions.js";
+import type { Database } from "twinspec/schema";
+import { isUniqueViolation, prepared, preparedFirst, preparedIn, lockRows, transaction, type ServiceDeps, ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError, now, encodeCursor, keysetPager, type Page, type PageRequest, holds, type Preconditions, projections, type Projection } from "twinspec";
+import { newId } from "../../generated/contract.js";
 import { CustomerAvatars, deleteAvatarOf } from "./avatars.js";
-import type { ServiceDeps } from "./deps.js";
-import { ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError } from "./errors.js";
-import { newId, now } from "./ids.js";
-import { encodeCursor, keysetPager, type Page, type PageRequest } from "./pagination.js";
-import { holds, type Preconditions } from "./preconditions.js";
-import { projections, type Projection } from "./projection.js";
 
 export interface CustomersTable {
   customer_id: string;
@@ -28,7 +21,7 @@ export interface CustomersTable {
   merged_into: string | null;
 }
 
-declare module "../store/schema.js" {
+declare module "twinspec/schema" {
   interface Database {
     customers: CustomersTable;
   }

@@ -1,10 +1,9 @@
 // Jobs: durable records of asynchronous work, the status monitor behind 202 responses. The table is the job
 // queue's (src/store/job-queue.ts); every job so far is a customer's checkout.
 import type { Kysely, Selectable } from "kysely";
-import type { Database, JobsTable } from "../store/schema.js";
-import type { ServiceDeps } from "./deps.js";
-import { NotFoundError } from "./errors.js";
-import { newId, now } from "./ids.js";
+import type { Database, JobsTable } from "twinspec/schema";
+import { type ServiceDeps, NotFoundError, now } from "twinspec";
+import { newId } from "../../generated/contract.js";
 
 export type JobStatus = "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED";
 

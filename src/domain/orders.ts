@@ -1,19 +1,13 @@
 // Orders: placed for a live customer (total computed here), read, listed, and moved through their lifecycle.
 // Every status change is published on the event bus, whichever transport or job caused it.
 import type { Kysely, Selectable } from "kysely";
-import type { EventBus } from "../store/events.js";
-import type { Database } from "../store/schema.js";
-import { lockRows, transaction } from "../store/transactions.js";
-import { liveRowsOfCustomers } from "./batch.js";
+import type { EventBus } from "twinspec/events";
+import type { Database } from "twinspec/schema";
+import { lockRows, transaction, liveRowsByParent, type ServiceDeps, ConflictError, GoneError, NotFoundError, PreconditionError, now, keysetPager, type Page, type PageRequest, projections, holds, type Preconditions } from "twinspec";
+import { newId } from "../../generated/contract.js";
 import { requireLiveCustomer } from "./customers.js";
-import type { ServiceDeps } from "./deps.js";
-import { ConflictError, GoneError, NotFoundError, PreconditionError } from "./errors.js";
-import { newId, now } from "./ids.js";
 import { itemsOf, parseItems, totalOf, type LineItem } from "./line-items.js";
 import { allowedMoves, canMove, type OrderStatus } from "./order-status.js";
-import { keysetPager, type Page, type PageRequest } from "./pagination.js";
-import { projections } from "./projection.js";
-import { holds, type Preconditions } from "./preconditions.js";
 
 export type { OrderStatus };
 
@@ -29,7 +23,7 @@ export interface OrdersTable {
   deleted_at: string | null;
 }
 
-declare module "../store/schema.js" {
+declare module "twinspec/schema" {
   interface Database {
     orders: OrdersTable;
   }
@@ -43,7 +37,7 @@ export interface OrderStatusChanged {
   sentAt: string;
 }
 
-declare module "../store/events.js" {
+declare module "twinspec/events" {
   interface EventMap {
     orderStatusChanged: OrderStatusChanged;
   }
@@ -103,7 +97,7 @@ export class OrderService {
     this.bus = bus;
     const ofCustomer = (customerId: string) => db.selectFrom("orders").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
     this.page = keysetPager(db, ofCustomer, ["c"], "order_id", (r) => r.order_id, toOrder);
-    this.forCustomers = liveRowsOfCustomers(db, "orders", "order_id", projection);
+    this.forCustomers = liveRowsByParent(db, "orders", "customer_id", "order_id", projection);
   }
 
   async place(customerId: string, input: { items: LineItem[] }): Promise<Order> {

@@ -1,7 +1,7 @@
 // GraphQL resolvers for the customers fields of schema.graphql: thin calls into the domain (src/domain/customers.ts).
 // `npm run generate` adds a stub here for each new field that needs a resolver; replace its body.
 import type { ResolversByTag } from "../../generated/resolvers.js";
-import { selectedFields } from "./selection.js";
+import { selectedFields } from "twinspec";
 
 export const resolvers: ResolversByTag["customers"] = {
   Query: {

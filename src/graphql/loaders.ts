@@ -4,7 +4,7 @@ import DataLoader from "dataloader";
 import type { Services } from "../../generated/wiring.js";
 import type { Cart } from "../domain/carts.js";
 import type { Customer } from "../domain/customers.js";
-import { NotFoundError } from "../domain/errors.js";
+import { NotFoundError } from "twinspec";
 import type { Order } from "../domain/orders.js";
 
 export interface Loaders {

@@ -4,7 +4,7 @@
 // `npm run generate` adds a stub here for each new field that needs a resolver; replace its body.
 import type { ResolversByTag } from "../../generated/resolvers.js";
 import type { OrderStatusChanged } from "../domain/orders.js";
-import { selectedFields } from "./selection.js";
+import { selectedFields } from "twinspec";
 
 export const resolvers: ResolversByTag["orders"] = {
   Query: {

@@ -1,22 +1,6 @@
-// The custom scalars of schema.graphql. DateTime: RFC 3339 strings out, validated strings in.
-import { GraphQLError, GraphQLScalarType, Kind } from "graphql";
+// The custom scalars of schema.graphql. DateTime is Twinspec's: RFC 3339 strings out, validated strings in.
+import { DateTime } from "twinspec";
 import type { ScalarResolvers } from "../../generated/resolvers.js";
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-function parse(value: unknown): string {
-  if (typeof value !== "string" || !RFC3339.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new GraphQLError(`DateTime must be an RFC 3339 date-time string, got ${JSON.stringify(value)}`, { extensions: { code: "BAD_USER_INPUT" } });
-  }
-  return new Date(value).toISOString();
-}
-
-export const DateTime = new GraphQLScalarType({
-  name: "DateTime",
-  serialize: (value) => (value instanceof Date ? value.toISOString() : parse(value)),
-  parseValue: parse,
-  parseLiteral: (ast) => parse(ast.kind === Kind.STRING ? ast.value : undefined),
-});
 
 /** Every custom scalar of schema.graphql (generated/resolvers.ts asks for each one). */
 export const scalars: ScalarResolvers = { DateTime };

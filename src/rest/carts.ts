@@ -3,10 +3,10 @@
 import type { components } from "../../generated/openapi.js";
 import type { HandlersByTag } from "../../generated/rest.js";
 import type { Cart } from "../domain/carts.js";
-import { etagOf, resourceHeaders } from "../http/conditional.js";
-import { location } from "../http/locations.js";
+import { etagOf, resourceHeaders, pageLink } from "twinspec";
+import { location } from "../../generated/contract.js";
+
 import { jobBody } from "./jobs.js";
-import { pageLink } from "./pagination.js";
 
 const cartBody = (c: Cart): components["schemas"]["Cart"] => ({
   cartId: c.cartId,

@@ -2,11 +2,11 @@
 // `npm run generate` adds a stub here for each new operation of this tag; replace its body.
 import type { HandlersByTag } from "../../generated/rest.js";
 import type { components } from "../../generated/openapi.js";
-import { location } from "../http/locations.js";
+
 import type { Avatar } from "../domain/avatars.js";
 import type { Customer } from "../domain/customers.js";
-import { etagOf, prefersMinimal, resourceHeaders } from "../http/conditional.js";
-import { pageLink } from "./pagination.js";
+import { etagOf, prefersMinimal, resourceHeaders, pageLink } from "twinspec";
+import { location } from "../../generated/contract.js";
 
 const customerBody = (c: Customer): components["schemas"]["Customer"] => ({
   customerId: c.customerId,

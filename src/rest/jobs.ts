@@ -3,8 +3,8 @@
 import type { components } from "../../generated/openapi.js";
 import type { HandlersByTag } from "../../generated/rest.js";
 import type { Job } from "../domain/jobs.js";
-import { resourceHeaders } from "../http/conditional.js";
-import { location } from "../http/locations.js";
+import { resourceHeaders } from "twinspec";
+import { location } from "../../generated/contract.js";
 
 export function jobBody(j: Job): components["schemas"]["Job"] {
   const body: components["schemas"]["Job"] = { jobId: j.jobId, customerId: j.customerId, status: j.status, createdAt: j.createdAt, updatedAt: j.updatedAt };

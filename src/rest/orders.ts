@@ -3,9 +3,8 @@
 import type { components } from "../../generated/openapi.js";
 import type { HandlersByTag } from "../../generated/rest.js";
 import type { Order } from "../domain/orders.js";
-import { etagOf, prefersMinimal, resourceHeaders } from "../http/conditional.js";
-import { location } from "../http/locations.js";
-import { pageLink } from "./pagination.js";
+import { etagOf, prefersMinimal, resourceHeaders, pageLink } from "twinspec";
+import { location } from "../../generated/contract.js";
 
 const orderBody = (o: Order): components["schemas"]["Order"] => ({
   orderId: o.orderId,

@@ -1,7 +1,7 @@
 // Which tokens are refused, and how: 401 + WWW-Authenticate with error="invalid_token" when one was sent.
 import assert from "node:assert/strict";
 import { SignJWT, UnsecuredJWT } from "jose";
-import { TokenVerifier } from "../../src/auth/tokens.js";
+import { TokenVerifier } from "../../packages/twinspec/src/auth/tokens.js";
 import { TEST_SECRET, token } from "../support/auth.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 

@@ -3,11 +3,11 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { readContract } from "../../src/codegen/contract.js";
-import { collectOperations } from "../../src/codegen/operations.js";
-import { checkAgreement } from "../../src/codegen/spec-agreement.js";
-import { agreementConfig } from "../../src/codegen/spec-agreement.config.js";
-import type { JsonObject } from "../../src/codegen/spec.js";
+import { readContract } from "../../packages/twinspec/src/codegen/contract.js";
+import { collectOperations } from "../../packages/twinspec/src/codegen/operations.js";
+import { checkAgreement } from "../../packages/twinspec/src/codegen/spec-agreement.js";
+import { agreementConfig } from "../../packages/twinspec/src/codegen/spec-agreement.config.js";
+import type { JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
 
 const restText = readFileSync("openapi.yaml", "utf8");
 const sdlText = readFileSync("schema.graphql", "utf8");

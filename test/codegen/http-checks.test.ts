@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { checkHttpContract, runtimeStatuses } from "../../src/codegen/http-checks.js";
-import { collectOperations } from "../../src/codegen/operations.js";
-import type { JsonObject } from "../../src/codegen/spec.js";
+import { checkHttpContract, runtimeStatuses } from "../../packages/twinspec/src/codegen/http-checks.js";
+import { collectOperations } from "../../packages/twinspec/src/codegen/operations.js";
+import type { JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
 
 const text = readFileSync("openapi.yaml", "utf8");
 const check = (edit: (doc: any) => void = () => {}) => {

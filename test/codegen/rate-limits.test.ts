@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { buildSchema } from "graphql";
 import { parse } from "yaml";
-import { checkHttpContract } from "../../src/codegen/http-checks.js";
-import { collectOperations } from "../../src/codegen/operations.js";
-import { readGraphqlRateLimits, readRestRateLimits } from "../../src/codegen/rate-limits.js";
-import type { JsonObject } from "../../src/codegen/spec.js";
+import { checkHttpContract } from "../../packages/twinspec/src/codegen/http-checks.js";
+import { collectOperations } from "../../packages/twinspec/src/codegen/operations.js";
+import { readGraphqlRateLimits, readRestRateLimits } from "../../packages/twinspec/src/codegen/rate-limits.js";
+import type { JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
 
 const restText = readFileSync("openapi.yaml", "utf8");
 const sdlText = readFileSync("schema.graphql", "utf8");

@@ -5,11 +5,11 @@ import { parse } from "yaml";
 import { resolve } from "node:path";
 import { syntheticSpec } from "../../bench/synthetic.js";
 import { createChecker } from "../../bench/typecheck.js";
-import { Warnings } from "../../src/codegen/diagnostics.js";
-import { compileInWorker, generateRest, type GeneratedFile } from "../../src/codegen/rest.js";
-import { collectOperations, METHODS } from "../../src/codegen/operations.js";
-import type { JsonObject } from "../../src/codegen/spec.js";
-import { compileValidators } from "../../src/codegen/validators.js";
+import { Warnings } from "../../packages/twinspec/src/codegen/diagnostics.js";
+import { compileInWorker, generateRest, type GeneratedFile } from "../../packages/twinspec/src/codegen/rest.js";
+import { collectOperations, METHODS } from "../../packages/twinspec/src/codegen/operations.js";
+import type { JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
+import { compileValidators } from "../../packages/twinspec/src/codegen/validators.js";
 
 describe("generateRest(openapi.yaml)", () => {
   let files: GeneratedFile[];

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { pairs as capabilities } from "../../generated/contract.js";
-import { checkScopes, formatScopes } from "../../src/codegen/scope-agreement.js";
-import { loadDocument } from "../../src/codegen/spec.js";
+import { checkScopes, formatScopes } from "../../packages/twinspec/src/codegen/scope-agreement.js";
+import { loadDocument } from "../../packages/twinspec/src/codegen/spec.js";
 
 const doc = loadDocument("openapi.yaml");
 const sdl = readFileSync("schema.graphql", "utf8");

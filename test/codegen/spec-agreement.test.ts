@@ -1,9 +1,9 @@
 // spec-agreement.ts: pairs of fixture specs, each disagreeing in known ways; every mismatch must be named.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { checkAgreement, formatAgreement, type AgreementConfig } from "../../src/codegen/spec-agreement.js";
-import { agreementConfig } from "../../src/codegen/spec-agreement.config.js";
-import { loadDocument } from "../../src/codegen/spec.js";
+import { checkAgreement, formatAgreement, type AgreementConfig } from "../../packages/twinspec/src/codegen/spec-agreement.js";
+import { agreementConfig } from "../../packages/twinspec/src/codegen/spec-agreement.config.js";
+import { loadDocument } from "../../packages/twinspec/src/codegen/spec.js";
 
 const DIR = "test/fixtures/agreement";
 const config = (): AgreementConfig => ({ scalars: agreementConfig.scalars });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse, stringify } from "yaml";
 
-const CLI = resolve("src/codegen/cli.ts");
+const CLI = resolve("packages/twinspec/src/codegen/cli.ts");
 
 describe("npm run generate: spec checks", function () {
   this.timeout(60_000);

@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runSpecChecks } from "../../src/codegen/spec-checks.js";
-import { loadDocument } from "../../src/codegen/spec.js";
-import { syncStubs } from "../../src/codegen/stubs.js";
-import { tagsWithFiles } from "../../src/codegen/contract-emitter.js";
+import { runSpecChecks } from "../../packages/twinspec/src/codegen/spec-checks.js";
+import { loadDocument } from "../../packages/twinspec/src/codegen/spec.js";
+import { syncStubs } from "../../packages/twinspec/src/codegen/stubs.js";
+import { tagsWithFiles } from "../../packages/twinspec/src/codegen/contract-emitter.js";
 
 describe("stubs in the hand-written files", () => {
   const { contract } = runSpecChecks();
@@ -20,7 +20,7 @@ describe("stubs in the hand-written files", () => {
   it("writes each tag's REST, GraphQL and domain files whole when they are missing, then nothing more", () => {
     const first = syncStubs(contract, doc, { root });
     const tags = tagsWithFiles(contract);
-    const expected = [...tags.domain.map((t) => `src/domain/${t}.ts`), ...tags.graphql.map((t) => `src/graphql/${t}.ts`), ...tags.rest.map((t) => `src/rest/${t}.ts`)];
+    const expected = [...tags.domain.map((t) => `src/domain/${t}.ts`), ...tags.graphql.map((t) => `src/graphql/${t}.ts`), ...tags.rest.map((t) => `src/rest/${t}.ts`), "src/graphql/scalars.ts", "src/graphql/loaders.ts"];
     assert.deepEqual(first.filter((c) => c.created).map((c) => c.file).sort(), expected.sort());
     for (const file of ["src/domain/orders.ts", "src/graphql/orders.ts", "src/rest/carts.ts"]) assert.ok(expected.includes(file));
     assert.match(file("src/rest/orders.ts"), /export const handlers: HandlersByTag\["orders"\] = \{\n  async listCustomerOrders\(\) \{\n    throw new NotImplementedError\("listCustomerOrders"\);/);
@@ -28,6 +28,8 @@ describe("stubs in the hand-written files", () => {
     assert.match(file("src/domain/orders.ts"), /export interface Order \{\n  orderId: string;[\s\S]*async ownerOf\(orderId: string\)/);
     assert.match(file("src/domain/orders.ts"), /  version: number;\n\}/, "an ETag-answering resource's model gets the version its ETag is made from");
     assert.doesNotMatch(file("src/domain/customers.ts"), /ownerOf/, "a customer owns itself");
+    assert.match(file("src/graphql/scalars.ts"), /import \{ DateTime \} from "twinspec";[\s\S]*export const scalars: ScalarResolvers = \{\n  DateTime,\n\};/);
+    assert.match(file("src/graphql/loaders.ts"), /export function createLoaders\(services: Services\)/);
     assert.deepEqual(syncStubs(contract, doc, { root }), [], "a second run changes nothing");
   });
 
@@ -61,7 +63,7 @@ describe("stubs in the hand-written files", () => {
   it("with check, only reports", () => {
     const changes = syncStubs(contract, doc, { root, check: true });
     const tags = tagsWithFiles(contract);
-    assert.equal(changes.length, tags.domain.length + tags.graphql.length + tags.rest.length);
+    assert.equal(changes.length, tags.domain.length + tags.graphql.length + tags.rest.length + 2, "and scalars.ts, loaders.ts");
     assert.throws(() => readFileSync(join(root, "src/rest/carts.ts")));
   });
 

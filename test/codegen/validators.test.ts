@@ -1,9 +1,9 @@
 // compileValidators: standalone ajv code per operation part, loaded as the server loads it.
 import assert from "node:assert/strict";
-import { collectOperations } from "../../src/codegen/operations.js";
-import type { JsonObject } from "../../src/codegen/spec.js";
-import { compileValidators, parametersSchema, validatorName } from "../../src/codegen/validators.js";
-import { fieldErrors } from "../../src/http/validation.js";
+import { collectOperations } from "../../packages/twinspec/src/codegen/operations.js";
+import type { JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
+import { compileValidators, parametersSchema, validatorName } from "../../packages/twinspec/src/codegen/validators.js";
+import { fieldErrors } from "../../packages/twinspec/src/http/validation.js";
 import { FILE, OK, openapi, loadValidators } from "./support.js";
 
 const doc = openapi(

@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import type { Services } from "../../generated/wiring.js";
 import { checkImage, sniffImage } from "../../src/domain/avatars.js";
-import { GoneError, UnprocessableError } from "../../src/domain/errors.js";
-import { openStore, type Store } from "../../src/store/database.js";
-import type { JobQueue } from "../../src/store/job-queue.js";
+import { GoneError, UnprocessableError } from "../../packages/twinspec/src/domain/errors.js";
+import { openStore, type Store } from "../../packages/twinspec/src/store/database.js";
+import type { JobQueue } from "../../packages/twinspec/src/store/job-queue.js";
 import { freshDatabase, testDatabaseKind, type TestDatabase } from "../support/database.js";
 import { domainOn } from "../support/services.js";
 

@@ -1,7 +1,7 @@
 // Checkout across two workers (two pools on PostgreSQL, as two instances): 100 checkouts make 100 orders, each job
 // run once, whichever worker claims it.
 import assert from "node:assert/strict";
-import type { Store } from "../../src/store/database.js";
+import type { Store } from "../../packages/twinspec/src/store/database.js";
 import { testDatabaseKind } from "../support/database.js";
 import { storesPerTest } from "../support/queues.js";
 import { until } from "../support/wait.js";

@@ -2,9 +2,9 @@
 // read-check-write transactions serialize per row as SQLite's single writer does, and POST-like creates repeat.
 import assert from "node:assert/strict";
 import type { Services } from "../../generated/wiring.js";
-import { ConflictError, MovedError } from "../../src/domain/errors.js";
-import type { JobQueue } from "../../src/store/job-queue.js";
-import { openStore, type Store } from "../../src/store/database.js";
+import { ConflictError, MovedError } from "../../packages/twinspec/src/domain/errors.js";
+import type { JobQueue } from "../../packages/twinspec/src/store/job-queue.js";
+import { openStore, type Store } from "../../packages/twinspec/src/store/database.js";
 import { freshDatabase, testDatabaseKind, type TestDatabase } from "../support/database.js";
 import { domainOn } from "../support/services.js";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { createClient as createWsClient } from "graphql-ws";
 import WebSocket from "ws";
-import { openStore } from "../../src/store/database.js";
+import { openStore } from "../../packages/twinspec/src/store/database.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { startProcess } from "../support/process.js";

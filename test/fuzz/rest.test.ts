@@ -6,7 +6,7 @@
 // headers); the server stays ready. A failure prints the seed and path that replay it (FUZZ_SEED, FUZZ_PATH).
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { checkResponse, declaredFor } from "../../src/http/response-check.js";
+import { checkResponse, declaredFor } from "../../packages/twinspec/src/http/response-check.js";
 import { operations, pathParams, sampleBody, type Operation } from "../support/spec.js";
 import { authorization, bodySchema, fuzz, fuzzTarget, headerValue, hugeString, idOf, mutated, oddString, parameterSchema, settings, valid, wrong, type Ids } from "./support.js";
 

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { token } from "../support/auth.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 import { newWorld, operations, resources } from "../support/spec.js";
-import { isObject, loadDocument, type JsonObject } from "../../src/codegen/spec.js";
+import { isObject, loadDocument, type JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
 
 const doc = loadDocument("openapi.yaml");
 type Schema = JsonObject;

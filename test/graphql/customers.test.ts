@@ -1,7 +1,8 @@
 // Customers over GraphQL: queries, mutations, errors beside partial data, and codes on every error.
 import assert from "node:assert/strict";
 import { graphql } from "graphql";
-import { buildSchema, loadTypeDefs } from "../../src/graphql/schema.js";
+import { definition } from "../../generated/wiring.js";
+import { buildSchema, loadTypeDefs } from "../../packages/twinspec/src/graphql/schema.js";
 import { ada, call, gql, startServer, type TestServer } from "../support/server.js";
 
 const CREATE = `mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customerId firstName lastName email createdAt } }`;
@@ -92,7 +93,7 @@ describe("GraphQL customers", () => {
   });
 
   it("root fields without a resolver answer NOT_IMPLEMENTED (the whole schema is reachable)", async () => {
-    const schema = buildSchema(`${loadTypeDefs()}\nextend type Query { notYet: Int }`);
+    const schema = buildSchema(definition, `${loadTypeDefs()}\nextend type Query { notYet: Int }`);
     const result = await graphql({ schema, source: "{ notYet }" });
     assert.deepEqual({ ...result.data }, { notYet: null });
     assert.equal(result.errors?.[0].extensions.code, "NOT_IMPLEMENTED");

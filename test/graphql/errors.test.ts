@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { GraphQLError } from "graphql";
 import { pino } from "pino";
-import { NotFoundError } from "../../src/domain/errors.js";
-import { toGraphqlError } from "../../src/graphql/errors.js";
-import { httpError } from "../../src/http/problem.js";
+import { NotFoundError } from "../../packages/twinspec/src/domain/errors.js";
+import { toGraphqlError } from "../../packages/twinspec/src/graphql/errors.js";
+import { httpError } from "../../packages/twinspec/src/http/problem.js";
 import { ada, gql, startServer, type TestServer } from "../support/server.js";
 
 describe("GraphQL errors", () => {

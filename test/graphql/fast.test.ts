@@ -2,7 +2,7 @@
 // request it must answer exactly what graphql-http answers. The same request with `"extensions": {}` (which
 // graphql-http accepts and the fast path leaves alone) goes the general way; both answers are compared.
 import assert from "node:assert/strict";
-import { acceptedMediaType } from "../../src/graphql/fast.js";
+import { acceptedMediaType } from "../../packages/twinspec/src/graphql/fast.js";
 import { ADMIN_TOKEN, token } from "../support/auth.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 import { seedCustomer } from "./helpers.js";

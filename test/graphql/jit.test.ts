@@ -1,7 +1,7 @@
 // Compiled execution (graphql-jit) answers exactly as graphql-js does: same data, same errors, same order.
 import assert from "node:assert/strict";
 import { buildSchema, execute, getIntrospectionQuery, GraphQLScalarType, parse } from "graphql";
-import { createExecute } from "../../src/graphql/execute.js";
+import { createExecute } from "../../packages/twinspec/src/graphql/execute.js";
 import { startServer, type TestServer } from "../support/server.js";
 import { seedCustomer } from "./helpers.js";
 

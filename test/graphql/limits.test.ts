@@ -1,7 +1,7 @@
 // Limits checked before execution (depth, cost, aliases, list sizes) and the introspection switch.
 import assert from "node:assert/strict";
 import { getIntrospectionQuery } from "graphql";
-import { configFromEnv } from "../../src/config.js";
+import { configFromEnv } from "../../packages/twinspec/src/config.js";
 import { gql, startServer, type TestServer } from "../support/server.js";
 import { metric } from "./helpers.js";
 

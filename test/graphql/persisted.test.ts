@@ -14,7 +14,7 @@ import { createGraphqlClient } from "../../client/graphql-client.js";
 import { graphqlExample, subscriptionExample } from "../../examples/graphql.js";
 import { CustomerDocument, CustomersDocument, OrderStatusChangedDocument, PlaceOrderDocument, UpdateOrderStatusDocument } from "../../generated/client/graphql/graphql.js";
 import { persistedDocuments } from "../../generated/persisted-documents.js";
-import { configFromEnv } from "../../src/config.js";
+import { configFromEnv } from "../../packages/twinspec/src/config.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 import { ITEMS, seedCustomer } from "./helpers.js";

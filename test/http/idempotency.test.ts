@@ -1,6 +1,6 @@
 // Idempotency-Key on POST: a repeat replays the first response instead of creating again.
 import assert from "node:assert/strict";
-import { ABANDONED_MS, fingerprint } from "../../src/http/idempotency.js";
+import { ABANDONED_MS, fingerprint } from "../../packages/twinspec/src/http/idempotency.js";
 import { item, newCart, newCustomer } from "../support/fixtures.js";
 import { ada, call, startServer, type TestServer } from "../support/server.js";
 

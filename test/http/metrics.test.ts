@@ -1,7 +1,7 @@
 // /metrics: Prometheus text with request counts and durations by method/route/status, per app instance.
 import assert from "node:assert/strict";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import { createMetrics, routeLabeler } from "../../src/http/metrics.js";
+import { createMetrics, routeLabeler } from "../../packages/twinspec/src/http/metrics.js";
 import { ada, call, startServer, type TestServer } from "../support/server.js";
 import { metric } from "../graphql/helpers.js";
 

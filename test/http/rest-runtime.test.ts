@@ -6,11 +6,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { restRoutes, type RestHandlers } from "../golden/coverage/rest.js";
-import { problemErrors } from "../../src/http/errors.js";
-import { httpError } from "../../src/http/problem.js";
-import { restMiddleware, type Authorizer, type MountOptions, type OperationSpec, type Principal } from "../../src/http/rest-runtime.js";
-import { requestId } from "../../src/http/request-id.js";
-import { createLogger } from "../../src/logger.js";
+import { problemErrors } from "../../packages/twinspec/src/http/errors.js";
+import { httpError } from "../../packages/twinspec/src/http/problem.js";
+import { restMiddleware, type Authorizer, type MountOptions, type OperationSpec, type Principal } from "../../packages/twinspec/src/http/rest-runtime.js";
+import { requestId } from "../../packages/twinspec/src/http/request-id.js";
+import { createLogger } from "../../packages/twinspec/src/logger.js";
 
 /** fetch + JSON (own helper: exactly the headers given, no default credentials). */
 async function call(url: string, init: RequestInit & { json?: unknown } = {}) {
@@ -309,6 +309,28 @@ describe("restMiddleware: handlers by operationId", () => {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const statuses = await Promise.all(["/a", "/b", "/c"].map(async (p) => (await fetch(base + p)).status));
       assert.deepEqual(statuses, [501, 501, 200]);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("restMiddleware: a stub's 501", () => {
+  it("passes response validation (mapError's 501 is the stub's, not a contract bug); another undeclared status does not", async () => {
+    const app = new Koa();
+    app.use(problemErrors());
+    const notYet = Object.assign(new Error("not yet"), { notYet: true });
+    app.use(
+      restMiddleware([spec("stub", "/stub"), spec("wrong", "/wrong")], { stub: async () => Promise.reject(notYet), wrong: async () => ({ status: 418, body: {} }) }, {
+        validateResponses: true,
+        mapError: (error) => ((error as { notYet?: boolean }).notYet ? { status: 501, body: { type: "urn:twinspec:problem:not-implemented", title: "Not Implemented", status: 501 } } : undefined),
+      }),
+    );
+    const server = createServer(app.callback());
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      assert.deepEqual(await Promise.all(["/stub", "/wrong"].map(async (p) => (await fetch(base + p)).status)), [501, 500]);
     } finally {
       server.close();
     }

@@ -1,10 +1,11 @@
 // The mock's answer rules on their own: reading Prefer (RFC 7240), and named examples picked with Prefer: example=…
 // from a copy of openapi.yaml that has some.
 import assert from "node:assert/strict";
-import { loadDocument, type JsonObject } from "../../src/codegen/spec.js";
-import { HttpError } from "../../src/http/problem.js";
-import { createAnswers } from "../../src/mock/answers.js";
-import { preferences } from "../../src/mock/prefer.js";
+import { loadDocument, type JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
+import { HttpError } from "../../packages/twinspec/src/http/problem.js";
+import { resources } from "../../generated/contract.js";
+import { createAnswers } from "../../packages/twinspec/src/mock/answers.js";
+import { preferences } from "../../packages/twinspec/src/mock/prefer.js";
 import { operations } from "../support/spec.js";
 
 describe("mock server: answer rules", () => {
@@ -30,7 +31,7 @@ describe("mock server: answer rules", () => {
       headers: { ETag: { $ref: "#/components/headers/ETag" } },
       content: { "application/json": { schema: { $ref: "#/components/schemas/Customer" }, examples: { ada: { value: { ...grace, firstName: "Ada" } }, grace: { value: grace } } } },
     };
-    const answer = createAnswers(doc);
+    const answer = createAnswers(doc, resources);
     const getCustomer = operations.find((o) => o.operationId === "getCustomer")!;
 
     it("Prefer: example=name picks it (path parameters echoed); without one, the first", () => {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { request } from "node:http";
 import { parseList, serializeList, type Item } from "structured-headers";
 import { rateLimits } from "../../generated/contract.js";
-import type { BudgetSpec } from "../../src/rate-limit/limiter.js";
+import type { BudgetSpec } from "../../packages/twinspec/src/rate-limit/limiter.js";
 
 /** Every budget of the specs as `limit` per hour, unless given. */
 export function hourly(limits: Record<string, number>, others = 1000): Record<string, BudgetSpec> {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { startProcess, type ServerProcess } from "../support/process.js";
 import { ada, call } from "../support/server.js";
-import { openStore } from "../../src/store/database.js";
+import { openStore } from "../../packages/twinspec/src/store/database.js";
 import { domainOn } from "../support/services.js";
 
 describe("durability across crashes", function () {

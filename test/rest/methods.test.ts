@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import Router from "@koa/router";
 import Koa from "koa";
 import { mountRest, operationSpecs } from "../../generated/rest.js";
-import { problemErrors } from "../../src/http/errors.js";
+import { problemErrors } from "../../packages/twinspec/src/http/errors.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 
 const ALL = ["GET", "PUT", "POST", "DELETE", "PATCH"];

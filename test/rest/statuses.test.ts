@@ -5,7 +5,7 @@
 // limit, and 500 — with only a request id — for an unexpected failure. Operation-specific outcomes live in their own tests. A new resource in the
 // specs is walked as it is.
 import assert from "node:assert/strict";
-import { fingerprint } from "../../src/http/idempotency.js";
+import { fingerprint } from "../../packages/twinspec/src/http/idempotency.js";
 import { token } from "../support/auth.js";
 import { call, startServer, type Faults, type TestServer } from "../support/server.js";
 import { declares, newWorld, operations, pathParams, resourceOfParam, sampleBody, send, urlOf, type Operation } from "../support/spec.js";

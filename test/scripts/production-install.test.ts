@@ -1,10 +1,10 @@
-// The production install the README documents: package.json, package-lock.json, the two specs, scripts/ and a
-// built dist/ copied to a folder, the production dependencies only (what `npm ci --omit=dev` installs, laid out
+// The production install the README documents: package.json, package-lock.json, the two specs, scripts/, a built
+// dist/ and the twinspec package's manifest and dist/ copied to a folder, the production dependencies only (what `npm ci --omit=dev` installs, laid out
 // from this checkout's node_modules so that nothing downloads), no sources. The server must start there and serve
 // REST, GraphQL, the docs and GraphiQL: a runtime import of a devDependency fails here, not in production.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { build, stale } from "../../scripts/build.mjs";
@@ -17,7 +17,9 @@ const ROOT = process.cwd();
 /** The package folders `npm ci --omit=dev` would install, as npm resolves them from the lockfile's tree. */
 function productionPackages(): string[] {
   const out = execFileSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  return out.split("\n").filter((p) => p.startsWith(join(ROOT, "node_modules") + "/"));
+  // What the lockfile marks dev is what npm ci --omit=dev leaves out.
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")).packages as Record<string, { dev?: boolean }>;
+  return out.split("\n").filter((p) => p.startsWith(join(ROOT, "node_modules") + "/") && !lock[relative(ROOT, p)]?.dev);
 }
 
 describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", function () {
@@ -28,7 +30,8 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
   before(async () => {
     if (stale()) build();
     dir = mkdtempSync(join(tmpdir(), "twinspec-production-"));
-    for (const f of ["package.json", "package-lock.json", "openapi.yaml", "schema.graphql", "scripts", "dist"]) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
+    // The twinspec package as a workspace holds it: its manifest and compiled dist/ (node_modules/twinspec links there).
+    for (const f of ["package.json", "package-lock.json", "openapi.yaml", "schema.graphql", "scripts", "dist", "packages/twinspec/package.json", "packages/twinspec/dist"]) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
     // Outermost folders first; a package's own nested node_modules comes along with it.
     const packages = productionPackages().sort((a, b) => a.length - b.length);
     const copied: string[] = [];
@@ -50,7 +53,7 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
   });
 
   it("starts without sources, and serves REST and GraphQL", async () => {
-    assert.ok(!existsSync(join(dir, "src")));
+    assert.ok(!existsSync(join(dir, "src")) && !existsSync(join(dir, "packages/twinspec/src")));
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
     const created = await call(`${server!.url}/customers`, { method: "POST", headers: auth, json: { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" } });
     assert.equal(created.status, 201, created.text);

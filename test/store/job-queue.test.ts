@@ -2,8 +2,8 @@
 // worker whose lease was taken over cannot also complete the job (its transaction rolls back).
 import assert from "node:assert/strict";
 import pino from "pino";
-import type { Store } from "../../src/store/database.js";
-import { JobQueue, type JobHandler } from "../../src/store/job-queue.js";
+import type { Store } from "../../packages/twinspec/src/store/database.js";
+import { JobQueue, type JobHandler } from "../../packages/twinspec/src/store/job-queue.js";
 import { testDatabaseKind } from "../support/database.js";
 import { storesPerTest } from "../support/queues.js";
 import { sleep, until } from "../support/wait.js";

@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import pino from "pino";
 import { until as waitUntil } from "../support/wait.js";
-import { openStore, type Store } from "../../src/store/database.js";
+import { openStore, type Store } from "../../packages/twinspec/src/store/database.js";
 import type { OrderStatusChanged } from "../../src/domain/orders.js";
-import { readiness } from "../../src/store/health.js";
-import { listenerName, PgBus } from "../../src/store/pg-events.js";
+import { readiness } from "../../packages/twinspec/src/store/health.js";
+import { listenerName, PgBus } from "../../packages/twinspec/src/store/pg-events.js";
 import { freshDatabase, testDatabaseKind, testPostgresUrl, type TestDatabase } from "../support/database.js";
 
 const silent = pino({ level: "silent" });

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { sql } from "kysely";
 import type { Services } from "../../generated/wiring.js";
-import { openStore, type Store } from "../../src/store/database.js";
+import { openStore, type Store } from "../../packages/twinspec/src/store/database.js";
 import { freshDatabase, testDatabaseKind, type TestDatabase } from "../support/database.js";
 import { domainOn } from "../support/services.js";
 
@@ -66,10 +66,30 @@ describe(`store on ${testDatabaseKind()}`, function () {
   it("migrations run once: opening the same database again, and three times at once, changes nothing", async () => {
     const again = await Promise.all([openStore(database.url), openStore(database.url), openStore(database.url)]);
     await Promise.all(again.map((s) => s.close()));
+    const migrations = (folder: string) => readdirSync(new URL(folder, import.meta.url)).filter((f) => /\.[jt]s$/.test(f)).map((f) => f.replace(/\.[jt]s$/, "")).sort();
     const names = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(store.db);
-    const files = readdirSync(new URL("../../src/store/migrations/", import.meta.url)).map((f) => f.replace(/\.[jt]s$/, "")).sort();
+    const files = migrations("../../src/migrations/");
     assert.ok(files.includes("001_customers") && files.length >= 4);
     assert.deepEqual(names.rows.map((r) => r.name), files);
+    // Twinspec's own (jobs, idempotency keys, rate limits), in their own bookkeeping table, before the application's.
+    const own = await sql<{ name: string }>`select name from twinspec_migration order by name`.execute(store.db);
+    assert.deepEqual(own.rows.map((r) => r.name), migrations("../../packages/twinspec/src/store/migrations/"));
+    assert.ok(own.rows.length >= 3);
+  });
+
+  it("a database whose own migrations made the job, idempotency and rate-limit tables (before Twinspec had its own) keeps them and their rows", async () => {
+    // As such a database looks: the tables and their rows there, no record of Twinspec's migrations.
+    await store.db.insertInto("jobs").values({ job_id: "job_before", kind: "k", status: "SUCCEEDED", payload: "{}", result: null, error: null, version: 1, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z", lease_until: null }).execute();
+    await sql`drop table twinspec_migration`.execute(store.db);
+    const again = await openStore(database.url);
+    try {
+      const jobs = await again.db.selectFrom("jobs").select("job_id").execute();
+      assert.deepEqual(jobs.map((j) => j.job_id), ["job_before"]);
+      const own = await sql<{ name: string }>`select name from twinspec_migration order by name`.execute(again.db);
+      assert.ok(own.rows.length >= 3, "Twinspec's migrations are recorded as applied");
+    } finally {
+      await again.close();
+    }
   });
 
 });

@@ -2,7 +2,7 @@
 // over errors as pg, Node and better-sqlite3 make them.
 import assert from "node:assert/strict";
 import SQLite from "better-sqlite3";
-import { DatabaseUnavailableError, unavailable } from "../../src/store/unavailable.js";
+import { DatabaseUnavailableError, unavailable } from "../../packages/twinspec/src/store/unavailable.js";
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
 

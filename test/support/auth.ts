@@ -1,5 +1,5 @@
 // Tokens for tests: every test server signs with TEST_SECRET; call() and gql() send ADMIN unless told otherwise.
-import { signToken } from "../../src/auth/tokens.js";
+import { signToken } from "../../packages/twinspec/src/auth/tokens.js";
 
 export const TEST_SECRET = "twinspec-test-secret-0123456789abcdef";
 

@@ -5,9 +5,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { deref, escapePointer, isObject, loadDocument, type JsonObject } from "../../src/codegen/spec.js";
-import { createLogger } from "../../src/logger.js";
-import { buildMockApp, type MockAppDeps } from "../../src/mock/app.js";
+import { deref, escapePointer, isObject, loadDocument, type JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
+import { createLogger } from "../../packages/twinspec/src/logger.js";
+import { buildMockApp, type MockAppDeps } from "../../packages/twinspec/src/mock/app.js";
+import { definition } from "../../generated/wiring.js";
 import { TEST_SECRET } from "./auth.js";
 import type { Operation } from "./spec.js";
 
@@ -17,7 +18,7 @@ export interface MockServer {
 }
 
 export async function startMockServer(options: Partial<MockAppDeps> = {}): Promise<MockServer> {
-  const app = buildMockApp({ logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"), authSecret: TEST_SECRET, ...options });
+  const app = buildMockApp({ definition, logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"), authSecret: TEST_SECRET, ...options });
   const server: Server = createServer(app.callback);
   app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

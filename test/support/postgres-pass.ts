@@ -3,7 +3,7 @@
 // to do, never a silent pass; TWINSPEC_SKIP_POSTGRES=1 skips the pass for people without one, loudly.
 import { spawnSync } from "node:child_process";
 import pg from "pg";
-import { describeUrl } from "../../src/store/postgres.js";
+import { describeUrl } from "../../packages/twinspec/src/store/postgres.js";
 import { SCHEMA_PREFIX, testPostgresUrl } from "./database.js";
 
 const url = testPostgresUrl();

@@ -14,7 +14,7 @@ export interface ServerProcess {
  * specs' × 1000 unless `env` sets RATE_LIMIT_FACTOR (see TEST_RATE_LIMITS in server.ts).
  */
 export function startProcess(env: Record<string, string>, entry = "src/main.ts"): Promise<ServerProcess> {
-  return spawnServer(process.execPath, ["--import", "tsx", entry], { env });
+  return spawnServer(process.execPath, ["--import", "tsx", "--conditions=twinspec-source", entry], { env });
 }
 
 /**

@@ -1,7 +1,7 @@
 // Stores and job queues opened by a test on a fresh database (two stores on PostgreSQL act as two instances),
 // all closed and the database dropped after each test.
-import { openStore, type Store } from "../../src/store/database.js";
-import type { JobQueue } from "../../src/store/job-queue.js";
+import { openStore, type Store } from "../../packages/twinspec/src/store/database.js";
+import type { JobQueue } from "../../packages/twinspec/src/store/job-queue.js";
 import { freshDatabase, type TestDatabase } from "./database.js";
 
 export function storesPerTest() {

@@ -2,11 +2,12 @@
 // (SQLite file, or a PostgreSQL schema with TEST_DATABASE=postgres: see database.ts).
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { buildApp, type App, type AppDeps } from "../../src/app.js";
-import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "../../src/http/limits.js";
-import { createMetrics } from "../../src/http/metrics.js";
-import { createLogger } from "../../src/logger.js";
-import { openStore, type Store, type StoreOptions } from "../../src/store/database.js";
+import { buildApp, type App, type AppDeps } from "../../packages/twinspec/src/app.js";
+import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "../../packages/twinspec/src/http/limits.js";
+import { createMetrics } from "../../packages/twinspec/src/http/metrics.js";
+import { createLogger } from "../../packages/twinspec/src/logger.js";
+import { openStore, type Store, type StoreOptions } from "../../packages/twinspec/src/store/database.js";
+import { definition } from "../../generated/wiring.js";
 import { ADMIN_TOKEN, TEST_SECRET } from "./auth.js";
 import { recordStatuses } from "./coverage.js";
 import { freshDatabase, type TestDatabase } from "./database.js";
@@ -48,6 +49,7 @@ export async function startServer(
   const traceQuery = options.tracing?.query(database.kind);
   const store = await openStore(database.url, { ...options.store, countQuery: metrics.onQuery, onQuery: traceQuery, beforeQuery: options.faults ? faultHook(options.faults) : undefined });
   const app = buildApp({
+    definition,
     store,
     authSecret: options.authSecret === null ? undefined : (options.authSecret ?? TEST_SECRET),
     identity: options.identity,

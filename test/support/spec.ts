@@ -5,9 +5,9 @@
 import { buildSchema, type GraphQLField, type GraphQLSchema } from "graphql";
 import { graphqlInputs, graphqlOwnership, pairs, resources, restOwnership, type ResourceTag } from "../../generated/contract.js";
 import { operationSpecs } from "../../generated/rest.js";
-import { isObject, loadDocument, type JsonObject } from "../../src/codegen/spec.js";
-import type { OperationSpec } from "../../src/http/rest-runtime.js";
-import { loadTypeDefs } from "../../src/graphql/schema.js";
+import { isObject, loadDocument, type JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
+import type { OperationSpec } from "../../packages/twinspec/src/http/rest-runtime.js";
+import { loadTypeDefs } from "../../packages/twinspec/src/graphql/schema.js";
 import { call } from "./server.js";
 
 export { graphqlInputs, graphqlOwnership, pairs, resources, restOwnership };

@@ -1,7 +1,7 @@
 // Tracing as operators turn it on: the standard OTEL_* variables of the process (main.ts), nothing else.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { tracingFromEnv } from "../../src/telemetry/config.js";
+import { tracingFromEnv } from "../../packages/twinspec/src/telemetry/config.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { startCollector } from "../support/otlp-collector.js";
 import { startProcess } from "../support/process.js";

@@ -1,0 +1,117 @@
+// GraphQL authorization from schema.graphql's @auth(scopes: […]) directives, enforced centrally by wrapping
+// the resolvers of every field that carries one (or whose type does). A field the caller may not see resolves
+// to an error (UNAUTHENTICATED / FORBIDDEN) and null, leaving the rest of `data` intact. Root fields then apply
+// the ownership rule to the identifiers in their arguments, as REST does to its path.
+import { getDirective, MapperKind, mapSchema } from "@graphql-tools/utils";
+import { defaultFieldResolver, GraphQLError, type GraphQLFieldConfig, type GraphQLSchema } from "graphql";
+import type { Ownership } from "../definition.js";
+import { refusal, type OwnerLookup, type Refusal } from "./ownership.js";
+import { missingScopes, type Principal } from "./principal.js";
+
+const unauthenticatedError = (message = "this field needs a bearer token (Authorization: Bearer <token>)") =>
+  new GraphQLError(message, { extensions: { code: "UNAUTHENTICATED" } });
+const forbidden = (message: string) => new GraphQLError(message, { extensions: { code: "FORBIDDEN" } });
+
+/** The scopes a field needs: its own @auth, else its parent type's @auth; undefined = public. */
+function requiredScopes(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, unknown>, typeName: string): string[] | undefined {
+  const own = getDirective(schema, field, "auth")?.[0]?.scopes as string[] | undefined;
+  const type = schema.getType(typeName);
+  const inherited = type ? (getDirective(schema, type, "auth")?.[0]?.scopes as string[] | undefined) : undefined;
+  return own ?? inherited;
+}
+
+/** Throws the error a caller without the scopes (or without any token) gets. */
+function checkScopes(principal: Principal | null, scopes: string[], field: string): void {
+  if (!principal) throw unauthenticatedError(`${field} needs a bearer token with scope(s) ${scopes.join(", ")}`);
+  const missing = missingScopes(principal, scopes);
+  if (missing.length > 0) throw forbidden(`${field} needs the scope(s) ${missing.join(", ")}`);
+}
+
+/**
+ * Ownership for root fields (declared in the specs): what the arguments name must be owned by the token's subject.
+ * At once (no promise) unless an owner must be looked up.
+ */
+function checkOwnership(ownership: Ownership | undefined, owners: OwnerLookup, principal: Principal, args: Record<string, unknown>, field: string): void | Promise<void> {
+  const refused = refusal(principal, ownership, args, owners);
+  const check = (refused: Refusal | undefined) => {
+    if (refused === "collection") throw forbidden(`${field} covers what every owner holds; only an admin token may use it`);
+    if (refused) throw forbidden(`${field}: what it names is not owned by this token's subject`);
+  };
+  return refused instanceof Promise ? refused.then(check) : check(refused);
+}
+
+export function withAuth(schema: GraphQLSchema, owners: OwnerLookup, graphqlOwnership: Readonly<Record<string, Ownership>>): GraphQLSchema {
+  const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name]);
+  return mapSchema(schema, {
+    [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => {
+      const scopes = requiredScopes(schema, field, typeName);
+      if (!scopes) return field;
+      const name = `${typeName}.${fieldName}`;
+      const isRoot = roots.has(typeName);
+      const resolve = field.resolve ?? defaultFieldResolver;
+      if (field.subscribe) {
+        // A subscription is authorized once, when it starts, and ends when the caller's token expires.
+        const subscribe = field.subscribe;
+        return {
+          ...field,
+          subscribe: async (source, args, context: { principal: Principal | null }, info) => {
+            checkScopes(context.principal, scopes, name);
+            await checkOwnership(graphqlOwnership[name], owners, context.principal!, args, name);
+            const stream = await subscribe(source, args, context, info);
+            return isAsyncIterable(stream) ? untilExpiry(stream, context.principal!.expiresAt * 1000) : stream;
+          },
+        };
+      }
+      const guarded: GraphQLFieldConfig<unknown, { principal: Principal | null }> = isRoot
+        ? {
+            ...field,
+            // No async frame of its own: the owner check answers at once for admins and fields without an owner rule.
+            resolve: (source, args, context, info) => {
+              checkScopes(context.principal, scopes, name);
+              const checked = checkOwnership(graphqlOwnership[name], owners, context.principal!, args, name);
+              return checked instanceof Promise ? checked.then(() => resolve(source, args, context, info)) : resolve(source, args, context, info);
+            },
+          }
+        : {
+            ...field,
+            resolve: (source, args, context, info) => {
+              checkScopes(context.principal, scopes, name);
+              return resolve(source, args, context, info);
+            },
+          };
+      return guarded;
+    },
+  });
+}
+
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
+  typeof value === "object" && value !== null && Symbol.asyncIterator in value;
+
+/** The same stream, ended (and its source returned) at `deadline` ms since epoch. */
+function untilExpiry<T>(stream: AsyncIterable<T>, deadline: number): AsyncIterableIterator<T> {
+  const source = stream[Symbol.asyncIterator]();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<IteratorResult<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ done: true, value: undefined }), Math.max(0, deadline - Date.now()));
+  });
+  const finish = async () => {
+    clearTimeout(timer);
+    await source.return?.();
+    return { done: true as const, value: undefined };
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      const result = await Promise.race([source.next(), expired]);
+      if (result.done) await finish();
+      return result;
+    },
+    return: finish,
+    async throw(error) {
+      await finish();
+      throw error;
+    },
+  };
+}

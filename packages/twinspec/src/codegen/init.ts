@@ -1,0 +1,124 @@
+// `twinspec init <dir> [--openapi FILE] [--graphql FILE] [--twinspec SPEC]`: a new application built with Twinspec,
+// like `gqlgen init`: the layout every application has (package.json, codegen.yml, the two specs, src/, test/),
+// from the user's specs or the starter pair (one resource, notes), with `generate` run so that every stub exists.
+// In the new folder `npm install && npm test && npm start` pass with no edit: the stubs answer 501 / NOT_IMPLEMENTED,
+// which the test kit reports as not yet implemented.
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const TEMPLATES = join(PACKAGE_ROOT, "templates");
+
+const USAGE = `usage: twinspec init <dir> [--openapi FILE] [--graphql FILE] [--twinspec SPEC]
+
+  --openapi, --graphql  your API's two specs (both, or neither: then a starter pair with one resource, notes)
+  --twinspec            how the new package.json names this package (default: the tarball npm exec ran, else ^VERSION)`;
+
+/** The versions this package is tested with: what a new application installs beside it. */
+const PINNED = ["graphql", "kysely", "tsx", "typescript"] as const;
+const DEV = { mocha: "12.0.3", "@types/mocha": "10.0.10", "@types/node": "20.19.25" };
+
+function ownPackage(): { version: string; dependencies: Record<string, string> } {
+  return JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
+}
+
+/** `npm exec --package <tarball>` (or npx) passes the tarball in npm_config_package: the new app installs that one. */
+function twinspecSpec(given: string | undefined, env: NodeJS.ProcessEnv, version: string): string {
+  if (given) return /\.tgz$/.test(given) && existsSync(given) ? `file:${resolve(given)}` : given;
+  const tarball = (env.npm_config_package ?? "").split(/[\s,]+/).find((p) => /\.tgz$/.test(p) && existsSync(p));
+  return tarball ? `file:${resolve(tarball)}` : `^${version}`;
+}
+
+export function packageJson(name: string, twinspec: string): string {
+  const own = ownPackage();
+  const pinned = Object.fromEntries(PINNED.map((d) => [d, own.dependencies[d]]));
+  return `${JSON.stringify(
+    {
+      name: name.toLowerCase().replace(/[^a-z0-9._-]+/g, "-"),
+      version: "0.1.0",
+      private: true,
+      type: "module",
+      engines: { node: ">=20.19" },
+      scripts: {
+        generate: "twinspec generate",
+        start: "tsx src/main.ts",
+        dev: "tsx watch --include openapi.yaml --include schema.graphql --include codegen.yml node_modules/twinspec/src/dev.ts",
+        test: "twinspec generate --check && tsc --noEmit && mocha",
+        token: "twinspec token",
+      },
+      dependencies: { twinspec, ...pinned },
+      devDependencies: DEV,
+      // graphql-codegen's newer @graphql-tools/delegate needs a package the registry lacks (Twinspec's DESIGN §5).
+      overrides: { "@graphql-tools/delegate": "12.2.1" },
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { openapi: { type: "string" }, graphql: { type: "string" }, twinspec: { type: "string" }, help: { type: "boolean", short: "h" } } });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    console.error(USAGE);
+    return 2;
+  }
+  if (!values.openapi !== !values.graphql) {
+    console.error("twinspec init: give both --openapi and --graphql (every resource is served over both), or neither for the starter pair");
+    return 2;
+  }
+  for (const file of [values.openapi, values.graphql]) {
+    if (file && !existsSync(file)) {
+      console.error(`twinspec init: ${file}: no such file`);
+      return 1;
+    }
+  }
+  const dir = resolve(positionals[0]);
+  if (existsSync(dir) && readdirSync(dir).length > 0) {
+    console.error(`twinspec init: ${positionals[0]} exists and is not empty; name a new folder`);
+    return 1;
+  }
+  const own = ownPackage();
+  mkdirSync(join(dir, "src/migrations"), { recursive: true });
+  cpSync(join(TEMPLATES, "app"), dir, { recursive: true });
+  for (const [from, to] of [["gitignore", ".gitignore"], ["mocharc.json", ".mocharc.json"]]) {
+    copyFileSync(join(dir, from), join(dir, to));
+    await import("node:fs").then((fs) => fs.rmSync(join(dir, from)));
+  }
+  copyFileSync(values.openapi ?? join(TEMPLATES, "starter/openapi.yaml"), join(dir, "openapi.yaml"));
+  copyFileSync(values.graphql ?? join(TEMPLATES, "starter/schema.graphql"), join(dir, "schema.graphql"));
+  writeFileSync(join(dir, "package.json"), packageJson(basename(dir), twinspecSpec(values.twinspec, env, own.version)));
+  writeFileSync(
+    join(dir, "src/migrations/README.md"),
+    "Your migrations: one Kysely migration per file (NNN_name.ts exporting `up(db)`), applied in name order after\nTwinspec's own (jobs, idempotency keys, rate limits). Use `text(db)` and `bytes(db)` from \"twinspec\" for columns\nthat mean the same on SQLite and PostgreSQL.\n",
+  );
+
+  // generate, in the new folder: generated/ and a stub for every operation, field and resource.
+  const { generateProject } = await import("./project.js");
+  const cwd = process.cwd();
+  process.chdir(dir);
+  let ok: boolean;
+  try {
+    ok = await generateProject({ log: (line) => console.log(`  ${line}`), error: (line) => console.error(`  ${line}`) });
+  } finally {
+    process.chdir(cwd);
+  }
+  if (!ok) {
+    console.error(`twinspec init: ${positionals[0]} was created, but its specs do not generate yet: fix what is named above, then run \`npm run generate\` there`);
+    return 1;
+  }
+  console.log(`\ncreated ${positionals[0]}: next,\n  cd ${positionals[0]}\n  npm install\n  npm test        every operation walked; stubs are reported as not yet implemented\n  npm start       serves REST and GraphQL on http://127.0.0.1:3000\nthen fill in src/domain, src/rest and src/graphql, add a migration in src/migrations, and run npm test again.`);
+  return 0;
+}

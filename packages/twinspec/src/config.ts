@@ -1,0 +1,119 @@
+// Configuration from the environment, read once at start. Every knob is documented in the README.
+import type { Budget } from "./definition.js";
+import { resolveSecret, type AuthConfig } from "./auth/secret.js";
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./http/limits.js";
+import { parseBudgets, type RateLimitConfig } from "./rate-limit/setup.js";
+import { tracingFromEnv, type TracingConfig } from "./telemetry/config.js";
+import { DEFAULT_DATABASE_URL } from "./store/database.js";
+
+export interface Config {
+  host: string;
+  port: number;
+  databaseUrl: string;
+  /** PostgreSQL: most pooled connections per instance (DATABASE_POOL_MAX) */
+  databasePoolMax: number;
+  logLevel: string;
+  bodyLimit: number;
+  /** check REST handler responses against openapi.yaml (RESPONSE_VALIDATION=on|off; off by default in production) */
+  responseValidation: boolean;
+  jobs: { leaseMs: number; pollMs: number };
+  corsOrigins: string[];
+  auth: AuthConfig & { metricsToken?: string };
+  graphql: GraphqlConfig;
+  /** PostgreSQL: longest wait for a connection, and the probe that finds the database down (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_PING_MS, DATABASE_PING_TIMEOUT_MS) */
+  database: { connectTimeoutMs: number; pingMs: number; pingTimeoutMs: number };
+  /** timeouts and size limits of the HTTP server (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_URL_LENGTH) */
+  server: ServerLimits;
+  /** SIGTERM/SIGINT: how long in-flight requests may take to finish before the process exits anyway (SHUTDOWN_GRACE_MS) */
+  shutdownGraceMs: number;
+  /** OpenTelemetry: set when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT, …) */
+  tracing?: TracingConfig;
+  /** the specs' rate limits, scaled (RATE_LIMIT_FACTOR) or replaced (RATE_LIMITS); PostgreSQL sync (RATE_LIMIT_SYNC_MS) */
+  rateLimits: RateLimitConfig;
+}
+
+/** GraphQL knobs (GRAPHQL_*): introspection and the limits checked before execution. */
+export interface GraphqlConfig {
+  introspection: boolean;
+  maxDepth: number;
+  maxCost: number;
+  maxAliases: number;
+  maxDocumentBytes: number;
+  maxVariablesBytes: number;
+  /** GRAPHQL_PERSISTED_ONLY: run only the documents of the client preset's manifest (a safelist) */
+  persistedOnly: boolean;
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${env[name]}"`);
+  return value;
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = env[name];
+  if (value === undefined || value === "") return fallback;
+  if (value !== "on" && value !== "off") throw new Error(`${name} must be "on" or "off", got "${value}"`);
+  return value === "on";
+}
+
+/** `budgets`: the rate-limit budgets the specs declare (RATE_LIMITS may name only those). */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env, budgets?: Readonly<Record<string, Budget>>): Config {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  return {
+    host: env.HOST ?? "127.0.0.1",
+    port,
+    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    databasePoolMax: positive(env, "DATABASE_POOL_MAX", 10),
+    logLevel: env.LOG_LEVEL ?? "info",
+    bodyLimit: positive(env, "BODY_LIMIT", 1024 * 1024),
+    responseValidation: onOff(env, "RESPONSE_VALIDATION", env.NODE_ENV !== "production"),
+    auth: { ...resolveSecret(env), metricsToken: env.METRICS_TOKEN || undefined },
+    corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
+    jobs: { leaseMs: positive(env, "JOB_LEASE_MS", 30_000), pollMs: positive(env, "JOB_POLL_MS", 500) },
+    graphql: {
+      introspection: env.GRAPHQL_INTROSPECTION !== "false",
+      maxDepth: positive(env, "GRAPHQL_MAX_DEPTH", 10),
+      maxCost: positive(env, "GRAPHQL_MAX_COST", 5000),
+      maxAliases: positive(env, "GRAPHQL_MAX_ALIASES", 30),
+      maxDocumentBytes: positive(env, "GRAPHQL_MAX_DOCUMENT_BYTES", 64 * 1024),
+      maxVariablesBytes: positive(env, "GRAPHQL_MAX_VARIABLES_BYTES", 64 * 1024),
+      persistedOnly: env.GRAPHQL_PERSISTED_ONLY === "true",
+    },
+    database: {
+      connectTimeoutMs: positive(env, "DATABASE_CONNECT_TIMEOUT_MS", 5_000),
+      pingMs: positive(env, "DATABASE_PING_MS", 250),
+      pingTimeoutMs: positive(env, "DATABASE_PING_TIMEOUT_MS", 500),
+    },
+    server: serverLimits(env),
+    shutdownGraceMs: positive(env, "SHUTDOWN_GRACE_MS", 10_000),
+    tracing: tracingFromEnv(env),
+    rateLimits: rateLimitConfig(env, budgets),
+  };
+}
+
+function rateLimitConfig(env: NodeJS.ProcessEnv, budgets: Readonly<Record<string, Budget>> | undefined): RateLimitConfig {
+  const factor = Number(env.RATE_LIMIT_FACTOR ?? 1);
+  if (!Number.isFinite(factor) || factor <= 0) throw new Error(`RATE_LIMIT_FACTOR must be a positive number, got "${env.RATE_LIMIT_FACTOR}"`);
+  const overrides = parseBudgets(env.RATE_LIMITS);
+  const unknown = budgets ? Object.keys(overrides).filter((name) => !(name in budgets)) : [];
+  if (unknown.length) throw new Error(`RATE_LIMITS names ${unknown.join(", ")}, which the specs do not declare; they declare ${Object.keys(budgets ?? {}).join(", ")}`);
+  return { factor, overrides, syncMs: positive(env, "RATE_LIMIT_SYNC_MS", 50) };
+}
+
+function serverLimits(env: NodeJS.ProcessEnv): ServerLimits {
+  const d = DEFAULT_SERVER_LIMITS;
+  const limits = {
+    headersTimeoutMs: positive(env, "HEADERS_TIMEOUT_MS", d.headersTimeoutMs),
+    requestTimeoutMs: positive(env, "REQUEST_TIMEOUT_MS", d.requestTimeoutMs),
+    keepAliveTimeoutMs: positive(env, "KEEP_ALIVE_TIMEOUT_MS", d.keepAliveTimeoutMs),
+    maxHeaderBytes: positive(env, "MAX_HEADER_BYTES", d.maxHeaderBytes),
+    maxUrlLength: positive(env, "MAX_URL_LENGTH", d.maxUrlLength),
+  };
+  // Node refuses a server whose headers may take longer than the whole request.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new Error(`HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`);
+  }
+  return limits;
+}

@@ -1,0 +1,71 @@
+// What an application built with Twinspec hands the framework: the facts `npm run generate` read from its two specs
+// (generated/contract.ts, generated/rest.ts, generated/persisted-documents.ts) and its own code, wired by
+// generated/wiring.ts (`definition`). The framework reads every resource, scope, owner and budget from here, never
+// from a list of its own.
+import type { IResolvers } from "@graphql-tools/utils";
+import type { ServiceDeps } from "./domain/deps.js";
+import type { MountOptions, OperationSpec, RestMiddleware, Validator } from "./http/rest-runtime.js";
+
+/** A resource (an OpenAPI tag with x-resource): schema, identifying property, id prefix, owner property, URL template. */
+export interface ResourceInfo {
+  schema: string;
+  id: string;
+  idPrefix: string;
+  /** "self": an instance is owned by the subject whose id it has; else the property naming its owner */
+  owner: string;
+  path: string;
+}
+
+/** Whose data a request acts on: an instance named by a path parameter or argument, a whole owned collection, or nobody's. */
+export type Ownership = { kind: "instance"; resource: string; from: string } | { kind: "collection"; resource: string } | { kind: "none" };
+
+/**
+ * The rules a root field's arguments share with its paired operation: arguments named like its path parameters,
+ * and its body (one input object argument, or arguments named like the body's properties).
+ */
+export interface InputRules {
+  operationId: string;
+  path?: { args: string[]; validate: Validator };
+  body?: { validate: Validator } & ({ arg: string } | { args: string[] });
+}
+
+export interface Budget {
+  limit: number;
+  window: number;
+}
+
+/** What the two specs state together (generated/contract.ts). */
+export interface ContractFacts {
+  scopes: Readonly<Record<string, string>>;
+  resources: Readonly<Record<string, ResourceInfo>>;
+  restOwnership: Readonly<Record<string, Ownership>>;
+  graphqlOwnership: Readonly<Record<string, Ownership>>;
+  pairs: Readonly<Record<string, string>>;
+  graphqlInputs: Readonly<Record<string, InputRules>>;
+  rateLimits: {
+    readonly budgets: Readonly<Record<string, Budget>>;
+    readonly rest: Readonly<Record<string, string>>;
+    readonly graphql: Readonly<Partial<Record<"query" | "mutation" | "subscription", string>>>;
+  };
+}
+
+/** Who owns an instance of a resource (undefined: no such instance; null: nobody owns it). */
+export type OwnerLookup = (resource: string, id: string) => Promise<string | undefined | null>;
+
+export interface AppDefinition<Services = any> {
+  contract: ContractFacts;
+  operationSpecs: readonly OperationSpec[];
+  restRoutes(handlers: any, options?: MountOptions): RestMiddleware;
+  /** every operation's handler (src/rest/<tag>.ts) */
+  restHandlers: object;
+  /** every resolver (src/graphql/<tag>.ts and src/graphql/scalars.ts) */
+  resolvers: IResolvers[];
+  /** the custom scalars of schema.graphql */
+  scalars: IResolvers;
+  createServices(deps: ServiceDeps): Services;
+  ownerLookup(services: Services): OwnerLookup;
+  /** per-operation DataLoaders for GraphQL (src/graphql/loaders.ts) */
+  createLoaders(services: Services): object;
+  /** the client preset's persisted documents: id → text */
+  persistedDocuments: Readonly<Record<string, string>>;
+}

@@ -1,0 +1,35 @@
+// Batch reads for loaders: rows of many parents fetched in one query, handed back per parent.
+import type { Kysely } from "kysely";
+import { preparedInRaw } from "../store/prepared.js";
+import type { Projection } from "./projection.js";
+
+/** Every id of `ids` mapped to its rows (possibly none), in the order the rows came. */
+export function groupBy<Row, T>(ids: readonly string[], rows: Row[], keyOf: (row: Row) => string, toItem: (row: Row) => T): Map<string, T[]> {
+  const groups = new Map<string, T[]>(ids.map((id) => [id, []]));
+  for (const row of rows) groups.get(keyOf(row))?.push(toItem(row));
+  return groups;
+}
+
+/**
+ * The live rows (deleted_at null) of a table for many parents in one query, oldest first (the order of an index on
+ * (parentColumn, created_at, idColumn): no sort step), each mapped by the projection of the fields asked for. The
+ * query is compiled once per number of parents and set of columns.
+ */
+export function liveRowsByParent<Row, Model>(
+  db: Kysely<any>,
+  table: string,
+  parentColumn: string,
+  idColumn: string,
+  projection: (fields?: readonly string[]) => Projection<Row, Model>,
+) {
+  // Rows come as arrays of values (no row object per row): the projection maps them to models by position.
+  const read = preparedInRaw(db, (ids, columns: string[]) =>
+    db.selectFrom(table).select(columns).where(parentColumn, "in", ids).where("deleted_at", "is", null).orderBy(parentColumn).orderBy("created_at").orderBy(idColumn),
+  );
+  return async (parentIds: readonly string[], fields?: readonly string[]): Promise<Map<string, Model[]>> => {
+    const { columns, key, mapValues } = projection(fields);
+    const rows = parentIds.length === 0 ? [] : await read(parentIds, columns, key);
+    const parentAt = columns.indexOf(parentColumn as keyof Row & string);
+    return groupBy(parentIds, rows, (values) => values[parentAt] as string, mapValues);
+  };
+}

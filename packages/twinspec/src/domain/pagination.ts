@@ -1,0 +1,69 @@
+// Keyset pagination over (created_at, id): stable under inserts, opaque to clients.
+import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
+import { prepared } from "../store/prepared.js";
+import { InvalidInputError } from "./errors.js";
+
+export interface PageRequest {
+  /** page size, within the bounds the specs give (limit / first) */
+  limit: number;
+  cursor?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string, pointer = "/cursor"): [string, string] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "string")) return value as [string, string];
+  } catch {
+    // fall through to the error below
+  }
+  throw new InvalidInputError([{ pointer, message: "is not a cursor this API issued" }]);
+}
+
+/**
+ * Pages of a query in (created_at, id) order, each starting after the cursor's position: the keyset query every
+ * list of the domain shares. `idColumn` breaks ties between rows created in the same millisecond. The two queries
+ * (first page, page after a cursor) are built and compiled once; `scope` are the base query's own parameters (the
+ * parent whose children are listed), `sample` example values of them.
+ */
+export function keysetPager<DB, TB extends keyof DB, Row extends { created_at: string }, T, Scope extends string[]>(
+  db: Kysely<any>,
+  base: (...scope: Scope) => SelectQueryBuilder<DB, TB, Row>,
+  sample: Scope,
+  idColumn: string,
+  idOf: (row: Row) => string,
+  toItem: (row: Row) => T,
+) {
+  const ordered = (query: SelectQueryBuilder<DB, TB, Row>, limit: number) => query.orderBy(sql.ref("created_at")).orderBy(sql.ref(idColumn)).limit(limit);
+  const first = prepared(db, (...args: [...Scope, number]) => ordered(base(...(args.slice(0, -1) as Scope)), args.at(-1) as number), [...sample, 21] as [...Scope, number]);
+  const after = prepared(
+    db,
+    (...args: [...Scope, string, string, string, number]) => {
+      const [createdAt, sameCreatedAt, id, limit] = args.slice(-4) as [string, string, string, number];
+      const query = base(...(args.slice(0, -4) as Scope)).where(sql<boolean>`(created_at > ${createdAt} or (created_at = ${sameCreatedAt} and ${sql.ref(idColumn)} > ${id}))`);
+      return ordered(query, limit);
+    },
+    [...sample, "c1", "c2", "i", 21] as [...Scope, string, string, string, number],
+  );
+  return async (page: PageRequest, ...scope: Scope): Promise<Page<T>> => {
+    const limit = page.limit;
+    let rows: Row[];
+    if (page.cursor) {
+      const [createdAt, id] = decodeCursor(page.cursor);
+      rows = await after(...scope, createdAt, createdAt, id, limit + 1);
+    } else {
+      rows = await first(...scope, limit + 1);
+    }
+    const kept = rows.length > limit ? rows.slice(0, limit) : rows;
+    const last = kept.at(-1);
+    return { items: kept.map(toItem), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, idOf(last)) : null };
+  };
+}

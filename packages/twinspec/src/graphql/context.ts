@@ -1,0 +1,64 @@
+// What every resolver receives: the domain services, this operation's loaders, who is calling, the event bus for
+// subscriptions.
+import type { Logger } from "pino";
+import type { Principal } from "../auth/principal.js";
+import type { EventBus } from "../store/events.js";
+import type { LiveStreams } from "./streams.js";
+
+// A type alias (not an interface) so graphql-http accepts it as a record.
+export type GraphqlContext<Services = unknown, Loaders = object> = {
+  services: Services;
+  loaders: Loaders;
+  principal: Principal | null;
+  requestId: string;
+  log?: Logger;
+  /** the bus domain changes are published on (subscriptions listen there) */
+  bus: EventBus;
+  /** live subscription streams (ended when the app closes) */
+  streams: LiveStreams;
+};
+
+interface Shared<Services = unknown, Loaders = object> {
+  createLoaders(services: Services): Loaders;
+  services: Services;
+  bus: EventBus;
+  streams: LiveStreams;
+}
+
+/** Who is calling, and the log of their request: a logger, or where to get one when something is logged. */
+export type Caller = { principal?: Principal | null; requestId?: string; log?: Logger | (() => Logger | undefined) };
+
+/**
+ * One context per operation: loaders cache only within it. Its loaders and logger are made on first use (most
+ * operations need one loader or none, and log nothing), by one class rather than properties defined per request.
+ */
+class OperationContext<Services, Loaders> {
+  #loaders: Loaders | undefined;
+  readonly #createLoaders: (services: Services) => Loaders;
+  readonly #caller: Caller;
+  readonly services: Services;
+  readonly bus: EventBus;
+  readonly streams: LiveStreams;
+  readonly principal: Principal | null;
+  readonly requestId: string;
+  constructor({ services, bus, streams, createLoaders }: Shared<Services, Loaders>, caller: Caller) {
+    this.#createLoaders = createLoaders;
+    this.services = services;
+    this.bus = bus;
+    this.streams = streams;
+    this.#caller = caller;
+    this.principal = caller.principal ?? null;
+    this.requestId = caller.requestId ?? "";
+  }
+  get loaders(): Loaders {
+    return (this.#loaders ??= this.#createLoaders(this.services));
+  }
+  get log(): Logger | undefined {
+    const log = this.#caller.log;
+    return typeof log === "function" ? log() : log;
+  }
+}
+
+export function createContext<Services, Loaders>(shared: Shared<Services, Loaders>, caller: Caller): GraphqlContext<Services, Loaders> {
+  return new OperationContext(shared, caller);
+}

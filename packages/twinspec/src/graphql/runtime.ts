@@ -1,0 +1,46 @@
+// The GraphQL side of the app, built once: schema, persisted documents, operation preparation (cache + limits),
+// execution, the live subscription streams, and a context per operation. Every transport (HTTP, WebSocket, SSE)
+// uses this one object.
+import { subscribe, type GraphQLSchema } from "graphql";
+import type { Logger } from "pino";
+import type { AppDefinition } from "../definition.js";
+import type { GraphqlCharge } from "../rate-limit/graphql.js";
+import type { EventBus } from "../store/events.js";
+import type { Tracing } from "../telemetry/types.js";
+import { createContext, type Caller, type GraphqlContext } from "./context.js";
+import { createExecute, traced } from "./execute.js";
+import { createPreparer, type OperationOptions } from "./operation.js";
+import { createPersistedDocuments } from "./persisted.js";
+import { buildSchema } from "./schema.js";
+import { LiveStreams } from "./streams.js";
+
+/**
+* `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers); with
+ * `tracing` every operation gets a span; with `persistedOnly` only the documents of the client preset's manifest run;
+ * `charge` spends an operation's cost from its caller's rate limit (none: no limits).
+ */
+export function createGraphqlRuntime<Services>(
+  definition: Pick<AppDefinition<Services>, "resolvers" | "createLoaders" | "persistedDocuments" | "contract">,
+  services: Services,
+  bus: EventBus,
+  options: OperationOptions & { log?: Logger; schema?: GraphQLSchema; tracing?: Tracing; persistedOnly?: boolean; charge?: GraphqlCharge } = {},
+) {
+  const schema = options.schema ?? buildSchema(definition);
+  const streams = new LiveStreams();
+  const execute = createExecute(schema, options.tracing);
+  return {
+    schema,
+    streams,
+    log: options.log,
+    persisted: createPersistedDocuments({ documents: definition.persistedDocuments, only: options.persistedOnly }),
+    prepare: createPreparer(schema, options),
+    charge: options.charge ?? ((() => undefined) as GraphqlCharge),
+    execute,
+    /** an executed result as JSON (compiled for the operation's selections where it can be: see execute.ts) */
+    serialize: execute.serialize,
+    subscribe: traced(options.tracing, subscribe),
+    context: (caller: Caller): GraphqlContext => createContext({ services, bus, streams, createLoaders: definition.createLoaders }, caller) as GraphqlContext,
+  };
+}
+
+export type GraphqlRuntime = ReturnType<typeof createGraphqlRuntime>;

@@ -1,0 +1,71 @@
+// The executable schema: schema.graphql (loaded at start) + the resolvers of every tag (generated/wiring.ts).
+// Root fields without a resolver answer NOT_IMPLEMENTED, so the whole contract is reachable from day one. A root
+// field's arguments are checked by the validators of its paired REST operation before it runs. Every resolver is
+// wrapped so that what it throws leaves as a coded GraphQLError (errors.ts).
+import { readFileSync } from "node:fs";
+import { makeExecutableSchema } from "@graphql-tools/schema";
+import { isObjectType, type GraphQLArgument, type GraphQLFieldResolver, type GraphQLSchema } from "graphql";
+import type { AppDefinition, InputRules } from "../definition.js";
+import { NotImplementedError } from "../domain/errors.js";
+import { projectFile } from "../paths.js";
+import type { GraphqlContext } from "./context.js";
+import { toGraphqlError } from "./errors.js";
+import { checkArguments } from "./inputs.js";
+
+export function loadTypeDefs(file = "schema.graphql"): string {
+  return readFileSync(projectFile(file), "utf8");
+}
+
+export function buildSchema(definition: Pick<AppDefinition, "resolvers" | "contract">, typeDefs = loadTypeDefs()): GraphQLSchema {
+  return guardResolvers(makeExecutableSchema({ typeDefs, resolvers: definition.resolvers }), definition.contract.graphqlInputs);
+}
+
+/**
+ * What every executable schema of schema.graphql gets around its resolvers, whatever they are (the domain's, or the
+ * mock's): NOT_IMPLEMENTED for a root field without one, the paired operation's argument checks, coded errors.
+ */
+export function guardResolvers(schema: GraphQLSchema, graphqlInputs: Readonly<Record<string, InputRules>>): GraphQLSchema {
+  const subscription = schema.getSubscriptionType();
+  for (const root of [schema.getQueryType(), schema.getMutationType(), subscription]) {
+    if (!isObjectType(root)) continue;
+    for (const field of Object.values(root.getFields())) {
+      const coordinate = `${root.name}.${field.name}`;
+      if (!(root === subscription ? field.subscribe : field.resolve)) {
+        const fail = () => {
+          throw new NotImplementedError(coordinate);
+        };
+        field.resolve = fail;
+        if (root === subscription) field.subscribe = fail;
+        continue;
+      }
+      const rules = graphqlInputs[coordinate];
+      if (!rules) continue;
+      const key = root === subscription ? "subscribe" : "resolve";
+      const inner = field[key]!;
+      field[key] = (source, args, context, info) => {
+        checkArguments(rules, args);
+        return inner(source, args, context, info);
+      };
+    }
+  }
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith("__")) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (field.resolve) field.resolve = coded(field.resolve, field.args);
+      if (field.subscribe) field.subscribe = coded(field.subscribe, field.args);
+    }
+  }
+  return schema;
+}
+
+/** Same resolver; a throw or rejection becomes a coded GraphQLError (domain outcome, or masked and logged). */
+function coded(resolve: GraphQLFieldResolver<unknown, GraphqlContext>, args: readonly GraphQLArgument[]): GraphQLFieldResolver<unknown, GraphqlContext> {
+  return (source, values, context, info) => {
+    try {
+      const result = resolve(source, values, context, info);
+      return result instanceof Promise ? result.catch((error) => Promise.reject(toGraphqlError(error, context, args))) : result;
+    } catch (error) {
+      throw toGraphqlError(error, context, args);
+    }
+  };
+}

@@ -1,0 +1,102 @@
+// Process entry: config from env, open the store, listen; SIGTERM/SIGINT → refuse new connections, finish in-flight
+// requests within the grace period, end subscriptions, close the database, exit 0.
+import { buildApp } from "./app.js";
+import type { AppDefinition } from "./definition.js";
+import { createHttpServer } from "./http/limits.js";
+import { createMetrics } from "./http/metrics.js";
+import { drainable } from "./http/shutdown.js";
+import { createServerLogger } from "./logger.js";
+import { configOrExit, logDevToken } from "./serve.js";
+import { isPostgresUrl, openStore } from "./store/database.js";
+
+export interface ServeOptions {
+  /** the application's migrations folder (default: src/migrations of the project) */
+  migrations?: string;
+}
+
+/**
+ * `npm start`: the application served on HOST:PORT with the configuration of the environment (README,
+ * "Configuration"), on the database DATABASE_URL names, until SIGTERM or SIGINT.
+ */
+export async function serve(definition: AppDefinition, options: ServeOptions = {}): Promise<void> {
+  const config = configOrExit(definition.contract.rateLimits.budgets);
+  // Tracing code is loaded only when an OTLP endpoint is set; without one, requests carry no tracing at all.
+  const telemetry = config.tracing ? await import("./telemetry/tracing.js") : undefined;
+  const { logger, flush } = createServerLogger(config.logLevel, telemetry?.logFields);
+  const tracing = telemetry?.startTracing({ ...config.tracing!, logger });
+  const exit = (code: number) => {
+    flush();
+    process.exit(code);
+  };
+  // Metrics first: the store reports every query to db_queries_total (and to tracing, when on).
+  const metrics = createMetrics({ defaults: true });
+  const traceQuery = tracing?.query(isPostgresUrl(config.databaseUrl) ? "postgres" : "sqlite");
+  const store = await openStore(config.databaseUrl, {
+    migrations: options.migrations,
+    countQuery: metrics.onQuery,
+    onQuery: traceQuery,
+    poolMax: config.databasePoolMax,
+    connectTimeoutMs: config.database.connectTimeoutMs,
+    availability: { pingMs: config.database.pingMs, pingTimeoutMs: config.database.pingTimeoutMs },
+    logger,
+  });
+  const { jwksUrl, issuer, audience } = config.auth;
+  const app = buildApp({
+    definition,
+    store,
+    logger,
+    authSecret: config.auth.secret,
+    identity: { jwksUrl, issuer, audience },
+    metricsToken: config.auth.metricsToken,
+    metrics,
+    graphql: config.graphql,
+    bodyLimit: config.bodyLimit,
+    responseValidation: config.responseValidation,
+    jobs: config.jobs,
+    corsOrigins: config.corsOrigins,
+    maxUrlLength: config.server.maxUrlLength,
+    tracing,
+    rateLimits: config.rateLimits,
+  });
+  // Timeouts and size limits against slow and abusive clients (src/http/limits.ts).
+  const server = createHttpServer(app.callback, config.server, logger);
+  const draining = drainable(server);
+  // GraphQL subscriptions over WebSocket share this server's port (/graphql).
+  app.attach(server);
+
+  app.start();
+  // On PostgreSQL: hear other instances' events before taking requests, so no subscriber misses one.
+  await app.bus.ready?.();
+  await logDevToken(config, logger, definition.contract.scopes);
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    logger.info({ url: `http://${config.host}:${port}`, database: store.dialect }, "twinspec listening");
+  });
+
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    const grace = config.shutdownGraceMs;
+    logger.info({ signal, graceMs: grace }, "shutting down: refusing new connections, finishing in-flight requests");
+    // Whatever happens below, the process is gone shortly after the grace period.
+    setTimeout(() => {
+      logger.warn("shutdown did not complete in time; exiting");
+      exit(1);
+    }, grace + 4_000).unref();
+    const drained = draining.drain(grace);
+    // Subscriptions end now (graphql-ws complete + close 1001, SSE complete): they would hold their connections
+    // open. Background work stops once the job in hand is done.
+    await app.close();
+    const clean = await drained;
+    if (!clean) logger.warn({ graceMs: grace }, "requests still running at the end of the grace period were cut off");
+    await store.close();
+    // Exports the spans still batched; a collector that does not answer gets 3 s, not the whole shutdown budget.
+    if (tracing) await Promise.race([tracing.shutdown(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+    logger.info("stopped");
+    exit(clean ? 0 : 1);
+  }
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}

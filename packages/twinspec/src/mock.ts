@@ -1,0 +1,56 @@
+// `twinspec mock` (npm run mock): the mock server (src/mock/app.ts) as a process, on HOST:PORT like `npm start`, with no database.
+// SIGTERM/SIGINT end subscriptions, let in-flight requests finish (10 s at most) and exit 0.
+import { createHttpServer } from "./http/limits.js";
+import { createMetrics } from "./http/metrics.js";
+import { createServerLogger } from "./logger.js";
+import type { AppDefinition } from "./definition.js";
+import { buildMockApp } from "./mock/app.js";
+import { configOrExit, logDevToken } from "./serve.js";
+
+export async function serveMock(definition: AppDefinition): Promise<void> {
+  const config = configOrExit(definition.contract.rateLimits.budgets);
+  const { logger, flush } = createServerLogger(config.logLevel);
+  const app = buildMockApp({
+    definition,
+    logger,
+    authSecret: config.auth.secret,
+    identity: { jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer, audience: config.auth.audience },
+    metricsToken: config.auth.metricsToken,
+    metrics: createMetrics({ defaults: true }),
+    graphql: config.graphql,
+    bodyLimit: config.bodyLimit,
+    responseValidation: config.responseValidation,
+    corsOrigins: config.corsOrigins,
+  });
+  // The same server as `npm start`'s: its limits (timeouts, header size; Node's refusals as problem+json) and responses.
+  const server = createHttpServer(app.callback, config.server, logger);
+  app.attach(server);
+  await logDevToken(config, logger, definition.contract.scopes);
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    logger.info({ url: `http://${config.host}:${port}`, mock: true }, "twinspec mock server listening: answers come from openapi.yaml and schema.graphql");
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const closing = app.close();
+    server.close(async () => {
+      await closing;
+      logger.info("stopped");
+      flush();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => {
+      logger.warn("in-flight requests did not finish in 10 s; exiting");
+      flush();
+      process.exit(1);
+    }, 10_000).unref();
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}

@@ -1,0 +1,97 @@
+// The mock server (`npm run mock`): every REST operation and GraphQL root field answered from the specs alone, with
+// no domain and no database, behind the very transports of the real server (src/transports.ts): the generated REST
+// wiring (validation, 405/406/413/415, problem+json, response validation), bearer tokens and scopes, GraphQL over
+// HTTP, SSE and WebSocket with @auth and the limits. Ownership needs data the mock does not have: every instance
+// counts as the caller's own, while collection-wide operations still need `admin`, as the specs say.
+import type { Server } from "node:http";
+import type Koa from "koa";
+import type { Logger } from "pino";
+import type { AppDefinition } from "../definition.js";
+import { withAuth } from "../auth/graphql.js";
+import { TokenVerifier, type VerifierOptions } from "../auth/tokens.js";
+import { loadDocument } from "../codegen/spec.js";
+import type { GraphqlConfig } from "../config.js";
+import { createGraphqlRuntime } from "../graphql/runtime.js";
+import { createMetrics, type Metrics } from "../http/metrics.js";
+import type { HandlerResponse, RequestContext } from "../http/rest-runtime.js";
+import { projectFile } from "../paths.js";
+import { InProcessBus } from "../store/events.js";
+import { transports, type Transports } from "../transports.js";
+import { createAnswers, schemaSampler, type MockRequest } from "./answers.js";
+import { mockSchema, TICK } from "./graphql.js";
+import { preferences } from "./prefer.js";
+
+export interface MockAppDeps {
+  /** the application whose specs the mock answers for (generated/wiring.ts `definition`); its domain is never called */
+  definition: AppDefinition;
+  logger: Logger;
+  /** HS256 secret that bearer tokens are signed with (AUTH_SECRET) */
+  /** HS256 secret (AUTH_SECRET); without it only the identity provider's tokens are accepted */
+  authSecret?: string;
+  /** an identity provider's JWKS, issuer and audience, as for the real server */
+  identity?: Omit<VerifierOptions, "secret">;
+  metricsToken?: string;
+  metrics?: Metrics;
+  bodyLimit?: number;
+  /** check every answer against the spec (default: on unless NODE_ENV=production) */
+  responseValidation?: boolean;
+  corsOrigins?: string[];
+  graphql?: Partial<GraphqlConfig>;
+  wsKeepAliveMs?: number;
+  /** how often every subscription gets a mocked event (ms, default 5000) */
+  eventIntervalMs?: number;
+}
+
+export interface MockApp extends Pick<Transports, "callback" | "around"> {
+  koa: Koa;
+  attach(server: Server): void;
+  close(): Promise<void>;
+}
+
+/** The mock has no domain: a resolver or loader reaching for one is a bug in the mock, and says so. */
+const noDomain = new Proxy({} as Record<string, unknown>, {
+  get: (_, name) => {
+    throw new Error(`the mock server has no domain (services.${String(name)})`);
+  },
+});
+
+export function buildMockApp({ definition, logger, authSecret, identity, metricsToken, metrics = createMetrics(), bodyLimit, responseValidation, corsOrigins, graphql = {}, wsKeepAliveMs, eventIntervalMs = 5000 }: MockAppDeps): MockApp {
+  // The document generated/rest.ts was made from.
+  const doc = loadDocument(projectFile("openapi.yaml"));
+  const { operationSpecs, contract, scalars } = definition;
+  const answer = createAnswers(doc, contract.resources);
+  const owners = async () => null;
+  const bus = new InProcessBus();
+  const gql = createGraphqlRuntime(definition, noDomain, bus, { ...graphql, log: logger, schema: withAuth(mockSchema(schemaSampler(doc), contract, scalars), owners, contract.graphqlOwnership) });
+  const handlers = Object.fromEntries(
+    operationSpecs.map((op) => [op.operationId, async (req: MockRequest, ctx: RequestContext & { prefer: Map<string, string> }): Promise<HandlerResponse> => answer(op, ctx.prefer, req)]),
+  ); // one generic handler per operation, where the real ones are typed per operation
+  const http = transports({
+    definition,
+    logger,
+    verifier: new TokenVerifier({ ...identity, secret: authSecret, jwks: { log: logger, ...identity?.jwks } }),
+    owners,
+    metrics,
+    metricsToken,
+    readiness: async () => ({ ready: true, body: { status: "ready", mock: true } }),
+    graphql: gql,
+    rest: { handlers, context: (ctx, base) => ({ ...base, prefer: preferences(ctx.get("Prefer") || undefined) }) },
+    bodyLimit,
+    responseValidation,
+    corsOrigins,
+    wsKeepAliveMs,
+  });
+  let tick = 0;
+  const clock = setInterval(() => void bus.publish(TICK, ++tick), eventIntervalMs).unref();
+  return {
+    koa: http.koa,
+    callback: http.callback,
+    around: http.around,
+    attach: http.attach,
+    close: async () => {
+      clearInterval(clock);
+      await http.close();
+      await bus.close();
+    },
+  };
+}

@@ -1,0 +1,176 @@
+// The event bus across instances: PostgreSQL LISTEN/NOTIFY. Each instance holds one connection of its own that
+// LISTENs on a channel per schema; publish delivers to this instance's listeners at once (as the in-process bus
+// does) and NOTIFYs the others, which skip what they sent themselves. NOTIFY is not durable: an instance whose
+// listening connection is down misses what is sent meanwhile; it reconnects with backoff and says so in the log
+// and in /readyz.
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import { pgDriver } from "./pg-driver.js";
+import type { Logger } from "pino";
+import { InProcessBus, type EventBus, type EventMap } from "./events.js";
+import type { PostgresHandle } from "./postgres.js";
+
+export interface PgBusOptions {
+  /** first reconnect delay; doubles per failed attempt up to maxBackoffMs */
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** how often the listening connection is checked; a silent network failure is found this way */
+  heartbeatMs?: number;
+}
+
+interface Envelope {
+  /** the sending instance */
+  o: string;
+  t: keyof EventMap;
+  e: EventMap[keyof EventMap];
+}
+
+/** Channel names are identifiers (at most 63 bytes): one per schema, so schemas sharing a database stay apart. */
+export const channelFor = (schema: string) => `twinspec_events:${schema}`.slice(0, 63);
+
+export const listenerName = (schema: string) => `twinspec-listen ${schema}`.slice(0, 63);
+
+export class PgBus implements EventBus {
+  private readonly local = new InProcessBus();
+  private readonly origin = randomUUID();
+  private readonly channel: string;
+  private client: pg.Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private closed = false;
+  /** ends the current listening connection as lost (set while one is open) */
+  private drop: ((err?: Error) => void) | undefined;
+  private firstConnection: Promise<void>;
+  private resolveFirst!: () => void;
+
+  constructor(
+    private readonly pg: PostgresHandle,
+    private readonly log: Logger,
+    private readonly options: PgBusOptions = {},
+  ) {
+    this.channel = channelFor(pg.schema);
+    this.firstConnection = new Promise((resolve) => (this.resolveFirst = resolve));
+    // The availability probe notices a dead database within a second: the listening connection is dropped then
+    // (its heartbeat alone could wait on a dead network for long), and taken up again as soon as the probe gets
+    // an answer, rather than at the end of a backoff that grew during the outage.
+    pg.availability?.on("down", this.onDatabaseDown);
+    pg.availability?.on("up", this.onDatabaseUp);
+    this.connect();
+  }
+
+  private readonly onDatabaseDown = (err: Error) => this.drop?.(err);
+
+  private readonly onDatabaseUp = () => {
+    this.failures = 0;
+    if (this.closed || this.client || this.connecting) return;
+    clearTimeout(this.retry);
+    this.connect();
+  };
+
+  /** Resolves once the instance is listening (the first time). */
+  ready(): Promise<void> {
+    return this.firstConnection;
+  }
+
+  get listening(): boolean {
+    return this.client !== undefined;
+  }
+
+  async publish<K extends keyof EventMap>(type: K, event: EventMap[K]): Promise<void> {
+    await this.local.publish(type, event);
+    const envelope: Envelope = { o: this.origin, t: type, e: event };
+    try {
+      await this.pg.pool.query("select pg_notify($1, $2)", [this.channel, JSON.stringify(envelope)]);
+    } catch (err) {
+      // The change itself is committed; failing the request now would only make the client retry it.
+      this.log.error({ err, type }, "could not send the event to other instances");
+    }
+  }
+
+  subscribe<K extends keyof EventMap>(type: K, listener: (event: EventMap[K]) => void): () => void {
+    return this.local.subscribe(type, listener);
+  }
+
+  listenerCount(type?: keyof EventMap): number {
+    return this.local.listenerCount(type);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.pg.availability?.off("down", this.onDatabaseDown);
+    this.pg.availability?.off("up", this.onDatabaseUp);
+    clearTimeout(this.retry);
+    clearInterval(this.heartbeat);
+    await this.connecting;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+    await this.local.close();
+  }
+
+  private connect() {
+    if (this.closed || this.connecting) return;
+    this.connecting = this.open().finally(() => (this.connecting = undefined));
+  }
+
+  private async open() {
+    // Named, so an operator (or a test) can tell the listening connections apart in pg_stat_activity.
+    const client = new (pgDriver().Client)({ ...this.pg.clientConfig, application_name: listenerName(this.pg.schema), keepAlive: true });
+    let lost = false;
+    const onLost = (err?: Error) => {
+      if (lost) return;
+      lost = true;
+      client.end().catch(() => {});
+      if (this.client === client) this.client = undefined;
+      if (this.drop === onLost) this.drop = undefined;
+      clearInterval(this.heartbeat);
+      if (!this.closed) this.scheduleReconnect(err);
+    };
+    client.on("error", onLost);
+    client.on("end", () => onLost());
+    client.on("notification", (message) => this.deliver(message.payload));
+    this.drop = onLost;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(this.channel)}`);
+    } catch (err) {
+      onLost(err as Error);
+      return;
+    }
+    if (this.closed || lost) {
+      await client.end().catch(() => {});
+      return;
+    }
+    if (this.failures > 0) this.log.info({ attempts: this.failures }, "event bus listening again");
+    this.failures = 0;
+    this.client = client;
+    this.resolveFirst();
+    const every = this.options.heartbeatMs ?? 10_000;
+    this.heartbeat = setInterval(() => void client.query("select 1").catch((err) => onLost(err)), every);
+    this.heartbeat.unref();
+  }
+
+  private scheduleReconnect(err?: Error) {
+    const min = this.options.minBackoffMs ?? 100;
+    const max = this.options.maxBackoffMs ?? 5_000;
+    const delay = Math.min(max, min * 2 ** this.failures) * (0.5 + Math.random() / 2);
+    this.failures++;
+    this.log.warn({ err, attempt: this.failures, retryInMs: Math.round(delay) }, "event bus lost its PostgreSQL connection; reconnecting");
+    this.retry = setTimeout(() => this.connect(), delay);
+    this.retry.unref();
+  }
+
+  private deliver(payload: string | undefined) {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(payload ?? "");
+    } catch {
+      this.log.warn({ payload }, "ignored a malformed event notification");
+      return;
+    }
+    if (envelope.o === this.origin) return; // delivered locally when published
+    void this.local.publish(envelope.t, envelope.e as never);
+  }
+}

@@ -1,0 +1,161 @@
+// What every server built from the specs answers with, whatever stands behind it (the domain in app.ts, the mock in
+// src/mock/app.ts): the transport middleware, /healthz, /readyz, /metrics, the docs, GraphQL over HTTP, SSE and
+// WebSocket, and the generated REST wiring with its bearer authorizer.
+import type { Server } from "node:http";
+import zlib from "node:zlib";
+import Router from "@koa/router";
+import compress from "koa-compress";
+import Koa, { type Middleware } from "koa";
+import type { Logger } from "pino";
+import type { AppDefinition } from "./definition.js";
+import { graphqlCaller, metricsGuard, socketCaller } from "./auth/koa.js";
+import type { OwnerLookup } from "./definition.js";
+import { restAuthorizer } from "./auth/rest.js";
+import type { TokenVerifier } from "./auth/tokens.js";
+import { graphiqlAssets } from "./graphql/graphiql.js";
+import { graphqlHttp } from "./graphql/http.js";
+import type { GraphqlRuntime } from "./graphql/runtime.js";
+import { graphqlSse } from "./graphql/sse.js";
+import { attachWebSocket } from "./graphql/ws.js";
+import { corsFor } from "./http/cors.js";
+import { mountDocs } from "./http/docs.js";
+import { edge } from "./http/edge.js";
+import { DEFAULT_SERVER_LIMITS } from "./http/limits.js";
+import { routeLabeler, type Metrics } from "./http/metrics.js";
+import { frontDoor, type RequestListener } from "./http/front.js";
+import type { MountOptions } from "./http/rest-runtime.js";
+import type { Tracing } from "./telemetry/types.js";
+import type { RateLimiter } from "./rate-limit/limiter.js";
+import { rateLimited } from "./rate-limit/rest.js";
+
+export interface TransportDeps {
+  /** the application: its operations, routes and contract (generated/wiring.ts `definition`) */
+  definition: Pick<AppDefinition, "operationSpecs" | "restRoutes" | "contract">;
+  logger: Logger;
+  verifier: TokenVerifier;
+  /** who owns an instance, for the ownership rule of both authorizers */
+  owners: OwnerLookup;
+  metrics: Metrics;
+  /** when set, /metrics needs `Authorization: Bearer <metricsToken>` */
+  metricsToken?: string;
+  /** what /readyz answers */
+  readiness: () => Promise<{ ready: boolean; body: unknown }>;
+  graphql: GraphqlRuntime;
+  rest: { handlers: object } & Pick<MountOptions, "context" | "mapError" | "around">;
+  bodyLimit?: number;
+  responseValidation?: boolean;
+  corsOrigins?: string[];
+  wsKeepAliveMs?: number;
+  /** longest URL accepted (414 beyond; default 8192, MAX_URL_LENGTH) */
+  maxUrlLength?: number;
+  /** a server span for every request (OpenTelemetry); none when unset */
+  tracing?: Tracing;
+  /** counts REST operations against the budgets the spec declares (none: no rate limits) */
+  rateLimiter?: RateLimiter;
+}
+
+export interface Transports {
+  koa: Koa;
+  /** the server's request listener: the spec's operations and POST /graphql outside Koa's handling, the rest through it */
+  callback: RequestListener;
+  /** adds a middleware around every request, outermost (e.g. a test's recorder) */
+  around(middleware: Middleware): void;
+  /** serves GraphQL over WebSocket (graphql-ws) on /graphql of this server; call once the server exists */
+  attach(server: Server): void;
+  /** ends subscriptions (WebSocket and SSE) */
+  close(): Promise<void>;
+}
+
+export function transports(deps: TransportDeps): Transports {
+  const { logger, verifier, owners, metrics, graphql: gql, bodyLimit } = deps;
+  const { operationSpecs, restRoutes, contract } = deps.definition;
+  const koa = new Koa();
+  koa.proxy = false;
+  // Errors are answered as problems by problemErrors; Koa's own printer would only duplicate them.
+  koa.silent = true;
+
+  const router = new Router({ exclusive: "specificity" });
+  router.get("/healthz", (ctx) => {
+    ctx.body = { status: "ok" };
+  });
+  let closing = false;
+  router.get("/readyz", async (ctx) => {
+    const checked = closing ? undefined : await deps.readiness();
+    // `closing` read again once the database answered: a stop that began meanwhile is what the balancer must hear.
+    const { ready, body } = closing ? { ready: false, body: { status: "stopping" } } : checked!;
+    ctx.set("Cache-Control", "no-store");
+    ctx.status = ready ? 200 : 503;
+    ctx.body = body;
+  });
+  router.get("/metrics", metricsGuard(deps.metricsToken), metrics.endpoint);
+  // /graphql is found ahead of the router (like the spec's paths): @koa/router composes its layers per request.
+  const caller = graphqlCaller(verifier);
+  const graphqlEndpoint = graphqlHttp(gql, { bodyLimit });
+  router.all("/graphql/stream", graphqlCaller(verifier), graphqlSse(gql, { bodyLimit }));
+  router.get("/graphql/assets/:name", graphiqlAssets());
+  mountDocs(router);
+  // The spec's paths are found by the generated wiring's own trie, ahead of the router: its cost does not grow
+  // with the number of operations, and REST requests skip the router's regex walk.
+  const rest = restRoutes(deps.rest.handlers, {
+    bodyLimit,
+    validateResponses: deps.responseValidation,
+    authorize: deps.rateLimiter ? rateLimited(restAuthorizer(verifier, owners, contract.restOwnership), deps.rateLimiter, contract.rateLimits.rest) : restAuthorizer(verifier, owners, contract.restOwnership),
+    context: deps.rest.context,
+    mapError: deps.rest.mapError,
+    around: deps.rest.around,
+  });
+
+  const entryPoints = [...new Set(operationSpecs.map((op) => op.path))].concat("/graphql");
+  const routes = [...entryPoints, "/graphql/stream", "/graphql/assets/{name}", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json", "/openapi.yaml"];
+  const routeOf = routeLabeler(routes);
+  if (deps.tracing) koa.use(deps.tracing.http(routeOf));
+  const origins = deps.corsOrigins ?? [];
+  const edgeware = edge({
+    logger,
+    metrics,
+    routeOf,
+    cors: corsFor(origins),
+    corsOn: origins.length > 0,
+    // br at quality 4: most of the size win at a small share of the default (11) CPU cost.
+    compress: compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }),
+    compressThreshold: 1024,
+    maxUrlLength: deps.maxUrlLength ?? DEFAULT_SERVER_LIMITS.maxUrlLength,
+    entryPoints,
+  });
+  koa.use(edgeware);
+  koa.use(rest);
+  const graphqlPost: Middleware = (ctx, next) => caller(ctx, () => graphqlEndpoint(ctx, next));
+  koa.use((ctx, next) => (ctx.path === "/graphql" ? graphqlPost(ctx, next) : next()));
+  koa.use(router.routes());
+  // The hot paths outside Koa's handling (src/http/front.ts): the spec's operations and POST /graphql, the same
+  // middleware in the same order. Traced requests take Koa's chain, where the tracing middleware is.
+  const outer: Middleware[] = [edgeware];
+  const callback = frontDoor({
+    koa,
+    outer,
+    route: deps.tracing ? () => undefined : (method, path) => (rest.owns(path) ? rest : path === "/graphql" && method === "POST" ? graphqlPost : undefined),
+  });
+  let ws: ReturnType<typeof attachWebSocket> | undefined;
+  // What a leak would grow (the soak bench watches them): subscription streams, and their connections.
+  metrics.gauge("graphql_live_streams", "Subscription streams open (graphql-ws and SSE)", () => gql.streams.size);
+  metrics.gauge("graphql_ws_connections", "WebSocket connections open on /graphql", () => ws?.wss.clients.size ?? 0);
+  return {
+    koa,
+    callback,
+    around: (middleware) => {
+      koa.middleware.unshift(middleware);
+      outer.unshift(middleware);
+    },
+    attach: (server) => {
+      ws ??= attachWebSocket(server, gql, { keepAliveMs: deps.wsKeepAliveMs, authenticate: socketCaller(verifier) });
+    },
+    close: async () => {
+      closing = true;
+      await gql.streams.closeAll();
+      // graphql-ws sends `complete` for each ended stream within this turn of the event loop; the sockets close
+      // (1001) after it, so clients see their subscriptions completed rather than cut.
+      await new Promise((resolve) => setImmediate(resolve));
+      await ws?.close();
+    },
+  };
+}
