@@ -12,10 +12,14 @@ import { parseTtl, signToken } from "./tokens.js";
 export async function tokenCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { sub: { type: "string" }, scope: { type: "string" }, ttl: { type: "string" } } }));
+    ({ values } = parseArgs({ args: argv, options: { sub: { type: "string" }, scope: { type: "string" }, ttl: { type: "string" }, help: { type: "boolean", short: "h" } } }));
   } catch (error) {
     console.error((error as Error).message);
     return 2;
+  }
+  if (values.help) {
+    console.log(usage());
+    return 0;
   }
   const secret = env.AUTH_SECRET;
   if (!secret) {
@@ -23,13 +27,7 @@ export async function tokenCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     return 1;
   }
   if (!values.sub) {
-    let declared = "";
-    try {
-      declared = `\nscopes (openapi.yaml x-scopes): ${allScopes(readScopes(loadDocument(projectFile("openapi.yaml")), () => {}))}`;
-    } catch {
-      // no readable openapi.yaml here: the usage alone
-    }
-    console.error(`usage: twinspec token --sub <owner id|admin name> --scope "<scopes>" [--ttl 1h]\n  --sub  whom the token acts for: the id its resources name as their owner (x-resource owner), or any name with the admin scope${declared}`);
+    console.error(usage());
     return 2;
   }
   try {
@@ -41,4 +39,14 @@ export async function tokenCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     console.error((error as Error).message);
     return 1;
   }
+}
+
+function usage(): string {
+  let declared = "";
+  try {
+    declared = `\nscopes (openapi.yaml x-scopes): ${allScopes(readScopes(loadDocument(projectFile("openapi.yaml")), () => {}))}`;
+  } catch {
+    // no readable openapi.yaml here: the usage alone
+  }
+  return `usage: twinspec token --sub <owner id|admin name> --scope "<scopes>" [--ttl 1h]\n  --sub  whom the token acts for: the id its resources name as their owner (x-resource owner), or any name with the admin scope\n  AUTH_SECRET must be the server's (AUTH_ISSUER / AUTH_AUDIENCE too, when it checks them)${declared}`;
 }
