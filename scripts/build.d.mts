@@ -2,3 +2,5 @@
 export function canBuild(): boolean;
 export function stale(): boolean;
 export function build(): void;
+export function buildPackage(): void;
+export function removeOrphans(outDir: string, srcDir: string): number;
