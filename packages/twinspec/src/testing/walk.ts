@@ -4,36 +4,78 @@
 // operation without a token must answer 401; a GraphQL field must never fail INTERNAL_SERVER_ERROR. A handler or
 // resolver that is still a stub (501 / NOT_IMPLEMENTED) is reported as pending: not yet implemented, not failed.
 import { fileURLToPath } from "node:url";
-import type { AddressInfo } from "node:net";
 import { getNamedType, isCompositeType, isNonNullType, type GraphQLField } from "graphql";
 import { after, before, describe, it } from "mocha";
-import { buildApp, type App } from "../app.js";
-import { signToken } from "../auth/tokens.js";
-import { loadDocument } from "../codegen/spec.js";
 import type { AppDefinition } from "../definition.js";
-import { createHttpServer } from "../http/limits.js";
 import type { OperationSpec } from "../http/rest-runtime.js";
-import { createLogger } from "../logger.js";
-import { projectFile } from "../paths.js";
-import { openStore, type Store } from "../store/database.js";
-import { newWorld, specReader, urlOf, type Reply } from "./world.js";
+import { statusCoverageGate, type CoverageOptions } from "./coverage.js";
+import { describeGraphqlFuzz } from "./fuzz/graphql.js";
+import { describeRestFuzz, type FuzzOptions } from "./fuzz/rest.js";
+import { describeGraphqlAuthMatrix } from "./graphql-auth-matrix.js";
+import { describeRestAuthMatrix, type AuthMatrixOptions } from "./rest-auth-matrix.js";
+import { startServer, type TestServer, type TestServerOptions } from "./server.js";
+import { specOf } from "./spec.js";
+import { describeStatusWalks } from "./status-walks.js";
+import { ADMIN_SUBJECT, token } from "./tokens.js";
+import type { Reply } from "./client.js";
+import { newWorld, specReader, urlOf } from "./world.js";
 
-export interface WalkOptions {
+export interface ApiWalkOptions {
   /** the application's migrations folder (default: src/migrations of the project) */
   migrations?: string | URL;
-  /** the database (default: a fresh in-memory SQLite database) */
+  /** the database (default: a fresh one, as every test server of the kit: see database.ts) */
   databaseUrl?: string;
 }
 
-const SECRET = "twinspec-test-kit-secret-of-at-least-32-characters";
+export interface WalkOptions extends ApiWalkOptions {
+  /** the authorization matrices (false: not run) */
+  authMatrices?: false | Omit<AuthMatrixOptions, "server">;
+  /** the status walks (false: not run) */
+  statusWalks?: boolean;
+  /** the REST and GraphQL fuzzers (false: not run) */
+  fuzz?: false | Omit<FuzzOptions, "server">;
+  /** the per-(operation, status) coverage gate, registered last (false: not run) */
+  coverageGate?: false | CoverageOptions;
+}
 
+/**
+ * Everything the kit walks, registered as mocha suites in this order: the API walk (describeApiWalk), both
+ * authorization matrices, the status walks, both fuzzers, and the per-(operation, status) coverage gate over what all
+ * of them (and any test of the application that runs before, with the kit's startServer) produced.
+ */
 export function walkApi(definition: AppDefinition, options: WalkOptions = {}): void {
-  const doc = loadDocument(projectFile("openapi.yaml"));
-  const reader = specReader(doc);
+  const server = serverOptions(options);
+  describeApiWalk(definition, options);
+  if (options.authMatrices !== false) {
+    describeRestAuthMatrix(definition, { ...options.authMatrices, server });
+    describeGraphqlAuthMatrix(definition, { ...options.authMatrices, server });
+  }
+  if (options.statusWalks !== false) describeStatusWalks(definition, { server });
+  if (options.fuzz !== false) {
+    describeRestFuzz(definition, { ...options.fuzz, server });
+    describeGraphqlFuzz(definition, { ...options.fuzz, server });
+  }
+  if (options.coverageGate !== false) statusCoverageGate(definition, options.coverageGate || {});
+}
+
+function serverOptions(options: ApiWalkOptions): TestServerOptions {
+  const migrations = options.migrations instanceof URL ? fileURLToPath(options.migrations) : options.migrations;
+  const { databaseUrl } = options;
+  return {
+    ...(migrations ? { store: { migrations } } : {}),
+    ...(databaseUrl ? { database: { kind: databaseUrl.startsWith("postgres") ? "postgres" : "sqlite", url: databaseUrl, drop: async () => {} } } : {}),
+  };
+}
+
+/**
+ * The API walk: every operation and root field sent once with the specs' examples against one instance of every
+ * resource; statuses declared, never a 500; 401 without a token; no INTERNAL_SERVER_ERROR; stubs pending.
+ */
+export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptions = {}): void {
+  const reader = specReader(specOf(definition).doc);
   const ops = definition.operationSpecs;
-  let store: Store;
-  let app: App;
-  let server: ReturnType<typeof createHttpServer>;
+  let s: TestServer;
+  let app: TestServer["app"];
   let base = "";
   let admin = "";
   let world: Awaited<ReturnType<typeof newWorld>>;
@@ -69,25 +111,17 @@ export function walkApi(definition: AppDefinition, options: WalkOptions = {}): v
     this.timeout(30_000);
 
     before(async () => {
-      const migrations = options.migrations instanceof URL ? fileURLToPath(options.migrations) : options.migrations;
-      store = await openStore(options.databaseUrl ?? "sqlite::memory:", { migrations });
-      app = buildApp({ definition, store, logger: createLogger("silent"), authSecret: SECRET, rateLimits: { factor: 1000 } });
-      server = createHttpServer(app.callback);
-      app.attach(server);
-      app.start();
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      admin = await signToken(SECRET, { sub: "twinspec-test-admin", scope: [...Object.keys(definition.contract.scopes), "admin"].join(" "), ttlSeconds: 3600 });
+      s = await startServer(definition, serverOptions(options));
+      app = s.app;
+      base = s.url;
+      admin = await token(ADMIN_SUBJECT, [...new Set([...Object.keys(definition.contract.scopes), "admin"])].join(" "));
       world = await newWorld(definition, reader, send);
     });
 
     after(async () => {
       if (stubs.size) console.log(`\n  not yet implemented (stubs answer 501 / NOT_IMPLEMENTED; pending above): ${[...stubs].join(", ")}`);
       if (world?.missing.size) console.log(`  not made, so read with unknown ids: ${[...world.missing].map(([tag, why]) => `${tag} (${why})`).join(", ")}`);
-      await app?.close();
-      await new Promise((resolve) => server?.close(resolve));
-      server?.closeAllConnections();
-      await store?.close();
+      await s?.close();
     });
 
     // DELETEs last: they remove the instances the other operations read.

@@ -5,12 +5,7 @@ import type { AppDefinition } from "../definition.js";
 import type { OperationSpec } from "../http/rest-runtime.js";
 import { isObject, type JsonObject } from "../codegen/spec.js";
 
-export interface Reply {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
+import type { Reply } from "./client.js";
 
 export type Send = (op: OperationSpec, ids: Record<string, string>, init?: { token?: string | null; body?: unknown }) => Promise<Reply>;
 

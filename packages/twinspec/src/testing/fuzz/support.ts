@@ -3,23 +3,18 @@
 // seeded run that prints how to replay its failure (FUZZ_SEED, FUZZ_PATH, FUZZ_RUNS).
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { token } from "../support/auth.js";
-import { call, startServer, type TestServer } from "../support/server.js";
-import { newWorld, operations, resources } from "../support/spec.js";
-import { isObject, loadDocument, type JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
+import { after, before } from "mocha";
+import { isObject, type JsonObject } from "../../codegen/spec.js";
+import type { AppDefinition } from "../../definition.js";
+import { startServer, type TestServer, type TestServerOptions } from "../server.js";
+import { specOf, type Spec } from "../spec.js";
+import { token } from "../tokens.js";
 
-const doc = loadDocument("openapi.yaml");
 type Schema = JsonObject;
-
-export const resolve = (schema: unknown): Schema => {
-  let s = schema as Schema;
-  while (isObject(s) && typeof s.$ref === "string") s = s.$ref.slice(2).split("/").reduce<any>((node, key) => node[key], doc);
-  return s;
-};
 
 /** Strings a validator and a database may choke on: empty, blanks, control characters, other scripts, emoji, escapes, injections. */
 export const oddString: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("", " ", "\t\n", "\u0000", "\u202e", "null", "undefined", "0", "-1", "1e309", "NaN", "true", "{}", "[]", "'; drop table customers; --", "%00", "%zz", "../../etc/passwd", "<script>", "\ud83d\ude00", "\ud800", "a\u0301", "ℌ𝔢𝔩𝔩𝔬", "ﷺ", "\\", '"', "__proto__", "constructor"),
+  fc.constantFrom("", " ", "\t\n", "\u0000", "\u202e", "null", "undefined", "0", "-1", "1e309", "NaN", "true", "{}", "[]", "'; drop table users; --", "%00", "%zz", "../../etc/passwd", "<script>", "\ud83d\ude00", "\ud800", "a\u0301", "ℌ𝔢𝔩𝔩𝔬", "ﷺ", "\\", '"', "__proto__", "constructor"),
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 40 }),
 );
@@ -28,7 +23,7 @@ export const oddString: fc.Arbitrary<string> = fc.oneof(
 export const hugeString = (max: number) => fc.integer({ min: 201, max }).chain((n) => fc.constantFrom("x", "é", "😀", "a ").map((c) => c.repeat(Math.ceil(n / c.length)).slice(0, n)));
 
 /** Values valid against a schema of openapi.yaml (the keywords it uses). */
-export function valid(raw: unknown, depth = 0): fc.Arbitrary<unknown> {
+export function valid(resolve: Spec["resolve"], raw: unknown, depth = 0): fc.Arbitrary<unknown> {
   const s = resolve(raw);
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
@@ -37,12 +32,12 @@ export function valid(raw: unknown, depth = 0): fc.Arbitrary<unknown> {
       const props = isObject(s.properties) ? s.properties : {};
       const required = Array.isArray(s.required) ? (s.required as string[]) : [];
       if (depth > 4) return fc.constant(Object.fromEntries(required.map((k) => [k, null])));
-      const record = fc.record(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, valid(v, depth + 1)])), { requiredKeys: required });
+      const record = fc.record(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, valid(resolve, v, depth + 1)])), { requiredKeys: required });
       const min = typeof s.minProperties === "number" ? s.minProperties : 0;
       return min > 0 ? record.filter((o) => Object.keys(o).length >= min) : record;
     }
     case "array":
-      return fc.array(valid(s.items, depth + 1), { minLength: Number(s.minItems ?? 0), maxLength: Math.min(Number(s.maxItems ?? 4), 4) });
+      return fc.array(valid(resolve, s.items, depth + 1), { minLength: Number(s.minItems ?? 0), maxLength: Math.min(Number(s.maxItems ?? 4), 4) });
     case "integer":
       return fc.integer({ min: Number(s.minimum ?? -1e6), max: Number(s.maximum ?? 1e6) });
     case "number":
@@ -73,9 +68,9 @@ export const wrong: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A valid value for the schema, then maybe mutated: a field dropped, added, of a wrong type or null; or all wrong. */
-export function mutated(raw: unknown): fc.Arbitrary<unknown> {
+export function mutated(resolve: Spec["resolve"], raw: unknown): fc.Arbitrary<unknown> {
   const s = resolve(raw);
-  const base = valid(s);
+  const base = valid(resolve, s);
   const props = isObject(s.properties) ? Object.keys(s.properties) : [];
   return fc.oneof(
     { weight: 3, arbitrary: base },
@@ -91,22 +86,6 @@ export function mutated(raw: unknown): fc.Arbitrary<unknown> {
   );
 }
 
-/** The request body schema openapi.yaml gives an operation (for its first media type), resolved. */
-export function bodySchema(op: { path: string; method: string }): Schema | undefined {
-  const item = resolve((doc.paths as JsonObject)[op.path]);
-  const body = resolve((item[op.method.toLowerCase()] as JsonObject).requestBody);
-  const first = isObject(body?.content) ? (Object.values(body.content)[0] as Schema) : undefined;
-  return first?.schema ? resolve(first.schema) : undefined;
-}
-
-/** A query parameter's schema, resolved. */
-export function parameterSchema(op: { path: string; method: string }, name: string): Schema | undefined {
-  const item = resolve((doc.paths as JsonObject)[op.path]);
-  const params = [...((item.parameters as unknown[]) ?? []), ...(((item[op.method.toLowerCase()] as JsonObject).parameters as unknown[]) ?? [])].map(resolve);
-  const found = params.find((p) => p.name === name);
-  return found?.schema ? resolve(found.schema) : undefined;
-}
-
 const without = (v: unknown, k: string) => {
   const copy = { ...(v as Record<string, unknown>) };
   delete copy[k];
@@ -115,47 +94,75 @@ const without = (v: unknown, k: string) => {
 
 /** The ids a path parameter or argument may name, for a resource in every state; and ids that name nothing. */
 export interface Ids {
-  /** by id name (customerId, orderId, …): live ones the owner holds, another customer's, deleted, merged */
+  /** by id name: live ones the owner holds, another owner's, deleted, moved */
   byName: Record<string, string[]>;
   /** the owner's live ones, by id name */
   own: Record<string, string>;
   tokens: Record<string, string>;
   owner: string;
+  /** by id name: a well-formed id (the resource's prefix) that names nothing */
+  unknown: Record<string, string>;
 }
 
-export async function world(base: string): Promise<Ids> {
-  const mine = await newWorld(base);
-  const theirs = await newWorld(base);
-  const gone = await newWorld(base);
+/**
+ * Three worlds (spec.ts): the owner's, another owner's, and one whose owner is deleted (what it owned answers 410
+ * with it); the other world's instances deleted where they can be by themselves; instances of the self-owned
+ * resource acted on by an operation whose body names another instance of it (a merge: their URLs answer 301).
+ */
+export async function world(definition: AppDefinition, base: string): Promise<Ids> {
+  const spec = specOf(definition);
+  const { operations, resources, principals } = spec;
+  const mine = await spec.newWorld(base);
+  const theirs = await spec.newWorld(base);
+  const gone = await spec.newWorld(base);
   const byName: Record<string, string[]> = {};
   const add = (name: string, id: string | undefined) => id && (byName[name] ??= []).push(id);
   for (const w of [mine, theirs, gone]) for (const [name, id] of Object.entries(w.ids)) add(name, id);
-  // Deleted: the third world's owner (its orders, carts and jobs answer 410 with it), and the second one's cart.
-  const cartOp = operations.find((o) => o.method === "DELETE" && o.path === resources.carts.path)!;
-  await call(`${base}${cartOp.path.replace("{cartId}", theirs.ids.cartId)}`, { method: "DELETE" });
-  await call(`${base}/customers/${gone.owner}`, { method: "DELETE" });
-  // Merged into the owner: its URLs answer 301.
-  const merged = (await call(`${base}/customers`, { method: "POST", json: { firstName: "M", lastName: "M", email: "m@example.com" } })).json.customerId;
-  await call(`${base}/customers/${merged}/merge`, { method: "POST", json: { into: mine.owner } });
-  add("customerId", merged);
-  const customerScopes = "customers:read customers:write orders:read orders:write carts:read carts:write";
+  const deleterOf = (r: { path: string }) => operations.find((o) => o.method === "DELETE" && o.path === r.path);
+  // Deleted: the third world's owner, and the second one's owned instances that can be deleted by themselves.
+  for (const [tag, r] of Object.entries(resources)) {
+    const del = deleterOf(r);
+    if (del && !principals.includes(tag) && r.owner !== "none") await spec.send(base, del, theirs.ids);
+  }
+  for (const principal of principals) {
+    const del = deleterOf(resources[principal]);
+    if (del) await spec.send(base, del, gone.ids);
+  }
+  // Moved: an instance of a self-owned resource that an operation on it folds into another of its kind (its body
+  // names one: a property whose example has the resource's id prefix), made and folded into the owner's.
+  for (const principal of principals) {
+    const r = resources[principal];
+    for (const op of operations.filter((o) => o.method === "POST" && o.path.startsWith(`${r.path}/`) && pathParams(o.path).length === 1)) {
+      const sample = spec.sampleBody(op)?.body;
+      const into = isObject(sample) ? Object.keys(sample).find((k) => typeof sample[k] === "string" && (sample[k] as string).startsWith(`${r.idPrefix}_`)) : undefined;
+      if (!into) continue;
+      const moved = (await spec.send(base, spec.creatorOf(principal), {})).json?.[r.id] as string;
+      await spec.send(base, op, { [r.id]: moved }, { body: { ...(sample as object), [into]: mine.ids[r.id] } });
+      add(r.id, moved);
+    }
+  }
+  const ownScopes = Object.keys(definition.contract.scopes).filter((x) => x !== "admin");
+  const owned = ownScopes.join(" ");
   const tokens = {
     admin: await token("fuzz-admin", "admin"),
-    owner: await token(mine.owner, customerScopes),
-    other: await token(theirs.owner, customerScopes),
-    readOnly: await token(mine.owner, "customers:read orders:read carts:read"),
+    owner: await token(mine.owner, owned),
+    other: await token(theirs.owner, owned),
+    readOnly: await token(mine.owner, ownScopes.filter((x) => /read/.test(x)).join(" ")),
     noScopes: await token(mine.owner, ""),
-    expired: await token(mine.owner, customerScopes, -60),
+    expired: await token(mine.owner, owned, -60),
   };
-  return { byName, own: mine.ids, tokens, owner: mine.owner };
+  const unknown = Object.fromEntries(Object.values(resources).map((r) => [r.id, `${r.idPrefix}_0000000000000000000000`]));
+  return { byName, own: mine.ids, tokens, owner: mine.owner, unknown };
 }
+
+const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 
 /** An id for a path parameter or argument: one of every state, or one that names nothing, or no id at all. */
 export const idOf = (ids: Ids, name: string): fc.Arbitrary<string> =>
   fc.oneof(
     { weight: 3, arbitrary: fc.constant(ids.own[name] ?? "nothing_here") },
     { weight: 3, arbitrary: ids.byName[name]?.length ? fc.constantFrom(...ids.byName[name]) : fc.constant("nothing_here") },
-    { weight: 1, arbitrary: fc.constantFrom("nothing_here", "cus_0000000000000000000000", "-", "_") },
+    { weight: 1, arbitrary: fc.constantFrom("nothing_here", ids.unknown[name] ?? "nothing_here", "-", "_") },
     { weight: 1, arbitrary: fc.oneof(oddString, hugeString(400)) },
   );
 
@@ -187,11 +194,11 @@ export function settings(defaultRuns: number): FuzzSettings {
 }
 
 /** A server for one fuzz suite, with a world of every state (mocha hooks). */
-export function fuzzTarget(bodyLimit: number) {
+export function fuzzTarget(definition: AppDefinition, bodyLimit: number, options: TestServerOptions = {}) {
   const target = {} as { server: TestServer; ids: Ids };
   before(async () => {
-    target.server = await startServer({ bodyLimit });
-    target.ids = await world(target.server.url);
+    target.server = await startServer(definition, { ...options, bodyLimit });
+    target.ids = await world(definition, target.server.url);
   });
   after(() => target.server.close());
   return target;
@@ -203,7 +210,7 @@ const ready = async (base: string) => assert.equal((await fetch(`${base}/readyz`
  * Runs the property (`check` sends one request and answers its status); /readyz must stay 200 all along. A failure
  * says which request broke what, and the command that replays it.
  */
-export async function fuzz<T>(file: string, base: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<number>, options: FuzzSettings & { timeLimitMs: number }) {
+export async function fuzz<T>(file: string | undefined, base: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<number>, options: FuzzSettings & { timeLimitMs: number }) {
   const started = Date.now();
   const statuses = new Map<number, number>();
   const details = await fc.check(
@@ -223,7 +230,7 @@ export async function fuzz<T>(file: string, base: string, arbitrary: fc.Arbitrar
     },
   );
   if (details.failed) {
-    const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx mocha ${file}`;
+    const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx mocha ${file ?? ""}`;
     const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
     throw new Error(`${cause}\n\n${fc.defaultReportMessage(details)}\nReplay: ${replay}`);
   }

@@ -1,0 +1,40 @@
+// How the kit's tests call a test server: fetch with the admin token (unless told otherwise), the body read as JSON
+// when it is JSON.
+import { ADMIN_TOKEN } from "./tokens.js";
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+/**
+ * fetch + JSON body (when there is one). Sends the admin token unless the caller sets Authorization itself
+ * or passes `anonymous: true`.
+ */
+export async function call(url: string, init: RequestInit & { json?: unknown; anonymous?: boolean } = {}): Promise<Reply> {
+  const headers = new Headers(init.headers);
+  if (!init.anonymous && !headers.has("authorization")) headers.set("authorization", `Bearer ${ADMIN_TOKEN}`);
+  let body = init.body;
+  if (init.json !== undefined) {
+    body = JSON.stringify(init.json);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  const res = await fetch(url, { ...init, headers, body });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** A GraphQL request to `${base}/graphql` (the admin token unless `auth.token` says otherwise; "" sends none). */
+export async function gql(base: string, query: string, variables?: Record<string, unknown>, auth: { token?: string } = {}) {
+  const headers: Record<string, string> = { accept: "application/graphql-response+json" };
+  if (auth.token) headers.authorization = `Bearer ${auth.token}`;
+  return call(`${base}/graphql`, { method: "POST", json: { query, variables }, headers, anonymous: auth.token === "" });
+}
