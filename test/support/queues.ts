@@ -12,9 +12,12 @@ export function storesPerTest() {
     database = await freshDatabase();
   });
   afterEach(async () => {
+    // This test's database, held now: should this hook outlast its timeout, the next test's beforeEach replaces
+    // `database`, and the drop below must not take that one.
+    const mine = database;
     await Promise.all(queues.splice(0).map((q) => q.stop()));
     await Promise.all(stores.splice(0).map((s) => s.close()));
-    await database.drop();
+    await mine.drop();
   });
   return {
     /** a store on this test's database; closed after the test */
