@@ -1,7 +1,7 @@
 // Which tokens are refused, and how: 401 + WWW-Authenticate with error="invalid_token" when one was sent.
 import assert from "node:assert/strict";
 import { SignJWT, UnsecuredJWT } from "jose";
-import { TokenVerifier } from "../../packages/twinspec/src/auth/tokens.js";
+import { TokenVerifier } from "../../src/auth/tokens.js";
 import { TEST_SECRET, token } from "../support/auth.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 
@@ -18,7 +18,7 @@ describe("bearer tokens", () => {
     ["another algorithm (HS512)", async () => new SignJWT({ scope: "admin" }).setProtectedHeader({ alg: "HS512" }).setSubject("x").setExpirationTime(now() + 60).sign(key(TEST_SECRET)), /HS256/],
     ["a bad signature", async () => new SignJWT({ scope: "admin" }).setProtectedHeader({ alg: "HS256" }).setSubject("x").setExpirationTime(now() + 60).sign(key("another-secret-another-secret-0123")), /signature/],
     ["a tampered payload", async () => {
-      const [h, , sig] = (await token("x", "customers:read")).split(".");
+      const [h, , sig] = (await token("x", "authors:read")).split(".");
       return `${h}.${Buffer.from(JSON.stringify({ sub: "x", scope: "admin", exp: now() + 60 })).toString("base64url")}.${sig}`;
     }, /signature/],
     ["an expired token", async () => new SignJWT({ scope: "admin" }).setProtectedHeader({ alg: "HS256" }).setSubject("x").setExpirationTime(now() - 10).sign(key(TEST_SECRET)), /expired/],
@@ -29,7 +29,7 @@ describe("bearer tokens", () => {
 
   for (const [name, make, detail] of cases) {
     it(`refuses ${name}: 401 with error="invalid_token"`, async () => {
-      const res = await call(`${s.url}/customers`, { headers: { authorization: `Bearer ${await make()}` } });
+      const res = await call(`${s.url}/authors`, { headers: { authorization: `Bearer ${await make()}` } });
       assert.equal(res.status, 401);
       assert.match(res.headers.get("www-authenticate")!, /^Bearer realm="twinspec", error="invalid_token"/);
       assert.match(res.json.detail, detail);
@@ -37,7 +37,7 @@ describe("bearer tokens", () => {
   }
 
   it("a header that is not Bearer → 401 invalid_token", async () => {
-    const res = await call(`${s.url}/customers`, { headers: { authorization: "Basic dXNlcjpwYXNz" } });
+    const res = await call(`${s.url}/authors`, { headers: { authorization: "Basic dXNlcjpwYXNz" } });
     assert.equal(res.status, 401);
     assert.match(res.headers.get("www-authenticate")!, /invalid_token/);
   });
