@@ -47,11 +47,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     it(`${how}: 503 with the RateLimit fields, then 429 from the count in this process; the counts reach the database once it is back`, async () => {
       const sub = `outage-${how}`;
       const headers = { authorization: `Bearer ${await token(sub, "admin")}` };
-      for (let i = 0; i < 3; i++) assert.equal((await call(`${s.url}/customers`, { headers })).status, 200);
+      for (let i = 0; i < 3; i++) assert.equal((await call(`${s.url}/authors`, { headers })).status, 200);
       await proxy.cut(how);
       const during = [];
       for (let i = 0; i < 7; i++) {
-        const res = await call(`${s.url}/customers`, { headers });
+        const res = await call(`${s.url}/authors`, { headers });
         during.push(`${res.status}:${fields(res.headers).remaining}`);
       }
       // Each request is counted (the first ones may still find a live connection); none is a 500.

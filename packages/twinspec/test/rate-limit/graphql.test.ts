@@ -7,8 +7,8 @@ import { token } from "../support/auth.js";
 import { gql, startServer, type TestServer } from "../support/server.js";
 import { clearOfWindowEnd, fields, fromAddress, hourly } from "./helpers.js";
 
-// customers(first: 50) is a list of 50, each with a list of orders (10 assumed): 1 + 50 × 1 = 51.
-const COSTLY = "{ customers(first: 50) { customerId orders { orderId } } }";
+// authors(first: 50) is a list of 50, each with a list of notes (10 assumed): 1 + 50 × 1 = 51.
+const COSTLY = "{ authors(first: 50) { authorId notes { noteId } } }";
 
 describe("rate limits on GraphQL", () => {
   let s: TestServer;
@@ -22,7 +22,7 @@ describe("rate limits on GraphQL", () => {
   it("each operation spends its query cost: a leaf-only query 1, a list of lists its size", async () => {
     const t = await token("costs", "admin");
     const steps = [];
-    for (const query of ["{ __typename }", "{ customer(customerId: \"nobody\") { firstName } }", COSTLY, "{ customers(first: 5) { customerId } }"]) {
+    for (const query of ["{ __typename }", "{ author(authorId: \"nobody\") { name } }", COSTLY, "{ authors(first: 5) { authorId } }"]) {
       const res = await gql(s.url, query, undefined, { token: t });
       assert.equal(res.status, 200, res.text);
       steps.push(fields(res.headers).remaining);
@@ -49,7 +49,7 @@ describe("rate limits on GraphQL", () => {
     assert.match(error.message, /costs 51, more than the 18 left of 120 per window; retry in \d+ s/);
     assert.equal(fields(last!.headers).remaining, 18);
     // What is left still buys a cheaper operation.
-    assert.equal((await gql(s.url, "{ customers(first: 5) { customerId } }", undefined, { token: t })).status, 200);
+    assert.equal((await gql(s.url, "{ authors(first: 5) { authorId } }", undefined, { token: t })).status, 200);
     const other = await gql(s.url, COSTLY, undefined, { token: await token("gql-quiet", "admin") });
     assert.deepEqual([other.status, fields(other.headers).remaining], [200, 69]);
   });
@@ -57,7 +57,7 @@ describe("rate limits on GraphQL", () => {
   it("an operation that costs more than the whole budget is refused saying so, and spends nothing", async () => {
     const t = await token("greedy", "admin");
     // 1 + 100 × (1 + 10 × 1)
-    const res = await gql(s.url, "{ customers(first: 100) { orders { customer { customerId } } } }", undefined, { token: t });
+    const res = await gql(s.url, "{ authors(first: 100) { notes { author { authorId } } } }", undefined, { token: t });
     assert.equal(res.status, 429);
     assert.match(res.json.errors[0].message, /costs 1101, more than the whole budget of 120 per window; ask for fewer items/);
     assert.equal(fields((await gql(s.url, "{ __typename }", undefined, { token: t })).headers).remaining, 119);
@@ -65,7 +65,7 @@ describe("rate limits on GraphQL", () => {
 
   it("mutations spend the Mutation budget, apart from queries", async () => {
     const t = await token("writer", "admin");
-    const create = 'mutation { createCustomer(input: { firstName: "A", lastName: "B", email: "a@example.com" }) { customerId } }';
+    const create = 'mutation { createAuthor(input: { name: "A" }) { authorId } }';
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await gql(s.url, create, undefined, { token: t }));
     assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 429]);
