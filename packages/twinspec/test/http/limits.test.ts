@@ -59,7 +59,7 @@ describe("slow and abusive clients", function () {
   after(() => s.close());
 
   it("200 connections trickling headers 1 byte/s: a normal request is still answered in < 1 s; they get 408 and are closed", async () => {
-    const head = `GET /customers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`;
+    const head = `GET /authors HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`;
     const slow = await Promise.all(Array.from({ length: 200 }, () => connect(port)));
     let sent = 0;
     const trickle = setInterval(() => {
@@ -71,7 +71,7 @@ describe("slow and abusive clients", function () {
       const times: number[] = [];
       for (let i = 0; i < 5; i++) {
         const started = performance.now();
-        const res = await call(`${s.url}/customers`);
+        const res = await call(`${s.url}/authors`);
         times.push(performance.now() - started);
         assert.equal(res.status, 200);
       }
@@ -88,11 +88,11 @@ describe("slow and abusive clients", function () {
 
   it("a body that stalls → 408 problem+json, connection closed; the server goes on", async () => {
     const c = await connect(port);
-    c.socket.write(`POST /customers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"firstName":`);
+    c.socket.write(`POST /authors HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`);
     const started = Date.now();
     assertProblem(await c.closed, 408, /whole request within 4000 ms/);
     assert.ok(Date.now() - started >= limits.requestTimeoutMs - 500, "not before the request timeout");
-    assert.equal((await call(`${s.url}/customers`)).status, 200);
+    assert.equal((await call(`${s.url}/authors`)).status, 200);
   });
 
   it("an idle keep-alive connection is closed after the keep-alive timeout", async () => {
@@ -112,12 +112,12 @@ describe("slow and abusive clients", function () {
   });
 
   it("a URL over MAX_URL_LENGTH → 414 problem+json (with the request id)", async () => {
-    const res = await call(`${s.url}/customers?q=${"a".repeat(1_200)}`);
+    const res = await call(`${s.url}/authors?q=${"a".repeat(1_200)}`);
     assert.equal(res.status, 414);
     assert.equal(res.headers.get("content-type"), "application/problem+json");
     assert.match(res.json.detail, /at most 1000 are accepted/);
     assert.equal(res.json.requestId, res.headers.get("x-request-id"));
-    assert.equal((await call(`${s.url}/customers?q=${"a".repeat(900)}`)).status, 200);
+    assert.equal((await call(`${s.url}/authors?q=${"a".repeat(900)}`)).status, 200);
   });
 
   it("a request that is not HTTP → 400 problem+json", async () => {

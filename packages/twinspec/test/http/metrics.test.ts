@@ -1,9 +1,9 @@
 // /metrics: Prometheus text with request counts and durations by method/route/status, per app instance.
 import assert from "node:assert/strict";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import { createMetrics, routeLabeler } from "../../packages/twinspec/src/http/metrics.js";
+import { createMetrics, routeLabeler } from "../../src/http/metrics.js";
 import { ada, call, startServer, type TestServer } from "../support/server.js";
-import { metric } from "../graphql/helpers.js";
+import { metric } from "../support/metrics.js";
 
 describe("metrics", () => {
   let s: TestServer;
@@ -18,36 +18,36 @@ describe("metrics", () => {
   });
 
   it("counts requests and times them by method, route template and status", async () => {
-    const created = await call(`${s.url}/customers`, { method: "POST", json: ada });
-    await call(`${s.url}/customers/${created.json.customerId}`);
-    await call(`${s.url}/customers/nobody`);
+    const created = await call(`${s.url}/authors`, { method: "POST", json: ada });
+    await call(`${s.url}/authors/${created.json.authorId}`);
+    await call(`${s.url}/authors/nobody`);
     const res = await call(`${s.url}/metrics`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get("content-type")!, /^text\/plain/);
-    assert.equal(await metric(s, "http_requests_total", 'method="POST",route="/customers",status="201"'), 1);
-    assert.equal(await metric(s, "http_requests_total", 'method="GET",route="/customers/{customerId}",status="200"'), 1);
-    assert.equal(await metric(s, "http_requests_total", 'method="GET",route="/customers/{customerId}",status="404"'), 1);
-    assert.equal(await metric(s, "http_request_duration_seconds_count", 'method="POST",route="/customers",status="201"'), 1);
-    assert.equal(await metric(s, "http_request_duration_seconds_bucket", 'le="+Inf",method="POST",route="/customers",status="201"'), 1);
-    assert.ok((await metric(s, "http_request_duration_seconds_sum", 'method="POST",route="/customers",status="201"')) > 0);
+    assert.equal(await metric(s, "http_requests_total", 'method="POST",route="/authors",status="201"'), 1);
+    assert.equal(await metric(s, "http_requests_total", 'method="GET",route="/authors/{authorId}",status="200"'), 1);
+    assert.equal(await metric(s, "http_requests_total", 'method="GET",route="/authors/{authorId}",status="404"'), 1);
+    assert.equal(await metric(s, "http_request_duration_seconds_count", 'method="POST",route="/authors",status="201"'), 1);
+    assert.equal(await metric(s, "http_request_duration_seconds_bucket", 'le="+Inf",method="POST",route="/authors",status="201"'), 1);
+    assert.ok((await metric(s, "http_request_duration_seconds_sum", 'method="POST",route="/authors",status="201"')) > 0);
     assert.match(res.text, /^# TYPE db_queries_total counter$/m);
     assert.ok((await metric(s, "db_queries_total")) > 0);
   });
 
   it("keeps one registry per app: another server's counts are its own", async () => {
     await call(`${other.url}/healthz`);
-    assert.equal(await metric(other, "http_requests_total", 'method="POST",route="/customers",status="201"'), 0);
+    assert.equal(await metric(other, "http_requests_total", 'method="POST",route="/authors",status="201"'), 0);
     assert.equal(await metric(other, "http_requests_total", 'method="GET",route="/healthz",status="200"'), 1);
   });
 
   it("prints the samples prom-client's own Counter and Histogram would: buckets, +Inf, sum, count, labels", async () => {
     const requests: [string, string, number, number][] = [
-      ["GET", "/customers/{customerId}", 200, 0.0004],
-      ["POST", "/customers", 201, 0.003],
-      ["GET", "/customers/{customerId}", 200, 0.07],
-      ["GET", "/customers/{customerId}", 200, 0.1], // on a bound: counted in le="0.1"
+      ["GET", "/authors/{authorId}", 200, 0.0004],
+      ["POST", "/authors", 201, 0.003],
+      ["GET", "/authors/{authorId}", 200, 0.07],
+      ["GET", "/authors/{authorId}", 200, 0.1], // on a bound: counted in le="0.1"
       ["GET", "unmatched", 404, 7], // above every bound: only in +Inf
-      ["GET", "/customers/{customerId}", 404, 0.001],
+      ["GET", "/authors/{authorId}", 404, 0.001],
     ];
     const metrics = createMetrics();
     for (const r of requests) metrics.record(...r);
@@ -75,7 +75,7 @@ describe("metrics", () => {
     assert.equal(text, await registry.metrics());
 
     const lines = text.split("\n");
-    const series = 'method="GET",route="/customers/{customerId}",status="200"';
+    const series = 'method="GET",route="/authors/{authorId}",status="200"';
     for (const [le, n] of [["0.001", 1], ["0.05", 1], ["0.1", 3], ["5", 3], ["+Inf", 3]] as const) {
       assert.ok(lines.includes(`http_request_duration_seconds_bucket{le="${le}",${series}} ${n}`), `le=${le}`);
     }
@@ -89,9 +89,9 @@ describe("metrics", () => {
   });
 
   it("labels unknown paths 'unmatched' and prefers static segments", () => {
-    const route = routeLabeler(["/customers/{customerId}", "/customers/{customerId}/orders", "/graphql", "/graphql/assets/{name}"]);
-    assert.equal(route("/customers/cus_1"), "/customers/{customerId}");
-    assert.equal(route("/customers/cus_1/orders"), "/customers/{customerId}/orders");
+    const route = routeLabeler(["/authors/{authorId}", "/authors/{authorId}/notes", "/graphql", "/graphql/assets/{name}"]);
+    assert.equal(route("/authors/aut_1"), "/authors/{authorId}");
+    assert.equal(route("/authors/aut_1/notes"), "/authors/{authorId}/notes");
     assert.equal(route("/graphql"), "/graphql");
     assert.equal(route("/wp-admin/x"), "unmatched");
   });
