@@ -1,9 +1,10 @@
 // Tracing as operators turn it on: the standard OTEL_* variables of the process (main.ts), nothing else.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { tracingFromEnv } from "../../packages/twinspec/src/telemetry/config.js";
+import { tracingFromEnv } from "../../src/telemetry/config.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { startCollector } from "../support/otlp-collector.js";
+import { FIXTURE } from "../support/fixture.js";
 import { startProcess } from "../support/process.js";
 import { call } from "../support/server.js";
 import { until } from "../support/wait.js";
@@ -22,24 +23,24 @@ describe("tracing from OTEL_* variables (main.ts)", function () {
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
         OTEL_EXPORTER_OTLP_HEADERS: "x-collector-key=secret-1",
-        OTEL_SERVICE_NAME: "orders-api",
+        OTEL_SERVICE_NAME: "notes-api",
         OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=test",
         // Longer than the test: only the flush at shutdown can deliver them.
         OTEL_BSP_SCHEDULE_DELAY: "600000",
       });
-      const res = await call(`${server.url}/customers?limit=1`, { headers: { traceparent: `00-${TRACE}-b7ad6b7169203331-01` } });
+      const res = await call(`${server.url}/authors?limit=1`, { headers: { traceparent: `00-${TRACE}-b7ad6b7169203331-01` } });
       assert.equal(res.status, 200);
       await new Promise((r) => setTimeout(r, 200));
       assert.equal(collector.spans.length, 0, "still batched");
       server.child.kill("SIGTERM");
       assert.equal(await server.exited, 0, server.output());
-      const span = collector.spans.find((s) => s.traceId === TRACE && s.name === "GET /customers");
+      const span = collector.spans.find((s) => s.traceId === TRACE && s.name === "GET /authors");
       assert.ok(span, `exported at shutdown: ${collector.spans.map((s) => s.name)}`);
       assert.equal(span.parentSpanId, "b7ad6b7169203331");
-      assert.equal(span.resource["service.name"], "orders-api");
+      assert.equal(span.resource["service.name"], "notes-api");
       assert.equal(span.resource["deployment.environment.name"], "test");
       assert.equal(collector.requests[0]["x-collector-key"], "secret-1");
-      const line = requestLines(server.output()).find((l) => l.url === "/customers?limit=1");
+      const line = requestLines(server.output()).find((l) => l.url === "/authors?limit=1");
       assert.equal(line.trace_id, TRACE);
       assert.equal(line.span_id, span.spanId);
     } finally {
@@ -51,11 +52,11 @@ describe("tracing from OTEL_* variables (main.ts)", function () {
     for (const env of [{}, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_SDK_DISABLED: "true" }] as Record<string, string>[]) {
       const server = await startProcess({ DATABASE_URL: "sqlite::memory:", ...env });
       try {
-        const res = await call(`${server.url}/customers?limit=1`, { headers: { traceparent: `00-${TRACE}-b7ad6b7169203331-01` } });
+        const res = await call(`${server.url}/authors?limit=1`, { headers: { traceparent: `00-${TRACE}-b7ad6b7169203331-01` } });
         assert.equal(res.status, 200);
         // Request lines are written in batches, within REQUEST_LINES_DELAY_MS (src/logger.ts).
-        await until(() => requestLines(server.output()).some((l) => l.url === "/customers?limit=1"), "the request line on stdout", 5_000);
-        const line = requestLines(server.output()).find((l) => l.url === "/customers?limit=1");
+        await until(() => requestLines(server.output()).some((l) => l.url === "/authors?limit=1"), "the request line on stdout", 5_000);
+        const line = requestLines(server.output()).find((l) => l.url === "/authors?limit=1");
         assert.equal(line.trace_id, undefined);
       } finally {
         server.child.kill("SIGTERM");
@@ -65,7 +66,8 @@ describe("tracing from OTEL_* variables (main.ts)", function () {
   });
 
   it("refuses to start on a protocol it cannot speak, saying which it can", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--conditions=twinspec-source", "src/main.ts"], {
+      cwd: FIXTURE,
       env: { ...process.env, DATABASE_URL: "sqlite::memory:", AUTH_SECRET: "x".repeat(32), OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" },
       encoding: "utf8",
       timeout: 30_000,

@@ -6,8 +6,8 @@ import { Writable } from "node:stream";
 import { createClient } from "graphql-ws";
 import { pino } from "pino";
 import WebSocket from "ws";
-import { logFields, startTracing } from "../../packages/twinspec/src/telemetry/tracing.js";
-import type { Tracing } from "../../packages/twinspec/src/telemetry/types.js";
+import { logFields, startTracing } from "../../src/telemetry/tracing.js";
+import type { Tracing } from "../../src/telemetry/types.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { testDatabaseKind } from "../support/database.js";
 import { startCollector, type CollectedSpan, type Collector } from "../support/otlp-collector.js";
@@ -50,22 +50,22 @@ describe("tracing (OTLP/HTTP JSON)", () => {
   const childrenOf = (spans: CollectedSpan[], parent: CollectedSpan) => spans.filter((x) => x.parentSpanId === parent.spanId && x.traceId === parent.traceId);
 
   it("a REST request: a server span named by the spec's path template, continuing traceparent, with a child span per query", async () => {
-    const created = await call(`${s.url}/customers`, { method: "POST", json: ada });
+    const created = await call(`${s.url}/authors`, { method: "POST", json: ada });
     const trace = "11111111111111111111111111111111";
-    const res = await call(`${s.url}/customers/${created.json.customerId}`, { headers: { traceparent: traceparent(trace) } });
+    const res = await call(`${s.url}/authors/${created.json.authorId}`, { headers: { traceparent: traceparent(trace) } });
     assert.equal(res.status, 200);
     const spans = await flushed();
     const server = spans.find((x) => x.traceId === trace && x.kind === SERVER)!;
     assert.ok(server, "a server span in the caller's trace");
-    assert.equal(server.name, "GET /customers/{customerId}");
+    assert.equal(server.name, "GET /authors/{authorId}");
     assert.equal(server.parentSpanId, PARENT);
-    assert.equal(server.attributes["http.route"], "/customers/{customerId}");
+    assert.equal(server.attributes["http.route"], "/authors/{authorId}");
     assert.equal(server.attributes["http.request.method"], "GET");
     assert.equal(server.attributes["http.response.status_code"], 200);
-    assert.equal(server.attributes["url.path"], `/customers/${created.json.customerId}`);
+    assert.equal(server.attributes["url.path"], `/authors/${created.json.authorId}`);
     assert.equal(server.resource["service.name"], "twinspec");
     const queries = childrenOf(spans, server);
-    assert.ok(queries.length >= 1, "at least the customer read");
+    assert.ok(queries.length >= 1, "at least the author read");
     for (const q of queries) {
       assert.equal(q.kind, CLIENT);
       assert.equal(q.attributes["db.system"], dbSystem);
@@ -76,12 +76,12 @@ describe("tracing (OTLP/HTTP JSON)", () => {
       assert.ok(BigInt(q.startTimeUnixNano) + ms >= BigInt(server.startTimeUnixNano) && BigInt(q.endTimeUnixNano) <= BigInt(server.endTimeUnixNano) + ms, "within its parent");
       assert.ok(BigInt(q.endTimeUnixNano) >= BigInt(q.startTimeUnixNano));
     }
-    assert.ok(queries.some((q) => q.attributes["db.collection.name"] === "customers"));
+    assert.ok(queries.some((q) => q.attributes["db.collection.name"] === "authors"));
   });
 
   it("the trace id and the server span's id are in the request's log line", async () => {
     const trace = "22222222222222222222222222222222";
-    const res = await call(`${s.url}/customers?limit=1`, { headers: { traceparent: traceparent(trace) } });
+    const res = await call(`${s.url}/authors?limit=1`, { headers: { traceparent: traceparent(trace) } });
     const server = (await flushed()).find((x) => x.traceId === trace && x.kind === SERVER)!;
     const line = lines.find((l) => l.msg === "request" && l.requestId === res.headers.get("x-request-id"))!;
     assert.equal(line.trace_id, trace);
@@ -91,7 +91,7 @@ describe("tracing (OTLP/HTTP JSON)", () => {
 
   it("without traceparent, or with a malformed one, a request starts a new trace", async () => {
     for (const headers of [{}, { traceparent: "00-not-a-trace-01" }, { traceparent: `00-${"0".repeat(32)}-${PARENT}-01` }] as Record<string, string>[]) {
-      const res = await call(`${s.url}/customers?limit=2`, { headers });
+      const res = await call(`${s.url}/authors?limit=2`, { headers });
       const line = lines.find((l) => l.requestId === res.headers.get("x-request-id"))!;
       assert.match(String(line.trace_id), /^[0-9a-f]{32}$/);
       assert.notEqual(line.trace_id, "0".repeat(32));
@@ -102,7 +102,7 @@ describe("tracing (OTLP/HTTP JSON)", () => {
 
   it("a caller that sampled its trace out (flags 00) gets no exported spans, but its trace id still reaches the logs", async () => {
     const trace = "33333333333333333333333333333333";
-    const res = await call(`${s.url}/customers?limit=4`, { headers: { traceparent: traceparent(trace, "00") } });
+    const res = await call(`${s.url}/authors?limit=4`, { headers: { traceparent: traceparent(trace, "00") } });
     assert.equal(res.status, 200);
     const spans = await flushed();
     assert.equal(spans.filter((x) => x.traceId === trace).length, 0);
@@ -127,7 +127,7 @@ describe("tracing (OTLP/HTTP JSON)", () => {
     const res = await call(`${s.url}/graphql`, {
       method: "POST",
       headers: { traceparent: traceparent(trace), accept: "application/graphql-response+json" },
-      json: { query: "query FirstCustomers { customers(first: 5) { customerId orders { orderId } } }" },
+      json: { query: "query FirstAuthors { authors(first: 5) { authorId notes { noteId } } }" },
     });
     assert.equal(res.status, 200, res.text);
     const spans = await flushed();
@@ -135,13 +135,13 @@ describe("tracing (OTLP/HTTP JSON)", () => {
     assert.equal(server.name, "POST /graphql");
     assert.equal(server.attributes["http.route"], "/graphql");
     const [operation] = childrenOf(spans, server);
-    assert.equal(operation.name, "query FirstCustomers");
+    assert.equal(operation.name, "query FirstAuthors");
     assert.equal(operation.attributes["graphql.operation.type"], "query");
-    assert.equal(operation.attributes["graphql.operation.name"], "FirstCustomers");
+    assert.equal(operation.attributes["graphql.operation.name"], "FirstAuthors");
     const queries = childrenOf(spans, operation);
-    assert.ok(queries.length >= 2, `the customers and their orders (batched): ${queries.map((q) => q.name)}`);
+    assert.ok(queries.length >= 2, `the authors and their notes (batched): ${queries.map((q) => q.name)}`);
     assert.ok(queries.every((q) => q.attributes["db.system"] === dbSystem));
-    assert.ok(queries.some((q) => q.attributes["db.collection.name"] === "orders"));
+    assert.ok(queries.some((q) => q.attributes["db.collection.name"] === "notes"));
   });
 
   it("a mutation's span says mutation, and its writes are spans of their own (INSERT)", async () => {
@@ -149,7 +149,7 @@ describe("tracing (OTLP/HTTP JSON)", () => {
     const res = await call(`${s.url}/graphql`, {
       method: "POST",
       headers: { traceparent: traceparent(trace) },
-      json: { query: 'mutation { createCustomer(input: {firstName: "Grace", lastName: "Hopper", email: "g@example.com"}) { customerId } }' },
+      json: { query: 'mutation { createAuthor(input: {name: "Grace Hopper"}) { authorId } }' },
     });
     assert.equal(res.status, 200, res.text);
     const spans = await flushed();
@@ -159,12 +159,12 @@ describe("tracing (OTLP/HTTP JSON)", () => {
     assert.ok(childrenOf(spans, operation).some((q) => q.attributes["db.operation.name"] === "INSERT"));
   });
 
-  it("a GraphQL subscription over WebSocket has its operation span, with the customer check inside it", async () => {
-    const customer = await gql(s.url, 'mutation { createCustomer(input: {firstName: "Sub", lastName: "Scriber", email: "s@example.com"}) { customerId } }');
-    const customerId = customer.json.data.createCustomer.customerId;
+  it("a GraphQL subscription over WebSocket has its operation span, with the author check inside it", async () => {
+    const author = await gql(s.url, 'mutation { createAuthor(input: {name: "Sub Scriber"}) { authorId } }');
+    const authorId = author.json.data.createAuthor.authorId;
     const client = createClient({ url: `${s.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     try {
-      const events = client.iterate({ query: `subscription Follow($c: ID!) { orderStatusChanged(customerId: $c) { status } }`, variables: { c: customerId } });
+      const events = client.iterate({ query: `subscription Follow($a: ID!) { noteChanged(authorId: $a) { title } }`, variables: { a: authorId } });
       void events.next().catch(() => {}); // connects and subscribes
       let operation: CollectedSpan | undefined;
       for (const deadline = Date.now() + 5000; !operation && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
@@ -173,7 +173,7 @@ describe("tracing (OTLP/HTTP JSON)", () => {
       assert.ok(operation, "the subscription's span");
       assert.equal(operation.attributes["graphql.operation.type"], "subscription");
       assert.equal(operation.attributes["graphql.operation.name"], "Follow");
-      assert.ok(childrenOf(collector.spans, operation).some((q) => q.attributes["db.collection.name"] === "customers"));
+      assert.ok(childrenOf(collector.spans, operation).some((q) => q.attributes["db.collection.name"] === "authors"));
       await events.return?.();
     } finally {
       await client.dispose();
@@ -199,7 +199,7 @@ describe("tracing with the collector down", () => {
     delete process.env.OTEL_BSP_SCHEDULE_DELAY;
     const s = await startServer({ tracing });
     try {
-      assert.equal((await call(`${s.url}/customers?limit=1`)).status, 200);
+      assert.equal((await call(`${s.url}/authors?limit=1`)).status, 200);
       for (const deadline = Date.now() + 5000; !warnings.length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
       const warning = warnings.find((w) => String(w.msg).startsWith("opentelemetry:"));
       assert.ok(warning, JSON.stringify(warnings));
@@ -219,13 +219,13 @@ describe("tracing (OTLP/HTTP protobuf, the standard default)", () => {
     const s = await startServer({ tracing });
     try {
       const trace = "77777777777777777777777777777777";
-      await call(`${s.url}/customers?limit=1`, { headers: { traceparent: traceparent(trace) } });
+      await call(`${s.url}/authors?limit=1`, { headers: { traceparent: traceparent(trace) } });
       await tracing.forceFlush();
       assert.equal(collector.spans.length, 0, "nothing in JSON");
       const body = Buffer.concat(collector.protobuf.map((p) => p.body));
       assert.ok(collector.protobuf.every((p) => p.contentType === "application/x-protobuf"));
       // Protobuf carries strings as UTF-8 and ids as raw bytes.
-      assert.ok(body.includes(Buffer.from("GET /customers")), "the span name");
+      assert.ok(body.includes(Buffer.from("GET /authors")), "the span name");
       assert.ok(body.includes(Buffer.from(trace, "hex")), "the trace id");
       assert.ok(body.includes(Buffer.from(PARENT, "hex")), "the remote parent");
     } finally {
