@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { SignJWT, UnsecuredJWT, exportSPKI, importJWK, type CryptoKey } from "jose";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { TokenVerifier } from "../../packages/twinspec/src/auth/tokens.js";
-import { resolveSecret } from "../../packages/twinspec/src/auth/secret.js";
+import { TokenVerifier } from "../../src/auth/tokens.js";
+import { resolveSecret } from "../../src/auth/secret.js";
 import { TEST_SECRET } from "../support/auth.js";
 import { AUDIENCE, startIdp, type Idp } from "../support/idp.js";
 import { startProcess } from "../support/process.js";
@@ -33,7 +33,7 @@ describe("identity provider tokens (JWKS)", () => {
   });
 
   const refused = async (token: string, detail: RegExp) => {
-    const res = await call(`${s.url}/customers`, { headers: bearer(token) });
+    const res = await call(`${s.url}/authors`, { headers: bearer(token) });
     assert.equal(res.status, 401, res.text);
     assert.match(res.headers.get("www-authenticate")!, /^Bearer realm="twinspec", error="invalid_token", error_description="/);
     assert.match(res.json.detail, detail);
@@ -42,8 +42,8 @@ describe("identity provider tokens (JWKS)", () => {
   for (const [kid, alg] of [["rsa-1", "RS256"], ["ec-1", "ES256"], ["ed-1", "EdDSA (Ed25519)"]]) {
     it(`accepts an ${alg} token signed by the provider (REST and GraphQL)`, async () => {
       const token = await idp.sign(kid);
-      assert.equal((await call(`${s.url}/customers`, { headers: bearer(token) })).status, 200);
-      const res = await gql(s.url, "{ customers(first: 1) { customerId } }", undefined, { token });
+      assert.equal((await call(`${s.url}/authors`, { headers: bearer(token) })).status, 200);
+      const res = await gql(s.url, "{ authors(first: 1) { authorId } }", undefined, { token });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.json.errors, undefined);
     });
@@ -51,29 +51,29 @@ describe("identity provider tokens (JWKS)", () => {
 
   it("fetches the keys once and serves later tokens from the cache", async () => {
     const before = idp.fetches;
-    for (const kid of ["rsa-1", "ec-1", "ed-1"]) assert.equal((await call(`${s.url}/customers`, { headers: bearer(await idp.sign(kid, { sub: `cached-${kid}` })) })).status, 200);
+    for (const kid of ["rsa-1", "ec-1", "ed-1"]) assert.equal((await call(`${s.url}/authors`, { headers: bearer(await idp.sign(kid, { sub: `cached-${kid}` })) })).status, 200);
     assert.equal(idp.fetches, before);
   });
 
   it("scopes come from scp (an array, or a string) and scope together", async () => {
-    const customer = await call(`${s.url}/customers`, { method: "POST", json: ada, headers: bearer(await idp.sign("rsa-1")) });
-    const id = customer.json.customerId;
-    const asArray = await idp.sign("rsa-1", { sub: id, scope: undefined, scp: ["customers:read"] });
-    assert.equal((await call(`${s.url}/customers/${id}`, { headers: bearer(asArray) })).status, 200);
-    const forbidden = await call(`${s.url}/customers/${id}/orders`, { headers: bearer(asArray) });
-    assert.equal(forbidden.status, 403, "orders:read is not among them");
+    const author = await call(`${s.url}/authors`, { method: "POST", json: ada, headers: bearer(await idp.sign("rsa-1")) });
+    const id = author.json.authorId;
+    const asArray = await idp.sign("rsa-1", { sub: id, scope: undefined, scp: ["authors:read"] });
+    assert.equal((await call(`${s.url}/authors/${id}`, { headers: bearer(asArray) })).status, 200);
+    const forbidden = await call(`${s.url}/authors/${id}/notes`, { headers: bearer(asArray) });
+    assert.equal(forbidden.status, 403, "notes:read is not among them");
     assert.match(forbidden.headers.get("www-authenticate")!, /insufficient_scope/);
-    const both = await idp.sign("ec-1", { sub: id, scope: "orders:read", scp: ["customers:read"] });
-    assert.equal((await call(`${s.url}/customers/${id}/orders`, { headers: bearer(both) })).status, 200);
-    assert.equal((await call(`${s.url}/customers/${id}`, { headers: bearer(both) })).status, 200);
-    const entra = await idp.sign("ed-1", { sub: id, scope: undefined, scp: "customers:read orders:read" });
-    assert.equal((await call(`${s.url}/customers/${id}/orders`, { headers: bearer(entra) })).status, 200);
+    const both = await idp.sign("ec-1", { sub: id, scope: "notes:read", scp: ["authors:read"] });
+    assert.equal((await call(`${s.url}/authors/${id}/notes`, { headers: bearer(both) })).status, 200);
+    assert.equal((await call(`${s.url}/authors/${id}`, { headers: bearer(both) })).status, 200);
+    const entra = await idp.sign("ed-1", { sub: id, scope: undefined, scp: "authors:read notes:read" });
+    assert.equal((await call(`${s.url}/authors/${id}/notes`, { headers: bearer(entra) })).status, 200);
   });
 
   it("a token for another audience, without one, or from another issuer → 401 invalid_token", async () => {
     await refused(await idp.sign("rsa-1", { aud: "someone-else" }), /audience \(aud\) must be twinspec-api or other-api/);
     await refused(await idp.sign("rsa-1", { aud: undefined }), /audience|aud/);
-    assert.equal((await call(`${s.url}/customers`, { headers: bearer(await idp.sign("rsa-1", { aud: ["x", "other-api"] })) })).status, 200, "one of several audiences");
+    assert.equal((await call(`${s.url}/authors`, { headers: bearer(await idp.sign("rsa-1", { aud: ["x", "other-api"] })) })).status, 200, "one of several audiences");
     await refused(await idp.sign("ec-1", { iss: "https://evil.example/" }), /issuer \(iss\) must be/);
     await refused(await idp.sign("ed-1", { exp: Math.floor(Date.now() / 1000) - 5 }), /expired/);
     await refused(await idp.sign("ed-1", { sub: undefined }), /claims/);
@@ -81,7 +81,7 @@ describe("identity provider tokens (JWKS)", () => {
 
   it("GraphQL refuses the whole request with 401, and graphql-ws closes the socket with 4403", async () => {
     const wrong = await idp.sign("rsa-1", { aud: "someone-else" });
-    const res = await gql(s.url, "{ customers(first: 1) { customerId } }", undefined, { token: wrong });
+    const res = await gql(s.url, "{ authors(first: 1) { authorId } }", undefined, { token: wrong });
     assert.equal(res.status, 401);
     assert.match(res.headers.get("www-authenticate")!, /invalid_token/);
     assert.equal(res.json.errors[0].extensions.code, "UNAUTHENTICATED");
@@ -90,7 +90,7 @@ describe("identity provider tokens (JWKS)", () => {
       new Promise<{ code?: number; data?: unknown }>((resolve) => {
         const client = createClient({ url: `${s.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: bearer(token) });
         client.subscribe(
-          { query: "{ customers(first: 1) { customerId } }" },
+          { query: "{ authors(first: 1) { authorId } }" },
           { next: (data) => resolve({ data }), error: (e) => resolve({ code: (e as { code?: number }).code }), complete: () => void client.dispose() },
         );
       });
@@ -119,7 +119,7 @@ describe("identity provider tokens (JWKS)", () => {
     await sleep(COOLDOWN + 50); // past the cooldown of the last fetch
     await idp.addKey("rsa-2", "RS256");
     const before = idp.fetches;
-    assert.equal((await call(`${s.url}/customers`, { headers: bearer(await idp.sign("rsa-2")) })).status, 200);
+    assert.equal((await call(`${s.url}/authors`, { headers: bearer(await idp.sign("rsa-2")) })).status, 200);
     assert.equal(idp.fetches, before + 1, "the new key was fetched");
     // Right after that fetch: unknown kids are refused without asking the provider again.
     for (let i = 0; i < 5; i++) await refused(await idp.sign("rsa-1", { sub: `made-up-${i}` }, { kid: `nope-${i}` }), /no key of the identity provider/);
@@ -132,14 +132,14 @@ describe("identity provider tokens (JWKS)", () => {
     idp.retireKey("rsa-1");
     await idp.addKey("rsa-3", "RS256");
     await sleep(COOLDOWN + 50);
-    assert.equal((await call(`${s.url}/customers`, { headers: bearer(await idp.sign("rsa-3")) })).status, 200, "fetches the set without rsa-1");
+    assert.equal((await call(`${s.url}/authors`, { headers: bearer(await idp.sign("rsa-3")) })).status, 200, "fetches the set without rsa-1");
     await refused(await idp.sign("rsa-1", { sub: "signed-after-retirement" }), /no key/);
   });
 
   it("HS256 with AUTH_SECRET keeps working beside the provider, under the same issuer and audience rules", async () => {
     const hs = (claims: Record<string, unknown>) =>
       new SignJWT({ scope: "admin", ...claims }).setProtectedHeader({ alg: "HS256" }).setSubject("ops").setExpirationTime("5m").sign(new TextEncoder().encode(TEST_SECRET));
-    assert.equal((await call(`${s.url}/customers`, { headers: bearer(await hs({ iss: idp.issuer, aud: AUDIENCE })) })).status, 200);
+    assert.equal((await call(`${s.url}/authors`, { headers: bearer(await hs({ iss: idp.issuer, aud: AUDIENCE })) })).status, 200);
     await refused(await hs({}), /audience|issuer/);
   });
 });
@@ -185,8 +185,8 @@ describe("identity provider unavailable, and configuration", () => {
     await idp.addKey("k1", "RS256");
     const server = await startProcess({ NODE_ENV: "production", AUTH_SECRET: "", AUTH_JWKS_URL: idp.jwksUrl, AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: AUDIENCE, DATABASE_URL: "sqlite::memory:" });
     try {
-      assert.equal((await call(`${server.url}/customers`, { headers: bearer(await idp.sign("k1")) })).status, 200);
-      const hs = await call(`${server.url}/customers`);
+      assert.equal((await call(`${server.url}/authors`, { headers: bearer(await idp.sign("k1")) })).status, 200);
+      const hs = await call(`${server.url}/authors`);
       assert.equal(hs.status, 401);
       assert.match(hs.json.detail, /RS256, ES256 or EdDSA/);
     } finally {
