@@ -85,7 +85,7 @@ describe("compileInWorker (large documents)", function () {
 describe("generateRest where openapi-typescript cannot type a schema", () => {
   it("types that schema unknown, with a warning naming it, and keeps its validator", async () => {
     const warnings = new Warnings("object-enum.yaml");
-    const files = await generateRest("test/fixtures/lenient/object-enum.yaml", "out", "twinspec/runtime", warnings);
+    const files = await generateRest("packages/twinspec/test/fixtures/lenient/object-enum.yaml", "out", "twinspec/runtime", warnings);
     assert.deepEqual(warnings.list.map((w) => [w.kind, w.pointer]), [["types", "/components/schemas/ProductGroup"]]);
     assert.match(files.find((f) => f.path === "out/openapi.ts")!.content, /ProductGroup: unknown;/);
     assert.match(files.find((f) => f.path === "out/validators.cjs")!.content, /"PKW"/);
@@ -94,7 +94,7 @@ describe("generateRest where openapi-typescript cannot type a schema", () => {
 
 describe("generateRest: openapi-typescript's WithRequired", () => {
   it("passes over required keys a member's type does not have, so the output compiles (plaid.com)", async () => {
-    const files = await generateRest("test/fixtures/lenient/required-union.yaml", "out", "twinspec/runtime");
+    const files = await generateRest("packages/twinspec/test/fixtures/lenient/required-union.yaml", "out", "twinspec/runtime");
     const types = files.find((f) => f.path === "out/openapi.ts")!.content;
     assert.match(types, /WithRequired<components\["schemas"\]\["Error"\], "code">/);
     assert.match(types, /type WithRequired<T, K extends PropertyKey> = T & \{\n {4}\[P in K & keyof T\]-\?: T\[P\];\n\};/);
@@ -105,7 +105,7 @@ describe("generateRest: openapi-typescript's WithRequired", () => {
 
 describe("generateRest on documents that point outside themselves", () => {
   it("fetches nothing for examples kept at a URL (externalValue), which generation does not need", async () => {
-    const files = await generateRest("test/fixtures/lenient/external-example.yaml", "out", "twinspec/runtime");
+    const files = await generateRest("packages/twinspec/test/fixtures/lenient/external-example.yaml", "out", "twinspec/runtime");
     assert.match(files.find((f) => f.path === "out/rest.ts")!.content, /getFeed\(req: GetFeedRequest/);
   });
 });

@@ -5,7 +5,7 @@ import { checkAgreement, formatAgreement, type AgreementConfig } from "../../pac
 import { agreementConfig } from "../../packages/twinspec/src/codegen/spec-agreement.config.js";
 import { loadDocument } from "../../packages/twinspec/src/codegen/spec.js";
 
-const DIR = "test/fixtures/agreement";
+const DIR = "packages/twinspec/test/fixtures/agreement";
 const config = (): AgreementConfig => ({ scalars: agreementConfig.scalars });
 const load = (name: string) => ({ rest: loadDocument(`${DIR}/${name}.openapi.yaml`), sdl: readFileSync(`${DIR}/${name}.graphql`, "utf8") });
 const run = (name: string, edit: (sdl: string) => string = (s) => s) => {

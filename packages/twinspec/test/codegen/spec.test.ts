@@ -1,7 +1,7 @@
 // spec.ts: loading a document and following local $refs.
 import assert from "node:assert/strict";
-import { Warnings } from "../../packages/twinspec/src/codegen/diagnostics.js";
-import { deref, escapePointer, isObject, loadDocument, loadSpec, SpecError, type Json, type JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
+import { Warnings } from "../../src/codegen/diagnostics.js";
+import { deref, escapePointer, isObject, loadDocument, loadSpec, SpecError, type Json, type JsonObject } from "../../src/codegen/spec.js";
 import { FILE, openapi, throwsSpecError } from "./support.js";
 
 describe("loadDocument", () => {

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import Koa from "koa";
 
-const twinspec = (...args: string[]) => spawnSync(process.execPath, ["packages/twinspec/bin/twinspec.js", ...args], { encoding: "utf8" });
+const twinspec = (...args: string[]) => spawnSync(process.execPath, ["bin/twinspec.js", ...args], { encoding: "utf8" });
 
 describe("twinspec rest (CLI)", function () {
   this.timeout(60_000);

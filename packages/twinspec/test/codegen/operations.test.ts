@@ -1,7 +1,7 @@
 // collectOperations: operation ids, parameters, route paths and coercion kinds.
 import assert from "node:assert/strict";
-import { collectOperations, deriveOperationId, identifier, type Parameter } from "../../packages/twinspec/src/codegen/operations.js";
-import type { Json, JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
+import { collectOperations, deriveOperationId, identifier, type Parameter } from "../../src/codegen/operations.js";
+import type { Json, JsonObject } from "../../src/codegen/spec.js";
 import { FILE, OK, openapi, warnsOnce, withWarnings } from "./support.js";
 
 const collect = (doc: JsonObject) => collectOperations(doc, FILE);

@@ -2,7 +2,9 @@
 // comes from this server (no CDN, no online validator), so it works offline.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { parse } from "yaml";
+import { FIXTURE } from "../support/fixture.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 
 describe("API docs and the served spec", () => {
@@ -16,7 +18,7 @@ describe("API docs and the served spec", () => {
     const res = await call(`${server.url}/openapi.yaml`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get("content-type") ?? "", /^application\/yaml/);
-    assert.equal(res.text, readFileSync("openapi.yaml", "utf8"));
+    assert.equal(res.text, readFileSync(join(FIXTURE, "openapi.yaml"), "utf8"));
     const again = await call(`${server.url}/openapi.yaml`, { headers: { "If-None-Match": res.headers.get("etag")! } });
     assert.equal(again.status, 304);
   });
@@ -25,7 +27,7 @@ describe("API docs and the served spec", () => {
     const res = await call(`${server.url}/openapi.json`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
-    assert.deepEqual(res.json, parse(readFileSync("openapi.yaml", "utf8")));
+    assert.deepEqual(res.json, parse(readFileSync(join(FIXTURE, "openapi.yaml"), "utf8")));
   });
 
   it("/docs is an HTML page whose scripts, styles and icon are all served here", async () => {

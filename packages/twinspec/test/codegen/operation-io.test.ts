@@ -1,7 +1,7 @@
 // collectOperations: request bodies, responses and security requirements.
 import assert from "node:assert/strict";
-import { collectOperations, type Operation } from "../../packages/twinspec/src/codegen/operations.js";
-import type { Json, JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
+import { collectOperations, type Operation } from "../../src/codegen/operations.js";
+import type { Json, JsonObject } from "../../src/codegen/spec.js";
 import { FILE, OK, openapi, warnsOnce, withWarnings } from "./support.js";
 
 const single = (doc: JsonObject): Operation => {

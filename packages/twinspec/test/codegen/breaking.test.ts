@@ -1,8 +1,8 @@
 // breaking.ts: fixture pairs (before → after) for both specs; every client-breaking edit must be named.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { graphqlChanges, openapiChanges, type Change } from "../../packages/twinspec/src/codegen/breaking.js";
-import { loadDocument } from "../../packages/twinspec/src/codegen/spec.js";
+import { graphqlChanges, openapiChanges, type Change } from "../../src/codegen/breaking.js";
+import { loadDocument } from "../../src/codegen/spec.js";
 
 const DIR = "test/fixtures/breaking";
 const rest = (after: string) => openapiChanges(loadDocument(`${DIR}/before.openapi.yaml`), loadDocument(`${DIR}/${after}.openapi.yaml`));

@@ -1,6 +1,6 @@
 // diagnostics: warnings kept once, printed one line each, grouped by kind when there are many.
 import assert from "node:assert/strict";
-import { formatWarning, Warnings, warningLines } from "../../packages/twinspec/src/codegen/diagnostics.js";
+import { formatWarning, Warnings, warningLines } from "../../src/codegen/diagnostics.js";
 
 describe("Warnings", () => {
   it("keeps the same message at the same pointer once, in order", () => {

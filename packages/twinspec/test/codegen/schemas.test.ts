@@ -1,10 +1,10 @@
 // schemas: OpenAPI schema objects → JSON Schema for ajv, and the behaviour of the validators compiled from them.
 import assert from "node:assert/strict";
-import { collectOperations } from "../../packages/twinspec/src/codegen/operations.js";
-import { Warnings } from "../../packages/twinspec/src/codegen/diagnostics.js";
-import { patternFlags, scanSchemas, toJsonSchema, type Direction } from "../../packages/twinspec/src/codegen/schemas.js";
-import type { Json, JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
-import { compileValidators } from "../../packages/twinspec/src/codegen/validators.js";
+import { collectOperations } from "../../src/codegen/operations.js";
+import { Warnings } from "../../src/codegen/diagnostics.js";
+import { patternFlags, scanSchemas, toJsonSchema, type Direction } from "../../src/codegen/schemas.js";
+import type { Json, JsonObject } from "../../src/codegen/spec.js";
+import { compileValidators } from "../../src/codegen/validators.js";
 import { FILE, loadValidators, openapi } from "./support.js";
 
 const ctx = (direction: Direction = "request", v30 = false, doc: JsonObject = openapi({})) => ({ doc, direction, v30 });

@@ -1,9 +1,9 @@
 // rest-emitter: request/response types, route entries and the whole generated rest.ts text.
 import assert from "node:assert/strict";
 import ts from "typescript";
-import type { Operation, ResponseSpec } from "../../packages/twinspec/src/codegen/operations.js";
-import { emitRest, requestType, responseType, responseVariant, routeEntry } from "../../packages/twinspec/src/codegen/rest-emitter.js";
-import type { OperationValidators } from "../../packages/twinspec/src/codegen/validators.js";
+import type { Operation, ResponseSpec } from "../../src/codegen/operations.js";
+import { emitRest, requestType, responseType, responseVariant, routeEntry } from "../../src/codegen/rest-emitter.js";
+import type { OperationValidators } from "../../src/codegen/validators.js";
 
 const res = (status: string, contentTypes: string[] = [], headers: ResponseSpec["headers"] = []): ResponseSpec => ({
   status,

@@ -6,11 +6,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { restRoutes, type RestHandlers } from "../golden/coverage/rest.js";
-import { problemErrors } from "../../packages/twinspec/src/http/errors.js";
-import { httpError } from "../../packages/twinspec/src/http/problem.js";
-import { restMiddleware, type Authorizer, type MountOptions, type OperationSpec, type Principal } from "../../packages/twinspec/src/http/rest-runtime.js";
-import { requestId } from "../../packages/twinspec/src/http/request-id.js";
-import { createLogger } from "../../packages/twinspec/src/logger.js";
+import { problemErrors } from "../../src/http/errors.js";
+import { httpError } from "../../src/http/problem.js";
+import { restMiddleware, type Authorizer, type MountOptions, type OperationSpec, type Principal } from "../../src/http/rest-runtime.js";
+import { requestId } from "../../src/http/request-id.js";
+import { createLogger } from "../../src/logger.js";
 
 /** fetch + JSON (own helper: exactly the headers given, no default credentials). */
 async function call(url: string, init: RequestInit & { json?: unknown } = {}) {

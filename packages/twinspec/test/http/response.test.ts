@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
-import { createHttpServer } from "../../packages/twinspec/src/http/limits.js";
-import { closeConnectionsAfterAnswers, HeadersAtOnce } from "../../packages/twinspec/src/http/response.js";
+import { createHttpServer } from "../../src/http/limits.js";
+import { closeConnectionsAfterAnswers, HeadersAtOnce } from "../../src/http/response.js";
 
 type Script = (res: ServerResponse, seen: unknown[]) => void;
 

@@ -1,8 +1,8 @@
 // refs: $refs into operations made components, so openapi-typescript's output compiles.
 import assert from "node:assert/strict";
-import { Warnings } from "../../packages/twinspec/src/codegen/diagnostics.js";
-import { hoistPathRefs } from "../../packages/twinspec/src/codegen/refs.js";
-import type { JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
+import { Warnings } from "../../src/codegen/diagnostics.js";
+import { hoistPathRefs } from "../../src/codegen/refs.js";
+import type { JsonObject } from "../../src/codegen/spec.js";
 import { openapi } from "./support.js";
 
 describe("hoistPathRefs", () => {

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import Koa from "koa";
 import { parse } from "yaml";
 import { restRoutes } from "../golden/coverage/rest.js";
-import { problemErrors } from "../../packages/twinspec/src/http/errors.js";
+import { problemErrors } from "../../src/http/errors.js";
 
 type Schema = Record<string, any>;
 type Problem = { errors: { pointer: string }[] };
