@@ -22,20 +22,20 @@ describe("breaking changes: openapi.yaml", () => {
   it("names every breaking edit, each shared schema once", () => {
     const changes = rest("after-breaking");
     assert.deepEqual(lines(changes, "breaking"), [
-      "DELETE /customers/{customerId}: operation removed",
-      "GET /customers query limit: narrowed: maximum 100 → 50",
-      "GET /customers query region: new required parameter",
-      "GET /customers response 200 header Link: header no longer always sent",
-      "POST /customers request body: request body is now required",
-      "components.schemas.Customer .email: field removed",
-      "components.schemas.Customer .firstName: may now be null",
-      "components.schemas.Customer .lastName: may now be missing (no longer required)",
-      "components.schemas.Customer .visits: may now be string (was integer)",
-      "components.schemas.CustomerInput .email: new required field",
-      "components.schemas.CustomerInput .firstName: narrowed: maxLength 100 → 50",
-      "components.schemas.CustomerInput .lastName: field is now required",
-      "components.schemas.CustomerInput .nickname: no longer accepts null",
-      "components.schemas.CustomerInput .referrer: field removed (now rejected as unknown)",
+      "DELETE /curators/{curatorId}: operation removed",
+      "GET /curators query limit: narrowed: maximum 100 → 50",
+      "GET /curators query region: new required parameter",
+      "GET /curators response 200 header Link: header no longer always sent",
+      "POST /curators request body: request body is now required",
+      "components.schemas.Curator .email: field removed",
+      "components.schemas.Curator .firstName: may now be null",
+      "components.schemas.Curator .lastName: may now be missing (no longer required)",
+      "components.schemas.Curator .visits: may now be string (was integer)",
+      "components.schemas.CuratorInput .email: new required field",
+      "components.schemas.CuratorInput .firstName: narrowed: maxLength 100 → 50",
+      "components.schemas.CuratorInput .lastName: field is now required",
+      "components.schemas.CuratorInput .nickname: no longer accepts null",
+      "components.schemas.CuratorInput .referrer: field removed (now rejected as unknown)",
       "components.schemas.Legacy: schema removed (typed clients import it by name)",
       "components.schemas.Status: enum value BLOCKED removed",
     ]);
@@ -48,21 +48,21 @@ describe("breaking changes: schema.graphql", () => {
     const changes = gql("after-compatible");
     assert.deepEqual(lines(changes, "breaking"), []);
     assert.deepEqual(lines(changes, "dangerous"), [
-      "OPTIONAL_ARG_ADDED: An optional arg after on Query.customers was added.",
-      "OPTIONAL_INPUT_FIELD_ADDED: An optional field note on input type CustomerInput was added.",
+      "OPTIONAL_ARG_ADDED: An optional arg after on Query.curators was added.",
+      "OPTIONAL_INPUT_FIELD_ADDED: An optional field note on input type CuratorInput was added.",
       "VALUE_ADDED_TO_ENUM: SUSPENDED was added to enum type Status.",
     ]);
   });
 
   it("names every breaking edit: removals, output made nullable, input made required", () => {
     assert.deepEqual(lines(gql("after-breaking"), "breaking"), [
-      "FIELD_CHANGED_KIND: Customer.email changed type from String! to String.",
-      "FIELD_CHANGED_KIND: CustomerInput.nickname changed type from String to String!.",
-      "FIELD_REMOVED: Customer.legacy was removed.",
-      "FIELD_REMOVED: Customer.nickname was removed.",
+      "FIELD_CHANGED_KIND: Curator.email changed type from String! to String.",
+      "FIELD_CHANGED_KIND: CuratorInput.nickname changed type from String to String!.",
+      "FIELD_REMOVED: Curator.legacy was removed.",
+      "FIELD_REMOVED: Curator.nickname was removed.",
       "FIELD_REMOVED: Query.legacy was removed.",
-      "REQUIRED_ARG_ADDED: A required arg region on Query.customers was added.",
-      "REQUIRED_INPUT_FIELD_ADDED: A required field region on input type CustomerInput was added.",
+      "REQUIRED_ARG_ADDED: A required arg region on Query.curators was added.",
+      "REQUIRED_INPUT_FIELD_ADDED: A required field region on input type CuratorInput was added.",
       "TYPE_REMOVED: Legacy was removed.",
       "VALUE_REMOVED_FROM_ENUM: BLOCKED was removed from enum type Status.",
     ]);

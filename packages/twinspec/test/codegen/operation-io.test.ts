@@ -212,7 +212,7 @@ describe("collectOperations: security", () => {
   const cases: [string, Json | undefined, Json | undefined, Operation["security"]][] = [
     ["no security anywhere is public", undefined, undefined, []],
     ["inherits the document's requirement", bearer, undefined, [[{ scheme: "bearerAuth", scopes: [] }]]],
-    ["operation-level requirement overrides the document's", bearer, [{ bearerAuth: ["customers:read"] }], [[{ scheme: "bearerAuth", scopes: ["customers:read"] }]]],
+    ["operation-level requirement overrides the document's", bearer, [{ bearerAuth: ["curators:read"] }], [[{ scheme: "bearerAuth", scopes: ["curators:read"] }]]],
     ["security: [] makes the operation public", bearer, [], []],
     [
       "alternatives (OR) of requirements (AND)",

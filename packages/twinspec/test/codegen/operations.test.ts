@@ -30,9 +30,9 @@ describe("identifier", () => {
 
 describe("deriveOperationId", () => {
   const cases: [string, string, string][] = [
-    ["get", "/customers", "getCustomers"],
-    ["get", "/customers/{customerId}", "getCustomersByCustomerId"],
-    ["delete", "/customers/{customer-id}/orders", "deleteCustomersByCustomerIdOrders"],
+    ["get", "/curators", "getCurators"],
+    ["get", "/curators/{curatorId}", "getCuratorsByCuratorId"],
+    ["delete", "/curators/{curator-id}/orders", "deleteCuratorsByCuratorIdOrders"],
     ["post", "/", "post"],
     ["patch", "/v1/carts/{id}:checkout", "patchV1CartsIdCheckout"],
   ];
@@ -44,15 +44,15 @@ describe("deriveOperationId", () => {
 describe("collectOperations: operation ids", () => {
   it("keeps explicit operationIds and derives the missing ones", () => {
     const doc = openapi({
-      "/customers/{id}": {
+      "/curators/{id}": {
         parameters: [{ name: "id", in: "path", schema: { type: "string" } }],
-        get: { operationId: "getCustomer", responses: OK },
+        get: { operationId: "getCurator", responses: OK },
         delete: { responses: OK },
       },
     });
     assert.deepEqual(
       collect(doc).map((o) => [o.method, o.operationId]),
-      [["get", "getCustomer"], ["delete", "deleteCustomersById"]],
+      [["get", "getCurator"], ["delete", "deleteCuratorsById"]],
     );
   });
 
@@ -269,9 +269,9 @@ describe("collectOperations: parameter styles", () => {
 
 describe("collectOperations: route paths", () => {
   const cases: [string, string[], string][] = [
-    ["/customers", [], "/customers"],
-    ["/customers/{customerId}", ["customerId"], "/customers/:customerId"],
-    ["/a/{customer-id}/b/{x.y}", ["customer-id", "x.y"], "/a/:customer_id/b/:x_y"],
+    ["/curators", [], "/curators"],
+    ["/curators/{curatorId}", ["curatorId"], "/curators/:curatorId"],
+    ["/a/{curator-id}/b/{x.y}", ["curator-id", "x.y"], "/a/:curator_id/b/:x_y"],
   ];
   for (const [path, names, expected] of cases) {
     it(`${path} → ${expected}`, () => {
@@ -288,12 +288,12 @@ describe("collectOperations: route paths", () => {
   });
 
   it("declares an undeclared path parameter as a string, in the document too, with a warning naming the operation", () => {
-    const doc = withParams([], "/customers/{id}");
+    const doc = withParams([], "/curators/{id}");
     const { value, warnings } = collectWarned(doc);
     assert.deepEqual(brief(value[0].parameters), ["path:id:string:true"]);
-    assert.equal(value[0].routePath, "/customers/:id");
-    assert.deepEqual((doc.paths as { [k: string]: { get: JsonObject } })["/customers/{id}"].get.parameters, [{ name: "id", in: "path", required: true, schema: { type: "string" } }]);
-    warnsOnce(warnings, "/paths/~1customers~1{id}/get", /path parameter "id" of \/customers\/\{id\} is not declared: read as a string/);
+    assert.equal(value[0].routePath, "/curators/:id");
+    assert.deepEqual((doc.paths as { [k: string]: { get: JsonObject } })["/curators/{id}"].get.parameters, [{ name: "id", in: "path", required: true, schema: { type: "string" } }]);
+    warnsOnce(warnings, "/paths/~1curators~1{id}/get", /path parameter "id" of \/curators\/\{id\} is not declared: read as a string/);
   });
 
   it("declares a path parameter declared only in another location", () => {

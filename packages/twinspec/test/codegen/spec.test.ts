@@ -29,7 +29,7 @@ describe("loadDocument", () => {
 
 describe("escapePointer and isObject", () => {
   const pointers: [string, string][] = [
-    ["/customers/{id}", "~1customers~1{id}"],
+    ["/curators/{id}", "~1curators~1{id}"],
     ["a~b", "a~0b"],
     ["~/", "~0~1"],
   ];

@@ -16,7 +16,7 @@ const handlers: RestHandlers = {
     const { image, attachments, ...fields } = req.body;
     // The handler's types: image is an UploadedFile, attachments UploadedFile[] | undefined, size a number.
     const size: number | undefined = fields.size;
-    return { status: 200, body: { customerId: req.params.customerId, image: describeFile(image), attachments: attachments?.map(describeFile), ...fields, size } };
+    return { status: 200, body: { curatorId: req.params.curatorId, image: describeFile(image), attachments: attachments?.map(describeFile), ...fields, size } };
   },
   async postDocument(req) {
     if (req.contentType === "multipart/form-data") return { status: 201, body: { file: req.body.file && describeFile(req.body.file), scan: req.body.scan && describeFile(req.body.scan) } };
@@ -45,7 +45,7 @@ const form = (parts: [string, string | Blob, string?][]) => {
 };
 type Answer = { errors: { pointer: string; message: string }[]; detail: string } & Record<string, unknown>;
 async function put(body: FormData | string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${url}/customers/c1/avatar`, { method: "PUT", body, headers });
+  const res = await fetch(`${url}/curators/c1/avatar`, { method: "PUT", body, headers });
   return { status: res.status, type: res.headers.get("content-type"), json: (await res.json()) as Answer };
 }
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
@@ -66,7 +66,7 @@ describe("multipart/form-data bodies", () => {
     );
     assert.equal(res.status, 200, JSON.stringify(res.json));
     assert.deepEqual(res.json, {
-      customerId: "c1",
+      curatorId: "c1",
       image: { filename: "me.png", mediaType: "image/png", size: 8, sha256: sha(png) },
       attachments: [
         { filename: "1.txt", mediaType: "text/plain", size: 3, sha256: sha(Buffer.from("one")) },
@@ -122,7 +122,7 @@ describe("multipart/form-data bodies", () => {
     const boundary = "XyZ";
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="attachments"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${url}/customers/c1/avatar`, { method: "PUT", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Transfer-Encoding": "chunked" } }, (res) => {
+      const req = request(`${url}/curators/c1/avatar`, { method: "PUT", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Transfer-Encoding": "chunked" } }, (res) => {
         let body = "";
         res.on("data", (c) => (body += c));
         res.on("end", () => resolve({ status: res.statusCode!, body }));

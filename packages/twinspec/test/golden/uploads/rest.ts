@@ -56,9 +56,9 @@ export const operationSpecs: readonly OperationSpec[] = [
   operation({
     operationId: "putAvatar",
     method: "PUT",
-    path: "/customers/{customerId}/avatar",
-    routePath: "/customers/:customerId/avatar",
-    parameters: [{"name":"customerId","in":"path","type":"string"}],
+    path: "/curators/{curatorId}/avatar",
+    routePath: "/curators/:curatorId/avatar",
+    parameters: [{"name":"curatorId","in":"path","type":"string"}],
     validate: { path: validators.putAvatar_path, query: undefined, header: undefined, cookie: undefined },
     body: { required: true, contentTypes: ["multipart/form-data"], validate: [validators.putAvatar_body0], multipart: {"image":{"type":"file","contentTypes":["image/png","image/jpeg"],"maxBytes":1000},"caption":{"type":"string"},"crop":{"type":"json"},"tags":{"type":"array","items":"string"},"attachments":{"type":"files"},"size":{"type":"integer"}} },
     responses: {

@@ -1,11 +1,13 @@
 // spec-agreement.ts: pairs of fixture specs, each disagreeing in known ways; every mismatch must be named.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { checkAgreement, formatAgreement, type AgreementConfig } from "../../packages/twinspec/src/codegen/spec-agreement.js";
-import { agreementConfig } from "../../packages/twinspec/src/codegen/spec-agreement.config.js";
-import { loadDocument } from "../../packages/twinspec/src/codegen/spec.js";
+import { join } from "node:path";
+import { checkAgreement, formatAgreement, type AgreementConfig } from "../../src/codegen/spec-agreement.js";
+import { agreementConfig } from "../../src/codegen/spec-agreement.config.js";
+import { loadDocument } from "../../src/codegen/spec.js";
+import { FIXTURE } from "../support/fixture.js";
 
-const DIR = "packages/twinspec/test/fixtures/agreement";
+const DIR = "test/fixtures/agreement";
 const config = (): AgreementConfig => ({ scalars: agreementConfig.scalars });
 const load = (name: string) => ({ rest: loadDocument(`${DIR}/${name}.openapi.yaml`), sdl: readFileSync(`${DIR}/${name}.graphql`, "utf8") });
 const run = (name: string, edit: (sdl: string) => string = (s) => s) => {
@@ -18,27 +20,27 @@ describe("spec agreement", () => {
   it("finds nothing when the specs agree, and compares same-name and operation-linked (x-graphql) pairs", () => {
     const { mismatches, compared, restProperties } = run("agree");
     assert.deepEqual(mismatches, []);
-    assert.deepEqual(compared.sort(), ["Customer", "CustomerInput ↔ CreateCustomerInput", "CustomerPatch ↔ UpdateCustomerInput", "Status"]);
-    assert.deepEqual([...restProperties.get("Customer")!].sort(), ["createdAt", "customerId", "email", "nickname", "score", "secret", "status", "tags", "vip", "visits"]);
+    assert.deepEqual(compared.sort(), ["Curator", "CuratorInput ↔ CreateCuratorInput", "CuratorPatch ↔ UpdateCuratorInput", "Status"]);
+    assert.deepEqual([...restProperties.get("Curator")!].sort(), ["createdAt", "curatorId", "email", "nickname", "score", "secret", "status", "tags", "vip", "visits"]);
   });
 
   it("a difference is only allowed where a spec declares it (@unpaired / x-unpaired)", () => {
     // Order is then reached through a paired type, and pairs with nothing either.
-    assert.deepEqual(named("agree", (sdl) => sdl.replace(' @unpaired(reason: "navigation")', "")), ["missing-in-rest Customer.orders", "unpaired Order"]);
+    assert.deepEqual(named("agree", (sdl) => sdl.replace(' @unpaired(reason: "navigation")', "")), ["missing-in-rest Curator.orders", "unpaired Order"]);
   });
 
   it("a type a paired operation reaches that pairs with nothing, and is not declared unpaired, is named", () => {
-    const extra = (sdl: string) => sdl.replace("input UpdateCustomerInput { email: String }", "input UpdateCustomerInput { email: String, address: Address }\ninput Address { city: String }");
-    assert.deepEqual(named("agree", extra), ["missing-in-rest UpdateCustomerInput.address", "unpaired Address"]);
+    const extra = (sdl: string) => sdl.replace("input UpdateCuratorInput { email: String }", "input UpdateCuratorInput { email: String, address: Address }\ninput Address { city: String }");
+    assert.deepEqual(named("agree", extra), ["missing-in-rest UpdateCuratorInput.address", "unpaired Address"]);
   });
 
   const cases: [string, string[]][] = [
-    ["field-names", ["missing-in-graphql Customer.email", "missing-in-rest Customer.emailAddress"]],
-    ["nullability", ["nullability Customer.firstName", "nullability Customer.lastName", "nullability Customer.nickname", "nullability Customer.tags[]"]],
-    ["scalars", ["type Customer.createdAt", "type Customer.customerId", "type Customer.score", "type Customer.updatedAt", "type Customer.vip", "type Customer.visits"]],
-    ["lists", ["list Customer.email", "list Customer.tags"]],
+    ["field-names", ["missing-in-graphql Curator.email", "missing-in-rest Curator.emailAddress"]],
+    ["nullability", ["nullability Curator.firstName", "nullability Curator.lastName", "nullability Curator.nickname", "nullability Curator.tags[]"]],
+    ["scalars", ["type Curator.createdAt", "type Curator.curatorId", "type Curator.score", "type Curator.updatedAt", "type Curator.vip", "type Curator.visits"]],
+    ["lists", ["list Curator.email", "list Curator.tags"]],
     ["enums", ["enum-values Order.channel", "enum-values OrderStatus", "type Order.priority"]],
-    ["inputs", ["nullability CreateCustomerInput.email", "nullability UpdateCustomerInput.firstName"]],
+    ["inputs", ["nullability CreateCuratorInput.email", "nullability UpdateCuratorInput.firstName"]],
     ["nested", ["missing-in-graphql OrderResult.orderUrl", "missing-in-rest OrderResult.orderId", "type OrderLine.quantity"]],
   ];
   for (const [name, expected] of cases) {
@@ -51,14 +53,14 @@ describe("spec agreement", () => {
     assert.match(text, /OrderStatus: enum values differ\n\s+REST\s+OrderStatus: PENDING, PAID, REFUNDED \(only in REST: REFUNDED; only in GraphQL: ON_HOLD\)\n\s+GraphQL OrderStatus: PENDING, PAID, ON_HOLD/);
     assert.match(text, /Order\.priority: type differs\n\s+REST\s+Order\.priority: enum \[LOW, HIGH\]\n\s+GraphQL Order\.priority: String \(string\)/);
     const scalars = formatAgreement(run("scalars").mismatches);
-    assert.match(scalars, /REST\s+Customer\.createdAt: string\n\s+GraphQL Customer\.createdAt: DateTime \(string, date-time\)/);
-    assert.match(scalars, /REST\s+Customer\.visits: integer\n\s+GraphQL Customer\.visits: Float \(number\)/);
+    assert.match(scalars, /REST\s+Curator\.createdAt: string\n\s+GraphQL Curator\.createdAt: DateTime \(string, date-time\)/);
+    assert.match(scalars, /REST\s+Curator\.visits: integer\n\s+GraphQL Curator\.visits: Float \(number\)/);
   });
 
-  it("the real openapi.yaml and schema.graphql agree", () => {
-    const { mismatches, compared } = checkAgreement(loadDocument("openapi.yaml"), readFileSync("schema.graphql", "utf8"), agreementConfig);
+  it("an application's real openapi.yaml and schema.graphql agree (the fixture's)", () => {
+    const { mismatches, compared } = checkAgreement(loadDocument(join(FIXTURE, "openapi.yaml")), readFileSync(join(FIXTURE, "schema.graphql"), "utf8"), agreementConfig);
     assert.deepEqual(mismatches, [], formatAgreement(mismatches));
-    for (const pair of ["Customer", "Order", "Cart", "Job", "OrderStatus", "JobStatus", "CustomerInput ↔ CreateCustomerInput", "CustomerPatch ↔ UpdateCustomerInput"]) {
+    for (const pair of ["Author", "Note", "AuthorInput ↔ CreateAuthorInput", "NoteInput ↔ CreateNoteInput", "NotePatch ↔ UpdateNoteInput"]) {
       assert.ok(compared.includes(pair), `${pair} compared`);
     }
   });
