@@ -1,18 +1,21 @@
-// `npm run generate -- --check` fails, naming the files, whenever generated/ is not what the specs produce.
+// `npm run generate -- --check` (run in the fixture application) fails, naming the files, whenever generated/ is not what the specs produce.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { FIXTURE } from "../support/fixture.js";
 
-const check = (out: string) => spawnSync(process.execPath, ["--import", "tsx", "--conditions=twinspec-source", "packages/twinspec/src/codegen/cli.ts", "--check", "--out", out], { encoding: "utf8" });
+const CLI = fileURLToPath(new URL("../../src/codegen/cli.ts", import.meta.url));
+const check = (out: string) => spawnSync(process.execPath, ["--import", "tsx", "--conditions=twinspec-source", CLI, "--check", "--out", out], { encoding: "utf8", cwd: FIXTURE });
 
 describe("generate --check (drift)", function () {
   this.timeout(60_000);
   let out: string;
   beforeEach(() => {
     out = mkdtempSync(join(tmpdir(), "twinspec-gen-"));
-    cpSync("generated", out, { recursive: true });
+    cpSync(join(FIXTURE, "generated"), out, { recursive: true });
   });
   afterEach(() => rmSync(out, { recursive: true, force: true }));
 
