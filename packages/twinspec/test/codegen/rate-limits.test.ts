@@ -2,15 +2,17 @@
 // spends which, every malformed declaration named — and http-checks.ts asking for 429 on every limited operation.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { buildSchema } from "graphql";
 import { parse } from "yaml";
-import { checkHttpContract } from "../../packages/twinspec/src/codegen/http-checks.js";
-import { collectOperations } from "../../packages/twinspec/src/codegen/operations.js";
-import { readGraphqlRateLimits, readRestRateLimits } from "../../packages/twinspec/src/codegen/rate-limits.js";
-import type { JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
+import { checkHttpContract } from "../../src/codegen/http-checks.js";
+import { collectOperations } from "../../src/codegen/operations.js";
+import { readGraphqlRateLimits, readRestRateLimits } from "../../src/codegen/rate-limits.js";
+import type { JsonObject } from "../../src/codegen/spec.js";
+import { FIXTURE } from "../support/fixture.js";
 
-const restText = readFileSync("openapi.yaml", "utf8");
-const sdlText = readFileSync("schema.graphql", "utf8");
+const restText = readFileSync(join(FIXTURE, "openapi.yaml"), "utf8");
+const sdlText = readFileSync(join(FIXTURE, "schema.graphql"), "utf8");
 
 function rest(edit: (doc: any) => void = () => {}) {
   const doc = parse(restText) as JsonObject;
@@ -29,17 +31,17 @@ describe("rate limits declared in the specs", () => {
   it("openapi.yaml: the nearest declaration wins — the operation's, its first tag's, the document's", () => {
     const { budgets, rest: spends, problems } = rest();
     assert.deepEqual(problems, []);
-    assert.deepEqual(budgets, { default: { limit: 600, window: 60 }, "tag:jobs": { limit: 1200, window: 60 }, "op:checkoutCart": { limit: 60, window: 60 } });
-    assert.equal(spends.getCustomer, "default");
-    assert.equal(spends.placeOrder, "default");
-    assert.equal(spends.getJob, "tag:jobs");
-    // checkoutCart's first tag is carts; its own declaration wins anyway.
-    assert.equal(spends.checkoutCart, "op:checkoutCart");
+    assert.deepEqual(budgets, { default: { limit: 600, window: 60 }, "tag:notes": { limit: 1200, window: 60 }, "op:deleteNote": { limit: 60, window: 60 } });
+    assert.equal(spends.getAuthor, "default");
+    assert.equal(spends.createAuthor, "default");
+    assert.equal(spends.getNote, "tag:notes");
+    // deleteNote's first tag is notes, which has a budget; its own declaration wins anyway.
+    assert.equal(spends.deleteNote, "op:deleteNote");
   });
 
   it("without a default, only operations that (or whose tag) declare one are limited", () => {
     const { rest: spends } = rest((doc) => delete doc["x-rate-limit"]);
-    assert.deepEqual(spends, { checkoutCart: "op:checkoutCart", getJob: "tag:jobs" });
+    assert.deepEqual(spends, { listNotes: "tag:notes", createNote: "tag:notes", getNote: "tag:notes", deleteNote: "op:deleteNote", patchNote: "tag:notes", listAuthorNotes: "tag:notes", writeNote: "tag:notes" });
   });
 
   it("schema.graphql: @rateLimit on the schema for every operation type, on a root type for that type", () => {
@@ -51,10 +53,10 @@ describe("rate limits declared in the specs", () => {
 
   const malformed: [string, (doc: any) => void, string][] = [
     ["a missing window", (doc) => (doc["x-rate-limit"] = { limit: 10 }), "/x-rate-limit: x-rate-limit must be { limit"],
-    ["a zero limit on a tag", (doc) => (doc.tags[3]["x-rate-limit"] = { limit: 0, window: 60 }), "/tags/3/x-rate-limit: x-rate-limit must be"],
-    ["a fraction on an operation", (doc) => (doc.paths["/jobs/{jobId}"].get["x-rate-limit"] = { limit: 10, window: 0.5 }), "/paths/getJob/x-rate-limit: x-rate-limit must be"],
+    ["a zero limit on a tag", (doc) => (doc.tags[1]["x-rate-limit"] = { limit: 0, window: 60 }), "/tags/1/x-rate-limit: x-rate-limit must be"],
+    ["a fraction on an operation", (doc) => (doc.paths["/notes/{noteId}"].get["x-rate-limit"] = { limit: 10, window: 0.5 }), "/paths/getNote/x-rate-limit: x-rate-limit must be"],
     ["an unknown key", (doc) => (doc["x-rate-limit"] = { limit: 10, window: 60, burst: 5 }), "/x-rate-limit: x-rate-limit must be"],
-    ["a budget on a tag whose name cannot be a policy name", (doc) => ((doc.tags[3].name = "tâches"), (doc.tags[3]["x-rate-limit"] = { limit: 10, window: 60 })), "/tags/3/x-rate-limit: a tag with a budget needs a printable ASCII name"],
+    ["a budget on a tag whose name cannot be a policy name", (doc) => ((doc.tags[1].name = "tâches"), (doc.tags[1]["x-rate-limit"] = { limit: 10, window: 60 })), "/tags/1/x-rate-limit: a tag with a budget needs a printable ASCII name"],
   ];
   for (const [name, edit, message] of malformed) {
     it(`names ${name}`, () => {
@@ -74,11 +76,11 @@ describe("rate limits declared in the specs", () => {
       return checkHttpContract(operations, "openapi.yaml", new Set(Object.keys(spends))).map((p) => p.message);
     };
     assert.deepEqual(check(() => {}), []);
-    assert.deepEqual(check((doc) => delete doc.paths["/jobs/{jobId}"].get.responses["429"]), ["getJob must declare 429: it spends a rate limit (x-rate-limit)"]);
+    assert.deepEqual(check((doc) => delete doc.paths["/notes/{noteId}"].get.responses["429"]), ["getNote must declare 429: it spends a rate limit (x-rate-limit)"]);
     assert.deepEqual(
       check((doc) => {
         delete doc["x-rate-limit"];
-        delete doc.paths["/customers"].get.responses["429"];
+        delete doc.paths["/authors"].get.responses["429"];
       }),
       [],
     );
