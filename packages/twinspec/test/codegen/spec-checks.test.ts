@@ -1,13 +1,18 @@
-// `npm run generate` end to end in a scratch project: it refuses specs that disagree (writing nothing), and lists
+// `npm run generate` end to end in a scratch project (a copy of the fixture application's specs): it refuses specs that disagree (writing nothing), and lists
 // breaking changes against git HEAD, fatal only with --strict.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
+import { FIXTURE } from "../support/fixture.js";
 
-const CLI = resolve("packages/twinspec/src/codegen/cli.ts");
+const CLI = fileURLToPath(new URL("../../src/codegen/cli.ts", import.meta.url));
+/** The node_modules the package's dependencies are installed in (the workspace's). */
+const NODE_MODULES = dirname(dirname(createRequire(import.meta.url).resolve("graphql/package.json")));
 
 describe("npm run generate: spec checks", function () {
   this.timeout(60_000);
@@ -22,17 +27,17 @@ describe("npm run generate: spec checks", function () {
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "twinspec-checks-"));
-    for (const f of ["openapi.yaml", "schema.graphql", "codegen.yml", "client"]) cpSync(f, join(dir, f), { recursive: true });
-    symlinkSync(resolve("node_modules"), join(dir, "node_modules"), "dir");
+    for (const f of ["openapi.yaml", "schema.graphql", "codegen.yml"]) cpSync(join(FIXTURE, f), join(dir, f), { recursive: true });
+    symlinkSync(NODE_MODULES, join(dir, "node_modules"), "dir");
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it("fails on a disagreement with a report naming type, field and both sides, and writes nothing", () => {
-    edit("schema.graphql", /(type Customer \{[^}]*?)email: String!/, "$1email: Int!");
+    edit("schema.graphql", /(type Author \{[^}]*?)name: String!/, "$1name: Int!");
     const res = generate();
     assert.equal(res.status, 1, res.stdout);
     assert.match(res.stderr, /openapi\.yaml and schema\.graphql disagree \(1\):/);
-    assert.match(res.stderr, /Customer\.email: type differs\n\s+REST\s+Customer\.email: string \(email\)\n\s+GraphQL Customer\.email: Int \(integer\)/);
+    assert.match(res.stderr, /Author\.name: type differs\n\s+REST\s+Author\.name: string\n\s+GraphQL Author\.name: Int \(integer\)/);
     assert.ok(!existsSync(join(dir, "out")), "nothing generated");
     // Not a git repository: nothing to compare with, said so rather than silently skipped.
     assert.match(res.stdout, /no breaking changes since git HEAD \(not compared: openapi\.yaml \(.+\), schema\.graphql \(.+\)\)/);
@@ -45,18 +50,18 @@ describe("npm run generate: spec checks", function () {
     git("commit", "-q", "-m", "base");
     // Same removal in both specs: they still agree, but old clients break.
     const rest = parse(readFileSync(join(dir, "openapi.yaml"), "utf8"));
-    const cart = rest.components.schemas.Cart;
-    assert.ok(cart.properties.updatedAt && cart.required.includes("updatedAt"));
-    delete cart.properties.updatedAt;
-    cart.required = cart.required.filter((f: string) => f !== "updatedAt");
+    const author = rest.components.schemas.Author;
+    assert.ok(author.properties.updatedAt && author.required.includes("updatedAt"));
+    delete author.properties.updatedAt;
+    author.required = author.required.filter((f: string) => f !== "updatedAt");
     writeFileSync(join(dir, "openapi.yaml"), stringify(rest));
-    edit("schema.graphql", /(type Cart \{[^}]*?)\n\s+updatedAt: DateTime!/, "$1");
+    edit("schema.graphql", /(type Author \{[^}]*?)\n\s+updatedAt: DateTime!/, "$1");
 
     const strict = generate("--strict");
     assert.equal(strict.status, 1, strict.stdout);
     assert.match(strict.stderr, /break existing clients \(fatal: --strict\)/);
-    assert.match(strict.stderr, /openapi\.yaml\s+components\.schemas\.Cart \.updatedAt: field removed/);
-    assert.match(strict.stderr, /schema\.graphql\s+FIELD_REMOVED: Cart\.updatedAt was removed\./);
+    assert.match(strict.stderr, /openapi\.yaml\s+components\.schemas\.Author \.updatedAt: field removed/);
+    assert.match(strict.stderr, /schema\.graphql\s+FIELD_REMOVED: Author\.updatedAt was removed\./);
     assert.ok(!existsSync(join(dir, "out")), "nothing generated under --strict");
 
     const loose = generate();

@@ -1,18 +1,18 @@
 // compileValidators: standalone ajv code per operation part, loaded as the server loads it.
 import assert from "node:assert/strict";
-import { collectOperations } from "../../packages/twinspec/src/codegen/operations.js";
-import type { JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
-import { compileValidators, parametersSchema, validatorName } from "../../packages/twinspec/src/codegen/validators.js";
-import { fieldErrors } from "../../packages/twinspec/src/http/validation.js";
+import { collectOperations } from "../../src/codegen/operations.js";
+import type { JsonObject } from "../../src/codegen/spec.js";
+import { compileValidators, parametersSchema, validatorName } from "../../src/codegen/validators.js";
+import { fieldErrors } from "../../src/http/validation.js";
 import { FILE, OK, openapi, loadValidators } from "./support.js";
 
 const doc = openapi(
   {
-    "/customers/{id}": {
+    "/curators/{id}": {
       parameters: [{ name: "id", in: "path", schema: { type: "integer", minimum: 1 } }],
-      get: { operationId: "getCustomer", responses: OK },
+      get: { operationId: "getCurator", responses: OK },
       put: {
-        operationId: "putCustomer",
+        operationId: "putCurator",
         parameters: [
           { name: "dryRun", in: "query", schema: { type: "boolean" } },
           { name: "If-Match", in: "header", required: true, schema: { type: "string" } },
@@ -20,7 +20,7 @@ const doc = openapi(
         requestBody: {
           required: true,
           content: {
-            "application/json": { schema: { $ref: "#/components/schemas/NewCustomer" } },
+            "application/json": { schema: { $ref: "#/components/schemas/NewCurator" } },
             "text/plain": { schema: { type: "string", maxLength: 5 } },
           },
         },
@@ -32,7 +32,7 @@ const doc = openapi(
   {
     components: {
       schemas: {
-        NewCustomer: {
+        NewCurator: {
           type: "object",
           additionalProperties: false,
           required: ["name", "email"],
@@ -55,11 +55,11 @@ const validators = loadValidators(compiled.source);
 
 describe("compileValidators: names", () => {
   it("exports one validator per distinct schema: parameter locations in use and body media types, nothing for parameterless operations", () => {
-    assert.deepEqual(compiled.names, ["getCustomer_path", "putCustomer_query", "putCustomer_header", "putCustomer_body0", "putCustomer_body1"]);
-    // putCustomer's path parameters are getCustomer's (declared at path level): one validator serves both.
-    assert.deepEqual(compiled.byOperation.get("putCustomer"), {
-      params: { path: "getCustomer_path", query: "putCustomer_query", header: "putCustomer_header" },
-      body: { "application/json": "putCustomer_body0", "text/plain": "putCustomer_body1" },
+    assert.deepEqual(compiled.names, ["getCurator_path", "putCurator_query", "putCurator_header", "putCurator_body0", "putCurator_body1"]);
+    // putCurator's path parameters are getCurator's (declared at path level): one validator serves both.
+    assert.deepEqual(compiled.byOperation.get("putCurator"), {
+      params: { path: "getCurator_path", query: "putCurator_query", header: "putCurator_header" },
+      body: { "application/json": "putCurator_body0", "text/plain": "putCurator_body1" },
       responses: { "200": {} },
     });
     assert.deepEqual(Object.keys(validators).sort(), [...compiled.names].sort());
@@ -67,12 +67,12 @@ describe("compileValidators: names", () => {
   });
 
   it("validatorName joins the operationId and the part", () => {
-    assert.equal(validatorName("getCustomer", "query"), "getCustomer_query");
-    assert.equal(validatorName("getCustomer", "body3"), "getCustomer_body3");
+    assert.equal(validatorName("getCurator", "query"), "getCurator_query");
+    assert.equal(validatorName("getCurator", "body3"), "getCurator_body3");
   });
 
   it("parametersSchema lists the location's parameters and only the required ones as required", () => {
-    const put = operations.find((o) => o.operationId === "putCustomer")!;
+    const put = operations.find((o) => o.operationId === "putCurator")!;
     assert.deepEqual(parametersSchema(put, "query"), { type: "object", properties: { dryRun: { type: "boolean" } }, required: [] });
     assert.deepEqual(parametersSchema(put, "header"), { type: "object", properties: { "If-Match": { type: "string" } }, required: ["If-Match"] });
     assert.deepEqual(parametersSchema(put, "cookie"), { type: "object", properties: {}, required: [] });
@@ -83,24 +83,24 @@ describe("compileValidators: behaviour of the emitted code", () => {
   const valid = { name: "Ada", email: "ada@example.com" };
   const cases: [string, string, unknown, string[]][] = [
     // [validator, description, input, expected "instancePath keyword" of each error ([] = valid)]
-    ["getCustomer_path", "a positive integer id", { id: 5 }, []],
-    ["getCustomer_path", "a missing id", {}, [" required"]],
-    ["getCustomer_path", "id below minimum", { id: 0 }, ["/id minimum"]],
-    ["getCustomer_path", "an uncoerced string id", { id: "5" }, ["/id type"]],
-    ["putCustomer_query", "no query at all (optional)", {}, []],
-    ["putCustomer_query", "unknown query parameters (not forbidden)", { other: "x" }, []],
-    ["putCustomer_query", "a string where a boolean is declared", { dryRun: "yes" }, ["/dryRun type"]],
-    ["putCustomer_header", "a missing required header", {}, [" required"]],
-    ["putCustomer_body0", "a valid body", valid, []],
-    ["putCustomer_body0", "a valid body with $ref'd nested parts", { ...valid, tier: "pro", address: { zip: "12345" } }, []],
-    ["putCustomer_body0", "a missing required field", { name: "Ada" }, [" required"]],
-    ["putCustomer_body0", "an unknown field", { ...valid, nick: "a" }, [" additionalProperties"]],
-    ["putCustomer_body0", "a malformed email", { ...valid, email: "not-an-email" }, ["/email format"]],
-    ["putCustomer_body0", "a value outside an enum in components", { ...valid, tier: "gold" }, ["/tier enum"]],
-    ["putCustomer_body0", "an error inside a nested $ref", { ...valid, address: { zip: "1" } }, ["/address/zip pattern"]],
-    ["putCustomer_body0", "all errors at once (allErrors)", { email: 1, nick: 2 }, [" required", " additionalProperties", "/email type"]],
-    ["putCustomer_body1", "text within maxLength", "abc", []],
-    ["putCustomer_body1", "text over maxLength", "abcdef", [" maxLength"]],
+    ["getCurator_path", "a positive integer id", { id: 5 }, []],
+    ["getCurator_path", "a missing id", {}, [" required"]],
+    ["getCurator_path", "id below minimum", { id: 0 }, ["/id minimum"]],
+    ["getCurator_path", "an uncoerced string id", { id: "5" }, ["/id type"]],
+    ["putCurator_query", "no query at all (optional)", {}, []],
+    ["putCurator_query", "unknown query parameters (not forbidden)", { other: "x" }, []],
+    ["putCurator_query", "a string where a boolean is declared", { dryRun: "yes" }, ["/dryRun type"]],
+    ["putCurator_header", "a missing required header", {}, [" required"]],
+    ["putCurator_body0", "a valid body", valid, []],
+    ["putCurator_body0", "a valid body with $ref'd nested parts", { ...valid, tier: "pro", address: { zip: "12345" } }, []],
+    ["putCurator_body0", "a missing required field", { name: "Ada" }, [" required"]],
+    ["putCurator_body0", "an unknown field", { ...valid, nick: "a" }, [" additionalProperties"]],
+    ["putCurator_body0", "a malformed email", { ...valid, email: "not-an-email" }, ["/email format"]],
+    ["putCurator_body0", "a value outside an enum in components", { ...valid, tier: "gold" }, ["/tier enum"]],
+    ["putCurator_body0", "an error inside a nested $ref", { ...valid, address: { zip: "1" } }, ["/address/zip pattern"]],
+    ["putCurator_body0", "all errors at once (allErrors)", { email: 1, nick: 2 }, [" required", " additionalProperties", "/email type"]],
+    ["putCurator_body1", "text within maxLength", "abc", []],
+    ["putCurator_body1", "text over maxLength", "abcdef", [" maxLength"]],
   ];
   for (const [name, description, input, expected] of cases) {
     it(`${name}: ${description} ${expected.length === 0 ? "passes" : `fails with ${expected.join(", ")}`}`, () => {
@@ -113,7 +113,7 @@ describe("compileValidators: behaviour of the emitted code", () => {
   }
 
   it("its errors map to field pointers through fieldErrors", () => {
-    const validate = validators.putCustomer_body0;
+    const validate = validators.putCurator_body0;
     assert.equal(validate({ email: "ada@example.com", tier: "gold", extra: true }), false);
     assert.deepEqual(
       fieldErrors("body", validate.errors).sort((a, b) => a.pointer.localeCompare(b.pointer)),
