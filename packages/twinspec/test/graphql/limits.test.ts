@@ -1,18 +1,18 @@
 // Limits checked before execution (depth, cost, aliases, list sizes) and the introspection switch.
 import assert from "node:assert/strict";
 import { getIntrospectionQuery } from "graphql";
-import { configFromEnv } from "../../packages/twinspec/src/config.js";
+import { configFromEnv } from "../../src/config.js";
 import { gql, startServer, type TestServer } from "../support/server.js";
-import { metric } from "./helpers.js";
+import { metric } from "../support/metrics.js";
 
-/** `levels` fields under Customer, alternating orders / customer, then a leaf. */
+/** `levels` fields under Author, alternating notes / author, then a leaf. */
 const chain = (levels: number) => {
-  let q = levels % 2 === 1 ? "orderId" : "customerId";
-  for (let i = levels - 1; i >= 0; i--) q = `${i % 2 === 0 ? "orders" : "customer"} { ${q} }`;
+  let q = levels % 2 === 1 ? "noteId" : "authorId";
+  for (let i = levels - 1; i >= 0; i--) q = `${i % 2 === 0 ? "notes" : "author"} { ${q} }`;
   return q;
 };
-/** customers (1) + chain + leaf: depth levels + 2 */
-const nest = (levels: number) => `{ customers(first: 1) { ${chain(levels)} } }`;
+/** authors (1) + chain + leaf: depth levels + 2 */
+const nest = (levels: number) => `{ authors(first: 1) { ${chain(levels)} } }`;
 
 describe("GraphQL limits", () => {
   let s: TestServer;
@@ -40,14 +40,14 @@ describe("GraphQL limits", () => {
   });
 
   it("depth follows fragments; introspection is exempt", async () => {
-    await rejected(`{ ...A } fragment A on Query { customers(first: 1) { ...B } } fragment B on Customer { ${chain(9)} }`, "DEPTH_LIMIT_EXCEEDED");
+    await rejected(`{ ...A } fragment A on Query { authors(first: 1) { ...B } } fragment B on Author { ${chain(9)} }`, "DEPTH_LIMIT_EXCEEDED");
     const intro = await gql(s.url, getIntrospectionQuery());
     assert.equal(intro.json.errors, undefined);
     assert.ok(intro.json.data.__schema.types.length > 10);
   });
 
   it("cost: list fields weigh by first (literal or variable); over the limit → COST_LIMIT_EXCEEDED", async () => {
-    const query = `query($n: Int) { customers(first: $n) { orders { customer { orders { orderId } } } } }`;
+    const query = `query($n: Int) { authors(first: $n) { notes { author { notes { noteId } } } } }`;
     const cheap = await startServer({ graphql: { maxCost: 500 }, jobs: { pollMs: 3_600_000 } });
     try {
       // 1 + n × (1 + 10 × (1 + 1 × 1)) = 1 + 21n
@@ -55,7 +55,7 @@ describe("GraphQL limits", () => {
       const error = await rejected(query, "COST_LIMIT_EXCEEDED", { n: 30 }, cheap);
       assert.equal(error.extensions.cost, 631);
       assert.equal(error.extensions.limit, 500);
-      await rejected(`{ customers(first: 30) { orders { customer { orders { orderId } } } } }`, "COST_LIMIT_EXCEEDED", undefined, cheap);
+      await rejected(`{ authors(first: 30) { notes { author { notes { noteId } } } } }`, "COST_LIMIT_EXCEEDED", undefined, cheap);
       // the default limit is 5000
       assert.equal(configFromEnv({}).graphql.maxCost, 5000);
     } finally {
@@ -70,9 +70,9 @@ describe("GraphQL limits", () => {
   });
 
   it("list sizes: first outside 1..100 → BAD_USER_INPUT on argument 'first'", async () => {
-    const error = await rejected(`{ customers(first: 101) { customerId } }`, "BAD_USER_INPUT");
+    const error = await rejected(`{ authors(first: 101) { authorId } }`, "BAD_USER_INPUT");
     assert.equal(error.extensions.argument, "first");
-    await rejected(`query($n: Int) { customers(first: $n) { customerId } }`, "BAD_USER_INPUT", { n: 0 });
+    await rejected(`query($n: Int) { authors(first: $n) { authorId } }`, "BAD_USER_INPUT", { n: 0 });
   });
 
   it("document and variables size: over GRAPHQL_MAX_DOCUMENT_BYTES / GRAPHQL_MAX_VARIABLES_BYTES → coded errors, before parsing", async () => {
@@ -86,7 +86,7 @@ describe("GraphQL limits", () => {
       const error = await rejected(padded(201), "DOCUMENT_SIZE_LIMIT_EXCEEDED", undefined, small);
       assert.deepEqual([error.extensions.size, error.extensions.limit], [201, 200]);
       await rejected(`{ __typename }#${"é".repeat(93)}`, "DOCUMENT_SIZE_LIMIT_EXCEEDED", undefined, small);
-      const query = `query($after: String) { customers(after: $after) { customerId } }`;
+      const query = `query($after: String) { authors(after: $after) { authorId } }`;
       const variables = (bytes: number) => ({ after: "y".repeat(bytes - 12) }); // {"after":"…"} is 12 bytes + the value
       // 100 bytes pass the size check (and reach the resolver, which finds no such cursor)
       assert.equal((await gql(small.url, query, variables(100))).json.errors[0].extensions.code, "BAD_USER_INPUT");

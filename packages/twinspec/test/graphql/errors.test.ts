@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { GraphQLError } from "graphql";
 import { pino } from "pino";
-import { NotFoundError } from "../../packages/twinspec/src/domain/errors.js";
-import { toGraphqlError } from "../../packages/twinspec/src/graphql/errors.js";
-import { httpError } from "../../packages/twinspec/src/http/problem.js";
+import { NotFoundError } from "../../src/domain/errors.js";
+import { toGraphqlError } from "../../src/graphql/errors.js";
+import { httpError } from "../../src/http/problem.js";
 import { ada, gql, startServer, type TestServer } from "../support/server.js";
 
 describe("GraphQL errors", () => {
@@ -23,19 +23,19 @@ describe("GraphQL errors", () => {
   after(() => s.close());
 
   it("a failing nullable field nested in a list leaves the rest of data (partial result)", async () => {
-    const created = await gql(s.url, `mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customerId } }`, { i: ada });
-    const id = created.json.data.createCustomer.customerId;
-    const res = await gql(s.url, `query($id: ID!) { customer(customerId: $id) { firstName } order(orderId: "ord_x") { orderId } cart(cartId: "crt_x") { cartId } }`, { id });
-    assert.deepEqual(res.json.data, { customer: { firstName: "Ada" }, order: null, cart: null });
+    const created = await gql(s.url, `mutation($i: CreateAuthorInput!) { createAuthor(input: $i) { authorId } }`, { i: ada });
+    const id = created.json.data.createAuthor.authorId;
+    const res = await gql(s.url, `query($id: ID!) { author(authorId: $id) { name } note(noteId: "not_x") { noteId } nobody: author(authorId: "aut_x") { authorId } }`, { id });
+    assert.deepEqual(res.json.data, { author: { name: "Ada Lovelace" }, note: null, nobody: null });
     // Sibling root fields resolve concurrently: their errors come in completion order.
     assert.deepEqual(res.json.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path[0], e.extensions.code]).sort(), [
-      ["cart", "NOT_FOUND"],
-      ["order", "NOT_FOUND"],
+      ["nobody", "NOT_FOUND"],
+      ["note", "NOT_FOUND"],
     ]);
   });
 
-  it("customers(after:) naming nobody → BAD_USER_INPUT on argument 'after'", async () => {
-    const res = await gql(s.url, `{ customers(after: "cus_nobody") { customerId } }`);
+  it("authors(after:) naming nobody → BAD_USER_INPUT on argument 'after'", async () => {
+    const res = await gql(s.url, `{ authors(after: "aut_nobody") { authorId } }`);
     assert.equal(res.json.data, null);
     assert.equal(res.json.errors[0].extensions.code, "BAD_USER_INPUT");
     assert.equal(res.json.errors[0].extensions.argument, "after");
@@ -43,16 +43,16 @@ describe("GraphQL errors", () => {
   });
 
   it("an unexpected failure is masked with the request id and logged with its stack", async () => {
-    const jobs = s.app.services.jobs;
-    const original = jobs.get;
-    jobs.get = async () => {
+    const notes = s.app.services.notes;
+    const original = notes.get;
+    notes.get = async () => {
       throw new Error("disk on fire at /var/secret");
     };
     try {
-      const res = await gql(s.url, `{ job(jobId: "job_1") { status } }`);
+      const res = await gql(s.url, `{ note(noteId: "not_1") { title } }`);
       const requestId = res.headers.get("x-request-id")!;
       const [error] = res.json.errors;
-      assert.deepEqual(res.json.data, { job: null });
+      assert.deepEqual(res.json.data, { note: null });
       assert.equal(error.extensions.code, "INTERNAL_SERVER_ERROR");
       assert.equal(error.extensions.requestId, requestId);
       assert.match(error.message, new RegExp(requestId));
@@ -61,7 +61,7 @@ describe("GraphQL errors", () => {
       assert.ok(logged, "logged with the request id");
       assert.match(logged.err.stack, /disk on fire/);
     } finally {
-      jobs.get = original;
+      notes.get = original;
     }
   });
 
@@ -74,6 +74,6 @@ describe("GraphQL errors", () => {
     assert.equal(toGraphqlError(httpError(403, "no scope"), ctx).extensions.code, "FORBIDDEN");
     const coded = new GraphQLError("x", { extensions: { code: "FORBIDDEN" } });
     assert.equal(toGraphqlError(coded, ctx), coded);
-    assert.equal(toGraphqlError(new NotFoundError("order", "o1"), ctx).extensions.code, "NOT_FOUND");
+    assert.equal(toGraphqlError(new NotFoundError("note", "n1"), ctx).extensions.code, "NOT_FOUND");
   });
 });
