@@ -2,8 +2,7 @@
 // with an Origin (CORS) takes Koa's full chain. Whichever path a request takes, the answer is the same: status, body
 // and headers, but for CORS's own and the per-request ones (id, date, rate-limit counts).
 import assert from "node:assert/strict";
-import { newCustomer } from "../support/fixtures.js";
-import { call, startServer, type TestServer } from "../support/server.js";
+import { call, newAuthor, startServer, type TestServer } from "../support/server.js";
 
 const ORIGIN = "https://app.example";
 const PER_REQUEST = new Set(["x-request-id", "date", "ratelimit", "keep-alive", "connection"]);
@@ -30,16 +29,16 @@ describe("the front: the hot paths outside Koa's handling answer as Koa's chain 
   after(() => s.close());
 
   it("REST reads, conditional reads, HEAD, refusals and problems: the same answer with and without an Origin", async () => {
-    const { customerId } = await newCustomer(s.url);
+    const { authorId } = await newAuthor(s.url);
     const cases: [string, Parameters<typeof call>[1]][] = [
-      [`/customers/${customerId}`, {}],
-      [`/customers/${customerId}`, { headers: { "if-none-match": '"v1"' } }],
-      [`/customers/${customerId}`, { method: "HEAD" }],
-      [`/customers?limit=1`, {}],
-      [`/customers/nobody`, {}],
-      [`/customers/${customerId}`, { anonymous: true }],
-      [`/customers?limit=0`, {}],
-      [`/customers/${customerId}`, { method: "POST", json: {} }],
+      [`/authors/${authorId}`, {}],
+      [`/authors/${authorId}`, { headers: { "if-none-match": '"v1"' } }],
+      [`/authors/${authorId}`, { method: "HEAD" }],
+      [`/authors?limit=1`, {}],
+      [`/authors/nobody`, {}],
+      [`/authors/${authorId}`, { anonymous: true }],
+      [`/authors?limit=0`, {}],
+      [`/authors/${authorId}`, { method: "POST", json: {} }],
     ];
     for (const [path, init] of cases) {
       const { direct, viaKoa } = await bothPaths(`${s.url}${path}`, init);
@@ -55,8 +54,8 @@ describe("the front: the hot paths outside Koa's handling answer as Koa's chain 
   });
 
   it("POST /graphql: the same answer with and without an Origin, for data and for a coded error", async () => {
-    const { customerId } = await newCustomer(s.url);
-    for (const query of [`{ customer(customerId: "${customerId}") { customerId firstName } }`, "{ customer(customerId: 1 }"]) {
+    const { authorId } = await newAuthor(s.url);
+    for (const query of [`{ author(authorId: "${authorId}") { authorId name } }`, "{ author(authorId: 1 }"]) {
       const init = { method: "POST", json: { query }, headers: { accept: "application/graphql-response+json" } };
       const { direct, viaKoa } = await bothPaths(`${s.url}/graphql`, init);
       assert.equal(direct.status, viaKoa.status, query);
@@ -66,12 +65,13 @@ describe("the front: the hot paths outside Koa's handling answer as Koa's chain 
   });
 
   it("a write through the front is acknowledged and visible through Koa's chain, and the reverse", async () => {
-    const created = await call(`${s.url}/customers`, { method: "POST", json: { firstName: "Front", lastName: "Door", email: "front@example.com" } });
+    const { authorId } = await newAuthor(s.url);
+    const created = await call(`${s.url}/authors/${authorId}/notes`, { method: "POST", json: { title: "Front", body: "front door" } });
     assert.equal(created.status, 201);
     const seen = await call(`${s.url}${created.headers.get("location")}`, { headers: { origin: ORIGIN } });
-    assert.equal(seen.json.email, "front@example.com");
-    const patched = await call(`${s.url}${created.headers.get("location")}`, { method: "PATCH", json: { lastName: "Way" }, headers: { origin: ORIGIN, "content-type": "application/merge-patch+json" } });
+    assert.equal(seen.json.body, "front door");
+    const patched = await call(`${s.url}${created.headers.get("location")}`, { method: "PATCH", json: { title: "Way" }, headers: { origin: ORIGIN, "content-type": "application/merge-patch+json" } });
     assert.equal(patched.status, 200);
-    assert.equal((await call(`${s.url}${created.headers.get("location")}`)).json.lastName, "Way");
+    assert.equal((await call(`${s.url}${created.headers.get("location")}`)).json.title, "Way");
   });
 });
