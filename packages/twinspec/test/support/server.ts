@@ -128,3 +128,12 @@ export async function newNote(base: string, authorId: string, note = { title: "G
   if (res.status !== 201) throw new Error(`writeNote: ${res.status} ${res.text}`);
   return res.json;
 }
+
+/** An author with `notes` notes, made through the domain services. */
+export async function seedAuthor(s: TestServer, n: number, { notes = 0 } = {}) {
+  const { authors, notes: noteService } = s.app.services;
+  const author = await authors.create({ name: `Author ${n}` });
+  const written = [];
+  for (let i = 0; i < notes; i++) written.push(await noteService.create(author.authorId, { title: `Note ${i}`, body: "text" }));
+  return { ...author, notes: written as { noteId: string }[] };
+}

@@ -18,10 +18,10 @@ describe("GraphQL over HTTP (graphql-http serverAudits)", () => {
   }
 
   it("queries over GET; mutations over GET → 405 + Allow: POST", async () => {
-    const q = await call(`${s.url}/graphql?query=${encodeURIComponent("{ customers { customerId } }")}`, { headers: { accept: "application/graphql-response+json" } });
+    const q = await call(`${s.url}/graphql?query=${encodeURIComponent("{ authors { authorId } }")}`, { headers: { accept: "application/graphql-response+json" } });
     assert.equal(q.status, 200);
-    assert.deepEqual(q.json, { data: { customers: [] } });
-    const m = await call(`${s.url}/graphql?query=${encodeURIComponent(`mutation { deleteCustomer(customerId: "x") }`)}`, { headers: { accept: "application/json" } });
+    assert.deepEqual(q.json, { data: { authors: [] } });
+    const m = await call(`${s.url}/graphql?query=${encodeURIComponent(`mutation { deleteNote(noteId: "x") }`)}`, { headers: { accept: "application/json" } });
     assert.equal(m.status, 405);
     assert.equal(m.headers.get("allow"), "POST");
     // A GraphQL error like any other: JSON, with a code (found by the fuzzer: graphql-http's was text/plain, uncoded).
@@ -44,7 +44,7 @@ describe("GraphQL over HTTP (graphql-http serverAudits)", () => {
   it("a body over the limit → 413", async () => {
     const small = await startServer({ bodyLimit: 64 });
     try {
-      const res = await call(`${small.url}/graphql`, { method: "POST", json: { query: `{ customers { customerId firstName lastName email createdAt } }` } });
+      const res = await call(`${small.url}/graphql`, { method: "POST", json: { query: `{ authors { authorId name createdAt updatedAt notes { noteId } } }` } });
       assert.equal(res.status, 413);
     } finally {
       await small.close();
@@ -52,7 +52,7 @@ describe("GraphQL over HTTP (graphql-http serverAudits)", () => {
   });
 
   it("the same mutation over POST works (selected fields only)", async () => {
-    const res = await gql(s.url, `mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { email } }`, { i: ada });
-    assert.deepEqual(res.json, { data: { createCustomer: { email: ada.email } } });
+    const res = await gql(s.url, `mutation($i: CreateAuthorInput!) { createAuthor(input: $i) { name } }`, { i: ada });
+    assert.deepEqual(res.json, { data: { createAuthor: { name: ada.name } } });
   });
 });

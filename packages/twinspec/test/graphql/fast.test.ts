@@ -2,17 +2,19 @@
 // request it must answer exactly what graphql-http answers. The same request with `"extensions": {}` (which
 // graphql-http accepts and the fast path leaves alone) goes the general way; both answers are compared.
 import assert from "node:assert/strict";
-import { acceptedMediaType } from "../../packages/twinspec/src/graphql/fast.js";
+import { acceptedMediaType } from "../../src/graphql/fast.js";
 import { ADMIN_TOKEN, token } from "../support/auth.js";
-import { call, startServer, type TestServer } from "../support/server.js";
-import { seedCustomer } from "./helpers.js";
+import { call, seedAuthor, startServer, type TestServer } from "../support/server.js";
 
 describe("GraphQL over HTTP: the common case answered directly, as graphql-http would", () => {
   let s: TestServer;
-  let customerId: string;
+  let authorId: string;
+  let noteId: string;
   before(async () => {
     s = await startServer();
-    customerId = (await seedCustomer(s, 1, { orders: 2 })).customerId;
+    const author = await seedAuthor(s, 1, { notes: 2 });
+    authorId = author.authorId;
+    noteId = author.notes[0].noteId;
   });
   after(() => s.close());
 
@@ -25,12 +27,12 @@ describe("GraphQL over HTTP: the common case answered directly, as graphql-http 
   };
 
   const cases: [string, () => Record<string, unknown>][] = [
-    ["a query", () => ({ query: `query($id: ID!) { customer(customerId: $id) { customerId firstName orders { orderId status } } }`, variables: { id: customerId } })],
-    ["a named operation among several", () => ({ query: `query A { __typename } query B { customers(first: 1) { customerId } }`, operationName: "B" })],
-    ["a field that fails (data beside errors)", () => ({ query: `{ a: customer(customerId: "cus_nobody") { customerId } b: __typename }` })],
-    ["a variable of the wrong type (no data)", () => ({ query: `query($id: ID!) { customer(customerId: $id) { customerId } }`, variables: { id: 5 } })],
-    ["a missing variable", () => ({ query: `query($id: ID!) { customer(customerId: $id) { customerId } }` })],
-    ["invalid input of a mutation", () => ({ query: `mutation { placeOrder(customerId: "${customerId}", input: { items: [{ sku: "a", quantity: 0, unitPrice: 1 }] }) { orderId } }` })],
+    ["a query", () => ({ query: `query($id: ID!) { author(authorId: $id) { authorId name notes { noteId title } } }`, variables: { id: authorId } })],
+    ["a named operation among several", () => ({ query: `query A { __typename } query B { authors(first: 1) { authorId } }`, operationName: "B" })],
+    ["a field that fails (data beside errors)", () => ({ query: `{ a: author(authorId: "aut_nobody") { authorId } b: __typename }` })],
+    ["a variable of the wrong type (no data)", () => ({ query: `query($id: ID!) { author(authorId: $id) { authorId } }`, variables: { id: 5 } })],
+    ["a missing variable", () => ({ query: `query($id: ID!) { author(authorId: $id) { authorId } }` })],
+    ["invalid input of a mutation", () => ({ query: `mutation { updateNote(noteId: "${noteId}", input: { title: "" }) { noteId } }` })],
   ];
   for (const accept of ["application/graphql-response+json", "application/json", "*/*", ""]) {
     for (const [name, body] of cases) {
@@ -41,9 +43,9 @@ describe("GraphQL over HTTP: the common case answered directly, as graphql-http 
   }
 
   it("an anonymous caller and a caller without the scope get the same errors either way", async () => {
-    const body = { query: `{ customers(first: 1) { customerId } }` };
+    const body = { query: `{ authors(first: 1) { authorId } }` };
     await both(body, {});
-    await both(body, { authorization: `Bearer ${await token("someone", "orders:read")}` });
+    await both(body, { authorization: `Bearer ${await token("someone", "notes:read")}` });
   });
 
   it("negotiates like graphql-http", () => {
