@@ -1,14 +1,13 @@
 // Subscription auth: graphql-ws takes the token from connection_init (or the upgrade header) and closes with
-// 4403 on a bad one; SSE takes the header; a customer hears only its own orders; an expiring token ends it.
+// 4403 on a bad one; SSE takes the header; an author hears only its own notes; an expiring token ends it.
 import assert from "node:assert/strict";
 import { createClient as createSseClient } from "graphql-sse";
 import { createClient as createWsClient } from "graphql-ws";
 import WebSocket from "ws";
 import { token } from "../support/auth.js";
-import { mergePatch, newCustomer, newOrder } from "../support/fixtures.js";
-import { call, startServer, type TestServer } from "../support/server.js";
+import { call, newAuthor, newNote, startServer, type TestServer } from "../support/server.js";
 
-const SUBSCRIBE = `subscription($c: ID!) { orderStatusChanged(customerId: $c) { orderId status } }`;
+const SUBSCRIBE = `subscription($c: ID!) { noteChanged(authorId: $c) { noteId title } }`;
 
 describe("subscription auth", () => {
   let s: TestServer;
@@ -45,22 +44,22 @@ describe("subscription auth", () => {
     await client.dispose();
   });
 
-  it("no token → UNAUTHENTICATED; another customer's id → FORBIDDEN", async () => {
-    const owner = await newCustomer(s.url);
-    const other = await newCustomer(s.url);
+  it("no token → UNAUTHENTICATED; another author's id → FORBIDDEN", async () => {
+    const owner = await newAuthor(s.url);
+    const other = await newAuthor(s.url);
     const anonymous = ws();
-    const [first] = (await take(anonymous.iterate({ query: SUBSCRIBE, variables: { c: owner.customerId } }), 1)) as { errors: { extensions: { code: string } }[] }[];
+    const [first] = (await take(anonymous.iterate({ query: SUBSCRIBE, variables: { c: owner.authorId } }), 1)) as { errors: { extensions: { code: string } }[] }[];
     assert.equal(first.errors[0].extensions.code, "UNAUTHENTICATED");
     await anonymous.dispose();
-    const nosy = ws(`Bearer ${await token(other.customerId, "orders:read")}`);
-    const [refused] = (await take(nosy.iterate({ query: SUBSCRIBE, variables: { c: owner.customerId } }), 1)) as { errors: { extensions: { code: string } }[] }[];
+    const nosy = ws(`Bearer ${await token(other.authorId, "notes:read")}`);
+    const [refused] = (await take(nosy.iterate({ query: SUBSCRIBE, variables: { c: owner.authorId } }), 1)) as { errors: { extensions: { code: string } }[] }[];
     assert.equal(refused.errors[0].extensions.code, "FORBIDDEN");
     await nosy.dispose();
   });
 
-  it("a customer's own subscription receives its orders' changes (token in the upgrade header works too)", async () => {
-    const owner = await newCustomer(s.url);
-    const order = await newOrder(s.url, owner.customerId);
+  it("an author's own subscription receives its notes' changes (token in the upgrade header works too)", async () => {
+    const owner = await newAuthor(s.url);
+    const note = await newNote(s.url, owner.authorId);
     const client = createWsClient({
       url: wsUrl,
       retryAttempts: 0,
@@ -71,23 +70,23 @@ describe("subscription auth", () => {
         }
       },
     });
-    const tokenFor = await token(owner.customerId, "orders:read");
-    const events = take(client.iterate({ query: SUBSCRIBE, variables: { c: owner.customerId } }), 1);
+    const tokenFor = await token(owner.authorId, "notes:read");
+    const events = take(client.iterate({ query: SUBSCRIBE, variables: { c: owner.authorId } }), 1);
     await new Promise((r) => setTimeout(r, 200));
-    await call(`${s.url}/orders/${order.orderId}`, mergePatch({ status: "PAID" }));
-    assert.deepEqual(await events, [{ data: { orderStatusChanged: { orderId: order.orderId, status: "PAID" } } }]);
+    await call(`${s.url}/notes/${note.noteId}`, { method: "PATCH", body: JSON.stringify({ title: "Changed" }), headers: { "content-type": "application/merge-patch+json" } });
+    assert.deepEqual(await events, [{ data: { noteChanged: { noteId: note.noteId, title: "Changed" } } }]);
     await client.dispose();
   });
 
   it("a token that expires during a subscription ends it", async () => {
-    const owner = await newCustomer(s.url);
-    const client = ws(`Bearer ${await token(owner.customerId, "orders:read", 2)}`);
+    const owner = await newAuthor(s.url);
+    const client = ws(`Bearer ${await token(owner.authorId, "notes:read", 2)}`);
     const started = Date.now();
-    const results = await take(client.iterate({ query: SUBSCRIBE, variables: { c: owner.customerId } }), 10, 6000);
+    const results = await take(client.iterate({ query: SUBSCRIBE, variables: { c: owner.authorId } }), 10, 6000);
     const elapsed = Date.now() - started;
     assert.deepEqual(results, []);
     assert.ok(elapsed >= 900 && elapsed < 5500, `ended after ${elapsed} ms`);
-    assert.equal(s.app.bus.listenerCount("orderStatusChanged"), 0);
+    assert.equal(s.app.bus.listenerCount("noteChanged"), 0);
     await client.dispose();
   });
 
