@@ -1,73 +1,13 @@
-// generateRest on the project's own openapi.yaml: the generated files agree with the spec and each other.
+// generateRest with the repository's bench helpers (a synthetic large document, the corpus type-checker); the rest
+// of its tests are the twinspec package's (packages/twinspec/test/codegen/rest.test.ts).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import { resolve } from "node:path";
 import { syntheticSpec } from "../../bench/synthetic.js";
 import { createChecker } from "../../bench/typecheck.js";
-import { Warnings } from "../../packages/twinspec/src/codegen/diagnostics.js";
-import { compileInWorker, generateRest, type GeneratedFile } from "../../packages/twinspec/src/codegen/rest.js";
-import { collectOperations, METHODS } from "../../packages/twinspec/src/codegen/operations.js";
+import { compileInWorker, generateRest } from "../../packages/twinspec/src/codegen/rest.js";
+import { collectOperations } from "../../packages/twinspec/src/codegen/operations.js";
 import type { JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
 import { compileValidators } from "../../packages/twinspec/src/codegen/validators.js";
-
-describe("generateRest(openapi.yaml)", () => {
-  let files: GeneratedFile[];
-  const content = (name: string) => {
-    const file = files.find((f) => f.path === `generated/${name}`);
-    assert.ok(file, `generated/${name} is produced`);
-    return file.content;
-  };
-  /** operationIds read straight from the YAML, independently of collectOperations. */
-  const spec = parse(readFileSync("openapi.yaml", "utf8")) as { paths: Record<string, Record<string, { operationId?: string }>> };
-  const operationIds = Object.values(spec.paths).flatMap((item) =>
-    METHODS.filter((m) => item[m]).map((m) => item[m].operationId),
-  );
-
-  const warnings = new Warnings("openapi.yaml");
-  before(async () => {
-    files = await generateRest("openapi.yaml", "generated", "../src/http/rest-runtime.js", warnings);
-  });
-
-  it("our own spec has nothing to warn about", () => assert.deepEqual(warnings.list, []));
-
-  it("produces the four REST files, all sourced from openapi.yaml", () => {
-    assert.deepEqual(files.map((f) => f.path), ["generated/openapi.ts", "generated/rest.ts", "generated/validators.cjs", "generated/validators.d.cts"]);
-    for (const f of files) assert.equal(f.source, "openapi.yaml");
-  });
-
-  it("the spec names an operationId for every operation", () => {
-    assert.ok(operationIds.length > 0);
-    for (const id of operationIds) assert.equal(typeof id, "string");
-  });
-
-  it("declares every operationId of openapi.yaml in RestHandlers, and nothing else", () => {
-    const block = /export interface RestHandlers \{\n([\s\S]*?)\n\}/.exec(content("rest.ts"))?.[1] ?? "";
-    const declared = [...block.matchAll(/^ {2}(\w+)\(req: /gm)].map((m) => m[1]);
-    assert.deepEqual([...declared].sort(), [...(operationIds as string[])].sort());
-  });
-
-  it("refers only to validators that validators.cjs exports and validators.d.cts declares", () => {
-    const used = new Set([...content("rest.ts").matchAll(/(?<![\w"./])validators\.(\w+)/g)].map((m) => m[1]));
-    const exported = new Set([...content("validators.cjs").matchAll(/^exports\.(\w+) = /gm)].map((m) => m[1]));
-    const declared = new Set([...content("validators.d.cts").matchAll(/^ {2}(\w+): Validator;$/gm)].map((m) => m[1]));
-    assert.ok(used.size > 0);
-    for (const name of used) {
-      assert.ok(exported.has(name), `${name} is exported by validators.cjs`);
-      assert.ok(declared.has(name), `${name} is declared in validators.d.cts`);
-    }
-    assert.deepEqual([...declared].sort(), [...exported].sort());
-  });
-
-  it("the typings import Validator from the runtime module", () => {
-    assert.match(content("validators.d.cts"), /^import type \{ Validator \} from "\.\.\/src\/http\/rest-runtime\.js";$/m);
-  });
-
-  it("openapi.ts has an operations entry for every operationId", () => {
-    const types = content("openapi.ts");
-    for (const id of operationIds) assert.match(types, new RegExp(`^ {4}${id}: \\{$`, "m"), `${id} in operations`);
-  });
-});
 
 describe("compileInWorker (large documents)", function () {
   this.timeout(30_000);
@@ -82,19 +22,9 @@ describe("compileInWorker (large documents)", function () {
   });
 });
 
-describe("generateRest where openapi-typescript cannot type a schema", () => {
-  it("types that schema unknown, with a warning naming it, and keeps its validator", async () => {
-    const warnings = new Warnings("object-enum.yaml");
-    const files = await generateRest("test/fixtures/lenient/object-enum.yaml", "out", "twinspec/runtime", warnings);
-    assert.deepEqual(warnings.list.map((w) => [w.kind, w.pointer]), [["types", "/components/schemas/ProductGroup"]]);
-    assert.match(files.find((f) => f.path === "out/openapi.ts")!.content, /ProductGroup: unknown;/);
-    assert.match(files.find((f) => f.path === "out/validators.cjs")!.content, /"PKW"/);
-  });
-});
-
 describe("generateRest: openapi-typescript's WithRequired", () => {
   it("passes over required keys a member's type does not have, so the output compiles (plaid.com)", async () => {
-    const files = await generateRest("test/fixtures/lenient/required-union.yaml", "out", "twinspec/runtime");
+    const files = await generateRest("packages/twinspec/test/fixtures/lenient/required-union.yaml", "out", "twinspec/runtime");
     const types = files.find((f) => f.path === "out/openapi.ts")!.content;
     assert.match(types, /WithRequired<components\["schemas"\]\["Error"\], "code">/);
     assert.match(types, /type WithRequired<T, K extends PropertyKey> = T & \{\n {4}\[P in K & keyof T\]-\?: T\[P\];\n\};/);
@@ -103,9 +33,3 @@ describe("generateRest: openapi-typescript's WithRequired", () => {
   });
 });
 
-describe("generateRest on documents that point outside themselves", () => {
-  it("fetches nothing for examples kept at a URL (externalValue), which generation does not need", async () => {
-    const files = await generateRest("test/fixtures/lenient/external-example.yaml", "out", "twinspec/runtime");
-    assert.match(files.find((f) => f.path === "out/rest.ts")!.content, /getFeed\(req: GetFeedRequest/);
-  });
-});

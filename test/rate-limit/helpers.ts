@@ -1,3 +1,4 @@
+// The root suites' copy (statuses, instances): budgets of the commerce specs. The package's rate-limit tests have their own.
 // What the rate-limit tests share: budgets of an hour (so no window ends mid-test), requests from another loopback
 // address (anonymous callers are told apart by address), and the RateLimit-Policy and RateLimit fields of an answer.
 import { request } from "node:http";

@@ -210,7 +210,7 @@ export function graphqlChanges(before: string, after: string): Change[] {
 /** The committed version of a file, or why there is none to compare with. */
 export function atHead(file: string, cwd = process.cwd()): { text: string } | { missing: string } {
   try {
-    return { text: execFileSync("git", ["show", `HEAD:${file}`], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) };
+    return { text: execFileSync("git", ["show", `HEAD:./${file}`], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) };
   } catch (error) {
     const stderr = String((error as { stderr?: string }).stderr ?? error).trim().split("\n")[0];
     if (/not a git repository/.test(stderr)) return { missing: "not in a git repository yet" };

@@ -1,0 +1,114 @@
+// Limits checked before execution (depth, cost, aliases, list sizes) and the introspection switch.
+import assert from "node:assert/strict";
+import { getIntrospectionQuery } from "graphql";
+import { configFromEnv } from "../../src/config.js";
+import { gql, startServer, type TestServer } from "../support/server.js";
+import { metric } from "../support/metrics.js";
+
+/** `levels` fields under Author, alternating notes / author, then a leaf. */
+const chain = (levels: number) => {
+  let q = levels % 2 === 1 ? "noteId" : "authorId";
+  for (let i = levels - 1; i >= 0; i--) q = `${i % 2 === 0 ? "notes" : "author"} { ${q} }`;
+  return q;
+};
+/** authors (1) + chain + leaf: depth levels + 2 */
+const nest = (levels: number) => `{ authors(first: 1) { ${chain(levels)} } }`;
+
+describe("GraphQL limits", () => {
+  let s: TestServer;
+  // A generous cost limit here so depth can be tested alone; the cost test has its own server.
+  before(async () => (s = await startServer({ graphql: { maxCost: 1_000_000 }, jobs: { pollMs: 3_600_000 } })));
+  after(() => s.close());
+
+  const rejected = async (query: string, code: string, variables?: Record<string, unknown>, on = s) => {
+    const before = await metric(on, "db_queries_total");
+    const res = await gql(on.url, query, variables);
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.json.data, undefined);
+    assert.equal(res.json.errors[0].extensions.code, code, res.text);
+    assert.equal(await metric(on, "db_queries_total"), before, "nothing executed");
+    return res.json.errors[0];
+  };
+
+  it("depth: 10 levels pass, 11 are refused with DEPTH_LIMIT_EXCEEDED", async () => {
+    const ok = await gql(s.url, nest(8));
+    assert.equal(ok.json.errors, undefined, ok.text);
+    const error = await rejected(nest(9), "DEPTH_LIMIT_EXCEEDED");
+    assert.equal(error.extensions.limit, 10);
+    assert.equal(error.extensions.depth, 11);
+    assert.match(error.message, /11 levels deep; at most 10/);
+  });
+
+  it("depth follows fragments; introspection is exempt", async () => {
+    await rejected(`{ ...A } fragment A on Query { authors(first: 1) { ...B } } fragment B on Author { ${chain(9)} }`, "DEPTH_LIMIT_EXCEEDED");
+    const intro = await gql(s.url, getIntrospectionQuery());
+    assert.equal(intro.json.errors, undefined);
+    assert.ok(intro.json.data.__schema.types.length > 10);
+  });
+
+  it("cost: list fields weigh by first (literal or variable); over the limit → COST_LIMIT_EXCEEDED", async () => {
+    const query = `query($n: Int) { authors(first: $n) { notes { author { notes { noteId } } } } }`;
+    const cheap = await startServer({ graphql: { maxCost: 500 }, jobs: { pollMs: 3_600_000 } });
+    try {
+      // 1 + n × (1 + 10 × (1 + 1 × 1)) = 1 + 21n
+      assert.equal((await gql(cheap.url, query, { n: 20 })).json.errors, undefined);
+      const error = await rejected(query, "COST_LIMIT_EXCEEDED", { n: 30 }, cheap);
+      assert.equal(error.extensions.cost, 631);
+      assert.equal(error.extensions.limit, 500);
+      await rejected(`{ authors(first: 30) { notes { author { notes { noteId } } } } }`, "COST_LIMIT_EXCEEDED", undefined, cheap);
+      // the default limit is 5000
+      assert.equal(configFromEnv({}).graphql.maxCost, 5000);
+    } finally {
+      await cheap.close();
+    }
+  });
+
+  it("aliases: more than 30 → ALIAS_LIMIT_EXCEEDED", async () => {
+    const fields = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(" ");
+    assert.equal((await gql(s.url, `{ ${fields(30)} }`)).json.errors, undefined);
+    await rejected(`{ ${fields(31)} }`, "ALIAS_LIMIT_EXCEEDED");
+  });
+
+  it("list sizes: first outside 1..100 → BAD_USER_INPUT on argument 'first'", async () => {
+    const error = await rejected(`{ authors(first: 101) { authorId } }`, "BAD_USER_INPUT");
+    assert.equal(error.extensions.argument, "first");
+    await rejected(`query($n: Int) { authors(first: $n) { authorId } }`, "BAD_USER_INPUT", { n: 0 });
+  });
+
+  it("document and variables size: over GRAPHQL_MAX_DOCUMENT_BYTES / GRAPHQL_MAX_VARIABLES_BYTES → coded errors, before parsing", async () => {
+    assert.deepEqual([configFromEnv({}).graphql.maxDocumentBytes, configFromEnv({}).graphql.maxVariablesBytes], [65536, 65536]);
+    assert.equal(configFromEnv({ GRAPHQL_MAX_DOCUMENT_BYTES: "100" }).graphql.maxDocumentBytes, 100);
+    const small = await startServer({ graphql: { maxDocumentBytes: 200, maxVariablesBytes: 100 }, jobs: { pollMs: 3_600_000 } });
+    try {
+      // 200 bytes pass; 201 (a comment: parsing never sees it) do not. Multi-byte characters count as bytes.
+      const padded = (bytes: number) => `{ __typename }#${"x".repeat(bytes - 15)}`;
+      assert.equal((await gql(small.url, padded(200))).json.errors, undefined);
+      const error = await rejected(padded(201), "DOCUMENT_SIZE_LIMIT_EXCEEDED", undefined, small);
+      assert.deepEqual([error.extensions.size, error.extensions.limit], [201, 200]);
+      await rejected(`{ __typename }#${"é".repeat(93)}`, "DOCUMENT_SIZE_LIMIT_EXCEEDED", undefined, small);
+      const query = `query($after: String) { authors(after: $after) { authorId } }`;
+      const variables = (bytes: number) => ({ after: "y".repeat(bytes - 12) }); // {"after":"…"} is 12 bytes + the value
+      // 100 bytes pass the size check (and reach the resolver, which finds no such cursor)
+      assert.equal((await gql(small.url, query, variables(100))).json.errors[0].extensions.code, "BAD_USER_INPUT");
+      const tooMany = await rejected(query, "VARIABLES_SIZE_LIMIT_EXCEEDED", variables(101), small);
+      assert.match(tooMany.message, /101 bytes as JSON; at most 100/);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("introspection can be switched off (GRAPHQL_INTROSPECTION=false); __typename still works", async () => {
+    assert.equal(configFromEnv({}).graphql.introspection, true);
+    assert.equal(configFromEnv({ GRAPHQL_INTROSPECTION: "false" }).graphql.introspection, false);
+    const closed = await startServer({ graphql: { introspection: false } });
+    try {
+      const res = await gql(closed.url, `{ __schema { queryType { name } } }`);
+      assert.equal(res.status, 400);
+      assert.equal(res.json.errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
+      assert.match(res.json.errors[0].message, /introspection/i);
+      assert.deepEqual((await gql(closed.url, `{ __typename }`)).json, { data: { __typename: "Query" } });
+    } finally {
+      await closed.close();
+    }
+  });
+});

@@ -1,0 +1,53 @@
+// The mock's answer rules on their own: reading Prefer (RFC 7240), and named examples picked with Prefer: example=…
+// from a copy of openapi.yaml that has some.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadDocument, type JsonObject } from "../../src/codegen/spec.js";
+import { HttpError } from "../../src/http/problem.js";
+import { resources } from "../fixture/generated/contract.js";
+import { createAnswers } from "../../src/mock/answers.js";
+import { preferences } from "../../src/mock/prefer.js";
+import { FIXTURE } from "../support/fixture.js";
+import { operationSpecs as operations } from "../fixture/generated/rest.js";
+
+describe("mock server: answer rules", () => {
+  const table: [string, string | undefined, Record<string, string>][] = [
+    ["one preference", "code=404", { code: "404" }],
+    ["several, any case, spaces and parameters", 'Code = 404 ; foo, example="the grace" , return=minimal', { code: "404", example: "the grace", return: "minimal" }],
+    ["the first of a name wins (RFC 7240 §2)", "code=404, code=500", { code: "404" }],
+    ["a preference without a value", "respond-async", { "respond-async": "" }],
+    ["quoted escapes", 'example="a\\"b"', { example: 'a"b' }],
+    ["nothing", undefined, {}],
+    ["garbage is ignored", "=, ;;, code", { code: "" }],
+  ];
+  for (const [name, header, want] of table) {
+    it(`Prefer: ${name}`, () => assert.deepEqual(Object.fromEntries(preferences(header)), want));
+  }
+
+  describe("named examples", () => {
+    const doc = structuredClone(loadDocument(join(FIXTURE, "openapi.yaml")));
+    const responses = ((doc.paths as JsonObject)["/authors/{authorId}"] as { get: { responses: JsonObject } }).get.responses;
+    const grace = { authorId: "aut_x", name: "Grace Hopper", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+    responses["200"] = {
+      description: "The author",
+      headers: { ETag: { $ref: "#/components/headers/ETag" } },
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Author" }, examples: { ada: { value: { ...grace, name: "Ada Lovelace" } }, grace: { value: grace } } } },
+    };
+    const answer = createAnswers(doc, resources);
+    const getAuthor = operations.find((o) => o.operationId === "getAuthor")!;
+
+    it("Prefer: example=name picks it (path parameters echoed); without one, the first", () => {
+      const picked = answer(getAuthor, preferences("example=grace"), { params: { authorId: "aut_9" } });
+      assert.deepEqual(picked, { status: 200, body: { ...grace, authorId: "aut_9" }, headers: { ETag: '"v1"' }, contentType: "application/json" });
+      assert.equal((answer(getAuthor, preferences(undefined), { params: { authorId: "aut_9" } }).body as { name: string }).name, "Ada Lovelace");
+      assert.equal(grace.authorId, "aut_x", "the document's example is not changed by echoing");
+    });
+
+    it("an unknown name is a 400 naming the examples there are", () => {
+      assert.throws(
+        () => answer(getAuthor, preferences("example=hopper"), { params: { authorId: "aut_9" } }),
+        (error: HttpError) => error.status === 400 && /example=hopper: getAuthor 200 has the examples ada, grace/.test(error.problem.detail!),
+      );
+    });
+  });
+});

@@ -1,0 +1,50 @@
+// A fresh, empty database for one test server (or a few sharing it): a new SQLite file, or — with
+// TEST_DATABASE=postgres — a new schema in the test database, reached through search_path in the URL, so runs
+// and suites never see each other's rows. npm test runs the database-backed suites once each way.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+export type TestDatabaseKind = "sqlite" | "postgres";
+
+export const testDatabaseKind = (): TestDatabaseKind => (process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite");
+
+/** Where the PostgreSQL test schemas are made (trust auth on our machines and in CI). */
+export const testPostgresUrl = () => process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+export interface TestDatabase {
+  kind: TestDatabaseKind;
+  /** a DATABASE_URL for openStore or a server process */
+  url: string;
+  /** removes the file or the schema with everything in it */
+  drop(): Promise<void>;
+}
+
+/** Schema names carry their creation time, so a later run can sweep what a killed run left behind. */
+export const SCHEMA_PREFIX = "t_";
+const schemaName = () => `${SCHEMA_PREFIX}${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+
+export async function freshDatabase(kind: TestDatabaseKind = testDatabaseKind()): Promise<TestDatabase> {
+  if (kind === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "twinspec-test-"));
+    return { kind, url: `sqlite:${join(dir, "test.db")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const base = testPostgresUrl();
+  const schema = schemaName();
+  await admin(base, `create schema ${schema}`);
+  const url = new URL(base);
+  url.searchParams.set("options", `-c search_path=${schema}`);
+  return { kind, url: url.toString(), drop: () => admin(base, `drop schema if exists ${schema} cascade`) };
+}
+
+async function admin(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}

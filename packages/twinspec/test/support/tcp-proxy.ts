@@ -1,0 +1,97 @@
+// A TCP proxy between a server under test and its database, which the test can cut and restore: what a database
+// crash, a restart or a network partition looks like from the server's side.
+import net from "node:net";
+
+export type Cut =
+  /** the database went away: open connections are reset, new ones refused (nothing listens) */
+  | "refuse"
+  /** the network went silent: connections stay open but nothing passes, new ones are accepted and hang */
+  | "blackhole";
+
+export class TcpProxy {
+  private server: net.Server;
+  private readonly pairs = new Set<[net.Socket, net.Socket]>();
+  private mode: "open" | Cut = "open";
+  port = 0;
+
+  private constructor(private readonly target: { host: string; port: number }) {
+    this.server = this.listener();
+  }
+
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    const proxy = new TcpProxy(target);
+    await proxy.listen(0);
+    return proxy;
+  }
+
+  /** the same URL with host and port pointing at this proxy */
+  url(databaseUrl: string): string {
+    const u = new URL(databaseUrl);
+    u.hostname = "127.0.0.1";
+    u.port = String(this.port);
+    return u.toString();
+  }
+
+  async cut(how: Cut): Promise<void> {
+    this.mode = how;
+    if (how === "refuse") {
+      for (const [a, b] of this.pairs) a.destroy(), b.destroy();
+      this.pairs.clear();
+      await new Promise((resolve) => this.server.close(resolve));
+    }
+    // blackhole: each pair stops forwarding (see pipe); sockets stay open.
+  }
+
+  async restore(): Promise<void> {
+    const was = this.mode;
+    this.mode = "open";
+    if (was === "refuse") {
+      this.server = this.listener();
+      await this.listen(this.port);
+    } else {
+      // A partition that heals: what was held back is lost, as a peer that timed out would see it. The pairs
+      // held open are closed, so both ends find out.
+      for (const [a, b] of this.pairs) a.destroy(), b.destroy();
+      this.pairs.clear();
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const [a, b] of this.pairs) a.destroy(), b.destroy();
+    this.pairs.clear();
+    if (this.server.listening) await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private listener() {
+    return net.createServer((client) => {
+      const upstream = net.connect(this.target.port, this.target.host);
+      const pair: [net.Socket, net.Socket] = [client, upstream];
+      this.pairs.add(pair);
+      const end = () => {
+        this.pairs.delete(pair);
+        client.destroy();
+        upstream.destroy();
+      };
+      for (const s of pair) s.on("error", end).on("close", end);
+      this.pipe(client, upstream);
+      this.pipe(upstream, client);
+    });
+  }
+
+  /** Forwards while open; drops everything while blackholed. */
+  private pipe(from: net.Socket, to: net.Socket) {
+    from.on("data", (chunk) => {
+      if (this.mode === "open") to.write(chunk);
+    });
+  }
+
+  private listen(port: number) {
+    return new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(port, "127.0.0.1", () => {
+        this.port = (this.server.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  }
+}
