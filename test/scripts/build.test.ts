@@ -1,10 +1,10 @@
-// npm run build (scripts/build.mjs) never leaves compiled output whose source is gone: a deleted module or migration
+// npm run build (twinspec build: packages/twinspec/bin/build.mjs) never leaves compiled output whose source is gone: a deleted module or migration
 // must not be served, nor run, from dist/.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build, removeOrphans } from "../../scripts/build.mjs";
+import { build, removeOrphans } from "../../packages/twinspec/bin/build.mjs";
 
 describe("npm run build", function () {
   this.timeout(120_000);

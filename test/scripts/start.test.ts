@@ -44,7 +44,7 @@ describe("npm start", function () {
       const nodes = tree.filter((p) => /(^|\/)node /.test(`${p.cmd} `));
       assert.equal(nodes.length, 1, `one Node process below npm: ${JSON.stringify(tree)}`);
       // Plain node: no --import or --loader; the one V8 flag bounds the young generation (README, Running in production).
-      assert.match(nodes[0].cmd, /^\S*node --max-semi-space-size=8 scripts\/start\.mjs$/, "plain node, no --import or --loader");
+      assert.match(nodes[0].cmd, /^\S*node --max-semi-space-size=8 node_modules\/twinspec\/bin\/twinspec\.js start$/, "plain node, no --import or --loader");
       assert.ok(!tree.some((p) => /tsx|esbuild|--import|--loader|--require/.test(p.cmd)), `no TypeScript loader: ${JSON.stringify(tree)}`);
       const environ = readFileSync(`/proc/${nodes[0].pid}/environ`, "utf8");
       assert.doesNotMatch(environ, /NODE_OPTIONS=[^\0]*(tsx|--import|--loader)/);

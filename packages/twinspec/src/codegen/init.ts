@@ -43,7 +43,8 @@ export function packageJson(name: string, twinspec: string): string {
       engines: { node: ">=20.19" },
       scripts: {
         generate: "twinspec generate",
-        start: "tsx src/main.ts",
+        start: "twinspec start",
+        build: "twinspec build",
         dev: "tsx watch --include openapi.yaml --include schema.graphql --include codegen.yml node_modules/twinspec/src/dev.ts",
         test: "twinspec generate --check && tsc --noEmit && mocha",
         token: "twinspec token",

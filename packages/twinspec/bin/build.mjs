@@ -1,19 +1,37 @@
-#!/usr/bin/env node
-// npm run build: compiles the twinspec package (packages/twinspec/dist) and then the application (dist/app, which
-// imports the package's dist/), copies what tsc does not emit (the validators compiled at generate time, CommonJS),
-// and removes compiled files whose source is gone, so a deleted module or migration is never served. `--if-stale`
-// builds only when a source is newer than the last build: npm start uses it, so a fresh clone, a pull or an edit
-// never serves stale code.
+// `twinspec build` (npm run build): compiles the application (tsconfig.build.json → dist/app, importing the twinspec
+// package's compiled dist/), copies what tsc does not emit (the validators compiled at generate time, CommonJS), and
+// removes compiled files whose source is gone, so a deleted module or migration is never served. When this package
+// is a workspace of the application's repository (not an install under node_modules) it is compiled first.
+// `--if-stale` builds only when a source is newer than the last build: `twinspec start` does the same, so a fresh
+// clone, a pull or an edit never serves stale code. `--prepare` (npm install's prepare script) keeps the dist/ of a
+// production install that has no sources or no compiler.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const pkg = join(root, "packages/twinspec");
+/** The application's folder: TWINSPEC_ROOT, else the nearest folder at or above the working directory with a package.json. */
+function findRoot(from) {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) return from;
+  }
+}
+
+export const root = process.env.TWINSPEC_ROOT ? resolve(process.env.TWINSPEC_ROOT) : findRoot(process.cwd());
+const pkg = realpathSync(join(dirname(fileURLToPath(import.meta.url)), ".."));
+/** A checkout's workspace package (its sources beside it, not an install under node_modules): compiled here too. */
+const workspace = !pkg.split(sep).includes("node_modules") && existsSync(join(pkg, "src"));
 const out = join(root, "dist/app");
 const stamp = join(out, ".built");
-const tscBin = join(root, "node_modules/typescript/bin/tsc");
+const tscBin = (() => {
+  try {
+    return createRequire(join(root, "package.json")).resolve("typescript/bin/tsc");
+  } catch {
+    return undefined;
+  }
+})();
 
 function newest(dir) {
   let latest = 0;
@@ -27,7 +45,7 @@ function newest(dir) {
 
 /** Whether this install can compile: sources and the compiler (a production install has neither, only dist/). */
 export function canBuild() {
-  return existsSync(join(root, "src")) && existsSync(tscBin);
+  return existsSync(join(root, "src")) && tscBin !== undefined;
 }
 
 export function stale() {
@@ -36,8 +54,8 @@ export function stale() {
   const inputs = Math.max(
     newest(join(root, "src")),
     newest(join(root, "generated")),
-    newest(join(pkg, "src")),
-    ...["package.json", "tsconfig.json", "tsconfig.build.json", "packages/twinspec/tsconfig.build.json"].map((f) => statSync(join(root, f)).mtimeMs),
+    ...(workspace ? [newest(join(pkg, "src")), statSync(join(pkg, "tsconfig.build.json")).mtimeMs] : []),
+    ...["package.json", "tsconfig.json", "tsconfig.build.json"].map((f) => (existsSync(join(root, f)) ? statSync(join(root, f)).mtimeMs : 0)),
   );
   return inputs > statSync(stamp).mtimeMs;
 }
@@ -83,7 +101,7 @@ export function buildPackage() {
 }
 
 export function build() {
-  buildPackage();
+  if (workspace) buildPackage();
   tsc(join(root, "tsconfig.build.json"), "the application");
   mkdirSync(join(out, "generated"), { recursive: true });
   for (const file of readdirSync(join(root, "generated"))) if (file.endsWith(".cjs")) copyFileSync(join(root, "generated", file), join(out, "generated", file));
@@ -91,21 +109,24 @@ export function build() {
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes("--prepare")) {
+/** The command: `twinspec build [--if-stale] [--prepare]`; returns the exit code. */
+export function main(args) {
+  if (args.includes("--prepare") && !canBuild()) {
     // npm install / npm ci run this. A production install (npm ci --omit=dev, no compiler, dist/ copied in) keeps
     // the build it was given.
-    if (!canBuild()) {
-      if (!existsSync(join(out, "src/main.js"))) {
-        console.error("twinspec: no TypeScript compiler and no dist/app: copy dist/ from a build (npm run build), or install with dev dependencies");
-        process.exit(1);
-      }
-      process.exit(0);
-    }
+    if (existsSync(join(out, "src/main.js"))) return 0;
+    console.error("twinspec: no TypeScript compiler and no dist/app: copy dist/ from a build (npm run build), or install with dev dependencies");
+    return 1;
   }
-  if (!process.argv.includes("--if-stale") || stale()) {
+  if (!args.includes("--if-stale") || stale()) {
     const started = performance.now();
-    build();
-    console.error(`built packages/twinspec/dist and dist/app in ${Math.round(performance.now() - started)} ms (${relative(process.cwd(), out) || "."})`);
+    try {
+      build();
+    } catch (error) {
+      console.error(`twinspec: ${error.message}`);
+      return 1;
+    }
+    console.error(`built ${workspace ? "packages/twinspec/dist and " : ""}${relative(process.cwd(), out) || "."} in ${Math.round(performance.now() - started)} ms`);
   }
+  return 0;
 }
