@@ -24,6 +24,17 @@ describe("mock server: answer rules", () => {
     it(`Prefer: ${name}`, () => assert.deepEqual(Object.fromEntries(preferences(header)), want));
   }
 
+  it("echoes a path parameter wherever a string property of its name stands, in nested objects too", () => {
+    const doc = structuredClone(loadDocument(join(FIXTURE, "openapi.yaml")));
+    const responses = ((doc.paths as JsonObject)["/authors/{authorId}/notes"] as { get: { responses: JsonObject } }).get.responses;
+    // The fixture's notes carry no authorId: this copy's example gives each one, as an application's nested items may.
+    const note = { noteId: "not_a", authorId: "aut_x", ownerId: "user_1", title: "T", body: "B", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+    responses["200"] = { description: "A page", content: { "application/json": { schema: { $ref: "#/components/schemas/NotePage" }, example: { items: [note, { ...note, noteId: "not_b" }], nextCursor: null } } } };
+    const listAuthorNotes = operations.find((o) => o.operationId === "listAuthorNotes")!;
+    const page = createAnswers(doc, resources)(listAuthorNotes, preferences(undefined), { params: { authorId: "aut_42" } }).body as { items: { noteId: string; authorId: string }[] };
+    assert.deepEqual(page.items.map((n) => [n.noteId, n.authorId]), [["not_a", "aut_42"], ["not_b", "aut_42"]]);
+  });
+
   describe("named examples", () => {
     const doc = structuredClone(loadDocument(join(FIXTURE, "openapi.yaml")));
     const responses = ((doc.paths as JsonObject)["/authors/{authorId}"] as { get: { responses: JsonObject } }).get.responses;

@@ -1,16 +1,18 @@
-// The mock server for tests (buildMockApp on an ephemeral 127.0.0.1 port, signing with TEST_SECRET), and a check of
-// its answers against openapi.yaml made here with Ajv (JSON Schema 2020-12, as OpenAPI 3.1), not with the server's
-// own validators.
+// The mock server for the package's tests: the fixture application (test/fixture) answered by buildMockApp on an
+// ephemeral 127.0.0.1 port, signing with TEST_SECRET; and a check of its answers against the fixture's openapi.yaml
+// made here with Ajv (JSON Schema 2020-12, as OpenAPI 3.1), not with the server's own validators.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { deref, escapePointer, isObject, loadDocument, type JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
-import { createLogger } from "../../packages/twinspec/src/logger.js";
-import { buildMockApp, type MockAppDeps } from "../../packages/twinspec/src/mock/app.js";
-import { definition } from "../../generated/wiring.js";
+import { deref, escapePointer, isObject, loadDocument, type JsonObject } from "../../src/codegen/spec.js";
+import { createLogger } from "../../src/logger.js";
+import { buildMockApp, type MockAppDeps } from "../../src/mock/app.js";
+import type { Operation } from "../../src/testing/spec.js";
+import { definition } from "../fixture/generated/wiring.js";
 import { TEST_SECRET } from "./auth.js";
-import type { Operation } from "./spec.js";
+import { FIXTURE } from "./fixture.js";
 
 export interface MockServer {
   url: string;
@@ -32,14 +34,15 @@ export async function startMockServer(options: Partial<MockAppDeps> = {}): Promi
   };
 }
 
-const doc = loadDocument("openapi.yaml");
+const doc = loadDocument(join(FIXTURE, "openapi.yaml"));
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
 ajv.addSchema(doc as object, "openapi");
 
 /**
- * What is wrong with an answer to `op` by openapi.yaml ([] = nothing): its status is declared, its content type is one
- * the status declares (or none when it declares none), the body matches that media type's schema, required headers are there.
+ * What is wrong with an answer to `op` by the fixture's openapi.yaml ([] = nothing): its status is declared, its content
+ * type is one the status declares (or none when it declares none), the body matches that media type's schema, required
+ * headers are there.
  */
 export function mismatches(op: Operation, answer: { status: number; headers: Headers; json: unknown; text: string }): string[] {
   const base = `/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}/responses`;
