@@ -85,10 +85,11 @@ describe("REST method semantics (every path of the spec)", () => {
     await once(server, "listening");
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const res = await call(`${base}/customers/cus_1/orders`, { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] } });
+      // fetch itself: the kit's call() reports a stub's 501 as not yet implemented, which is what is checked here.
+      const res = await fetch(`${base}/customers/cus_1/orders`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ items: [{ sku: "a", quantity: 1, unitPrice: 1 }] }) });
       assert.equal(res.status, 501);
       assert.equal(res.headers.get("content-type"), "application/problem+json");
-      assert.match(res.json.detail, /placeOrder \(POST \/customers\/\{customerId\}\/orders\)/);
+      assert.match(((await res.json()) as { detail: string }).detail, /placeOrder \(POST \/customers\/\{customerId\}\/orders\)/);
     } finally {
       server.close();
     }

@@ -5,7 +5,8 @@
 // operation. Also: an invalid token refuses the whole request, introspection and GraphiQL's page need no token.
 import assert from "node:assert/strict";
 import { getNamedType, isNonNullType, isObjectType, type GraphQLField } from "graphql";
-import { after, before, describe, it } from "mocha";
+import { after, describe } from "mocha";
+import { before, it } from "./pending.js";
 import type { AppDefinition } from "../definition.js";
 import { call, gql } from "./client.js";
 import type { AuthMatrixOptions } from "./rest-auth-matrix.js";

@@ -3,7 +3,8 @@
 // (403), another owner's token (403 where the data is owned), and the right token (neither). It grows by itself when
 // the specs do.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "mocha";
+import { after, describe } from "mocha";
+import { before, it } from "./pending.js";
 import type { AppDefinition } from "../definition.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf, type Operation } from "./spec.js";

@@ -6,7 +6,8 @@
 // unexpected failure and 503 + Retry-After when the database cannot serve. Operation-specific outcomes are the
 // application's own tests. A new resource in the specs is walked as it is.
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, it } from "mocha";
+import { after, afterEach, describe } from "mocha";
+import { before, it } from "./pending.js";
 import type { AppDefinition } from "../definition.js";
 import { fingerprint } from "../http/idempotency.js";
 import { call } from "./client.js";

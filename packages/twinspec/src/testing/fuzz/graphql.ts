@@ -23,7 +23,8 @@ import {
   type GraphQLObjectType,
   type GraphQLOutputType,
 } from "graphql";
-import { describe, it } from "mocha";
+import { describe } from "mocha";
+import { it } from "../pending.js";
 import type { AppDefinition } from "../../definition.js";
 import { specOf } from "../spec.js";
 import type { FuzzOptions } from "./rest.js";

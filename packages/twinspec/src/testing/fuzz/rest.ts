@@ -6,7 +6,8 @@
 // headers); the server stays ready. A failure prints the seed and path that replay it (FUZZ_SEED, FUZZ_PATH).
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { describe, it } from "mocha";
+import { describe } from "mocha";
+import { it } from "../pending.js";
 import type { AppDefinition } from "../../definition.js";
 import { checkResponse, declaredFor } from "../../http/response-check.js";
 import type { TestServerOptions } from "../server.js";

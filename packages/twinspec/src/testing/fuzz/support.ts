@@ -3,7 +3,8 @@
 // seeded run that prints how to replay its failure (FUZZ_SEED, FUZZ_PATH, FUZZ_RUNS).
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { after, before } from "mocha";
+import { after } from "mocha";
+import { before } from "../pending.js";
 import { isObject, type JsonObject } from "../../codegen/spec.js";
 import type { AppDefinition } from "../../definition.js";
 import { startServer, type TestServer, type TestServerOptions } from "../server.js";
