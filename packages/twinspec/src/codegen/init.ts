@@ -3,7 +3,7 @@
 // from the user's specs or the starter pair (one resource, notes), with `generate` run so that every stub exists.
 // In the new folder `npm install && npm test && npm start` pass with no edit: the stubs answer 501 / NOT_IMPLEMENTED,
 // which the test kit reports as not yet implemented.
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -94,10 +94,8 @@ export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   const own = ownPackage();
   mkdirSync(join(dir, "src/migrations"), { recursive: true });
   cpSync(join(TEMPLATES, "app"), dir, { recursive: true });
-  for (const [from, to] of [["gitignore", ".gitignore"], ["mocharc.json", ".mocharc.json"]]) {
-    copyFileSync(join(dir, from), join(dir, to));
-    await import("node:fs").then((fs) => fs.rmSync(join(dir, from)));
-  }
+  // Kept without their dot in the package (npm pack leaves .gitignore out), named as they must be here.
+  for (const [from, to] of [["gitignore", ".gitignore"], ["mocharc.json", ".mocharc.json"]]) renameSync(join(dir, from), join(dir, to));
   copyFileSync(values.openapi ?? join(TEMPLATES, "starter/openapi.yaml"), join(dir, "openapi.yaml"));
   copyFileSync(values.graphql ?? join(TEMPLATES, "starter/schema.graphql"), join(dir, "schema.graphql"));
   writeFileSync(join(dir, "package.json"), packageJson(basename(dir), twinspecSpec(values.twinspec, env, own.version)));
