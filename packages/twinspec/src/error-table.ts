@@ -31,3 +31,21 @@ export const problemType = (kind: Kind) => `urn:twinspec:problem:${kind.replace(
 
 /** The GraphQL code of an HTTP status the auth layer refused with (401, 403). */
 export const codeOfStatus = (status: number): string | undefined => Object.values(ERRORS).find((e) => e.status === status)?.code;
+
+/** Every `extensions.code` this server answers over GraphQL: the kinds above and the protocol's own refusals. */
+export const GRAPHQL_CODES = [
+  ...new Set(Object.values(ERRORS).map((e) => e.code)),
+  "BAD_REQUEST",
+  "INTERNAL_SERVER_ERROR",
+  "RATE_LIMITED",
+  "METHOD_NOT_ALLOWED",
+  "GRAPHQL_PARSE_FAILED",
+  "GRAPHQL_VALIDATION_FAILED",
+  "PERSISTED_QUERY_NOT_FOUND",
+  "PERSISTED_QUERY_NOT_IN_LIST",
+  "DOCUMENT_SIZE_LIMIT_EXCEEDED",
+  "VARIABLES_SIZE_LIMIT_EXCEEDED",
+  "DEPTH_LIMIT_EXCEEDED",
+  "COST_LIMIT_EXCEEDED",
+  "ALIAS_LIMIT_EXCEEDED",
+] as const;

@@ -6,12 +6,14 @@ import { dirname, join } from "node:path";
 import { buildSchema, isObjectType } from "graphql";
 import type { Contract } from "./contract.js";
 import { emitContract, emitResolversByTag, emitWiring, mappers } from "./contract-emitter.js";
+import { clientIndex, documentResources, documentsModule } from "./client-package.js";
 import { generateGraphql } from "./graphql.js";
 import { generateRest, type GeneratedFile } from "./rest.js";
-import { restClient } from "./rest-client.js";
 import type { OperationValidators } from "./validators.js";
 
 export const OUT = "generated";
+/** The generated half of the application's client package (client/: the REST SDK, the typed GraphQL documents). */
+export const CLIENT_OUT = "client/generated";
 
 function withHeader(file: GeneratedFile): string {
   if (file.path.endsWith(".json")) return file.content; // JSON has no comments
@@ -29,12 +31,19 @@ async function generateAll(contract: Contract): Promise<Map<string, string>> {
   let validators = new Map<string, OperationValidators>();
   const rest = await generateRest("openapi.yaml", OUT, "twinspec/runtime", undefined, {
     context: { module: "./wiring.js", name: "RestContext" },
+    client: CLIENT_OUT,
     onValidators: (byOperation) => (validators = byOperation),
   });
   const files = [...rest, ...(await generateGraphql("codegen.yml", { mappers: mappers(contract) }))];
   const both = "openapi.yaml + schema.graphql";
+  // The typed documents of client/operations/, when codegen.yml has the client preset write them into the client package.
+  const manifest = files.find((f) => f.path === `${CLIENT_OUT}/graphql/persisted-documents.json`);
+  if (manifest) {
+    const resources = documentResources(readFileSync("schema.graphql", "utf8"), Object.values(JSON.parse(manifest.content)), contract);
+    files.push({ path: `${CLIENT_OUT}/documents.ts`, content: documentsModule(resources), source: both });
+  }
   files.push(
-    { path: `${OUT}/client/rest.ts`, content: restClient(), source: "openapi.yaml" },
+    { path: `${CLIENT_OUT}/index.ts`, content: clientIndex({ graphql: manifest !== undefined }), source: both },
     { path: `${OUT}/contract.ts`, content: emitContract(contract, validators), source: both },
     { path: `${OUT}/resolvers.ts`, content: emitResolversByTag(contract), source: both },
     { path: `${OUT}/wiring.ts`, content: emitWiring(contract, modelFields(contract)), source: both },
@@ -76,7 +85,7 @@ export async function syncGenerated(contract: Contract, { check = false, outDir 
     }
   }
   const produced = new Set([...wanted.keys()].map(target));
-  for (const path of listFiles(outDir)) {
+  for (const path of [...listFiles(outDir), ...listFiles(CLIENT_OUT)]) {
     if (produced.has(path)) continue;
     stale.push(`${path} (not produced by the specs)`);
     if (!check) rmSync(path);

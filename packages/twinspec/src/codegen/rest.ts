@@ -6,6 +6,7 @@ import { Worker } from "node:worker_threads";
 import { Warnings } from "./diagnostics.js";
 import { collectOperations, type Operation } from "./operations.js";
 import { hoistPathRefs } from "./refs.js";
+import { restClient } from "./rest-client.js";
 import { emitRest, type RestEmitOptions } from "./rest-emitter.js";
 import { loadSpec, type JsonObject } from "./spec.js";
 import { typesOf } from "./types.js";
@@ -22,6 +23,8 @@ export interface RestGenerateOptions {
   context?: RestEmitOptions["context"];
   /** receives the validator names of every operation (the project's generate shares them with GraphQL inputs) */
   onValidators?: (byOperation: CompiledValidators["byOperation"]) => void;
+  /** a folder for the typed REST client (its own openapi.ts and rest.ts, the SDK over twinspec-client), if wanted */
+  client?: string;
   /** a worker already started (see generateRest), for the validators of a document with many operations */
   worker?: ValidatorsWorker;
 }
@@ -85,6 +88,12 @@ export async function generateRestFromDocument(
       content: `import type { Validator } from ${JSON.stringify(runtime)};\ndeclare const validators: {\n${names}\n};\nexport = validators;\n`,
       source,
     },
+    ...(options.client
+      ? [
+          { path: `${options.client}/openapi.ts`, content: types, source },
+          { path: `${options.client}/rest.ts`, content: restClient(doc, operations, specFile), source },
+        ]
+      : []),
   ];
 }
 

@@ -35,7 +35,7 @@ export interface Outcome {
 export async function generateOutcome(spec: string, outDir: string, runtime: string): Promise<Outcome> {
   const warnings = new Warnings(spec);
   try {
-    return { files: await generateRest(spec, outDir, runtime, warnings), warnings: warnings.list };
+    return { files: await generateRest(spec, outDir, runtime, warnings, { client: `${outDir}/client` }), warnings: warnings.list };
   } catch (error) {
     if (error instanceof SpecError) return { warnings: warnings.list, fatal: `invalid spec: ${error.message}` };
     return { warnings: warnings.list, internal: internalError(spec, error) };

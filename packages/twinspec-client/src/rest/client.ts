@@ -1,0 +1,139 @@
+// The runtime behind a generated REST SDK: one method per operation of the table the generator wrote, each sending
+// the request the spec describes and answering an outcome; retries where the spec makes them safe, with one
+// Idempotency-Key per call; Link pages; 202 jobs.
+import LinkHeader from "http-link-header";
+import { RestError } from "./error.js";
+import { bodyOf, outcomeOf, setHeaders, urlOf, type Args } from "./request.js";
+import { RETRY_STATUSES, RetryBudget, retryAfter, sleep } from "./retry.js";
+import type { CallOptions, OperationSpec, OperationTable, OutcomeBase, RestClient, RestClientOptions, WaitOptions } from "./types.js";
+
+/** The statuses of a job that is not done yet (the representation's `status`, in any case). */
+const PENDING = /^(pending|queued|accepted|running|started|processing|in[_-]?progress)$/i;
+
+const requested = new WeakMap<object, string>();
+
+/** A GET of a page's URL, read like the paged operation: for TanStack's infinite queries (query.ts), not public. */
+export const FOLLOW = Symbol("twinspec-client follow");
+
+/** A fresh Idempotency-Key: a random UUID. */
+const newKey = () => crypto.randomUUID();
+
+export function createRestRuntime<O, T extends OperationTable<O> = OperationTable<O>>(table: T, options: RestClientOptions): RestClient<O, T> {
+  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  const baseUrl = options.baseUrl;
+
+  const token = async () => (typeof options.token === "function" ? await options.token() : options.token);
+
+  /** Sends one request, again while the spec allows and the budget lasts; a 401 asks a token function once more. */
+  async function send(url: string, init: RequestInit & { headers: Headers }, spec: Pick<OperationSpec, "method" | "headers" | "retry">, call: CallOptions = {}): Promise<OutcomeBase> {
+    const budget = new RetryBudget(spec.retry === "never" || isStream(init.body) ? false : (call.retry ?? options.retry));
+    let refreshed = typeof options.token !== "function";
+    for (;;) {
+      budget.start();
+      const bearer = await token();
+      if (bearer) init.headers.set("authorization", `Bearer ${bearer}`);
+      let response: Response;
+      try {
+        response = await fetchImpl(url, { ...init, signal: call.signal });
+      } catch (error) {
+        // A lost connection: the request may or may not have reached the server, which is what retry allows.
+        const wait = call.signal?.aborted ? undefined : budget.next(undefined);
+        if (wait === undefined) throw error;
+        await sleep(wait, call.signal);
+        continue;
+      }
+      if (response.status === 401 && !refreshed) {
+        refreshed = true;
+        await response.body?.cancel();
+        continue;
+      }
+      if (RETRY_STATUSES.has(response.status)) {
+        const wait = budget.next(retryAfter(response.headers));
+        if (wait !== undefined) {
+          await response.body?.cancel();
+          await sleep(wait, call.signal);
+          continue;
+        }
+      }
+      const outcome = await outcomeOf(response, spec);
+      requested.set(outcome, url);
+      return outcome;
+    }
+  }
+
+  function call(spec: OperationSpec, args: Args = {}, call: CallOptions = {}): Promise<OutcomeBase> {
+    const headers = new Headers(options.headers);
+    setHeaders(headers, args.headers);
+    setHeaders(headers, call.headers);
+    // One key for every try of this call: a retried create is created once.
+    if (spec.idempotencyKey && !headers.has(spec.idempotencyKey)) headers.set(spec.idempotencyKey, newKey());
+    const body = bodyOf(spec, args.body, headers);
+    return send(urlOf(baseUrl, spec, args), { method: spec.method, headers, body }, spec, call);
+  }
+
+  /** A GET of a URL the server gave (a Link, a Location), read like the operation that led there. */
+  const follow = (href: string, from: OutcomeBase, spec: Pick<OperationSpec, "headers">, call: CallOptions = {}, extra?: Record<string, string>) => {
+    const headers = new Headers(options.headers);
+    setHeaders(headers, call.headers);
+    setHeaders(headers, extra);
+    const url = new URL(href, from.response.url || requested.get(from) || baseUrl).href;
+    return send(url, { method: "GET", headers }, { method: "GET", headers: spec.headers, retry: "safe" }, call);
+  };
+
+
+  const specOf = new WeakMap<object, OperationSpec>();
+
+  const helpers = {
+    async *paginate(operationId: keyof T, args?: Args, callOptions?: CallOptions) {
+      const spec = table[operationId];
+      let page: OutcomeBase | undefined = await call(spec, args, callOptions);
+      while (page) {
+        if (page.status < 200 || page.status > 299) throw new RestError(page, `${String(operationId)} answered ${page.status}`);
+        const items = spec.items ? (page.body as Record<string, unknown>)[spec.items] : page.body;
+        if (!Array.isArray(items)) throw new TypeError(`${String(operationId)}: the page has no list of items at "${spec.items}"`);
+        yield* items;
+        const next = nextUrl(page);
+        page = next === undefined ? undefined : await follow(next, page, spec, callOptions);
+      }
+    },
+    async nextPage(page: OutcomeBase, callOptions?: CallOptions) {
+      const next = nextUrl(page);
+      return next === undefined ? undefined : follow(next, page, specOf.get(page) ?? {}, callOptions);
+    },
+    async waitFor(accepted: OutcomeBase, { signal, interval = 250, maxInterval = 2_000 }: WaitOptions = {}) {
+      const location = accepted.response.headers.get("location");
+      if (accepted.status !== 202 || !location) throw new RestError(accepted, `waitFor needs a 202 with a Location; this is ${accepted.status}`);
+      let etag: string | undefined;
+      for (let delay = interval; ; delay = Math.min(maxInterval, delay * 1.5)) {
+        const polled = await follow(location, accepted, { headers: ["ETag"] }, { signal }, etag ? { "if-none-match": etag } : undefined);
+        if (polled.status === 200) {
+          if (!pending(polled.body)) return polled.body;
+          etag = polled.response.headers.get("etag") ?? undefined;
+        } else if (polled.status !== 304) throw new RestError(polled, `the job at ${location} answered ${polled.status}`);
+        await sleep(retryAfter(polled.response.headers) ?? delay, signal);
+      }
+    },
+  };
+
+  const client: Record<string | symbol, unknown> = { ...helpers };
+  client[FOLLOW] = (operationId: keyof T, href: string, callOptions?: CallOptions) => follow(href, { response: { url: href } } as OutcomeBase, table[operationId], callOptions);
+  for (const [operationId, spec] of Object.entries(table) as [string, OperationSpec][]) {
+    client[operationId] = async (args?: Args, callOptions?: CallOptions) => {
+      const outcome = await call(spec, args, callOptions);
+      specOf.set(outcome, spec);
+      return outcome;
+    };
+  }
+  return client as RestClient<O, T>;
+}
+
+/** The page after this one: its `Link: <…>; rel="next"`, made absolute; undefined on the last page. */
+export function nextUrl(page: OutcomeBase): string | undefined {
+  const link = page.response.headers.get("link");
+  const next = link ? LinkHeader.parse(link).rel("next")[0]?.uri : undefined;
+  return next === undefined ? undefined : new URL(next, page.response.url || requested.get(page)).href;
+}
+
+const pending = (body: unknown) => typeof body === "object" && body !== null && PENDING.test(String((body as { status?: unknown }).status));
+
+const isStream = (body: unknown) => typeof ReadableStream !== "undefined" && body instanceof ReadableStream;
