@@ -1,7 +1,7 @@
 // The GraphQL side of generation: graphql-codegen with codegen.yml, in memory. The client preset's persisted
 // documents (id → text) are also written as a module the server imports: its manifest, and its safelist in
 // persisted-only mode.
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,15 +14,32 @@ export const PERSISTED_MODULE = "generated/persisted-documents.ts";
 /** `mappers` are set on every output that generates resolvers (each resource type → its domain model). */
 export async function generateGraphql(configFile: string, { mappers = {} }: { mappers?: Record<string, string> } = {}): Promise<GeneratedFile[]> {
   const config = parse(readFileSync(configFile, "utf8"));
-  for (const output of Object.values(config.generates ?? {}) as { plugins?: string[]; config?: Record<string, unknown> }[]) {
+  const source = `${config.schema} + ${config.documents}`;
+  // The client preset needs documents: until client/operations/ holds one, the client package has only its REST side.
+  if (!hasDocuments(config.documents)) {
+    for (const [path, output] of Object.entries(config.generates ?? {})) if ((output as { preset?: string }).preset === "client") delete config.generates[path];
+    delete config.documents;
+  }
+  for (const output of Object.values(config.generates ?? {}) as { plugins?: string[]; preset?: unknown; config?: Record<string, unknown> }[]) {
+    // A preset by name is looked up from the working directory only: `twinspec init` runs before any install.
+    if (output.preset === "client") output.preset = ((await pluginLoader("@graphql-codegen/client-preset")) as { preset: unknown }).preset;
     if (output.plugins?.includes("typescript-resolvers")) output.config = { ...output.config, mappers: { ...mappers, ...(output.config?.mappers as object) } };
   }
   const outputs: { filename: string; content: string }[] = await generate({ ...config, pluginLoader, cwd: process.cwd(), silent: true, verbose: false }, false);
-  const source = `${config.schema} + ${config.documents}`;
   const files = outputs.map((o) => ({ path: o.filename, content: o.content, source }));
   const manifest = files.find((f) => f.path.endsWith("/persisted-documents.json"));
   files.push({ path: PERSISTED_MODULE, content: persistedModule(manifest ? JSON.parse(manifest.content) : {}), source });
   return files;
+}
+
+/** Whether a documents pattern ("client/operations/**\/*.graphql") names at least one file. */
+function hasDocuments(pattern: unknown): boolean {
+  if (typeof pattern !== "string") return pattern !== undefined;
+  const base = pattern.split("/").filter((_, i, all) => !all.slice(0, i + 1).some((s) => /[*?{[]/.test(s))).join("/");
+  const ext = /\.(\w+)$/.exec(pattern)?.[1] ?? "graphql";
+  const walk = (dir: string): boolean =>
+    existsSync(dir) && (statSync(dir).isFile() ? dir.endsWith(`.${ext}`) : readdirSync(dir).some((entry) => walk(join(dir, entry))));
+  return walk(base || ".");
 }
 
 /**

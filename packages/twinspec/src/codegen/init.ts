@@ -5,6 +5,7 @@
 // which the test kit reports as not yet implemented.
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -31,12 +32,46 @@ function twinspecSpec(given: string | undefined, env: NodeJS.ProcessEnv, version
   return tarball ? `file:${resolve(tarball)}` : `^${version}`;
 }
 
-export function packageJson(name: string, twinspec: string): string {
+/** How to name twinspec-client: a tarball of it that npm exec was given (beside twinspec's), else ^VERSION. */
+function runtimeSpec(env: NodeJS.ProcessEnv, version: string): string {
+  const tarball = (env.npm_config_package ?? "").split(/[\s,]+/).find((p) => /twinspec-client-[^/]*\.tgz$/.test(p) && existsSync(p));
+  return tarball ? `file:${resolve(tarball)}` : `^${version}`;
+}
+
+const npmName = (name: string) => name.toLowerCase().replace(/[^a-z0-9._-]+/g, "-");
+
+/**
+ * client/package.json: the application's client package (the generated SDK and documents), built by its prepack
+ * (`twinspec client prepack`), which bundles twinspec-client into the tarball; its dependencies are twinspec-client's.
+ */
+export function clientPackageJson(name: string, runtime: string): string {
+  const { dependencies = {} } = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("twinspec-client/package.json"), "utf8"));
+  return `${JSON.stringify(
+    {
+      name: `${npmName(name)}-client`,
+      version: "0.1.0",
+      description: `Typed clients of ${name}, generated from its openapi.yaml and schema.graphql`,
+      type: "module",
+      sideEffects: false,
+      exports: { ".": { "twinspec-source": "./generated/index.ts", types: "./dist/index.d.ts", default: "./dist/index.js" }, "./package.json": "./package.json" },
+      files: ["dist/"],
+      scripts: { build: "twinspec client build", prepack: "twinspec client prepack", postpack: "twinspec client postpack" },
+      dependencies: sorted({ ...dependencies, graphql: ownPackage().dependencies.graphql, "twinspec-client": runtime }),
+      bundleDependencies: ["twinspec-client"],
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+const sorted = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+
+export function packageJson(name: string, twinspec: string, runtime = twinspec.replace(/twinspec-(?=\d)/, "twinspec-client-")): string {
   const own = ownPackage();
   const pinned = Object.fromEntries(PINNED.map((d) => [d, own.dependencies[d]]));
   return `${JSON.stringify(
     {
-      name: name.toLowerCase().replace(/[^a-z0-9._-]+/g, "-"),
+      name: npmName(name),
       version: "0.1.0",
       private: true,
       type: "module",
@@ -49,7 +84,8 @@ export function packageJson(name: string, twinspec: string): string {
         test: "twinspec generate --check && tsc --noEmit && mocha",
         token: "twinspec token",
       },
-      dependencies: { twinspec, ...pinned },
+      // The client package is a dependency too, so the application's tests and scripts import it as callers do.
+      dependencies: sorted({ twinspec, "twinspec-client": runtime, [`${npmName(name)}-client`]: "file:client", ...pinned }),
       devDependencies: DEV,
       // graphql-codegen's newer @graphql-tools/delegate needs a package the registry lacks (Twinspec's DESIGN §5).
       overrides: { "@graphql-tools/delegate": "12.2.1" },
@@ -98,7 +134,10 @@ export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   for (const [from, to] of [["gitignore", ".gitignore"], ["mocharc.json", ".mocharc.json"]]) renameSync(join(dir, from), join(dir, to));
   copyFileSync(values.openapi ?? join(TEMPLATES, "starter/openapi.yaml"), join(dir, "openapi.yaml"));
   copyFileSync(values.graphql ?? join(TEMPLATES, "starter/schema.graphql"), join(dir, "schema.graphql"));
-  writeFileSync(join(dir, "package.json"), packageJson(basename(dir), twinspecSpec(values.twinspec, env, own.version)));
+  const runtime = runtimeSpec(env, own.version);
+  writeFileSync(join(dir, "package.json"), packageJson(basename(dir), twinspecSpec(values.twinspec, env, own.version), runtime));
+  writeFileSync(join(dir, "client/package.json"), clientPackageJson(basename(dir), runtime));
+  if (!values.graphql) copyFileSync(join(TEMPLATES, "starter/notes.graphql"), join(dir, "client/operations/notes.graphql"));
   writeFileSync(
     join(dir, "src/migrations/README.md"),
     "Your migrations: one Kysely migration per file (NNN_name.ts exporting `up(db)`), applied in name order after\nTwinspec's own (jobs, idempotency keys, rate limits). Use `text(db)` and `bytes(db)` from \"twinspec\" for columns\nthat mean the same on SQLite and PostgreSQL.\n",
