@@ -3,7 +3,7 @@
 // with its persisted hash: the client sends only that hash, so this works against GRAPHQL_PERSISTED_ONLY=true too.
 // npm test runs these functions against a real server (test/examples.test.ts).
 import { pathToFileURL } from "node:url";
-import { createGraphqlClient, GraphqlRequestError } from "../client/graphql-client.js";
+import { createGraphqlClient, GraphqlRequestError } from "twinspec-commerce-client";
 import {
   CreateCustomerDocument,
   CustomerDocument,
@@ -12,7 +12,7 @@ import {
   PlaceOrderDocument,
   UpdateCustomerDocument,
   UpdateOrderStatusDocument,
-} from "../generated/client/graphql/graphql.js";
+} from "twinspec-commerce-client";
 
 /** Queries and mutations over HTTP. */
 export async function graphqlExample(url: string, token?: string) {

@@ -51,7 +51,7 @@ export async function restExample(baseUrl: string, token?: string) {
     staleStatus: stale.status,
     listed,
     afterDelete,
-    missing: { status: missing.status, problem: missing.body },
+    missing: missing.status === 404 ? { status: missing.status, problem: missing.body } : { status: missing.status },
   };
 }
 

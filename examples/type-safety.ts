@@ -1,39 +1,39 @@
 // What the typed clients refuse to compile. Each `@ts-expect-error: <fragment>` line must fail for that reason:
 // `tsc --noEmit` (npm test) fails if a line stops erroring, and test/examples/type-safety.test.ts checks that
 // each one fails with the stated message. Never run; only type-checked.
-import { createGraphqlClient } from "../client/graphql-client.js";
-import { createRestClient, outcome } from "../generated/client/rest.js";
-import { CreateCustomerDocument, CustomerDocument, UpdateOrderStatusDocument } from "../generated/client/graphql/graphql.js";
+import { createGraphqlClient, createRestClient, CreateCustomerDocument, CustomerDocument, UpdateOrderStatusDocument, type ErrorCode } from "twinspec-commerce-client";
 import type { components } from "../generated/openapi.js";
 
 type Customer = components["schemas"]["Customer"];
 
 export async function restTypeSafety() {
   const api = createRestClient({ baseUrl: "http://127.0.0.1:3000" });
-  const res = await api.GET("/customers/{customerId}", { params: { path: { customerId: "c1" } } });
-  if (res.data) {
+  const res = await api.getCustomer({ path: { customerId: "c1" } });
+  if (res.status === 200) {
     // @ts-expect-error: Property 'emial' does not exist
-    console.log(res.data.emial);
+    console.log(res.body.emial);
+    // @ts-expect-error: Property 'Location' does not exist
+    console.log(res.headers.Location); // a header getCustomer's 200 does not declare
   }
   // @ts-expect-error: Property 'email' is missing
-  await api.POST("/customers", { body: { firstName: "Ada", lastName: "Lovelace" } });
+  await api.createCustomer({ body: { firstName: "Ada", lastName: "Lovelace" } });
   // @ts-expect-error: Type 'string' is not assignable to type 'number'
-  await api.GET("/customers", { params: { query: { limit: "10" } } });
-  // @ts-expect-error: Argument of type '"/customer/{customerId}"' is not assignable
-  await api.GET("/customer/{customerId}", { params: { path: { customerId: "c1" } } });
+  await api.listCustomers({ query: { limit: "10" } });
+  // @ts-expect-error: Property 'getCustomers' does not exist
+  await api.getCustomers({ path: { customerId: "c1" } });
+  // @ts-expect-error: Property 'path' is missing
+  await api.getCustomer({});
+  // @ts-expect-error: Argument of type '"getCustomer"' is not assignable
+  api.paginate("getCustomer", { path: { customerId: "c1" } }); // not a paged operation
 
   // A 404 body is a Problem, never a Customer.
-  const out = outcome("getCustomer", res);
-  if (out.status === 404) {
+  if (res.status === 404) {
     // @ts-expect-error: is missing the following properties from type
-    const customer: Customer = out.body;
+    const customer: Customer = res.body;
     console.log(customer);
   }
-  if (res.error) {
-    // @ts-expect-error: is missing the following properties from type
-    const customer: Customer = res.error;
-    console.log(customer);
-  }
+  // @ts-expect-error: This comparison appears to be unintentional
+  if (res.status === 201) console.log("getCustomer declares no 201");
 }
 
 export async function graphqlTypeSafety() {
@@ -51,4 +51,7 @@ export async function graphqlTypeSafety() {
   await gql.data(CreateCustomerDocument, { input: { firstName: "Ada", lastName: "Lovelace" } });
   // @ts-expect-error: Type '"REFUNDED"' is not assignable
   await gql.data(UpdateOrderStatusDocument, { orderId: "o1", status: "REFUNDED" });
+  // @ts-expect-error: Type '"TEAPOT"' is not assignable to type 'ErrorCode'
+  const code: ErrorCode = "TEAPOT";
+  console.log(code);
 }

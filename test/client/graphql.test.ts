@@ -14,7 +14,7 @@ import {
   UpdateCustomerDocument,
   UpdateOrderStatusDocument,
   type OrderStatus,
-} from "../../generated/client/graphql/graphql.js";
+} from "twinspec-commerce-client";
 import { ITEMS, seedCustomer } from "../graphql/helpers.js";
 import { ADMIN_TOKEN, token as signToken } from "../support/auth.js";
 import { call, startServer, type TestServer } from "../support/server.js";

@@ -1,9 +1,9 @@
 // The scripts in examples/ run against a real server over real HTTP (and WebSocket), as a user would run them.
 import assert from "node:assert/strict";
 import { graphqlExample, subscriptionExample } from "../../examples/graphql.js";
-import { restExample } from "../../examples/rest.js";
+import { checkoutExample, restExample } from "../../examples/rest.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
-import { startServer, type TestServer } from "../support/server.js";
+import { call, startServer, type TestServer } from "../support/server.js";
 
 describe("examples/ against a real server", () => {
   let server: TestServer;
@@ -20,7 +20,15 @@ describe("examples/ against a real server", () => {
     assert.ok(result.listed.includes(result.created.customerId));
     assert.match(result.afterDelete, /^410 /);
     assert.equal(result.missing.status, 404);
-    assert.equal(result.missing.problem?.status, 404);
+    assert.equal("problem" in result.missing && result.missing.problem.status, 404);
+    assert.equal(result.staleStatus, 412, "a stale If-Match is refused");
+    assert.match(result.location ?? "", /^\/customers\//);
+  });
+
+  it("examples/rest.ts: a checkout's 202 followed by waitFor to its job's end", async () => {
+    const customer = await call(`${server.url}/customers`, { method: "POST", json: { firstName: "Job", lastName: "Runner", email: "job@example.com" }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const job = await checkoutExample(server.url, ADMIN_TOKEN, customer.json.customerId);
+    assert.equal(job.status, "SUCCEEDED");
   });
 
   it("examples/graphql.ts: typed mutations and queries over HTTP; a deleted customer comes back as an error code", async () => {
