@@ -1,5 +1,5 @@
 // Persisted documents: a request may name its document instead of sending it, in either convention —
-//   - the client preset's `documentId` ("sha256:<hex>", as in generated/client/graphql/persisted-documents.json;
+//   - the client preset's `documentId` ("sha256:<hex>", as in client/generated/graphql/persisted-documents.json;
 //     the bare hex is accepted too), looked up in that manifest;
 //   - Apollo's automatic persisted queries: `extensions.persistedQuery { version: 1, sha256Hash }` without the
 //     text; an unknown hash answers PERSISTED_QUERY_NOT_FOUND and the client retries with the text and the hash,

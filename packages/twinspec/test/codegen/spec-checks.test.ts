@@ -62,11 +62,11 @@ describe("npm run generate: spec checks", function () {
     assert.match(strict.stderr, /break existing clients \(fatal: --strict\)/);
     assert.match(strict.stderr, /openapi\.yaml\s+components\.schemas\.Author \.updatedAt: field removed/);
     assert.match(strict.stderr, /schema\.graphql\s+FIELD_REMOVED: Author\.updatedAt was removed\./);
-    assert.ok(!existsSync(join(dir, "out")), "nothing generated under --strict");
+    assert.ok(!existsSync(join(dir, "out")) && !existsSync(join(dir, "client")), "nothing generated under --strict");
 
     const loose = generate();
     assert.equal(loose.status, 0, loose.stderr);
     assert.match(loose.stderr, /2 change\(s\) since git HEAD break existing clients:/);
-    assert.ok(existsSync(join(dir, "out/client/rest.ts")));
+    assert.ok(existsSync(join(dir, "out/rest.ts")) && existsSync(join(dir, "client/generated/rest.ts")));
   });
 });

@@ -1,0 +1,44 @@
+// `twinspec init`: a new application gets its client package (client/): package.json bundling twinspec-client with
+// the runtime's dependencies, the generated SDK (and, for the starter pair, typed documents of a starter operation
+// file), which compile against twinspec-client as they are.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+
+const twinspec = (...args: string[]) => spawnSync(process.execPath, ["bin/twinspec.js", ...args], { encoding: "utf8" });
+const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+
+describe("twinspec init: the client package", function () {
+  this.timeout(120_000);
+  // Inside the repository, so the new client resolves twinspec-client from its node_modules.
+  const base = resolve("test", ".tmp", `init-${process.pid}`);
+  before(() => mkdirSync(base, { recursive: true }));
+  after(() => rmSync(base, { recursive: true, force: true }));
+
+  for (const [what, args, documents] of [
+    ["the starter pair", [], true],
+    ["the user's own specs (no GraphQL operations yet)", ["--openapi", "test/fixture/openapi.yaml", "--graphql", "test/fixture/schema.graphql"], false],
+  ] as const) {
+    it(`${what}: client/ with its package.json, the SDK${documents ? " and typed documents" : ""}, compiling`, () => {
+      const dir = join(base, documents ? "starter" : "own");
+      const res = twinspec("init", dir, ...args);
+      assert.equal(res.status, 0, res.stderr);
+      const client = json(join(dir, "client/package.json"));
+      const runtime = json(createRequire(import.meta.url).resolve("twinspec-client/package.json"));
+      assert.equal(client.name, `${documents ? "starter" : "own"}-client`);
+      assert.deepEqual(client.bundleDependencies, ["twinspec-client"]);
+      for (const dependency of Object.keys(runtime.dependencies)) assert.ok(client.dependencies[dependency], `${dependency} is the client's dependency too`);
+      assert.equal(client.scripts.prepack, "twinspec client prepack");
+      assert.equal(json(join(dir, "package.json")).dependencies[client.name], "file:client");
+      for (const file of ["index.ts", "rest.ts", "openapi.ts"]) assert.ok(existsSync(join(dir, "client/generated", file)), file);
+      assert.equal(existsSync(join(dir, "client/generated/documents.ts")), documents);
+      assert.equal(existsSync(join(dir, "client/operations/notes.graphql")), documents);
+      assert.match(readFileSync(join(dir, "client/generated/rest.ts"), "utf8"), documents ? /createNote: \{ method: "POST"/ : /createAuthor|createNote/);
+      const check = spawnSync(process.execPath, [tsc, "-p", join(dir, "client"), "--noEmit", "--customConditions", "twinspec-source"], { encoding: "utf8" });
+      assert.equal(check.status, 0, check.stdout + check.stderr);
+    });
+  }
+});
