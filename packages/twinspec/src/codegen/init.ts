@@ -137,6 +137,7 @@ export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   const runtime = runtimeSpec(env, own.version);
   writeFileSync(join(dir, "package.json"), packageJson(basename(dir), twinspecSpec(values.twinspec, env, own.version), runtime));
   writeFileSync(join(dir, "client/package.json"), clientPackageJson(basename(dir), runtime));
+  mkdirSync(join(dir, "client/operations"), { recursive: true });
   if (!values.graphql) copyFileSync(join(TEMPLATES, "starter/notes.graphql"), join(dir, "client/operations/notes.graphql"));
   writeFileSync(
     join(dir, "src/migrations/README.md"),
