@@ -9,6 +9,7 @@ import {
   createRestClient,
   createRestQueries,
   CustomerDocument,
+  CustomersDocument,
   UpdateCustomerDocument,
 } from "twinspec-commerce-client";
 import { ADMIN_TOKEN } from "../support/auth.js";
@@ -74,6 +75,18 @@ describe("TanStack Query options (client package) with @tanstack/query-core", fu
     assert.equal(invalidated(byRest.queryKey), true);
     assert.equal(invalidated(listed.queryKey), true, "a customer's orders are read under its customer too");
     assert.equal((await queryClient.fetchQuery({ ...byRest, staleTime: 0 }))?.lastName, "ByGraphql");
+  });
+
+  it("GraphQL infiniteQueryOptions chain pages by the variables `next` derives from the last one", async () => {
+    const options = graphql.infiniteQueryOptions(CustomersDocument, { first: 3 }, (last) => (last.customers.length === 3 ? { after: last.customers[2].customerId } : undefined));
+    const observer = new InfiniteQueryObserver(queryClient, options);
+    await observer.refetch();
+    let result = observer.getCurrentResult();
+    while (result.hasNextPage) result = await observer.fetchNextPage();
+    const ids = result.data!.pages.flatMap((page) => page.customers.map((c) => c.customerId));
+    assert.ok(ids.length >= 7, `${ids.length}`);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(options.queryKey[0], "customers");
   });
 
   it("infiniteQueryOptions follow the Link header page after page", async () => {

@@ -105,6 +105,20 @@ export function graphqlQueries(client: GraphqlDataClient, resources: DocumentRes
         meta: { twinspec: { reads } } satisfies TwinspecMeta,
       };
     },
+    /**
+     * Pages of a list field: the schema says nothing of how its pages chain, so `next` gives the variables of the page
+     * after `last` (e.g. `{ after: last.customers.at(-1)?.customerId }`), or undefined on the last page.
+     */
+    infiniteQueryOptions<R, V>(document: TypedDocumentNode<R, V>, variables: NoInfer<V>, next: (last: R) => Partial<NoInfer<V>> | undefined) {
+      const { reads } = of(document);
+      return {
+        queryKey: [reads[0] ?? "graphql", nameOf(document), variables ?? {}, "pages"] as const,
+        initialPageParam: {} as Partial<V>,
+        queryFn: ({ pageParam }: { pageParam: Partial<V> }) => client.data(document, { ...variables, ...pageParam }),
+        getNextPageParam: next,
+        meta: { twinspec: { reads } } satisfies TwinspecMeta,
+      };
+    },
     mutationOptions<R, V>(document: TypedDocumentNode<R, V>) {
       const { writes = [] } = of(document);
       return {
