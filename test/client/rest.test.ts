@@ -140,11 +140,14 @@ describe("REST SDK (client/): contract-aware calls against the real server", fun
     assert.ok(ids.length >= 14, `${ids.length} customers`);
     assert.equal(new Set(ids).size, ids.length, "no customer twice");
     const byPages: string[] = [];
+    const links: boolean[] = [];
     type Page = Awaited<ReturnType<typeof api.listCustomers>>;
     for (let page: Page | undefined = await api.listCustomers({ query: { limit: 5 } }); page; page = await api.nextPage(page)) {
       assert.equal(page.status, 200);
       if (page.status === 200) byPages.push(...page.body.items.map((c) => c.customerId));
+      if (page.status === 200) links.push(page.headers.Link !== undefined);
     }
+    assert.deepEqual(links, [...Array(links.length - 1).fill(true), false], "every page but the last names the next, as a typed header");
     assert.deepEqual(byPages, ids);
   });
 

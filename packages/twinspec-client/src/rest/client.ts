@@ -98,7 +98,11 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
     },
     async nextPage(page: OutcomeBase, callOptions?: CallOptions) {
       const next = nextUrl(page);
-      return next === undefined ? undefined : follow(next, page, specOf.get(page) ?? {}, callOptions);
+      if (next === undefined) return undefined;
+      const spec = specOf.get(page) ?? {};
+      const after = await follow(next, page, spec, callOptions);
+      specOf.set(after, spec as OperationSpec); // read like the operation, page after page
+      return after;
     },
     async waitFor(accepted: OutcomeBase, { signal, interval = 250, maxInterval = 2_000 }: WaitOptions = {}) {
       const location = accepted.response.headers.get("location");
