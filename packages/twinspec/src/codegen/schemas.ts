@@ -73,7 +73,6 @@ export function patternFlags(pattern: string): "u" | "" | undefined {
 }
 
 const rebase = (ref: string, ctx: SchemaContext) => (ref.startsWith("#") ? docId(ctx.direction) + ref : ref);
-const mapValues = (o: JsonObject, f: (v: Json) => Json): JsonObject => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
 
 /**
  * This direction's copy of the whole document, for ajv to resolve $refs in: every schema transformed (the

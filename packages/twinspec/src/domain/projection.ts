@@ -64,6 +64,6 @@ function compileMapping(chosen: Chosen[], from: "row" | "values"): (source: neve
     const value = from === "row" ? `source[${JSON.stringify(c.column)}]` : `source[${c.index}]`;
     return `${JSON.stringify(c.field)}: ${c.read ? `reads[${i}](${value})` : value}`;
   });
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiled from the model's own field names
+  // A function compiled from the model's own field names (never from input).
   return new Function("reads", `return (source) => ({ ${fields.join(", ")} });`)(reads) as (source: never) => never;
 }

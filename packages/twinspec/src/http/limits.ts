@@ -6,9 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, STATUS_CODES, type RequestListener, type Server } from "node:http";
 import type { Duplex } from "node:stream";
-import type { Middleware } from "koa";
 import type { Logger } from "pino";
-import { httpError, problem, PROBLEM_TYPE } from "./problem.js";
+import { problem, PROBLEM_TYPE } from "./problem.js";
 import { HeadersAtOnce } from "./response.js";
 
 export interface ServerLimits {

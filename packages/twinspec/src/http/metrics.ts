@@ -9,8 +9,6 @@ export interface Metrics {
   onQuery: () => void;
   /** counts and times one answered request */
   record(method: string, route: string, status: number, seconds: number): void;
-  /** times every request; mount first */
-  middleware(routeOf: (path: string) => string): Middleware;
   /** GET /metrics */
   endpoint: Middleware;
   /** a gauge whose value is read at each scrape */
@@ -121,14 +119,6 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
       queries++;
     },
     record,
-    middleware: (routeOf) => async (ctx, next) => {
-      const started = performance.now();
-      try {
-        await next();
-      } finally {
-        record(ctx.method, routeOf(ctx.path), ctx.status, (performance.now() - started) / 1000);
-      }
-    },
     gauge: (name, help, read) => {
       new Gauge({
         name,

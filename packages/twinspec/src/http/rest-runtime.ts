@@ -213,9 +213,6 @@ export function mountOperations(router: Router, specs: readonly OperationSpec[],
   router.all("/{*path}", restMiddleware(specs, handlers, options));
 }
 
-export const allowedMethods = (specs: readonly OperationSpec[], path: string) =>
-  specs.filter((s) => s.path === path).map((s) => s.method).concat(["HEAD", "OPTIONS"]);
-
 type Settings = MountOptions & { bodyLimit: number; validateResponses: boolean };
 
 async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record<string, string>, options: Settings) {

@@ -6,7 +6,7 @@
 // and the fields of input arguments, are echoed into it; a root field answering an ID echoes its ID argument; a
 // field leading to a resource whose id its parent carries (Loan.member by memberId) answers that one.
 // Subscriptions answer a mocked event at every tick of the mock's clock.
-import { addMocksToSchema, createMockStore, isRef, type IMocks, type IMockStore, type Ref } from "@graphql-tools/mock";
+import { addMocksToSchema, createMockStore, isRef, type IMocks, type Ref } from "@graphql-tools/mock";
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import {
   getNamedType,

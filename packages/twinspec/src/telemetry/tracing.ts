@@ -25,7 +25,6 @@ import {
   ATTR_URL_SCHEME,
   ATTR_USER_AGENT_ORIGINAL,
 } from "@opentelemetry/semantic-conventions";
-import type { Middleware } from "koa";
 import type { LogEvent } from "kysely";
 import type { Logger } from "pino";
 import type { TracingConfig } from "./config.js";

@@ -5,13 +5,11 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { after } from "mocha";
 import { before } from "../pending.js";
-import { isObject, type JsonObject } from "../../codegen/spec.js";
+import { isObject } from "../../codegen/spec.js";
 import type { AppDefinition } from "../../definition.js";
 import { startServer, type TestServer, type TestServerOptions } from "../server.js";
 import { specOf, type Spec } from "../spec.js";
 import { token } from "../tokens.js";
-
-type Schema = JsonObject;
 
 /** Strings a validator and a database may choke on: empty, blanks, control characters, other scripts, emoji, escapes, injections. */
 export const oddString: fc.Arbitrary<string> = fc.oneof(
