@@ -39,10 +39,9 @@ type Destination = { write(chunk: Buffer): boolean };
  * chunks of ~16 KB, or REQUEST_LINES_DELAY_MS after the first of them when traffic is low; every other line
  * (start-up, warnings, errors) is written at once, after the request lines gathered before it, so the order holds.
  * The server's own request lines (logRequestLine) are kept as their fields and formatted LINES_PER_PASS at a time,
- * outside the requests: formatting and encoding each line within its request cost ~3.6 µs of server CPU per request
- * on the bench machine (`npm run bench:duel -- <before> <after> rest 4 3 --apart`), where the same work in a loop
- * costs ~0.8 µs a line. Writes are synchronous: a write(2) per chunk costs less than an async one through libuv's
- * thread pool (~26 µs of CPU for 16 KB on the bench machine), and what was handed over is on stdout when the process
+ * outside the requests: formatting and encoding each line within its request costs several times what the same work
+ * costs in a loop. Writes are synchronous: a write(2) per chunk costs less than an async one through libuv's thread
+ * pool, and what was handed over is on stdout when the process
  * exits (an async write still in the pool at exit could be lost or land after later lines). As with pino's default
  * destination, a stdout that nobody reads holds the process up instead of filling its memory.
  */
@@ -175,8 +174,8 @@ export interface RequestLine {
 
 /**
  * `logger.info(line, "request")`. On the server's logger (without tracing's mixin) the batch formats the line itself,
- * later (RequestLineBatch): the line's shape is fixed, and pino's generic walk over the object's keys cost ~3 µs of
- * server CPU a line on the bench machine. JSON.stringify escapes as pino does: the strings come from HTTP (latin-1,
+ * later (RequestLineBatch): the line's shape is fixed, so pino's generic walk over the object's keys is not needed.
+ * JSON.stringify escapes as pino does: the strings come from HTTP (latin-1,
  * no lone surrogates). The caller hands `line` over: it must not change it afterwards.
  */
 export function logRequestLine(logger: Logger, line: RequestLine): void {

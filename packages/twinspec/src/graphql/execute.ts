@@ -39,8 +39,8 @@ const BUILT_IN_SCALARS = new Set(specifiedScalarTypes.map((type) => type.name));
  * Whether the document's answers are written by a compiled serializer: graphql-jit can describe every field it
  * selects (it knows the built-in scalars only, and refuses to compile a custom one such as DateTime; it merges the
  * fields of an interface's or a union's possible types into one object, where one response name could stand for
- * fields of two types), and it selects no list: V8's JSON.stringify wrote Q2 (50 parents × 10 children each) faster,
- * +80 µs per request with the compiled serializer (npm run bench:duel -- <before> <after> q2 4 2, 4 of 4 rounds).
+ * fields of two types), and it selects no list: V8's JSON.stringify writes lists of objects faster than the compiled
+ * serializer does.
  */
 function serializable(schema: GraphQLSchema, document: DocumentNode): boolean {
   const types = new TypeInfo(schema);
@@ -70,8 +70,7 @@ export function createExecute(schema: GraphQLSchema, tracing?: Pick<Tracing, "op
   function compile(document: DocumentNode, operationName: string | undefined): Compiled | null {
     const operation = getOperationAST(document, operationName);
     if (!operation) return null;
-    // V8's JSON.stringify of graphql-jit's result objects cost more than the compiled serializer: Q1 answered 5.5
-    // and 3.9 µs of server CPU cheaper with it (npm run bench:duel -- <before> <after> q1 4 3, 6 of 6 rounds each).
+    // For a single object, V8's JSON.stringify of graphql-jit's result costs more than the compiled serializer.
     const withSerializer = serializable(schema, document) ? compileQuery(schema, document, operationName, { customJSONSerializer: true }) : undefined;
     if (withSerializer && isCompiledQuery(withSerializer)) return { query: withSerializer, operation, stringify: withSerializer.stringify };
     const query = compileQuery(schema, document, operationName);

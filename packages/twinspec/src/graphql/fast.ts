@@ -1,7 +1,7 @@
 // The common GraphQL-over-HTTP request answered without graphql-http's general machinery: a POST of a JSON object
 // with a `query` string (no persisted id, no extensions) whose document the preparer has already parsed and
 // validated, for a query or a mutation. Everything else — GET, other media types, persisted documents, documents with
-// errors, subscriptions — goes to graphql-http, as before. What it answers is what graphql-http answers for the same
+// errors, subscriptions — goes to graphql-http. What it answers is what graphql-http answers for the same
 // request (media type negotiation, status, body): test/graphql/audit.test.ts runs graphql-http's own audit against
 // the server, and test/graphql/fast.test.ts compares both paths.
 import { getOperationAST, GraphQLError, type ExecutionResult } from "graphql";

@@ -23,7 +23,7 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
   const handler = createHandler<GraphqlContext>({
     schema: runtime.schema,
     parseRequestParams: async (req) => {
-      // Most requests carry their text and no persisted id: graphql-http parses those itself, as before.
+      // Most requests carry their text and no persisted id: graphql-http parses those itself.
       if (!runtime.persisted.only && !(await mayNameDocument(req))) return explainedParams(req);
       const given = await requestParams(req);
       if (!given) return explainedParams(req); // graphql-http parses (and refuses) it itself
@@ -207,7 +207,7 @@ function withQuery({ params, req, search }: Given, query: string): Req {
   return { ...req, url: `${req.url.split("?")[0]}?${search}` };
 }
 
-/** GraphQL's 413 detail, as it has always read. */
+/** GraphQL's 413 detail. */
 const tooLarge = (limit: number) => `The request body is larger than ${limit} bytes.`;
 
 /**

@@ -51,8 +51,8 @@ const INCOMPLETE = "The request body could not be read completely.";
 /**
  * The body's bytes, within `limit`: 413 at once when Content-Length (`length`) declares more, else as soon as the
  * stream passes it; 400 when it ends short of Content-Length, the client goes away, or the stream was already read or
- * decoded. What raw-body's getRawBody did for us, without its decoder objects and bookkeeping per request (a few µs
- * of each request). A body in one chunk, the common case, is that chunk, not a copy.
+ * decoded. What raw-body's getRawBody did for us, without its decoder objects and bookkeeping per request. A body in
+ * one chunk, the common case, is that chunk, not a copy.
  */
 export function readBytes(req: Readable, limit: number, length: string | undefined, tooLarge = tooLargeDetail): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -36,8 +36,8 @@ interface Sample {
 
 /**
  * A metric whose samples are read from our own counts at scrape time, registered in prom-client's Registry beside
- * its own metrics. prom-client's Counter and Histogram hash the label set and allocate on every inc()/observe()
- * (≈ 1 µs a request in a loop, more in the server); this keeps a request to three map lookups and a few additions.
+ * its own metrics. prom-client's Counter and Histogram hash the label set and allocate on every inc()/observe(); this
+ * keeps a request to three map lookups and a few additions.
  * The samples are the ones prom-client's Counter and Histogram would give, so /metrics reads the same
  * (test/http/metrics.test.ts compares).
  */
