@@ -14,6 +14,7 @@ import {
   type GraphQLNamedType,
   type GraphQLSchema,
 } from "graphql";
+import type { ContractProblem } from "./diagnostics.js";
 import { answersEtag } from "./http-checks.js";
 import type { Operation } from "./operations.js";
 import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./rate-limits.js";
@@ -82,11 +83,7 @@ export interface Contract {
   rateLimits: RateLimits;
 }
 
-export interface ContractProblem {
-  /** where: "openapi.yaml#/tags/2", "schema.graphql Query.product" */
-  at: string;
-  message: string;
-}
+export type { ContractProblem } from "./diagnostics.js";
 
 const ROOTS = ["Query", "Mutation", "Subscription"];
 

@@ -51,3 +51,10 @@ export function warningLines(file: string, warnings: readonly Warning[], { all =
   }
   return lines;
 }
+
+/** A disagreement between the specs, or a rule of theirs broken. */
+export interface ContractProblem {
+  /** where: "openapi.yaml#/tags/2", "schema.graphql Query.product" */
+  at: string;
+  message: string;
+}

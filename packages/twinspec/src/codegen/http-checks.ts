@@ -3,7 +3,7 @@
 // failures), and the conditional-request headers of every resource that has an ETag (RFC 9110 §13). Each gap names
 // the operation.
 import type { Operation } from "./operations.js";
-import type { ContractProblem } from "./contract.js";
+import type { ContractProblem } from "./diagnostics.js";
 
 const secured = (op: Operation) => op.security.length > 0 && op.security.every((alternative) => alternative.length > 0);
 const hasHeader = (op: Operation, name: string) => op.parameters.some((p) => p.in === "header" && p.name.toLowerCase() === name.toLowerCase());

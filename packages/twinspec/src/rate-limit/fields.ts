@@ -4,7 +4,21 @@
 // in Budget) and `RateLimit: "default";r=599;t=12`.
 import type { ServerResponse } from "node:http";
 import type { Principal } from "../http/rest-runtime.js";
-import type { Decision } from "./limiter.js";
+
+/** What the limiter decided for one request: the RateLimit fields are written from it. */
+export interface Decision {
+  allowed: boolean;
+  /** what the request would spend */
+  cost: number;
+  limit: number;
+  remaining: number;
+  /** seconds until the window ends (RateLimit's `t`; Retry-After when refused) */
+  reset: number;
+  /** the RateLimit-Policy field: `"<budget>";q=<limit>;w=<window>` */
+  policy: string;
+  /** the budget's name as an sf-string, `"<budget>"`: names the policy in the RateLimit field */
+  policyName: string;
+}
 
 /** `address` is asked only when there is no principal (Koa's ctx.ip builds the proxy list on every read). */
 export const callerOf = (principal: Principal | null | undefined, address: () => string | undefined) => (principal ? `s:${principal.subject}` : `a:${address() ?? ""}`);

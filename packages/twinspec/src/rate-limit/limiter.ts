@@ -10,7 +10,7 @@
 // what the others admit between two syncs; when the database cannot be reached, each instance goes on counting
 // alone and reports once it is back.
 import type { Logger } from "pino";
-import { sfString } from "./fields.js";
+import { sfString, type Decision } from "./fields.js";
 
 export interface BudgetSpec {
   /** units one caller may spend per window */
@@ -49,19 +49,7 @@ export interface SharedCounts {
   sweep(now: number): Promise<void>;
 }
 
-export interface Decision {
-  allowed: boolean;
-  /** what the request would spend */
-  cost: number;
-  limit: number;
-  remaining: number;
-  /** seconds until the window ends (RateLimit's `t`; Retry-After when refused) */
-  reset: number;
-  /** the RateLimit-Policy field: `"<budget>";q=<limit>;w=<window>` */
-  policy: string;
-  /** the budget's name as an sf-string, `"<budget>"`: names the policy in the RateLimit field */
-  policyName: string;
-}
+export type { Decision } from "./fields.js";
 
 interface Counter {
   window: number;

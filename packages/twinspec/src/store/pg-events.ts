@@ -8,7 +8,6 @@ import type pg from "pg";
 import { pgDriver } from "./pg-driver.js";
 import type { Logger } from "pino";
 import { InProcessBus, type EventBus, type EventMap } from "./events.js";
-import type { PostgresHandle } from "./postgres.js";
 
 export interface PgBusOptions {
   /** first reconnect delay; doubles per failed attempt up to maxBackoffMs */
@@ -30,6 +29,14 @@ export const channelFor = (schema: string) => `twinspec_events:${schema}`.slice(
 
 export const listenerName = (schema: string) => `twinspec-listen ${schema}`.slice(0, 63);
 
+/** What the bus needs of the database (postgres.ts's PostgresHandle is one). */
+export interface PgBusDatabase {
+  pool: { query(text: string, values: unknown[]): Promise<unknown> };
+  availability?: { on(event: "down" | "up", listener: (error: Error) => void): unknown; off(event: "down" | "up", listener: (error: Error) => void): unknown };
+  clientConfig: pg.ClientConfig;
+  schema: string;
+}
+
 export class PgBus implements EventBus {
   private readonly local = new InProcessBus();
   private readonly origin = randomUUID();
@@ -46,7 +53,7 @@ export class PgBus implements EventBus {
   private resolveFirst!: () => void;
 
   constructor(
-    private readonly pg: PostgresHandle,
+    private readonly pg: PgBusDatabase,
     private readonly log: Logger,
     private readonly options: PgBusOptions = {},
   ) {
