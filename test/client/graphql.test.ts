@@ -169,8 +169,8 @@ describe("twinspec-client/graphql", () => {
           await until(() => listeners() === 0, "the listener to be freed");
           const stream = sent.find((r) => r.url.endsWith("/graphql/stream"))?.body;
           if (transport === "sse" && persisted) {
-            // graphql-sse carries no documentId: the id's digest goes as the persisted-query hash.
-            assert.equal(`sha256:${stream?.extensions?.persistedQuery?.sha256Hash}`, (OrderStatusChangedDocument as unknown as { __meta__: { hash: string } }).__meta__.hash);
+            // The id itself, no text and no hash: the server reads documentId from the SSE request's body too.
+            assert.deepEqual([stream?.documentId, stream?.query, stream?.extensions], [(OrderStatusChangedDocument as unknown as { __meta__: { hash: string } }).__meta__.hash, "", undefined]);
           }
         } finally {
           await gql.close();

@@ -101,6 +101,19 @@ describe("persisted documents", () => {
     assert.equal(mutation.status, 405);
   });
 
+  it("SSE (/graphql/stream): a document by documentId, read from the body graphql-sse hands on without it", async () => {
+    const stream = (body: Record<string, unknown>) =>
+      fetch(`${s.url}/graphql/stream`, { method: "POST", headers: { accept: "text/event-stream", "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify(body) });
+    const found = await stream({ query: "", documentId: idOf(CustomerDocument), variables: { customerId } });
+    assert.equal(found.status, 200);
+    const text = await found.text();
+    assert.match(text, /event: next\ndata: .*"customerId":"/);
+    assert.match(text, /event: complete/);
+    const unknown = await stream({ query: "", documentId: "sha256:" + "0".repeat(64), variables: { customerId } });
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(codes((await unknown.json()) as Parameters<typeof codes>[0]), ["PERSISTED_QUERY_NOT_FOUND"]);
+  });
+
   it("graphql-ws: a subscription by hash (query \"\" + extensions.persistedQuery) and by documentId", async () => {
     const order = await s.app.services.orders.place(customerId, { items: ITEMS });
     const client = createWsClient({ url: `${s.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` } });

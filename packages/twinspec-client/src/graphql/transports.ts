@@ -86,15 +86,6 @@ const refusalsAsResults =
     return new Response(`event: next\ndata: ${JSON.stringify(result)}\n\nevent: complete\ndata:\n\n`, { headers: { "content-type": "text/event-stream" } });
   };
 
-/**
- * graphql-sse's protocol carries only query, variables, operationName and extensions (its handler drops anything
- * else): a document id that is a SHA-256 travels as the persisted-query hash, the same digest of the same text.
- */
-function overSse({ documentId, ...payload }: Payload) {
-  if (!documentId?.startsWith("sha256:")) return documentId ? { ...payload, documentId } : payload;
-  return { ...payload, extensions: { ...payload.extensions, persistedQuery: { version: 1, sha256Hash: documentId.slice(7) } } };
-}
-
 export function sseTransport(fetchImpl: typeof fetch, { url, authorization, reconnect, on }: TransportOptions): Transport {
   const client = createSseClient({
     url,
@@ -109,7 +100,8 @@ export function sseTransport(fetchImpl: typeof fetch, { url, authorization, reco
     on: { connecting: (retry) => on?.connecting?.(retry), connected: (retry) => on?.connected?.(retry) },
   });
   return {
-    iterate: (payload) => client.iterate(overSse(payload)) as AsyncIterableIterator<GraphqlResult<unknown>>,
+    // A documentId rides along in the JSON body, which the server reads beside graphql-sse's own parameters.
+    iterate: (payload) => client.iterate(payload as Omit<Payload, "documentId">) as AsyncIterableIterator<GraphqlResult<unknown>>,
     dispose: async () => client.dispose(),
   };
 }

@@ -21,6 +21,21 @@ const refused = (errors: readonly GraphQLError[]): Response => [
   { status: 400, statusText: "Bad Request", headers: { "content-type": "application/json; charset=utf-8" } },
 ];
 
+/**
+ * The client preset's `documentId`, which graphql-sse leaves out of the parameters it hands on (it keeps query,
+ * variables, operationName and extensions): read from the query string or the JSON body, as GraphQL over HTTP reads it.
+ */
+function documentIdOf(ctx: Context): unknown {
+  if (ctx.method === "GET") return ctx.query.documentId;
+  const body = (ctx.request as { body?: unknown }).body;
+  if (typeof body !== "string" || !body.includes("documentId")) return undefined;
+  try {
+    return (JSON.parse(body) as { documentId?: unknown }).documentId;
+  } catch {
+    return undefined; // malformedRequest has answered a body that is not JSON
+  }
+}
+
 export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: number } = {}): Middleware {
   const handler = createHandler<GraphqlContext>({
     schema: runtime.schema,
@@ -29,7 +44,7 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
     execute: runtime.execute,
     subscribe: runtime.subscribe,
     onSubscribe: (req, params) => {
-      const resolved = runtime.persisted.resolve(params);
+      const resolved = runtime.persisted.resolve({ ...params, documentId: documentIdOf(req.context as unknown as Context) });
       if (resolved?.errors) return refused(resolved.errors);
       const prepared = runtime.prepare(resolved?.query ?? params.query, params.variables);
       const ctx = req.context as unknown as Context;
