@@ -58,7 +58,7 @@ export interface AppDeps<Services = any> {
   rateLimits?: Partial<RateLimitConfig>;
 }
 
-export interface App<Services = any> extends Pick<Transports, "callback" | "around"> {
+export interface App<Services = any> extends Pick<Transports, "callback" | "around" | "use"> {
   /** the Koa app behind `callback` (serve `callback`: the spec's operations are answered outside Koa's own handling) */
   koa: Koa;
   services: Services;
@@ -117,6 +117,7 @@ export function buildApp<Services>({ definition, store, logger, authSecret, metr
     koa: http.koa,
     callback: http.callback,
     around: http.around,
+    use: (middleware) => http.use(middleware),
     services,
     bus,
     metrics,

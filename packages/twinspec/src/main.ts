@@ -1,5 +1,6 @@
 // Process entry: config from env, open the store, listen; SIGTERM/SIGINT → refuse new connections, finish in-flight
 // requests within the grace period, end subscriptions, close the database, exit 0.
+import type { Middleware } from "koa";
 import { buildApp } from "./app.js";
 import type { AppDefinition } from "./definition.js";
 import { createHttpServer } from "./http/limits.js";
@@ -12,6 +13,8 @@ import { isPostgresUrl, openStore } from "./store/database.js";
 export interface ServeOptions {
   /** the application's migrations folder (default: src/migrations of the project) */
   migrations?: string;
+  /** Koa middleware of the application, run for every request after Twinspec's edge, in this order (App.use) */
+  middleware?: Middleware[];
 }
 
 /**
@@ -58,6 +61,7 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
     tracing,
     rateLimits: config.rateLimits,
   });
+  for (const middleware of options.middleware ?? []) app.use(middleware);
   // Timeouts and size limits against slow and abusive clients (src/http/limits.ts).
   const server = createHttpServer(app.callback, config.server, logger);
   const draining = drainable(server);

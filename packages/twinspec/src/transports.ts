@@ -60,6 +60,12 @@ export interface Transports {
   callback: RequestListener;
   /** adds a middleware around every request, outermost (e.g. a test's recorder) */
   around(middleware: Middleware): void;
+  /**
+   * Adds an application's Koa middleware: it runs for every request (the spec's operations, /graphql, the docs,
+   * health, whatever the headers), after Twinspec's edge (request id, log line, metrics, CORS, compression, URL
+   * length) and before the answer, in the order added. Before the first request only.
+   */
+  use(middleware: Middleware): void;
   /** serves GraphQL over WebSocket (graphql-ws) on /graphql of this server; call once the server exists */
   attach(server: Server): void;
   /** ends subscriptions (WebSocket and SSE) */
@@ -130,7 +136,8 @@ export function transports(deps: TransportDeps): Transports {
   // The hot paths outside Koa's handling (src/http/front.ts): the spec's operations and POST /graphql, the same
   // middleware in the same order. Traced requests take Koa's chain, where the tracing middleware is.
   const outer: Middleware[] = [edgeware];
-  const callback = frontDoor({
+  let started = false;
+  const front = frontDoor({
     koa,
     outer,
     route: deps.tracing ? () => undefined : (method, path) => (rest.owns(path) ? rest : path === "/graphql" && method === "POST" ? graphqlPost : undefined),
@@ -139,9 +146,19 @@ export function transports(deps: TransportDeps): Transports {
   // What a leak would grow (the soak bench watches them): subscription streams, and their connections.
   metrics.gauge("graphql_live_streams", "Subscription streams open (graphql-ws and SSE)", () => gql.streams.size);
   metrics.gauge("graphql_ws_connections", "WebSocket connections open on /graphql", () => ws?.wss.clients.size ?? 0);
+  const callback: RequestListener = (req, res) => {
+    started = true;
+    front(req, res);
+  };
   return {
     koa,
     callback,
+    use: (middleware) => {
+      if (started) throw new Error("app.use() after the server took its first request: add middleware before it listens");
+      // In Koa's chain, just before the answer (after the edge and what was added before); on the hot paths, after the edge.
+      koa.middleware.splice(koa.middleware.indexOf(rest), 0, middleware);
+      outer.push(middleware);
+    },
     around: (middleware) => {
       koa.middleware.unshift(middleware);
       outer.unshift(middleware);

@@ -2,6 +2,7 @@
 // fresh database (SQLite file, or a PostgreSQL schema with TEST_DATABASE=postgres: see database.ts), with what the
 // walks need: a switch that makes every query fail (through openStore's beforeQuery), a body limit, rate limits, and
 // the recording of every (operation, status) answered (coverage.ts).
+import type { Middleware } from "koa";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { buildApp, type App, type AppDeps } from "../app.js";
@@ -54,6 +55,8 @@ export type TestServerOptions = {
     database?: TestDatabase;
     store?: Omit<StoreOptions, "onQuery" | "countQuery">;
     server?: Partial<ServerLimits>;
+    /** the application's Koa middleware (App.use), as `serve`'s `middleware` adds it */
+    middleware?: Middleware[];
   };
 
 export async function startServer(definition: AppDefinition, options: TestServerOptions = {}): Promise<TestServer> {
@@ -77,6 +80,7 @@ export async function startServer(definition: AppDefinition, options: TestServer
     maxUrlLength: options.server?.maxUrlLength,
     rateLimits: options.rateLimits ?? TEST_RATE_LIMITS,
   });
+  for (const middleware of options.middleware ?? []) app.use(middleware);
   app.start();
   await app.bus.ready?.();
   // Outermost, so it sees the final status (after 304s and thrown problems).
