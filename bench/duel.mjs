@@ -4,7 +4,8 @@
 // from CPU 1; per round, the server CPU per request of each. On a shared machine, runs one after the other drift by
 // ±15 % between runs of the same build; side by side both drift together, so a few µs show. The first server started
 // comes out ≈ 1–2 µs cheaper whatever it is, so the rounds run twice: A started first, then B. Builds: e.g.
-// `npm run build && cp -a dist .perf/after` (.perf/ is git-ignored). A build named `peer:<server>` is one of the peer
+// `npm run build && npm run bench:snapshot -- .perf/after` (.perf/ is git-ignored; the snapshot holds the twinspec
+// package's dist/ too, so a change in the package is compared, not only the application's). A build named `peer:<server>` is one of the peer
 // bench's servers (../shared/bench/servers/<server>.mjs, e.g. peer:koa-router, peer:mercurius) on its SQLite data,
 // asked the bench's own request: our CPU per request against a peer's, under the same noise, tells the goals' ratios
 // more steadily than runs one after the other. `--apart` loads one server at a time (50 connections, as the peer
