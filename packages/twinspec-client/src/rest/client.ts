@@ -15,8 +15,15 @@ const requested = new WeakMap<object, string>();
 /** A GET of a page's URL, read like the paged operation: for TanStack's infinite queries (query.ts), not public. */
 export const FOLLOW = Symbol("twinspec-client follow");
 
-/** A fresh Idempotency-Key: a random UUID. */
-const newKey = () => crypto.randomUUID();
+/** A fresh Idempotency-Key: a random (version 4) UUID, also where randomUUID is missing (a page not on https). */
+export function newKey(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 export function createRestRuntime<O, T extends OperationTable<O> = OperationTable<O>>(table: T, options: RestClientOptions): RestClient<O, T> {
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
