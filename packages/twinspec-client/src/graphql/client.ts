@@ -4,6 +4,7 @@
 // Documents go as their persisted hash (automatic persisted queries), the text only when the server asks for it.
 // Transport-independent: browser.ts and node.ts bind it to a WebSocket implementation.
 import { getOperationAST, print, type DocumentNode } from "graphql";
+import { bearer } from "../token.js";
 import { failure, sseTransport, wsTransport, type Payload, type Transport } from "./transports.js";
 import { GraphqlRequestError, type GraphqlClient, type GraphqlClientOptions, type GraphqlError, type GraphqlResult } from "./types.js";
 
@@ -59,10 +60,7 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
   };
   /** Only a hash-only first try is answered by the text, once. */
   const fallsBack = (payload: Payload, errors: readonly GraphqlError[] | undefined) => persisted === "apq" && payload.query === "" && notFound(errors);
-  const authorization = async () => {
-    const value = typeof token === "function" ? await token() : token;
-    return value ? `Bearer ${value}` : undefined;
-  };
+  const authorization = () => bearer(token);
 
   async function send(payload: Payload, operation: string | undefined): Promise<GraphqlResult<never, Code>> {
     const auth = await authorization();

@@ -1,6 +1,7 @@
 // The GraphQL client's public types: options, results and errors, with the server's error codes as a type parameter
 // so that `extensions.code` is checked against the codes the server declares.
 import type { DocumentNode } from "graphql";
+import type { Token } from "../token.js";
 
 /** A document that carries its result and variables types: graphql-codegen's TypedDocumentNode, structurally. */
 export interface TypedDocument<R = Record<string, unknown>, V = Record<string, unknown>> extends DocumentNode {
@@ -28,8 +29,7 @@ export class GraphqlRequestError<Code extends string = string> extends Error {
   }
 }
 
-/** A token, or how to get the current one: asked again for every HTTP request and every (re)connection. */
-export type TokenSource = string | (() => string | undefined | Promise<string | undefined>);
+export type { Token } from "../token.js";
 
 export interface ReconnectOptions {
   /** connection attempts in a row before the subscriptions fail (default 10); each successful connection starts the count again */
@@ -42,7 +42,7 @@ export interface GraphqlClientOptions {
   /** the GraphQL endpoint, e.g. https://api.example.com/graphql (relative URLs resolve against the page's) */
   url: string;
   /** a bearer JWT, or a function returning the current one: sent as Authorization on HTTP and SSE, as connection_init { authorization } on graphql-ws */
-  token?: TokenSource;
+  token?: Token;
   fetch?: typeof fetch;
   /**
    * How a document with a persisted hash (graphql-codegen's client preset puts one in each) is sent:

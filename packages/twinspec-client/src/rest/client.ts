@@ -4,13 +4,15 @@
 import LinkHeader from "http-link-header";
 import { RestError } from "./error.js";
 import { bodyOf, outcomeOf, setHeaders, urlOf, type Args } from "./request.js";
+import { bearer } from "../token.js";
 import { RETRY_STATUSES, RetryBudget, retryAfter, sleep } from "./retry.js";
 import type { CallOptions, OperationSpec, OperationTable, OutcomeBase, RestClient, RestClientOptions, WaitOptions } from "./types.js";
 
 /** The statuses of a job that is not done yet (the representation's `status`, in any case). */
 const PENDING = /^(pending|queued|accepted|running|started|processing|in[_-]?progress)$/i;
 
-const requested = new WeakMap<object, string>();
+/** Where each outcome was asked for, and the response headers the spec declares there (for the pages after it). */
+const sent = new WeakMap<OutcomeBase, { url: string; headers?: readonly string[] }>();
 
 /** A GET of a page's URL, read like the paged operation: for TanStack's infinite queries (query.ts), not public. */
 export const FOLLOW = Symbol("twinspec-client follow");
@@ -29,7 +31,6 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   const baseUrl = options.baseUrl;
 
-  const token = async () => (typeof options.token === "function" ? await options.token() : options.token);
 
   /** Sends one request, again while the spec allows and the budget lasts; a 401 asks a token function once more. */
   async function send(url: string, init: RequestInit & { headers: Headers }, spec: Pick<OperationSpec, "method" | "headers" | "retry">, call: CallOptions = {}): Promise<OutcomeBase> {
@@ -37,8 +38,8 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
     let refreshed = typeof options.token !== "function";
     for (;;) {
       budget.start();
-      const bearer = await token();
-      if (bearer) init.headers.set("authorization", `Bearer ${bearer}`);
+      const authorization = await bearer(options.token);
+      if (authorization) init.headers.set("authorization", authorization);
       let response: Response;
       try {
         response = await fetchImpl(url, { ...init, signal: call.signal });
@@ -63,12 +64,13 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
         }
       }
       const outcome = await outcomeOf(response, spec);
-      requested.set(outcome, url);
+      sent.set(outcome, { url, headers: spec.headers });
       return outcome;
     }
   }
 
-  function call(spec: OperationSpec, args: Args = {}, call: CallOptions = {}): Promise<OutcomeBase> {
+  // async: a request the arguments cannot make (a missing path parameter) rejects, as any other failure of the call.
+  async function call(spec: OperationSpec, args: Args = {}, call: CallOptions = {}): Promise<OutcomeBase> {
     const headers = new Headers(options.headers);
     setHeaders(headers, args.headers);
     setHeaders(headers, call.headers);
@@ -78,17 +80,13 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
     return send(urlOf(baseUrl, spec, args), { method: spec.method, headers, body }, spec, call);
   }
 
-  /** A GET of a URL the server gave (a Link, a Location), read like the operation that led there. */
-  const follow = (href: string, from: OutcomeBase, spec: Pick<OperationSpec, "headers">, call: CallOptions = {}, extra?: Record<string, string>) => {
+  /** A GET of a URL the server gave (a Link, a Location), read with the response headers `declared`. */
+  const follow = (url: string, declared: readonly string[] | undefined, call: CallOptions = {}, extra?: Record<string, string>) => {
     const headers = new Headers(options.headers);
     setHeaders(headers, call.headers);
     setHeaders(headers, extra);
-    const url = new URL(href, from.response.url || requested.get(from) || baseUrl).href;
-    return send(url, { method: "GET", headers }, { method: "GET", headers: spec.headers, retry: "safe" }, call);
+    return send(url, { method: "GET", headers }, { method: "GET", headers: declared, retry: "safe" }, call);
   };
-
-
-  const specOf = new WeakMap<object, OperationSpec>();
 
   const helpers = {
     async *paginate(operationId: keyof T, args?: Args, callOptions?: CallOptions) {
@@ -100,23 +98,20 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
         if (!Array.isArray(items)) throw new TypeError(`${String(operationId)}: the page has no list of items at "${spec.items}"`);
         yield* items;
         const next = nextUrl(page);
-        page = next === undefined ? undefined : await follow(next, page, spec, callOptions);
+        page = next === undefined ? undefined : await follow(next, spec.headers, callOptions);
       }
     },
     async nextPage(page: OutcomeBase, callOptions?: CallOptions) {
       const next = nextUrl(page);
-      if (next === undefined) return undefined;
-      const spec = specOf.get(page) ?? {};
-      const after = await follow(next, page, spec, callOptions);
-      specOf.set(after, spec as OperationSpec); // read like the operation, page after page
-      return after;
+      // Read like the page before it, so the spec's headers stay typed page after page.
+      return next === undefined ? undefined : follow(next, sent.get(page)?.headers, callOptions);
     },
     async waitFor(accepted: OutcomeBase, { signal, interval = 250, maxInterval = 2_000 }: WaitOptions = {}) {
       const location = accepted.response.headers.get("location");
       if (accepted.status !== 202 || !location) throw new RestError(accepted, `waitFor needs a 202 with a Location; this is ${accepted.status}`);
       let etag: string | undefined;
       for (let delay = interval; ; delay = Math.min(maxInterval, delay * 1.5)) {
-        const polled = await follow(location, accepted, { headers: ["ETag"] }, { signal }, etag ? { "if-none-match": etag } : undefined);
+        const polled = await follow(absolute(location, accepted), ["ETag"], { signal }, etag ? { "if-none-match": etag } : undefined);
         if (polled.status === 200) {
           if (!pending(polled.body)) return polled.body;
           etag = polled.response.headers.get("etag") ?? undefined;
@@ -127,22 +122,21 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
   };
 
   const client: Record<string | symbol, unknown> = { ...helpers };
-  client[FOLLOW] = (operationId: keyof T, href: string, callOptions?: CallOptions) => follow(href, { response: { url: href } } as OutcomeBase, table[operationId], callOptions);
+  client[FOLLOW] = (operationId: keyof T, url: string, callOptions?: CallOptions) => follow(url, table[operationId].headers, callOptions);
   for (const [operationId, spec] of Object.entries(table) as [string, OperationSpec][]) {
-    client[operationId] = async (args?: Args, callOptions?: CallOptions) => {
-      const outcome = await call(spec, args, callOptions);
-      specOf.set(outcome, spec);
-      return outcome;
-    };
+    client[operationId] = (args?: Args, callOptions?: CallOptions) => call(spec, args, callOptions);
   }
   return client as RestClient<O, T>;
 }
+
+/** A URL the server gave in an answer (a Link, a Location), made absolute against where that answer came from. */
+const absolute = (href: string, from: OutcomeBase) => new URL(href, from.response.url || sent.get(from)?.url).href;
 
 /** The page after this one: its `Link: <…>; rel="next"`, made absolute; undefined on the last page. */
 export function nextUrl(page: OutcomeBase): string | undefined {
   const link = page.response.headers.get("link");
   const next = link ? LinkHeader.parse(link).rel("next")[0]?.uri : undefined;
-  return next === undefined ? undefined : new URL(next, page.response.url || requested.get(page)).href;
+  return next === undefined ? undefined : absolute(next, page);
 }
 
 const pending = (body: unknown) => typeof body === "object" && body !== null && PENDING.test(String((body as { status?: unknown }).status));

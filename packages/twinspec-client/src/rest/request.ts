@@ -1,6 +1,9 @@
 // From an operation's arguments to a request (URL, headers, body), and from a response to an outcome.
 import type { OperationSpec, OutcomeBase } from "./types.js";
 
+/** A parameter's or field's values: a list, or one value; null and undefined left out. */
+const valuesOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]).filter((v) => v !== undefined && v !== null);
+
 export interface Args {
   path?: Record<string, unknown>;
   query?: Record<string, unknown>;
@@ -17,8 +20,7 @@ export function urlOf(baseUrl: string, spec: OperationSpec, args: Args): string 
   });
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(args.query ?? {})) {
-    if (value === undefined || value === null) continue;
-    for (const one of Array.isArray(value) ? value : [value]) query.append(name, typeof one === "object" ? JSON.stringify(one) : String(one));
+    for (const one of valuesOf(value)) query.append(name, typeof one === "object" ? JSON.stringify(one) : String(one));
   }
   const search = query.size ? `?${query}` : "";
   return `${baseUrl.replace(/\/+$/, "")}${path}${search}`;
@@ -38,14 +40,13 @@ export function bodyOf(spec: OperationSpec, body: unknown, headers: Headers): Re
   }
   if (type === "application/x-www-form-urlencoded" && isRecord(body)) {
     const form = new URLSearchParams();
-    for (const [name, value] of Object.entries(body)) for (const one of Array.isArray(value) ? value : [value]) if (one != null) form.append(name, String(one));
+    for (const [name, value] of Object.entries(body)) for (const one of valuesOf(value)) form.append(name, String(one));
     return form;
   }
   if (type === "multipart/form-data" && isRecord(body) && !(body instanceof FormData)) {
     const form = new FormData();
     for (const [name, value] of Object.entries(body)) {
-      for (const one of Array.isArray(value) ? value : [value]) {
-        if (one == null) continue;
+      for (const one of valuesOf(value)) {
         form.append(name, one instanceof Blob ? one : typeof one === "object" ? new Blob([JSON.stringify(one)], { type: "application/json" }) : String(one));
       }
     }

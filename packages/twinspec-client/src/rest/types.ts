@@ -1,5 +1,6 @@
 // The types of a generated REST SDK: what the generator writes per operation (OperationSpec, read at run time) and
 // what the compiler derives from openapi-typescript's operation types (arguments, outcomes, typed headers).
+import type { Token } from "../token.js";
 
 export type Method = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
 
@@ -78,7 +79,7 @@ export type OutcomeOf<Op> = {
   };
 }[keyof Responses<Op>];
 
-export type Token = string | (() => string | undefined | Promise<string | undefined>);
+export type { Token } from "../token.js";
 
 export interface RetryOptions {
   /** tries in all, the first included (default 4) */
