@@ -29,27 +29,27 @@ export interface Operations {
 
 /** What the runtime acts on, per operation: read from the spec. */
 export const operations = {
-  listCustomers: { method: "GET", path: "/customers", retry: "safe", headers: ["Link","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["customers"] },
+  listCustomers: { method: "GET", path: "/customers", retry: "safe", headers: ["Link","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["customers"], writes: [] },
   createCustomer: { method: "POST", path: "/customers", retry: "key", idempotencyKey: "Idempotency-Key", body: "application/json", headers: ["Location","ETag","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"], writes: ["customers"] },
-  getCustomer: { method: "GET", path: "/customers/{customerId}", retry: "safe", headers: ["ETag","Last-Modified","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"] },
+  getCustomer: { method: "GET", path: "/customers/{customerId}", retry: "safe", headers: ["ETag","Last-Modified","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"], writes: [] },
   putCustomer: { method: "PUT", path: "/customers/{customerId}", retry: "idempotent", body: "application/json", headers: ["ETag","Last-Modified","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"], writes: ["customers"] },
   deleteCustomer: { method: "DELETE", path: "/customers/{customerId}", retry: "idempotent", headers: ["Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"], writes: ["customers"] },
   patchCustomer: { method: "PATCH", path: "/customers/{customerId}", retry: "never", body: "application/merge-patch+json", headers: ["ETag","Last-Modified","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"], writes: ["customers"] },
   mergeCustomer: { method: "POST", path: "/customers/{customerId}/merge", retry: "key", idempotencyKey: "Idempotency-Key", body: "application/json", headers: ["ETag","Last-Modified","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"], writes: ["customers"] },
-  getCustomerAvatar: { method: "GET", path: "/customers/{customerId}/avatar", retry: "safe", headers: ["ETag","Last-Modified","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"] },
+  getCustomerAvatar: { method: "GET", path: "/customers/{customerId}/avatar", retry: "safe", headers: ["ETag","Last-Modified","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"], writes: [] },
   putCustomerAvatar: { method: "PUT", path: "/customers/{customerId}/avatar", retry: "idempotent", body: "multipart/form-data", headers: ["ETag","Last-Modified","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"], writes: ["customers"] },
   deleteCustomerAvatar: { method: "DELETE", path: "/customers/{customerId}/avatar", retry: "idempotent", headers: ["Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"], writes: ["customers"] },
-  listCustomerOrders: { method: "GET", path: "/customers/{customerId}/orders", retry: "safe", headers: ["Link","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["orders","customers"] },
+  listCustomerOrders: { method: "GET", path: "/customers/{customerId}/orders", retry: "safe", headers: ["Link","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["orders","customers"], writes: [] },
   placeOrder: { method: "POST", path: "/customers/{customerId}/orders", retry: "key", idempotencyKey: "Idempotency-Key", body: "application/json", headers: ["Location","ETag","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["orders","customers"], writes: ["orders"] },
-  getOrder: { method: "GET", path: "/orders/{orderId}", retry: "safe", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["orders"] },
+  getOrder: { method: "GET", path: "/orders/{orderId}", retry: "safe", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["orders"], writes: [] },
   updateOrder: { method: "PATCH", path: "/orders/{orderId}", retry: "never", body: "application/merge-patch+json", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["orders"], writes: ["orders"] },
-  listCustomerCarts: { method: "GET", path: "/customers/{customerId}/carts", retry: "safe", headers: ["Link","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["carts","customers"] },
+  listCustomerCarts: { method: "GET", path: "/customers/{customerId}/carts", retry: "safe", headers: ["Link","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["carts","customers"], writes: [] },
   createCart: { method: "POST", path: "/customers/{customerId}/carts", retry: "key", idempotencyKey: "Idempotency-Key", body: "application/json", headers: ["Location","ETag","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["carts","customers"], writes: ["carts"] },
-  getCart: { method: "GET", path: "/carts/{cartId}", retry: "safe", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["carts"] },
+  getCart: { method: "GET", path: "/carts/{cartId}", retry: "safe", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["carts"], writes: [] },
   replaceCart: { method: "PUT", path: "/carts/{cartId}", retry: "idempotent", body: "application/json", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["carts"], writes: ["carts"] },
   deleteCart: { method: "DELETE", path: "/carts/{cartId}", retry: "idempotent", headers: ["WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["carts"], writes: ["carts"] },
   checkoutCart: { method: "POST", path: "/carts/{cartId}/checkout", retry: "key", idempotencyKey: "Idempotency-Key", headers: ["Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["carts","jobs"], writes: ["carts","jobs"] },
-  getJob: { method: "GET", path: "/jobs/{jobId}", retry: "safe", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["jobs"] },
+  getJob: { method: "GET", path: "/jobs/{jobId}", retry: "safe", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["jobs"], writes: [] },
 } as const satisfies OperationTable<Operations>;
 
 export type RestApi = RestClient<Operations, typeof operations>;

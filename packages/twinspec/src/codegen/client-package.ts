@@ -7,19 +7,20 @@ import type { Contract } from "./contract.js";
 
 export interface DocumentResources {
   reads: string[];
-  writes?: string[];
+  /** a mutation's root fields: the REST operation each is paired with (its `writes` in rest.ts), or its own tag */
+  writes?: { operationId?: string; tag: string }[];
 }
 
-/** Per operation name: the resources its selections read, and those a mutation's root fields write. */
+/** Per operation name: the resources its selections read, and what a mutation's root fields write. */
 export function documentResources(schemaText: string, documents: string[], contract: Contract): Map<string, DocumentResources> {
   const schema = buildSchema(schemaText);
-  const out = new Map<string, DocumentResources>();
+  const mutation = schema.getMutationType()?.name ?? "Mutation";
   const byField = new Map(contract.fields.filter((f) => f.root).map((f) => [f.coordinate, f]));
+  const out = new Map<string, DocumentResources>();
   for (const text of documents) {
     for (const definition of parse(text).definitions) {
       if (definition.kind !== "OperationDefinition" || !definition.name) continue;
       const reads = new Set<string>();
-      const writes = new Set<string>();
       const info = new TypeInfo(schema);
       visit(
         { kind: Kind.DOCUMENT, definitions: [definition] },
@@ -32,29 +33,33 @@ export function documentResources(schemaText: string, documents: string[], contr
           },
         }),
       );
+      const entry: DocumentResources = { reads: [...reads] };
       if (definition.operation === "mutation") {
-        for (const selection of definition.selectionSet.selections) {
-          if (selection.kind !== "Field") continue;
-          const field = byField.get(`${rootName(schema, "mutation")}.${selection.name.value}`);
-          if (field) writes.add(contract.operations.get(field.operationId ?? "")?.tag ?? field.tag);
-        }
+        entry.writes = definition.selectionSet.selections.flatMap((selection) => {
+          const field = selection.kind === "Field" ? byField.get(`${mutation}.${selection.name.value}`) : undefined;
+          return field ? [{ operationId: field.operationId, tag: field.tag }] : [];
+        });
       }
-      out.set(definition.name.value, { reads: [...reads], ...(definition.operation === "mutation" ? { writes: [...writes] } : {}) });
+      out.set(definition.name.value, entry);
     }
   }
   return out;
 }
 
-const rootName = (schema: GraphQLSchema, operation: "mutation") => (operation === "mutation" ? schema.getMutationType()?.name : undefined) ?? "Mutation";
-
 export function documentsModule(resources: Map<string, DocumentResources>): string {
-  const lines = [...resources].map(([name, r]) => `  ${name}: ${JSON.stringify(r)},`);
+  const writes = (w: NonNullable<DocumentResources["writes"]>) =>
+    `[${[...new Set(w.map((x) => (x.operationId ? `...operations.${x.operationId}.writes` : JSON.stringify(x.tag))))].join(", ")}]`;
+  const lines = [...resources].map(([name, r]) => `  ${name}: { reads: ${JSON.stringify(r.reads)}${r.writes ? `, writes: ${writes(r.writes)}` : ""} },`);
   return `import type { DocumentResources } from "twinspec-client/query";
+import { operations } from "./rest.js";
 
-/** Per GraphQL operation: the resources it reads and, for a mutation, writes (TanStack Query keys and invalidation). */
+/**
+ * Per GraphQL operation: the resources it reads and, for a mutation, writes: those of the REST operation each root
+ * field is paired with, so a write invalidates the same queries over either transport (TanStack Query).
+ */
 export const documents = {
 ${lines.join("\n")}
-} as const satisfies DocumentResources;
+} satisfies DocumentResources;
 `;
 }
 

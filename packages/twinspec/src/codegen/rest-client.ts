@@ -69,7 +69,9 @@ function specOf(doc: JsonObject, o: Operation, idOwners: Map<string, string>, fi
   const items = headers.some((h) => h.toLowerCase() === "link") ? pageItems(doc, o, file) : undefined;
   if (items !== undefined) fields.push(`items: ${quote(items)}`);
   fields.push(`reads: ${JSON.stringify(reads)}`);
-  if (retry !== "safe") fields.push(`writes: ${JSON.stringify(tags)}`);
+  // The resources a successful call changes (none for a safe one): what TanStack invalidates, and what a GraphQL
+  // mutation paired with it invalidates too (documents.ts refers to it).
+  fields.push(`writes: ${JSON.stringify(retry === "safe" ? [] : tags)}`);
   return `{ ${fields.join(", ")} }`;
 }
 
