@@ -25,18 +25,17 @@ function ownPackage(): { version: string; dependencies: Record<string, string> }
   return JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
 }
 
-/** `npm exec --package <tarball>` (or npx) passes the tarball in npm_config_package: the new app installs that one. */
-function twinspecSpec(given: string | undefined, env: NodeJS.ProcessEnv, version: string): string {
-  if (given) return /\.tgz$/.test(given) && existsSync(given) ? `file:${resolve(given)}` : given;
-  const tarball = (env.npm_config_package ?? "").split(/[\s,]+/).find((p) => /\.tgz$/.test(p) && existsSync(p));
+/**
+ * How the new app names package `name` (twinspec, twinspec-client): `npm exec --package <tarball>` (or npx) passes
+ * the tarballs in npm_config_package, and the new app installs those; else ^VERSION.
+ */
+function packageSpec(name: string, env: NodeJS.ProcessEnv, version: string): string {
+  const tarball = (env.npm_config_package ?? "").split(/[\s,]+/).find((p) => new RegExp(`(^|/)${name}-\\d[^/]*\\.tgz$`).test(p) && existsSync(p));
   return tarball ? `file:${resolve(tarball)}` : `^${version}`;
 }
 
-/** How to name twinspec-client: a tarball of it that npm exec was given (beside twinspec's), else ^VERSION. */
-function runtimeSpec(env: NodeJS.ProcessEnv, version: string): string {
-  const tarball = (env.npm_config_package ?? "").split(/[\s,]+/).find((p) => /twinspec-client-[^/]*\.tgz$/.test(p) && existsSync(p));
-  return tarball ? `file:${resolve(tarball)}` : `^${version}`;
-}
+/** --twinspec SPEC: a tarball's path or any npm spec. */
+const givenSpec = (given: string) => (/\.tgz$/.test(given) && existsSync(given) ? `file:${resolve(given)}` : given);
 
 const npmName = (name: string) => name.toLowerCase().replace(/[^a-z0-9._-]+/g, "-");
 
@@ -66,7 +65,7 @@ export function clientPackageJson(name: string, runtime: string): string {
 
 const sorted = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 
-export function packageJson(name: string, twinspec: string, runtime = twinspec.replace(/twinspec-(?=\d)/, "twinspec-client-")): string {
+export function packageJson(name: string, twinspec: string, runtime: string): string {
   const own = ownPackage();
   const pinned = Object.fromEntries(PINNED.map((d) => [d, own.dependencies[d]]));
   return `${JSON.stringify(
@@ -134,8 +133,9 @@ export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   for (const [from, to] of [["gitignore", ".gitignore"], ["mocharc.json", ".mocharc.json"]]) renameSync(join(dir, from), join(dir, to));
   copyFileSync(values.openapi ?? join(TEMPLATES, "starter/openapi.yaml"), join(dir, "openapi.yaml"));
   copyFileSync(values.graphql ?? join(TEMPLATES, "starter/schema.graphql"), join(dir, "schema.graphql"));
-  const runtime = runtimeSpec(env, own.version);
-  writeFileSync(join(dir, "package.json"), packageJson(basename(dir), twinspecSpec(values.twinspec, env, own.version), runtime));
+  const runtime = packageSpec("twinspec-client", env, own.version);
+  const twinspec = values.twinspec ? givenSpec(values.twinspec) : packageSpec("twinspec", env, own.version);
+  writeFileSync(join(dir, "package.json"), packageJson(basename(dir), twinspec, runtime));
   writeFileSync(join(dir, "client/package.json"), clientPackageJson(basename(dir), runtime));
   mkdirSync(join(dir, "client/operations"), { recursive: true });
   if (!values.graphql) copyFileSync(join(TEMPLATES, "starter/notes.graphql"), join(dir, "client/operations/notes.graphql"));

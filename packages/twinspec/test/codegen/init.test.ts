@@ -3,11 +3,12 @@
 // file), which compile against twinspec-client as they are.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
 const twinspec = (...args: string[]) => spawnSync(process.execPath, ["bin/twinspec.js", ...args], { encoding: "utf8" });
+const twinspecWith = (env: NodeJS.ProcessEnv, ...args: string[]) => spawnSync(process.execPath, ["bin/twinspec.js", ...args], { encoding: "utf8", env: { ...process.env, ...env } });
 const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
@@ -41,4 +42,16 @@ describe("twinspec init: the client package", function () {
       assert.equal(check.status, 0, check.stdout + check.stderr);
     });
   }
+
+  it("names each package after the tarball npm exec was given for it, whatever their order", () => {
+    const server = join(base, "twinspec-0.1.0.tgz");
+    const runtime = join(base, "twinspec-client-0.1.0.tgz");
+    for (const file of [server, runtime]) writeFileSync(file, "");
+    const dir = join(base, "tarballs");
+    const res = twinspecWith({ npm_config_package: `${runtime} ${server}` }, "init", dir);
+    assert.equal(res.status, 0, res.stderr);
+    const app = json(join(dir, "package.json"));
+    assert.deepEqual([app.dependencies.twinspec, app.dependencies["twinspec-client"]], [`file:${server}`, `file:${runtime}`]);
+    assert.equal(json(join(dir, "client/package.json")).dependencies["twinspec-client"], `file:${runtime}`);
+  });
 });
