@@ -21,8 +21,10 @@ function findRoot(from) {
 
 export const root = process.env.TWINSPEC_ROOT ? resolve(process.env.TWINSPEC_ROOT) : findRoot(process.cwd());
 const pkg = realpathSync(join(dirname(fileURLToPath(import.meta.url)), ".."));
-/** A checkout's workspace package (its sources beside it, not an install under node_modules): compiled here too. */
-const workspace = !pkg.split(sep).includes("node_modules") && existsSync(join(pkg, "src"));
+/** Whether a package folder is a checkout's workspace (its sources beside it), not an install under node_modules. */
+export const inCheckout = (dir) => !dir.split(sep).includes("node_modules") && existsSync(join(dir, "src"));
+/** This package in a checkout: compiled here too. */
+const workspace = inCheckout(pkg);
 const out = join(root, "dist/app");
 const stamp = join(out, ".built");
 const tscBin = (() => {
@@ -60,8 +62,9 @@ export function stale() {
   return inputs > statSync(stamp).mtimeMs;
 }
 
-function tsc(project, what) {
-  const run = spawnSync(process.execPath, [tscBin, "-p", project], { stdio: "inherit" });
+/** Compiles a TypeScript project with the compiler at `bin` (default: the application's); throws naming `what`. */
+export function tsc(project, what, bin = tscBin) {
+  const run = spawnSync(process.execPath, [bin, "-p", project], { stdio: "inherit" });
   if (run.status !== 0) throw new Error(`${what} does not compile; see the errors above (npm run typecheck)`);
 }
 

@@ -2,11 +2,10 @@
 // compiles client/generated to dist/ (ESM and .d.ts), and around `npm pack` puts the twinspec-client runtime into
 // client/node_modules for bundleDependencies, so the tarball installs anywhere with nothing but the registry's
 // packages. A checkout of Twinspec (the runtime's sources beside it) compiles the runtime first.
-import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, sep } from "node:path";
-import { removeOrphans } from "./build.mjs";
+import { dirname, join } from "node:path";
+import { inCheckout, removeOrphans, tsc } from "./build.mjs";
 
 const dir = process.cwd();
 const require = createRequire(join(dir, "package.json"));
@@ -16,16 +15,12 @@ function runtimeDir() {
   return realpathSync(dirname(require.resolve(`${RUNTIME}/package.json`)));
 }
 
-function tsc(project, what) {
-  const run = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", project], { stdio: "inherit" });
-  if (run.status !== 0) throw new Error(`${what} does not compile; see the errors above`);
-}
+const compile = (project, what) => tsc(project, what, require.resolve("typescript/bin/tsc"));
 
 function build() {
   const runtime = runtimeDir();
-  const checkout = !runtime.split(sep).includes("node_modules") && existsSync(join(runtime, "tsconfig.build.json"));
-  if (checkout) tsc(join(runtime, "tsconfig.build.json"), RUNTIME);
-  tsc(join(dir, "tsconfig.json"), "the client package");
+  if (inCheckout(runtime)) compile(join(runtime, "tsconfig.build.json"), RUNTIME);
+  compile(join(dir, "tsconfig.json"), "the client package");
   removeOrphans(join(dir, "dist"), join(dir, "generated"));
 }
 
@@ -51,6 +46,8 @@ function prepack() {
 
 function postpack() {
   rmSync(join(dir, "node_modules", RUNTIME), { recursive: true, force: true });
+  // prepack made the folder for the runtime alone: left empty, it goes too.
+  if (existsSync(join(dir, "node_modules")) && readdirSync(join(dir, "node_modules")).length === 0) rmSync(join(dir, "node_modules"), { recursive: true });
 }
 
 const commands = { build, prepack, postpack };
