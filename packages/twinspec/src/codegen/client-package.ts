@@ -57,8 +57,7 @@ import { operations } from "./rest.js";
  * Per GraphQL operation: the resources it reads and, for a mutation, writes: those of the REST operation each root
  * field is paired with, so a write invalidates the same queries over either transport (TanStack Query).
  */
-export const documents = {
-${lines.join("\n")}
+export const documents = {${lines.map((line) => `\n${line}`).join("")}
 } satisfies DocumentResources;
 `;
 }

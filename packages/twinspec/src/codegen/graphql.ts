@@ -1,7 +1,7 @@
 // The GraphQL side of generation: graphql-codegen with codegen.yml, in memory. The client preset's persisted
 // documents (id → text) are also written as a module the server imports: its manifest, and its safelist in
 // persisted-only mode.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -15,11 +15,8 @@ export const PERSISTED_MODULE = "generated/persisted-documents.ts";
 export async function generateGraphql(configFile: string, { mappers = {} }: { mappers?: Record<string, string> } = {}): Promise<GeneratedFile[]> {
   const config = parse(readFileSync(configFile, "utf8"));
   const source = `${config.schema} + ${config.documents}`;
-  // The client preset needs documents: until client/operations/ holds one, the client package has only its REST side.
-  if (!hasDocuments(config.documents)) {
-    for (const [path, output] of Object.entries(config.generates ?? {})) if ((output as { preset?: string }).preset === "client") delete config.generates[path];
-    delete config.documents;
-  }
+  // Until client/operations/ holds a document, the client preset writes the schema's types and an empty manifest.
+  config.ignoreNoDocuments = true;
   for (const output of Object.values(config.generates ?? {}) as { plugins?: string[]; preset?: unknown; config?: Record<string, unknown> }[]) {
     // A preset by name is looked up from the working directory only: `twinspec init` runs before any install.
     if (output.preset === "client") output.preset = ((await pluginLoader("@graphql-codegen/client-preset")) as { preset: unknown }).preset;
@@ -30,16 +27,6 @@ export async function generateGraphql(configFile: string, { mappers = {} }: { ma
   const manifest = files.find((f) => f.path.endsWith("/persisted-documents.json"));
   files.push({ path: PERSISTED_MODULE, content: persistedModule(manifest ? JSON.parse(manifest.content) : {}), source });
   return files;
-}
-
-/** Whether a documents pattern ("client/operations/**\/*.graphql") names at least one file. */
-function hasDocuments(pattern: unknown): boolean {
-  if (typeof pattern !== "string") return pattern !== undefined;
-  const base = pattern.split("/").filter((_, i, all) => !all.slice(0, i + 1).some((s) => /[*?{[]/.test(s))).join("/");
-  const ext = /\.(\w+)$/.exec(pattern)?.[1] ?? "graphql";
-  const walk = (dir: string): boolean =>
-    existsSync(dir) && (statSync(dir).isFile() ? dir.endsWith(`.${ext}`) : readdirSync(dir).some((entry) => walk(join(dir, entry))));
-  return walk(base || ".");
 }
 
 /**

@@ -1,5 +1,5 @@
 // `twinspec init`: a new application gets its client package (client/): package.json bundling twinspec-client with
-// the runtime's dependencies, the generated SDK (and, for the starter pair, typed documents of a starter operation
+// the runtime's dependencies, the generated SDK and typed documents (for the starter pair, of a starter operation
 // file), which compile against twinspec-client as they are.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -35,8 +35,11 @@ describe("twinspec init: the client package", function () {
       assert.equal(client.scripts.prepack, "twinspec client prepack");
       assert.equal(json(join(dir, "package.json")).dependencies[client.name], "file:client");
       for (const file of ["index.ts", "rest.ts", "openapi.ts"]) assert.ok(existsSync(join(dir, "client/generated", file)), file);
-      assert.equal(existsSync(join(dir, "client/generated/documents.ts")), documents);
       assert.equal(existsSync(join(dir, "client/operations/notes.graphql")), documents);
+      // Typed documents for what client/operations/ holds (none yet: the schema's types and an empty manifest).
+      const manifest = json(join(dir, "client/generated/graphql/persisted-documents.json"));
+      assert.equal(Object.keys(manifest).length > 0, documents);
+      assert.equal(/\bCreateNote: \{/.test(readFileSync(join(dir, "client/generated/documents.ts"), "utf8")), documents);
       assert.match(readFileSync(join(dir, "client/generated/rest.ts"), "utf8"), documents ? /createNote: \{ method: "POST"/ : /createAuthor|createNote/);
       const check = spawnSync(process.execPath, [tsc, "-p", join(dir, "client"), "--noEmit", "--customConditions", "twinspec-source"], { encoding: "utf8" });
       assert.equal(check.status, 0, check.stdout + check.stderr);
