@@ -117,7 +117,7 @@ export function buildApp<Services>({ definition, store, logger, authSecret, metr
     koa: http.koa,
     callback: http.callback,
     around: http.around,
-    use: (middleware) => http.use(middleware),
+    use: http.use,
     services,
     bus,
     metrics,

@@ -136,7 +136,6 @@ export function transports(deps: TransportDeps): Transports {
   // The hot paths outside Koa's handling (src/http/front.ts): the spec's operations and POST /graphql, the same
   // middleware in the same order. Traced requests take Koa's chain, where the tracing middleware is.
   const outer: Middleware[] = [edgeware];
-  let started = false;
   const front = frontDoor({
     koa,
     outer,
@@ -146,15 +145,11 @@ export function transports(deps: TransportDeps): Transports {
   // What a leak would grow (the soak bench watches them): subscription streams, and their connections.
   metrics.gauge("graphql_live_streams", "Subscription streams open (graphql-ws and SSE)", () => gql.streams.size);
   metrics.gauge("graphql_ws_connections", "WebSocket connections open on /graphql", () => ws?.wss.clients.size ?? 0);
-  const callback: RequestListener = (req, res) => {
-    started = true;
-    front(req, res);
-  };
   return {
     koa,
-    callback,
+    callback: front.listener,
     use: (middleware) => {
-      if (started) throw new Error("app.use() after the server took its first request: add middleware before it listens");
+      if (front.started()) throw new Error("app.use() after the server took its first request: add middleware before it listens");
       // In Koa's chain, just before the answer (after the edge and what was added before); on the hot paths, after the edge.
       koa.middleware.splice(koa.middleware.indexOf(rest), 0, middleware);
       outer.push(middleware);

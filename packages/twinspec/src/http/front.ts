@@ -21,10 +21,18 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 const EMPTY = new Set([204, 205, 304]);
 const noop = async () => {};
 
-export function frontDoor({ koa, outer, route }: FrontOptions): RequestListener {
+export interface FrontDoor {
+  listener: RequestListener;
+  /** whether a request has come in (Koa's chain is composed then: middleware added later would miss it) */
+  started(): boolean;
+}
+
+export function frontDoor({ koa, outer, route }: FrontOptions): FrontDoor {
   // Made at the first request: Koa composes its middleware when its callback is made, and more may be added until then.
   let full: RequestListener | undefined;
-  return (req, res) => {
+  let started = false;
+  const listener: RequestListener = (req, res) => {
+    started = true;
     const url = req.url ?? "";
     const query = url.indexOf("?");
     const path = query < 0 ? url : url.slice(0, query);
@@ -37,6 +45,7 @@ export function frontDoor({ koa, outer, route }: FrontOptions): RequestListener 
       .then(() => respond(ctx))
       .catch((error) => ctx.onerror(error));
   };
+  return { listener, started: () => started };
 }
 
 function run(ctx: Context, outer: Middleware[], index: number, target: Middleware): Promise<unknown> {
