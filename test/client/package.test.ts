@@ -8,10 +8,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { definition } from "../../generated/wiring.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { proxy } from "../support/http-proxy.js";
-import { startServer, type TestServer } from "../support/server.js";
+import { perSecond, startServer, type TestServer } from "../support/server.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -61,8 +60,7 @@ describe("the client package, packed and installed in an empty project", functio
     execFileSync("mkdir", ["-p", project]);
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "caller", private: true, type: "module" }));
     npm(["install", "--prefer-offline", "--no-audit", "--no-fund", tarball, "typescript@5.9.3"], project);
-    const budgets = Object.keys(definition.contract.rateLimits.budgets);
-    s = await startServer({ rateLimits: { overrides: Object.fromEntries(budgets.map((b) => [b, { limit: 5, window: 1 }])) } });
+    s = await startServer({ rateLimits: perSecond(5) });
   });
   after(async () => {
     await s?.close();

@@ -3,20 +3,17 @@
 // one Idempotency-Key per call, a token function asked again after a 401, Link pages, 202 jobs.
 import assert from "node:assert/strict";
 import { createRestClient } from "twinspec-commerce-client";
-import { definition } from "../../generated/wiring.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { proxy } from "../support/http-proxy.js";
-import { startServer, type TestServer } from "../support/server.js";
+import { perSecond, startServer, type TestServer } from "../support/server.js";
 
-export const person = (n: number, tag: string) => ({ firstName: `P${n}`, lastName: tag, email: `${tag.toLowerCase()}-${n}@example.com` });
+const person = (n: number, tag: string) => ({ firstName: `P${n}`, lastName: tag, email: `${tag.toLowerCase()}-${n}@example.com` });
 
 describe("REST SDK (client/): contract-aware calls against the real server", function () {
   this.timeout(30_000);
   let s: TestServer;
   before(async () => {
-    // Every budget 5 per second: a burst meets 429 with a Retry-After of at most a second.
-    const budgets = Object.keys(definition.contract.rateLimits.budgets);
-    s = await startServer({ rateLimits: { overrides: Object.fromEntries(budgets.map((b) => [b, { limit: 5, window: 1 }])) } });
+    s = await startServer({ rateLimits: perSecond(5) });
   });
   after(() => s.close());
 

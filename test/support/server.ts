@@ -7,4 +7,7 @@ export { call, gql, TEST_RATE_LIMITS, type Faults, type TestServer } from "twins
 
 export const startServer = (options: TestServerOptions = {}): Promise<TestServer> => startTestServer(definition, options);
 
+/** Every budget of the specs at `limit` requests a second: a burst meets 429 with a Retry-After of a second at most. */
+export const perSecond = (limit: number) => ({ overrides: Object.fromEntries(Object.keys(definition.contract.rateLimits.budgets).map((b) => [b, { limit, window: 1 }])) });
+
 export const ada = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" };
