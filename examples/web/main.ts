@@ -8,7 +8,7 @@
 //     makes it (a REST PATCH /orders/{id}, a GraphQL mutation, another instance).
 // Built by build.ts (esbuild); test/examples/web.test.ts runs it in Chromium against a real server. (A token in the
 // URL keeps the example short; a real page would get it from its sign-in, as URLs end up in histories and logs.)
-import { createGraphqlClient, createRestClient, OrderStatusChangedDocument } from "twinspec-commerce-client";
+import { createGraphqlClient, createRestClient, nextUrl, OrderStatusChangedDocument } from "twinspec-commerce-client";
 
 const params = new URLSearchParams(location.search);
 const apiUrl = params.get("api") ?? location.origin;
@@ -55,7 +55,7 @@ function showPage(outcome: CustomerPage) {
     }),
   );
   // The server announces the next page in a Link header (rel="next"); the last page has none.
-  element<HTMLButtonElement>("next-page").disabled = !outcome.headers.Link?.includes('rel="next"');
+  element<HTMLButtonElement>("next-page").disabled = nextUrl(outcome) === undefined;
 }
 
 element("next-page").addEventListener("click", async () => {

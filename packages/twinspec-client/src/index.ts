@@ -1,6 +1,6 @@
 // twinspec-client: the runtime of the clients `twinspec generate` and `twinspec rest` write. The REST side here;
 // the GraphQL client in "twinspec-client/graphql", TanStack Query options in "twinspec-client/query".
-export { createRestRuntime } from "./rest/client.js";
+export { createRestRuntime, nextUrl } from "./rest/client.js";
 export { RestError } from "./rest/error.js";
 export { retryAfter, RETRY_DEFAULTS } from "./rest/retry.js";
 export type {

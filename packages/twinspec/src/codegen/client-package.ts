@@ -65,7 +65,7 @@ export const documents = {${lines.map((line) => `\n${line}`).join("")}
 /** client/generated/index.ts: the package's public API. */
 export function clientIndex({ graphql }: { graphql: boolean }): string {
   const rest = `export { createRestClient, operations, type Operations, type RestApi } from "./rest.js";
-export { RestError, type CallOptions, type OutcomeOf, type RestClientOptions, type RetryOptions, type WaitOptions } from "twinspec-client";
+export { nextUrl, RestError, type CallOptions, type OutcomeOf, type RestClientOptions, type RetryOptions, type WaitOptions } from "twinspec-client";
 import { restQueries } from "twinspec-client/query";
 import { operations, type Operations, type RestApi } from "./rest.js";
 
