@@ -68,4 +68,31 @@ describe("main.ts process", function () {
   it("refuses to start on a DATABASE_URL it cannot use, saying why", async () => {
     await assert.rejects(startProcess({ DATABASE_URL: "mysql://nope" }), /not supported/);
   });
+
+  it("runs the service's own Koa middleware (src/main.ts) for a REST operation, a GraphQL POST, /healthz and /docs, with and without an Origin", async () => {
+    const origin = "https://shop.example";
+    const served = await startProcess({ DATABASE_URL: `sqlite:${join(dir, "db", "twinspec.db")}`, CORS_ORIGINS: origin });
+    try {
+      const created = await call(`${served.url}/customers`, { method: "POST", json: ada });
+      const requests: [string, Parameters<typeof call>[1]][] = [
+        [`/customers/${created.json.customerId}`, {}],
+        ["/graphql", { method: "POST", json: { query: "{ __typename }" } }],
+        ["/healthz", {}],
+        ["/docs", {}],
+      ];
+      for (const [path, init] of requests) {
+        for (const headers of [{}, { origin }] as Record<string, string>[]) {
+          const reply = await call(`${served.url}${path}`, { ...init, headers });
+          const what = `${init?.method ?? "GET"} ${path} ${"origin" in headers ? "with" : "without"} an Origin`;
+          assert.equal(reply.status, 200, what);
+          assert.equal(reply.headers.get("x-content-type-options"), "nosniff", what);
+          assert.equal(reply.headers.get("x-frame-options"), "DENY", what);
+          assert.equal(reply.headers.get("access-control-allow-origin"), "origin" in headers ? origin : null, what);
+        }
+      }
+    } finally {
+      served.child.kill("SIGTERM");
+      await served.exited;
+    }
+  });
 });

@@ -59,7 +59,7 @@ export interface AppDeps<Services = any> {
 }
 
 export interface App<Services = any> extends Pick<Transports, "callback" | "around" | "use"> {
-  /** the Koa app behind `callback` (serve `callback`: the spec's operations are answered outside Koa's own handling) */
+  /** the Koa app behind `callback`: its middleware is the server's one pipeline (serve `callback`, which skips only Koa's on-finished listeners) */
   koa: Koa;
   services: Services;
   /** where domain changes are published: in-process on SQLite, LISTEN/NOTIFY across instances on PostgreSQL */

@@ -22,11 +22,11 @@ import { mountDocs } from "./http/docs.js";
 import { edge } from "./http/edge.js";
 import { DEFAULT_SERVER_LIMITS } from "./http/limits.js";
 import { routeLabeler, type Metrics } from "./http/metrics.js";
-import { frontDoor, type RequestListener } from "./http/front.js";
 import type { MountOptions } from "./http/rest-runtime.js";
 import type { Tracing } from "./telemetry/types.js";
 import type { RateLimiter } from "./rate-limit/limiter.js";
 import { rateLimited } from "./rate-limit/rest.js";
+import { koaListener, type RequestListener } from "./server/listener.js";
 
 export interface TransportDeps {
   /** the application: its operations, routes and contract (generated/wiring.ts `definition`) */
@@ -56,7 +56,7 @@ export interface TransportDeps {
 
 export interface Transports {
   koa: Koa;
-  /** the server's request listener: the spec's operations and POST /graphql outside Koa's handling, the rest through it */
+  /** the server's request listener: every request runs `koa.middleware` (src/server/listener.ts) */
   callback: RequestListener;
   /** adds a middleware around every request, outermost (e.g. a test's recorder) */
   around(middleware: Middleware): void;
@@ -128,35 +128,27 @@ export function transports(deps: TransportDeps): Transports {
     maxUrlLength: deps.maxUrlLength ?? DEFAULT_SERVER_LIMITS.maxUrlLength,
     entryPoints,
   });
+  // The one order every request runs in: what `around` adds (tests' recorders), tracing, the edge, what the
+  // application adds with use(), then whichever answers the path — the spec's operations, /graphql, the router.
   koa.use(edgeware);
   koa.use(rest);
   const graphqlPost: Middleware = (ctx, next) => caller(ctx, () => graphqlEndpoint(ctx, next));
   koa.use((ctx, next) => (ctx.path === "/graphql" ? graphqlPost(ctx, next) : next()));
   koa.use(router.routes());
-  // The hot paths outside Koa's handling (src/http/front.ts): the spec's operations and POST /graphql, the same
-  // middleware in the same order. Traced requests take Koa's chain, where the tracing middleware is.
-  const outer: Middleware[] = [edgeware];
-  const front = frontDoor({
-    koa,
-    outer,
-    route: deps.tracing ? () => undefined : (method, path) => (rest.owns(path) ? rest : path === "/graphql" && method === "POST" ? graphqlPost : undefined),
-  });
+  const server = koaListener(koa);
   let ws: ReturnType<typeof attachWebSocket> | undefined;
   // What a leak would grow (the soak bench watches them): subscription streams, and their connections.
   metrics.gauge("graphql_live_streams", "Subscription streams open (graphql-ws and SSE)", () => gql.streams.size);
   metrics.gauge("graphql_ws_connections", "WebSocket connections open on /graphql", () => ws?.wss.clients.size ?? 0);
   return {
     koa,
-    callback: front.listener,
+    callback: server.listener,
     use: (middleware) => {
-      if (front.started()) throw new Error("app.use() after the server took its first request: add middleware before it listens");
-      // In Koa's chain, just before the answer (after the edge and what was added before); on the hot paths, after the edge.
+      if (server.started()) throw new Error("app.use() after the server took its first request: add middleware before it listens");
       koa.middleware.splice(koa.middleware.indexOf(rest), 0, middleware);
-      outer.push(middleware);
     },
     around: (middleware) => {
       koa.middleware.unshift(middleware);
-      outer.unshift(middleware);
     },
     attach: (server) => {
       ws ??= attachWebSocket(server, gql, { keepAliveMs: deps.wsKeepAliveMs, authenticate: socketCaller(verifier) });

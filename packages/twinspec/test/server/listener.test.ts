@@ -1,0 +1,139 @@
+// The server's request listener (src/server/listener.ts) runs Koa's middleware itself; whatever the middleware leaves
+// in the context, its answer must be the one Koa's own callback() gives: status, headers and body, for every kind of
+// body Koa knows, ctx.respond = false, errors, and app.currentContext.
+import assert from "node:assert/strict";
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import Koa, { type Middleware } from "koa";
+import { koaListener } from "../../src/server/listener.js";
+import { ADMIN_TOKEN } from "../../src/testing/tokens.js";
+import { call, newAuthor, startServer, type TestServer } from "../support/server.js";
+
+const PER_REQUEST = new Set(["x-request-id", "date", "ratelimit", "keep-alive", "connection"]);
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+async function listen(listener: RequestListener): Promise<{ url: string; server: Server }> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+async function answer(url: string, init: RequestInit = {}): Promise<Answer> {
+  const res = await fetch(url, init);
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (!PER_REQUEST.has(name)) headers[name] = value;
+  });
+  const body = await res.text();
+  // Problems name their request: the ids differ, the rest must agree.
+  return { status: res.status, headers, body: body.replace(/"requestId":"[^"]*"/, '"requestId":"-"') };
+}
+
+/** Serves `koa` through Koa's callback() and through koaListener, and asks both the same. */
+async function bothWays(koa: Koa, requests: [string, RequestInit?][]): Promise<void> {
+  const viaKoa = await listen(koa.callback());
+  const viaListener = await listen(koaListener(koa).listener);
+  try {
+    for (const [path, init] of requests) {
+      const what = `${init?.method ?? "GET"} ${path}`;
+      assert.deepEqual(await answer(viaListener.url + path, init), await answer(viaKoa.url + path, init), what);
+    }
+  } finally {
+    viaKoa.server.close();
+    viaListener.server.close();
+  }
+}
+
+const BODIES: Record<string, Middleware> = {
+  "/json": (ctx) => void (ctx.body = { id: "42", names: ["Ada", "Grace"] }),
+  "/array": (ctx) => void (ctx.body = [1, 2, 3]),
+  "/text": (ctx) => void (ctx.body = "plain words"),
+  "/html": (ctx) => void ((ctx.type = "html"), (ctx.body = "<p>hi</p>")),
+  "/bytes": (ctx) => void (ctx.body = Buffer.from([1, 2, 3, 250])),
+  "/stream": (ctx) => void ((ctx.type = "text"), (ctx.body = Readable.from(["a", "b", "c"]))),
+  "/blob": (ctx) => void (ctx.body = new Blob(["blob body"], { type: "text/plain" })),
+  "/readable-stream": (ctx) => void (ctx.body = new Blob(["web stream"]).stream()),
+  "/response": (ctx) => void (ctx.body = new Response("from a Response")),
+  "/null": (ctx) => void (ctx.body = null),
+  "/status-only": (ctx) => void (ctx.status = 202),
+  "/no-content": (ctx) => void ((ctx.body = { dropped: true }), (ctx.status = 204)),
+  "/not-modified": (ctx) => void ((ctx.body = "dropped"), (ctx.status = 304)),
+  "/created": (ctx) => void ((ctx.status = 201), ctx.set("Location", "/json"), (ctx.body = { ok: true })),
+  "/bypass": (ctx) => {
+    ctx.respond = false;
+    ctx.res.writeHead(200, { "content-type": "text/plain" });
+    ctx.res.end("written by hand");
+  },
+  "/thrown": () => {
+    throw new Error("boom");
+  },
+  "/refused": (ctx) => ctx.throw(422, "the name is missing"),
+  "/class": (ctx) => void (ctx.body = new (class Point { x = 1; y = 2 })()),
+};
+
+describe("the server's request listener answers as Koa's own callback() does", () => {
+  it("for every kind of body, status, ctx.respond = false and errors", async () => {
+    const koa = new Koa();
+    koa.silent = true;
+    koa.use(async (ctx, next) => {
+      ctx.set("X-Outer", "1");
+      await next();
+    });
+    koa.use((ctx, next) => (BODIES[ctx.path] ? BODIES[ctx.path]!(ctx, next) : next()));
+    const paths = [...Object.keys(BODIES), "/unknown"];
+    await bothWays(koa, [...paths.map((path): [string] => [path]), ...paths.map((path): [string, RequestInit] => [path, { method: "HEAD" }])]);
+  });
+
+  it("keeps app.currentContext across awaits when Koa is made with asyncLocalStorage", async () => {
+    const koa = new Koa({ asyncLocalStorage: true });
+    koa.use(async (ctx) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      ctx.body = { same: koa.currentContext === ctx, path: koa.currentContext?.path };
+    });
+    await bothWays(koa, [["/where"]]);
+    const { url, server } = await listen(koaListener(koa).listener);
+    try {
+      assert.deepEqual(await (await fetch(`${url}/where`)).json(), { same: true, path: "/where" });
+    } finally {
+      server.close();
+    }
+  });
+
+  describe("for a whole Twinspec server", () => {
+    let s: TestServer;
+    before(async () => (s = await startServer()));
+    after(() => s.close());
+
+    it("REST reads and writes, HEAD, conditional reads, refusals, GraphQL, health and the docs", async () => {
+      const { authorId } = await newAuthor(s.url);
+      const note = await call(`${s.url}/authors/${authorId}/notes`, { method: "POST", json: { title: "Both", body: "ways" } });
+      assert.equal(note.status, 201);
+      const etag = (await call(`${s.url}/authors/${authorId}`)).headers.get("etag")!;
+      const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+      const json = { ...admin, "content-type": "application/json" };
+      await bothWays(s.app.koa, [
+        [`/authors/${authorId}`, { headers: admin }],
+        [`/authors/${authorId}`, { headers: { ...admin, "if-none-match": etag } }],
+        [`/authors/${authorId}`, { method: "HEAD", headers: admin }],
+        [`/authors/${authorId}`],
+        [`/authors?limit=1`, { headers: admin }],
+        [`/authors/nobody`, { headers: admin }],
+        [`/authors?limit=0`, { headers: admin }],
+        [note.headers.get("location")!, { headers: admin }],
+        [`/authors/${authorId}`, { method: "PATCH", headers: { ...admin, "content-type": "application/merge-patch+json" }, body: "{}" }],
+        ["/graphql", { method: "POST", headers: { ...json, accept: "application/graphql-response+json" }, body: JSON.stringify({ query: `{ author(authorId: "${authorId}") { authorId name } }` }) }],
+        ["/graphql", { method: "POST", headers: json, body: "{ not json" }],
+        ["/healthz"],
+        ["/docs"],
+        ["/openapi.json"],
+        ["/nowhere"],
+      ]);
+    });
+  });
+});
