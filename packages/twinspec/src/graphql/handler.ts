@@ -97,8 +97,13 @@ const CONTENT_TYPE = {
 } as const;
 
 /** The content type of `media`, with the RateLimit fields once the request has spent from a budget. */
-const headersOf = (media: MediaType, spent: Decision | undefined): Record<string, string> =>
-  spent ? { "content-type": CONTENT_TYPE[media], ...rateLimitHeaders(spent) } : { "content-type": CONTENT_TYPE[media] };
+function headersOf(media: MediaType, spent: Decision | undefined): Record<string, string> {
+  if (!spent) return { "content-type": CONTENT_TYPE[media] };
+  // Added to the fields' own object rather than spread into another: one object per answer.
+  const headers = rateLimitHeaders(spent);
+  headers["content-type"] = CONTENT_TYPE[media];
+  return headers;
+}
 
 /** As graphql-http serializes: errors that are not GraphQL errors keep only their message. */
 function replacer(_key: string, value: unknown): unknown {
