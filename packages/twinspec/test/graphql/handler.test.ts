@@ -25,7 +25,7 @@ describe("GraphQL over HTTP: the one handler", () => {
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     call(`${s.url}/graphql`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } });
   const get = (params: Record<string, unknown>, headers: Record<string, string> = {}) => {
-    const search = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+    const search = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)]));
     return call(`${s.url}/graphql?${search}`, { headers });
   };
   const masked = (text: string) => text.replace(/request id [\w-]+/g, "request id …");
