@@ -13,7 +13,7 @@ import type { OwnerLookup } from "./definition.js";
 import { restAuthorizer } from "./auth/rest.js";
 import type { TokenVerifier } from "./auth/tokens.js";
 import { graphiqlAssets } from "./graphql/graphiql.js";
-import { graphqlHttp } from "./graphql/http.js";
+import { graphqlHttp } from "./graphql/koa.js";
 import type { GraphqlRuntime } from "./graphql/runtime.js";
 import { graphqlSse } from "./graphql/sse.js";
 import { attachWebSocket } from "./graphql/ws.js";

@@ -1,5 +1,5 @@
 // Reads and parses a request body by its media type, within a size limit. The one body reader of the server: REST
-// bodies (readBody) and GraphQL POST bodies (src/graphql/http.ts) both come through readBytes; multipart/form-data
+// bodies (readBody) and GraphQL POST bodies (src/graphql/koa.ts) both come through readBytes; multipart/form-data
 // alone streams through busboy (multipart.ts), which parses parts as they arrive and limits each.
 import type { Readable } from "node:stream";
 import type { Context } from "koa";

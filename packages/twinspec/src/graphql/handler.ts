@@ -1,0 +1,277 @@
+// GraphQL over HTTP without a framework: a request (method, URL, headers, body text, caller) in, `[body, init]` out,
+// as graphql-http's own handler. What GraphQL over HTTP decides is decided here, once, for GET and POST /graphql:
+// the media type (406), the parameters (405, 415, 400 BAD_REQUEST saying what is wrong), persisted documents
+// (documentId, APQ: persisted.ts), limits and validation (operation.ts), the rate limit (429 with Retry-After, and
+// the RateLimit fields on every answer after it), mutations over GET (405 + Allow: POST), the status of a request
+// error (400 for application/graphql-response+json, 200 for application/json), Retry-After when the database is
+// down, and GraphiQL for a browser. graphql-sse's endpoint (sse.ts) takes its parameters and its prepared operation
+// from here too. koa.ts serves it on Koa; test/graphql/audit.test.ts runs graphql-http's audit against it.
+import type { IncomingHttpHeaders } from "node:http";
+import { getOperationAST, GraphQLError, type ExecutionArgs, type ExecutionResult } from "graphql";
+import { callerOf, rateLimitHeaders, type Decision } from "../rate-limit/fields.js";
+import { rateLimitedResponse } from "../rate-limit/graphql.js";
+import type { Caller, GraphqlContext } from "./context.js";
+import { formatError } from "./errors.js";
+import { graphiqlPage, wantsHtml } from "./graphiql.js";
+import { Lru } from "./lru.js";
+import type { GraphqlRuntime } from "./runtime.js";
+
+export type MediaType = "application/graphql-response+json" | "application/json";
+
+/** graphql-http's Response: the body (null: none) and how to send it. */
+export type GraphqlResponse = readonly [body: string | null, init: { readonly status: number; readonly statusText: string; readonly headers?: Readonly<Record<string, string>> }];
+
+export interface GraphqlRequest {
+  method: string;
+  /** the path with its query string */
+  url: string;
+  headers: IncomingHttpHeaders;
+  /** a POST's body as text, read by the adapter within its size limit */
+  body?: string;
+  /** who is calling: the operation's context, and whose rate limit it spends */
+  caller: Caller;
+  /** the client's address: whose rate limit a caller without a principal spends (asked only then) */
+  address(): string | undefined;
+}
+
+/** The request's GraphQL parameters, checked, with a persisted document's text as `query`. */
+export interface Params {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+  extensions?: Record<string, unknown> | null;
+}
+
+/** An operation ready to run, and what it spent. */
+export interface Ready {
+  args: ExecutionArgs & { contextValue: GraphqlContext };
+  spent?: Decision;
+}
+
+export const isResponse = (value: unknown): value is GraphqlResponse => Array.isArray(value);
+
+const GRAPHQL_RESPONSE = "application/graphql-response+json";
+
+/** graphql-http's choice of response media type for an Accept header (null: none acceptable → 406). */
+export function acceptedMediaType(accept: string | undefined): MediaType | null {
+  for (const range of (accept || "*/*").replace(/\s/g, "").toLowerCase().split(",")) {
+    const [mediaType, ...params] = range.split(";");
+    const charset = params.find((p) => p.includes("charset=")) || "charset=utf-8";
+    if (mediaType === GRAPHQL_RESPONSE && charset === "charset=utf-8") return GRAPHQL_RESPONSE;
+    if ((mediaType === "application/json" || mediaType === "application/*" || mediaType === "*/*") && (charset === "charset=utf-8" || charset === "charset=utf8")) return "application/json";
+  }
+  return null;
+}
+
+/** graphql-http's rule for a POST body: JSON in UTF-8 (415 otherwise). */
+function isJsonBody(contentType: string): boolean {
+  const [mediaType, charset = "charset=utf-8"] = contentType.replace(/\s/g, "").toLowerCase().split(";");
+  return mediaType === "application/json" && charset === "charset=utf-8";
+}
+
+/**
+ * A decision that depends on one header alone, kept by the header's value: a client sends the same one every time.
+ * Bounded: the header is the client's to choose.
+ */
+function byHeader<T>(decide: (value: string) => T): (value: string | undefined) => T {
+  const decided = new Map<string, T>();
+  return (value = "") => {
+    let answer = decided.get(value);
+    if (answer === undefined) {
+      answer = decide(value);
+      if (value.length <= 256) {
+        if (decided.size >= 64) decided.clear();
+        decided.set(value, answer);
+      }
+    }
+    return answer;
+  };
+}
+
+const mediaTypeOf = byHeader((accept) => acceptedMediaType(accept || undefined));
+const jsonBody = byHeader(isJsonBody);
+
+const CONTENT_TYPE = {
+  "application/json": "application/json; charset=utf-8",
+  "application/graphql-response+json": "application/graphql-response+json; charset=utf-8",
+} as const;
+
+/** The content type of `media`, with the RateLimit fields once the request has spent from a budget. */
+function headersOf(media: MediaType, spent: Decision | undefined): Record<string, string> {
+  if (!spent) return { "content-type": CONTENT_TYPE[media] };
+  // Added to the fields' own object rather than spread into another: one object per answer.
+  const headers = rateLimitHeaders(spent);
+  headers["content-type"] = CONTENT_TYPE[media];
+  return headers;
+}
+
+/** As graphql-http serializes: errors that are not GraphQL errors keep only their message. */
+function replacer(_key: string, value: unknown): unknown {
+  return value instanceof Error && !(value instanceof GraphQLError) ? { message: value.message } : value;
+}
+
+/** The status of a request error (nothing ran): GraphQL over HTTP's by media type, unless the transport sets one. */
+const requestErrorStatus = (media: MediaType, status?: number) => status ?? (media === "application/json" ? 200 : 400);
+
+const OK = "OK";
+const BAD_REQUEST = "Bad Request";
+
+/** Errors found before execution (persisted documents, parsing, validation, limits) as the whole answer. */
+function errorsResponse(errors: readonly GraphQLError[], media: MediaType, status: number, spent?: Decision): GraphqlResponse {
+  return [JSON.stringify({ errors: errors.map(formatError) }, replacer), { status, statusText: status === 200 ? OK : BAD_REQUEST, headers: headersOf(media, spent) }];
+}
+
+/** A malformed request: 400 whatever the media type, with a BAD_REQUEST error that says what to fix. */
+const malformed = (message: string, media: MediaType): GraphqlResponse => [
+  JSON.stringify({ errors: [{ message, extensions: { code: "BAD_REQUEST" } }] }),
+  { status: 400, statusText: BAD_REQUEST, headers: { "content-type": CONTENT_TYPE[media] } },
+];
+
+const NOT_ACCEPTABLE: GraphqlResponse = [null, { status: 406, statusText: "Not Acceptable", headers: { accept: `${CONTENT_TYPE[GRAPHQL_RESPONSE]}, ${CONTENT_TYPE["application/json"]}` } }];
+const METHOD_NOT_ALLOWED: GraphqlResponse = [null, { status: 405, statusText: "Method Not Allowed", headers: { allow: "GET, POST" } }];
+const UNSUPPORTED_MEDIA_TYPE: GraphqlResponse = [null, { status: 415, statusText: "Unsupported Media Type" }];
+const GRAPHIQL: GraphqlResponse = [graphiqlPage, { status: 200, statusText: OK, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } }];
+
+/** 405 + Allow: POST (GraphQL over HTTP), as a coded error in the negotiated media type. */
+function mutationOverGet(media: MediaType, spent: Decision | undefined): GraphqlResponse {
+  const errors = [{ message: "Mutations are not allowed over GET; send them with POST.", extensions: { code: "METHOD_NOT_ALLOWED" } }];
+  return [JSON.stringify({ errors }), { status: 405, statusText: "Method Not Allowed", headers: { ...headersOf(media, spent), allow: "POST" } }];
+}
+
+const NO_BODY = 'The request has no body; send a JSON object such as {"query": "{ __typename }"}.';
+const NOT_AN_OBJECT = 'The request body must be a JSON object such as {"query": "{ __typename }"}.';
+const kindOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`);
+const isMap = (value: unknown) => typeof value === "object" && !Array.isArray(value);
+
+/** What is wrong with the parameters (in graphql-http's order), or undefined. */
+function paramsProblem(p: Record<string, unknown>): string | undefined {
+  if (p.query === undefined || p.query === null) return "The request has no `query`; send the GraphQL document as a string in `query`.";
+  if (typeof p.query !== "string") return `\`query\` must be a string holding the GraphQL document; got ${kindOf(p.query)}.`;
+  if (p.variables != null && !isMap(p.variables)) return `\`variables\` must be an object (or null); got ${kindOf(p.variables)}.`;
+  if (p.operationName != null && typeof p.operationName !== "string") return `\`operationName\` must be a string (or null); got ${kindOf(p.operationName)}.`;
+  if (p.extensions != null && !isMap(p.extensions)) return `\`extensions\` must be an object (or null); got ${kindOf(p.extensions)}.`;
+  return undefined;
+}
+
+/**
+ * Parsed bodies without variables, by text: clients send the same few bodies again and again, and nothing changes
+ * such parameters once parsed (variables, which an operation's arguments could reach, are absent).
+ */
+const bodies = new Lru<string, Record<string, unknown>>(256);
+const MAX_CACHED_BODY = 4096;
+
+/** A POST body as the object it must be, or what is wrong with it. */
+function bodyParams(text: string | undefined): Record<string, unknown> | string {
+  if (!text) return NO_BODY;
+  const cacheable = text.length <= MAX_CACHED_BODY;
+  const cached = cacheable ? bodies.get(text) : undefined;
+  if (cached) return cached;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return "The request body is not valid JSON.";
+  }
+  if (!data || typeof data !== "object" || Array.isArray(data)) return NOT_AN_OBJECT;
+  const params = data as Record<string, unknown>;
+  if (cacheable && params.variables == null) bodies.set(text, params);
+  return params;
+}
+
+/** A GET's parameters from its query string (graphql-http's reading, and the client preset's documentId), or what is wrong. */
+function searchParams(url: string): Record<string, unknown> | string {
+  const search = new URLSearchParams(url.split("?")[1]);
+  try {
+    const variables = search.get("variables");
+    const extensions = search.get("extensions");
+    return {
+      query: search.get("query") ?? undefined,
+      operationName: search.get("operationName") ?? undefined,
+      variables: variables ? JSON.parse(variables) : undefined,
+      extensions: extensions ? JSON.parse(extensions) : undefined,
+      documentId: search.get("documentId") ?? undefined,
+    };
+  } catch {
+    return "The URL's `variables` or `extensions` parameter is not valid JSON.";
+  }
+}
+
+export function createGraphqlHandler(runtime: GraphqlRuntime) {
+  /**
+   * The request's parameters, its persisted document resolved, or the answer refusing them. `errorStatus`: the
+   * status of a persisted document's refusal when the transport has its own (graphql-sse: 400).
+   */
+  function params(request: GraphqlRequest, media: MediaType, errorStatus?: number): Params | GraphqlResponse {
+    const method = request.method;
+    let sent: Record<string, unknown> | string;
+    if (method === "POST") {
+      if (!jsonBody(request.headers["content-type"])) return UNSUPPORTED_MEDIA_TYPE;
+      sent = bodyParams(request.body);
+    } else if (method === "GET") sent = searchParams(request.url);
+    else return METHOD_NOT_ALLOWED;
+    if (typeof sent === "string") return malformed(sent, media);
+    const resolved = runtime.persisted.resolve(sent);
+    if (resolved?.errors) return errorsResponse(resolved.errors, media, requestErrorStatus(media, errorStatus));
+    if (resolved) sent = { ...sent, query: resolved.query };
+    const problem = paramsProblem(sent);
+    return problem ? malformed(problem, media) : (sent as unknown as Params);
+  }
+
+  /**
+   * The operation prepared (parsed and validated within the limits, cached by text) and charged to its caller's
+   * rate limit, or the answer refusing it.
+   */
+  function prepare(request: GraphqlRequest, { query, variables, operationName }: Params, media: MediaType, errorStatus?: number): Ready | GraphqlResponse {
+    const prepared = runtime.prepare(query, variables);
+    const spent = runtime.charge(callerOf(request.caller.principal, request.address), prepared, operationName);
+    if (spent && !spent.allowed) return rateLimitedResponse(spent, media);
+    if (prepared.errors) return errorsResponse(prepared.errors, media, requestErrorStatus(media, errorStatus), spent);
+    const args: Ready["args"] = {
+      schema: runtime.schema,
+      document: prepared.document,
+      operationName,
+      variableValues: variables,
+      contextValue: runtime.context(request.caller),
+    };
+    return { args, spent };
+  }
+
+  /** The executed operation's answer: written by its compiled serializer unless there are errors. */
+  function answer(result: ExecutionResult, { args, spent }: Ready, media: MediaType): GraphqlResponse {
+    const headers = headersOf(media, spent);
+    if (!result.errors) return [runtime.serialize(args.document, args.operationName, result), { status: 200, statusText: OK, headers }];
+    const errors = result.errors.map(formatError);
+    // The database could not serve some field now: tell when to retry, as a REST 503 does.
+    const down = errors.find((e) => (e as GraphQLError).extensions?.code === "SERVICE_UNAVAILABLE") as GraphQLError | undefined;
+    if (down) headers["Retry-After"] = String(down.extensions.retryAfterSeconds ?? 1);
+    // No `data` at all: a request error (variable coercion), nothing ran.
+    const status = "data" in result ? 200 : requestErrorStatus(media);
+    return [JSON.stringify({ ...result, errors }, replacer), { status, statusText: status === 200 ? OK : BAD_REQUEST, headers }];
+  }
+
+  /** GET and POST /graphql. */
+  function handle(request: GraphqlRequest): GraphqlResponse | Promise<GraphqlResponse> {
+    const accept = request.headers.accept;
+    const method = request.method;
+    if ((method === "GET" || method === "HEAD") && accept && wantsHtml(accept)) return GRAPHIQL;
+    const media = mediaTypeOf(accept);
+    if (!media) return NOT_ACCEPTABLE;
+    const sent = params(request, media);
+    if (isResponse(sent)) return sent;
+    const ready = prepare(request, sent, media);
+    if (isResponse(ready)) return ready;
+    const { args, spent } = ready;
+    const operation = getOperationAST(args.document, args.operationName)?.operation;
+    const status = requestErrorStatus(media);
+    if (!operation) return errorsResponse([new GraphQLError("Unable to detect operation AST")], media, status, spent);
+    // Subscriptions stream over graphql-sse (/graphql/stream) and graphql-ws.
+    if (operation === "subscription") return errorsResponse([new GraphQLError("Subscriptions are not supported")], media, status, spent);
+    if (operation === "mutation" && method === "GET") return mutationOverGet(media, spent);
+    const result = runtime.execute(args);
+    return result instanceof Promise ? result.then((r) => answer(r, ready, media)) : answer(result, ready, media);
+  }
+
+  return { handle, params, prepare };
+}
+
+export type GraphqlHandler = ReturnType<typeof createGraphqlHandler>;

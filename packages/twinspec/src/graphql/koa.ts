@@ -1,0 +1,42 @@
+// GraphQL over HTTP at /graphql on Koa: reads a POST's body within the limit, hands the request to the core
+// (handler.ts), which decides everything, and writes its answer.
+import type { Context, Middleware } from "koa";
+import { decodeText, readBytes } from "../http/body.js";
+import { createGraphqlHandler, type GraphqlRequest, type GraphqlResponse } from "./handler.js";
+import type { GraphqlRuntime } from "./runtime.js";
+
+export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: number } = {}): Middleware {
+  const { handle } = createGraphqlHandler(runtime);
+  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  return async (ctx) => {
+    const answer = handle(graphqlRequest(ctx, ctx.method === "POST" ? await readGraphqlBody(ctx, bodyLimit) : undefined));
+    send(ctx, answer instanceof Promise ? await answer : answer);
+  };
+}
+
+/** The core's view of the request: ctx.state is the caller (principal, requestId, log) the caller middleware set. */
+export function graphqlRequest(ctx: Context, body: string | undefined): GraphqlRequest {
+  return { method: ctx.method, url: ctx.url, headers: ctx.req.headers, body, caller: ctx.state, address: () => ctx.ip };
+}
+
+/** Writes the core's answer; headers before the body, so that Koa does not guess a content type. */
+export function send(ctx: Context, [body, init]: GraphqlResponse): void {
+  const res = ctx.res;
+  const headers = init.headers;
+  if (headers) for (const name in headers) res.setHeader(name, headers[name]);
+  // No body at all (405, 406, 415): an empty answer, as graphql-http's Koa adapter gives.
+  if (body === null) ctx.body = null;
+  ctx.status = init.status;
+  if (body !== null) ctx.body = body;
+}
+
+/** GraphQL's 413 detail. */
+const tooLarge = (limit: number) => `The request body is larger than ${limit} bytes.`;
+
+/**
+ * The body as text within the limit (413 beyond, 400 when incomplete). Always UTF-8, whatever charset the
+ * Content-Type declares: GraphQL over HTTP's JSON is UTF-8.
+ */
+export async function readGraphqlBody(ctx: Context, limit: number): Promise<string> {
+  return decodeText(await readBytes(ctx.req, limit, ctx.req.headers["content-length"], tooLarge));
+}
