@@ -112,6 +112,11 @@ describe("persisted documents", () => {
     const unknown = await stream({ query: "", documentId: "sha256:" + "0".repeat(64), variables: { customerId } });
     assert.equal(unknown.status, 400);
     assert.deepEqual(codes((await unknown.json()) as Parameters<typeof codes>[0]), ["PERSISTED_QUERY_NOT_FOUND"]);
+    // Over GET the parameters are in the URL: a documentId stands for the text there too.
+    const search = new URLSearchParams({ documentId: idOf(CustomerDocument), variables: JSON.stringify({ customerId }) });
+    const overGet = await fetch(`${s.url}/graphql/stream?${search}`, { headers: { accept: "text/event-stream", authorization: `Bearer ${ADMIN_TOKEN}` } });
+    assert.equal(overGet.status, 200);
+    assert.match(await overGet.text(), /event: next\ndata: .*"customerId":"/);
   });
 
   it("graphql-ws: a subscription by hash (query \"\" + extensions.persistedQuery) and by documentId", async () => {

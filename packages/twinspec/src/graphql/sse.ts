@@ -51,8 +51,10 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
       const params = core.params(request, MEDIA, REFUSED);
       if (isResponse(params)) return send(ctx, params);
       requests.set(ctx, { request, params });
-      // The parameters as read (a persisted document's text included): graphql-sse takes a parsed body as it is.
+      // The parameters as read (a persisted document's text included): graphql-sse takes a parsed body as it is, but
+      // reads a GET's from the URL, where a documentId stands for the text; onSubscribe uses the core's reading.
       (ctx.request as { body?: unknown }).body = params;
+      if (ctx.method === "GET") ctx.url = `${ctx.path}?${new URLSearchParams({ query: params.query })}`;
     }
     await handler(ctx, next);
   };
