@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
 import { FIXTURE } from "../support/fixture.js";
 
-const CLI = fileURLToPath(new URL("../../src/codegen/cli.ts", import.meta.url));
+const TWINSPEC = fileURLToPath(new URL("../../bin/twinspec.js", import.meta.url));
 /** The node_modules the package's dependencies are installed in (the workspace's). */
 const NODE_MODULES = dirname(dirname(createRequire(import.meta.url).resolve("graphql/package.json")));
 
@@ -18,7 +18,7 @@ describe("npm run generate: spec checks", function () {
   this.timeout(60_000);
   let dir: string;
   const generate = (...args: string[]) =>
-    spawnSync(process.execPath, ["--import", "tsx", CLI, "--out", "out", ...args], { cwd: dir, encoding: "utf8" });
+    spawnSync(process.execPath, [TWINSPEC, "generate", "--out", "out", ...args], { cwd: dir, encoding: "utf8" });
   const edit = (file: string, from: string | RegExp, to: string) => {
     const text = readFileSync(join(dir, file), "utf8");
     assert.match(text, typeof from === "string" ? new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) : from, `${file} has ${from}`);
