@@ -2,13 +2,11 @@
 // operation (validation, auth, content negotiation, body limits, idempotency keys, rate limits, unexpected
 // failures), and the conditional-request headers of every resource that has an ETag (RFC 9110 §13). Each gap names
 // the operation.
-import type { Operation } from "../model/operations.js";
+import { answersEtag, type Operation } from "../model/operations.js";
 import type { ContractProblem } from "../load/diagnostics.js";
 
 const secured = (op: Operation) => op.security.length > 0 && op.security.every((alternative) => alternative.length > 0);
 const hasHeader = (op: Operation, name: string) => op.parameters.some((p) => p.in === "header" && p.name.toLowerCase() === name.toLowerCase());
-/** A success of the operation answers an `ETag` header. */
-export const answersEtag = (op: Operation) => op.responses.some((r) => /^2/.test(r.status) && r.headers.some((h) => h.name.toLowerCase() === "etag"));
 
 /** Statuses the runtime (not the handler) may answer for this operation, each with why; `limited`: it spends a rate limit. */
 export function runtimeStatuses(op: Operation, limited = false): Map<string, string> {

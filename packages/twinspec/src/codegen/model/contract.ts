@@ -15,8 +15,7 @@ import {
   type GraphQLSchema,
 } from "graphql";
 import type { ContractProblem } from "../load/diagnostics.js";
-import { answersEtag } from "../check/http-checks.js";
-import type { Operation } from "./operations.js";
+import { answersEtag, type Operation } from "./operations.js";
 import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./rate-limits.js";
 import { deref, isObject, type Json, type JsonObject } from "../load/spec.js";
 

@@ -166,6 +166,9 @@ export function deriveOperationId(method: string, path: string): string {
   return identifier(`${method} ${words}`);
 }
 
+/** A success of the operation answers an `ETag` header. */
+export const answersEtag = (op: Operation) => op.responses.some((r) => /^2/.test(r.status) && r.headers.some((h) => h.name.toLowerCase() === "etag"));
+
 /** A string as a TypeScript string literal. */
 export const quote = (s: string) => JSON.stringify(s);
 
