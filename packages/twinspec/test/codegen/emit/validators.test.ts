@@ -55,15 +55,59 @@ const validators = loadValidators(compiled.source);
 
 describe("compileValidators: names", () => {
   it("exports one validator per distinct schema: parameter locations in use and body media types, nothing for parameterless operations", () => {
-    assert.deepEqual(compiled.names, ["getCurator_path", "putCurator_query", "putCurator_header", "putCurator_body0", "putCurator_body1"]);
+    assert.deepEqual(compiled.names, ["getCurator_path", "putCurator_query", "putCurator_header", "NewCurator", "putCurator_body1"]);
     // putCurator's path parameters are getCurator's (declared at path level): one validator serves both.
     assert.deepEqual(compiled.byOperation.get("putCurator"), {
       params: { path: "getCurator_path", query: "putCurator_query", header: "putCurator_header" },
-      body: { "application/json": "putCurator_body0", "text/plain": "putCurator_body1" },
+      body: { "application/json": "NewCurator", "text/plain": "putCurator_body1" },
       responses: { "200": {} },
     });
     assert.deepEqual(Object.keys(validators).sort(), [...compiled.names].sort());
     for (const name of compiled.names) assert.equal(typeof validators[name], "function", name);
+  });
+
+  const named = (paths: JsonObject, schemas: JsonObject) => {
+    const d = openapi(paths, { components: { schemas } });
+    const result = compileValidators(d, collectOperations(d, FILE), FILE);
+    return { ...result, loaded: loadValidators(result.source) };
+  };
+  const json = (schema: JsonObject) => ({ content: { "application/json": { schema } } });
+  const PROBLEM = { type: "object", required: ["title"], properties: { title: { type: "string" } } };
+
+  it("names a body that is a component's $ref after the component, one validator for every operation using it", () => {
+    const problem = { "400": { description: "bad", ...json({ $ref: "#/components/schemas/Problem" }) } };
+    const { names, byOperation, loaded } = named(
+      { "/a": { get: { operationId: "getA", responses: problem } }, "/b": { get: { operationId: "getB", responses: { ...problem, "200": { description: "ok", ...json({ type: "string" }) } } } } },
+      { Problem: PROBLEM },
+    );
+    assert.deepEqual(names, ["Problem", "getB_res200"]);
+    assert.equal(byOperation.get("getA")!.responses["400"]["application/json"], "Problem");
+    assert.equal(byOperation.get("getB")!.responses["400"]["application/json"], "Problem");
+    assert.deepEqual([loaded.Problem({ title: "t" }), loaded.Problem({})], [true, false]);
+  });
+
+  it("a component read in both directions has a validator for each, named with the direction", () => {
+    const pet = json({ $ref: "#/components/schemas/Pet" });
+    const readOnlyId = { type: "object", properties: { id: { type: "integer", readOnly: true }, name: { type: "string" } } };
+    const { names, loaded } = named({ "/pets": { post: { operationId: "addPet", requestBody: pet, responses: { "200": { description: "ok", ...pet } } } } }, { Pet: readOnlyId });
+    assert.deepEqual(names, ["Pet_request", "Pet_response"]);
+    assert.deepEqual([loaded.Pet_request({ id: 1 }), loaded.Pet_response({ id: 1 })], [false, true]);
+  });
+
+  it("makes a component's name an identifier, and falls back to the operation's name (or a number) when a name is taken", () => {
+    const ok = (schema: JsonObject) => ({ "200": { description: "ok", ...json(schema) } });
+    const { names, byOperation } = named(
+      {
+        "/a": { get: { operationId: "a", responses: ok({ $ref: "#/components/schemas/b_res200" }) } },
+        "/b": { get: { operationId: "b", responses: ok({ type: "integer" }) } },
+        "/c": { get: { operationId: "c", responses: ok({ $ref: "#/components/schemas/Thing.v2" }) } },
+        "/d": { get: { operationId: "d", responses: ok({ type: "boolean" }) } },
+        "/e": { get: { operationId: "e", responses: ok({ $ref: "#/components/schemas/d_res200" }) } },
+      },
+      { b_res200: { type: "string" }, "Thing.v2": { type: "number" }, d_res200: { type: "null" } },
+    );
+    assert.deepEqual(names, ["b_res200", "b_res200_2", "Thing_v2", "d_res200", "e_res200"]);
+    assert.equal(byOperation.get("b")!.responses["200"]["application/json"], "b_res200_2");
   });
 
   it("validatorName joins the operationId and the part", () => {
@@ -91,14 +135,14 @@ describe("compileValidators: behaviour of the emitted code", () => {
     ["putCurator_query", "unknown query parameters (not forbidden)", { other: "x" }, []],
     ["putCurator_query", "a string where a boolean is declared", { dryRun: "yes" }, ["/dryRun type"]],
     ["putCurator_header", "a missing required header", {}, [" required"]],
-    ["putCurator_body0", "a valid body", valid, []],
-    ["putCurator_body0", "a valid body with $ref'd nested parts", { ...valid, tier: "pro", address: { zip: "12345" } }, []],
-    ["putCurator_body0", "a missing required field", { name: "Ada" }, [" required"]],
-    ["putCurator_body0", "an unknown field", { ...valid, nick: "a" }, [" additionalProperties"]],
-    ["putCurator_body0", "a malformed email", { ...valid, email: "not-an-email" }, ["/email format"]],
-    ["putCurator_body0", "a value outside an enum in components", { ...valid, tier: "gold" }, ["/tier enum"]],
-    ["putCurator_body0", "an error inside a nested $ref", { ...valid, address: { zip: "1" } }, ["/address/zip pattern"]],
-    ["putCurator_body0", "all errors at once (allErrors)", { email: 1, nick: 2 }, [" required", " additionalProperties", "/email type"]],
+    ["NewCurator", "a valid body", valid, []],
+    ["NewCurator", "a valid body with $ref'd nested parts", { ...valid, tier: "pro", address: { zip: "12345" } }, []],
+    ["NewCurator", "a missing required field", { name: "Ada" }, [" required"]],
+    ["NewCurator", "an unknown field", { ...valid, nick: "a" }, [" additionalProperties"]],
+    ["NewCurator", "a malformed email", { ...valid, email: "not-an-email" }, ["/email format"]],
+    ["NewCurator", "a value outside an enum in components", { ...valid, tier: "gold" }, ["/tier enum"]],
+    ["NewCurator", "an error inside a nested $ref", { ...valid, address: { zip: "1" } }, ["/address/zip pattern"]],
+    ["NewCurator", "all errors at once (allErrors)", { email: 1, nick: 2 }, [" required", " additionalProperties", "/email type"]],
     ["putCurator_body1", "text within maxLength", "abc", []],
     ["putCurator_body1", "text over maxLength", "abcdef", [" maxLength"]],
   ];
@@ -113,7 +157,7 @@ describe("compileValidators: behaviour of the emitted code", () => {
   }
 
   it("its errors map to field pointers through fieldErrors", () => {
-    const validate = validators.putCurator_body0;
+    const validate = validators.NewCurator;
     assert.equal(validate({ email: "ada@example.com", tier: "gold", extra: true }), false);
     assert.deepEqual(
       fieldErrors("body", validate.errors).sort((a, b) => a.pointer.localeCompare(b.pointer)),
