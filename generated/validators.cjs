@@ -101,7 +101,7 @@ return errors === 0;
 }
 validate53.evaluated = {"props":{"limit":true,"cursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.listCustomers_res200 = validate55;
+exports.CustomerPage = validate55;
 const schema22 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Customer"}},"nextCursor":{"type":["string","null"]}}};
 const schema23 = {"type":"object","required":["customerId","firstName","lastName","email","createdAt","updatedAt"],"properties":{"customerId":{"$ref":"response.json#/components/schemas/Id"},"firstName":{"$ref":"response.json#/components/schemas/Name"},"lastName":{"$ref":"response.json#/components/schemas/Name"},"email":{"$ref":"response.json#/components/schemas/Email"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 const schema24 = {"type":"string","description":"Opaque identifier","pattern":"^[A-Za-z0-9_-]{1,64}$"};
@@ -490,7 +490,7 @@ return errors === 0;
 }
 validate55.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.listCustomers_res400 = validate68;
+exports.Problem = validate68;
 const schema28 = {"type":"object","description":"RFC 9457 problem details","required":["type","title","status"],"properties":{"type":{"type":"string","description":"URI reference naming the kind of problem"},"title":{"type":"string"},"status":{"type":"integer","minimum":100,"maximum":599},"detail":{"type":"string"},"instance":{"type":"string"},"requestId":{"type":"string"},"errors":{"type":"array","description":"One entry per bad input","items":{"type":"object","required":["in","pointer","message"],"properties":{"in":{"type":"string","enum":["path","query","header","cookie","body"]},"pointer":{"type":"string","description":"JSON pointer into that part of the request ('' = the whole part)"},"message":{"type":"string"}}}},"allowed":{"type":"array","description":"For 409 on a status change, the moves that are allowed from the current status","items":{"type":"string"}},"entryPoints":{"type":"array","description":"For 404 on an unknown path, the API's entry points","items":{"type":"string"}}}};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -874,7 +874,7 @@ return errors === 0;
 }
 validate69.evaluated = {"props":{"Idempotency-Key":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.createCustomer_body0 = validate70;
+exports.CustomerInput = validate70;
 const schema30 = {"type":"object","description":"The whole writable state of a customer","additionalProperties":false,"required":["firstName","lastName","email"],"properties":{"firstName":{"$ref":"request.json#/components/schemas/Name"},"lastName":{"$ref":"request.json#/components/schemas/Name"},"email":{"$ref":"request.json#/components/schemas/Email"}}};
 const schema31 = {"type":"string","minLength":1,"maxLength":100};
 
@@ -1062,7 +1062,7 @@ return errors === 0;
 }
 validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.createCustomer_res201 = validate76;
+exports.Customer = validate76;
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1692,7 +1692,7 @@ return errors === 0;
 }
 validate89.evaluated = {"props":{"If-Match":true,"If-Unmodified-Since":true,"Prefer":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.patchCustomer_body0 = validate90;
+exports.CustomerPatch = validate90;
 const schema40 = {"type":"object","description":"Merge patch; omitted fields stay as they are. Required fields cannot be removed (null).","additionalProperties":false,"minProperties":1,"properties":{"firstName":{"$ref":"request.json#/components/schemas/Name"},"lastName":{"$ref":"request.json#/components/schemas/Name"},"email":{"$ref":"request.json#/components/schemas/Email"}}};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1762,7 +1762,7 @@ return errors === 0;
 }
 validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.mergeCustomer_body0 = validate94;
+exports.MergeInput = validate94;
 const schema41 = {"type":"object","additionalProperties":false,"required":["into"],"properties":{"into":{"$ref":"request.json#/components/schemas/Id"}}};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1820,7 +1820,7 @@ return errors === 0;
 }
 validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.putCustomerAvatar_body0 = validate96;
+exports.AvatarUpload = validate96;
 const schema42 = {"type":"object","additionalProperties":false,"required":["image"],"properties":{"image":{"type":"string","format":"binary","minLength":1,"maxLength":524288,"description":"The picture: PNG, JPEG or WebP, at most 512 KiB (524,288 bytes), its media type as the part's Content-Type"}}};
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1907,7 +1907,7 @@ return errors === 0;
 }
 validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.putCustomerAvatar_res200 = validate97;
+exports.Avatar = validate97;
 const schema43 = {"type":"object","description":"A customer's avatar image, as stored (GET the customer's /avatar for its bytes)","required":["customerId","mediaType","size","updatedAt"],"properties":{"customerId":{"$ref":"response.json#/components/schemas/Id"},"mediaType":{"type":"string","enum":["image/png","image/jpeg","image/webp"]},"size":{"type":"integer","minimum":1,"maximum":524288,"description":"Bytes"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2047,7 +2047,7 @@ return errors === 0;
 }
 validate97.evaluated = {"props":{"customerId":true,"mediaType":true,"size":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.listCustomerOrders_res200 = validate100;
+exports.OrderPage = validate100;
 const schema44 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Order"}},"nextCursor":{"type":["string","null"]}}};
 const schema45 = {"type":"object","required":["orderId","customerId","status","items","total","createdAt","updatedAt"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"status":{"$ref":"response.json#/components/schemas/OrderStatus"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"total":{"type":"number","minimum":0},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 const schema46 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
@@ -2512,7 +2512,7 @@ return errors === 0;
 }
 validate100.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.placeOrder_body0 = validate111;
+exports.OrderInput = validate111;
 const schema48 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","minItems":1,"maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
 const schema49 = {"type":"object","additionalProperties":false,"required":["sku","quantity","unitPrice"],"properties":{"sku":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$"},"quantity":{"type":"integer","minimum":1,"maximum":10000},"unitPrice":{"type":"number","minimum":0,"maximum":1000000}}};
 
@@ -2772,7 +2772,7 @@ return errors === 0;
 }
 validate111.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.placeOrder_res201 = validate114;
+exports.Order = validate114;
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2994,7 +2994,7 @@ return errors === 0;
 }
 validate121.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.updateOrder_body0 = validate123;
+exports.OrderPatch = validate123;
 const schema52 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"request.json#/components/schemas/OrderStatus"}}};
 const schema53 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
 
@@ -3089,7 +3089,7 @@ return errors === 0;
 }
 validate123.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.listCustomerCarts_res200 = validate126;
+exports.CartPage = validate126;
 const schema54 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
 const schema55 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 
@@ -3299,7 +3299,7 @@ return errors === 0;
 }
 validate126.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.createCart_body0 = validate134;
+exports.CartInput = validate134;
 const schema56 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3383,7 +3383,7 @@ return errors === 0;
 }
 validate134.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.createCart_res201 = validate136;
+exports.Cart = validate136;
 
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3554,7 +3554,7 @@ return errors === 0;
 }
 validate142.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.checkoutCart_res202 = validate144;
+exports.Job = validate144;
 const schema59 = {"type":"object","required":["jobId","customerId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id","description":"The customer whose work it is"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 const schema60 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
 

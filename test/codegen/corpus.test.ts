@@ -12,8 +12,8 @@ import { pathToFileURL } from "node:url";
 import Koa from "koa";
 import { corpusFiles, DIRECTORY, seededSample } from "../../bench/corpus.js";
 import { createChecker } from "../../bench/typecheck.js";
-import type { Warning } from "../../packages/twinspec/src/codegen/diagnostics.js";
-import { generateOutcome, type Outcome } from "../../packages/twinspec/src/codegen/twinspec-cli.js";
+import type { Warning } from "../../packages/twinspec/src/codegen/load/diagnostics.js";
+import { generateOutcome, type Outcome } from "../../packages/twinspec/src/codegen/cli.js";
 
 /** Documents by the class of defect they carry: the warning kinds each must report. */
 const NAMED: Record<string, string[]> = {

@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import { syntheticSpec } from "../../bench/synthetic.js";
 import { createChecker } from "../../bench/typecheck.js";
-import { compileInWorker, generateRest } from "../../packages/twinspec/src/codegen/rest.js";
-import { collectOperations } from "../../packages/twinspec/src/codegen/operations.js";
-import type { JsonObject } from "../../packages/twinspec/src/codegen/spec.js";
-import { compileValidators } from "../../packages/twinspec/src/codegen/validators.js";
+import { compileInWorker, generateRest } from "../../packages/twinspec/src/codegen/generate-rest.js";
+import { collectOperations } from "../../packages/twinspec/src/codegen/model/operations.js";
+import type { JsonObject } from "../../packages/twinspec/src/codegen/load/spec.js";
+import { compileValidators } from "../../packages/twinspec/src/codegen/emit/validators.js";
 
 describe("compileInWorker (large documents)", function () {
   this.timeout(30_000);

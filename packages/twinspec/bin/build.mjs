@@ -99,7 +99,7 @@ export function removeOrphans(outDir, srcDir) {
 /** The package's compiled API, with its migrations and the validator worker tsc does not copy. */
 export function buildPackage() {
   tsc(join(pkg, "tsconfig.build.json"), "the twinspec package");
-  for (const file of ["codegen/validators-worker.mjs"]) copyFileSync(join(pkg, "src", file), join(pkg, "dist", file));
+  for (const file of ["codegen/emit/validators-worker.mjs"]) copyFileSync(join(pkg, "src", file), join(pkg, "dist", file));
   removeOrphans(join(pkg, "dist"), join(pkg, "src"));
 }
 

@@ -20,6 +20,6 @@ if (command === "start") {
   process.on("uncaughtException", internal);
   process.on("unhandledRejection", internal);
   register();
-  const { run } = await import("../src/codegen/twinspec-cli.ts");
+  const { run } = await import("../src/codegen/cli.ts");
   process.exitCode = await run(process.argv.slice(2));
 }

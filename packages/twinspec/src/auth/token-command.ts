@@ -3,8 +3,8 @@
 // owns, as each resource's x-resource declares (admin: for everything); the scopes are those openapi.yaml's x-scopes
 // declare.
 import { parseArgs } from "node:util";
-import { readScopes } from "../codegen/contract.js";
-import { loadDocument } from "../codegen/spec.js";
+import { readScopes } from "../codegen/model/contract.js";
+import { loadDocument } from "../codegen/load/spec.js";
 import { projectFile } from "../paths.js";
 import { allScopes } from "./secret.js";
 import { parseTtl, signToken } from "./tokens.js";

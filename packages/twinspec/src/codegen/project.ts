@@ -1,9 +1,9 @@
 // `npm run generate` for this project, as a function (the CLI and `npm run dev` both run it): check the specs, add
 // stubs for what is new to the hand-written files, then write generated/ (or, with check, only report what differs).
-import { loadDocument, SpecError } from "./spec.js";
-import { OUT, syncGenerated } from "./generate.js";
-import { runSpecChecks } from "./spec-checks.js";
-import { syncStubs } from "./stubs.js";
+import { loadDocument, SpecError } from "./load/spec.js";
+import { OUT, syncGenerated } from "./generate-app.js";
+import { runSpecChecks } from "./check/spec-checks.js";
+import { syncStubs } from "./emit/stubs.js";
 
 export interface ProjectOptions {
   check?: boolean;

@@ -7,7 +7,7 @@
 // samples of their schemas; Location names the resource in the body when there is one.
 import { sample, type Options } from "openapi-sampler";
 import type { ResourceInfo } from "../definition.js";
-import { at, deref, escapePointer, isObject, type Json, type JsonObject } from "../codegen/spec.js";
+import { at, deref, escapePointer, isObject, type Json, type JsonObject } from "../codegen/load/spec.js";
 import { idsFor } from "../domain/ids.js";
 import { problem, PROBLEM_TYPE } from "../http/problem.js";
 import type { HandlerResponse, OperationSpec } from "../http/rest-runtime.js";

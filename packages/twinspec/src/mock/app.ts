@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import type { AppDefinition } from "../definition.js";
 import { withAuth } from "../auth/graphql.js";
 import { TokenVerifier, type VerifierOptions } from "../auth/tokens.js";
-import { loadDocument } from "../codegen/spec.js";
+import { loadDocument } from "../codegen/load/spec.js";
 import type { GraphqlConfig } from "../config.js";
 import { createGraphqlRuntime } from "../graphql/runtime.js";
 import { createMetrics, type Metrics } from "../http/metrics.js";

@@ -4,7 +4,7 @@
 // would (the operation that answers 201/202 with that resource; what its path or body names of other resources made
 // first), and what the PUTs of paths beside them set. A new resource in the specs is walked without editing anything.
 import { buildSchema, type GraphQLField, type GraphQLSchema } from "graphql";
-import { isObject, loadDocument, type JsonObject } from "../codegen/spec.js";
+import { isObject, loadDocument, type JsonObject } from "../codegen/load/spec.js";
 import type { AppDefinition, ResourceInfo } from "../definition.js";
 import { loadTypeDefs } from "../graphql/schema.js";
 import type { OperationSpec } from "../http/rest-runtime.js";

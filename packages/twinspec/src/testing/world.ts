@@ -3,7 +3,7 @@
 // client would (owners first; a body property named like a resource's id gets a real one, made before).
 import type { AppDefinition } from "../definition.js";
 import type { OperationSpec } from "../http/rest-runtime.js";
-import { isObject, type JsonObject } from "../codegen/spec.js";
+import { isObject, type JsonObject } from "../codegen/load/spec.js";
 
 import type { Reply } from "./client.js";
 

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FIXTURE } from "../support/fixture.js";
 
-const CLI = fileURLToPath(new URL("../../src/codegen/cli.ts", import.meta.url));
-const check = (out: string) => spawnSync(process.execPath, ["--import", "tsx", "--conditions=twinspec-source", CLI, "--check", "--out", out], { encoding: "utf8", cwd: FIXTURE });
+const TWINSPEC = fileURLToPath(new URL("../../bin/twinspec.js", import.meta.url));
+const check = (out: string) => spawnSync(process.execPath, [TWINSPEC, "generate", "--check", "--out", out], { encoding: "utf8", cwd: FIXTURE });
 
 describe("generate --check (drift)", function () {
   this.timeout(60_000);

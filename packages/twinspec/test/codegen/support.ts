@@ -1,8 +1,8 @@
 // Shared helpers for the codegen unit tests: tiny in-memory OpenAPI documents and compiled validators.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { Warnings, type Warning } from "../../src/codegen/diagnostics.js";
-import { SpecError, type JsonObject } from "../../src/codegen/spec.js";
+import { Warnings, type Warning } from "../../src/codegen/load/diagnostics.js";
+import { SpecError, type JsonObject } from "../../src/codegen/load/spec.js";
 import type { Validator } from "../../src/http/validation.js";
 
 export const FILE = "test.yaml";

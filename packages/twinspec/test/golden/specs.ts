@@ -1,8 +1,8 @@
 // The documents whose generated code is kept under test/golden/<name>/, type-checked by `npm test` (tsconfig
 // includes test/) and compared with a fresh generation by test/codegen/golden.test.ts. `npm run golden` rewrites them.
-import type { GeneratedFile } from "../../src/codegen/rest.js";
-import { generateRest } from "../../src/codegen/rest.js";
-import { withCliHeader } from "../../src/codegen/twinspec-cli.js";
+import type { GeneratedFile } from "../../src/codegen/generate-rest.js";
+import { generateRest } from "../../src/codegen/generate-rest.js";
+import { withCliHeader } from "../../src/codegen/cli.js";
 
 export const GOLDEN = {
   // Real-world documents as shipped in npm packages (see test/fixtures/real-world/README.md).

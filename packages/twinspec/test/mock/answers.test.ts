@@ -2,7 +2,7 @@
 // from a copy of openapi.yaml that has some.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadDocument, type JsonObject } from "../../src/codegen/spec.js";
+import { loadDocument, type JsonObject } from "../../src/codegen/load/spec.js";
 import { HttpError } from "../../src/http/problem.js";
 import { resources } from "../fixture/generated/contract.js";
 import { createAnswers } from "../../src/mock/answers.js";

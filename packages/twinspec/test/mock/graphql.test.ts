@@ -7,7 +7,7 @@ import { getNamedType, graphql, isLeafType, isListType, isNonNullType, isObjectT
 import { createClient as createSseClient } from "graphql-sse";
 import { createClient as createWsClient } from "graphql-ws";
 import WebSocket from "ws";
-import { loadDocument } from "../../src/codegen/spec.js";
+import { loadDocument } from "../../src/codegen/load/spec.js";
 import { loadTypeDefs } from "../../src/graphql/schema.js";
 import { schemaSampler } from "../../src/mock/answers.js";
 import { mockSchema } from "../../src/mock/graphql.js";

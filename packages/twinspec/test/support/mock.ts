@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { deref, escapePointer, isObject, loadDocument, type JsonObject } from "../../src/codegen/spec.js";
+import { deref, escapePointer, isObject, loadDocument, type JsonObject } from "../../src/codegen/load/spec.js";
 import { createLogger } from "../../src/logger.js";
 import { buildMockApp, type MockAppDeps } from "../../src/mock/app.js";
 import type { Operation } from "../../src/testing/spec.js";

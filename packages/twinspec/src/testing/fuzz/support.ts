@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { after } from "mocha";
 import { before } from "../pending.js";
-import { isObject } from "../../codegen/spec.js";
+import { isObject } from "../../codegen/load/spec.js";
 import type { AppDefinition } from "../../definition.js";
 import { startServer, type TestServer, type TestServerOptions } from "../server.js";
 import { specOf, type Spec } from "../spec.js";

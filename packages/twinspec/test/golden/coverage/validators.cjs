@@ -314,7 +314,7 @@ return errors === 0;
 }
 validate55.evaluated = {"props":{"session":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.listWidgets_res200 = validate57;
+exports.Echo = validate57;
 const schema24 = {"type":"object"};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -342,7 +342,7 @@ return errors === 0;
 }
 validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports.listWidgets_resdefault = validate58;
+exports.Problem = validate58;
 const schema25 = {"type":"object","required":["type","title","status"],"properties":{"type":{"type":"string"},"title":{"type":"string"},"status":{"type":"integer"},"detail":{"type":"string"},"requestId":{"type":"string"},"errors":{"type":"array","items":{"type":"object"}}}};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -570,7 +570,7 @@ return errors === 0;
 }
 validate59.evaluated = {"props":{"limit":true,"sort":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.createWidget_body0 = validate60;
+exports.NewWidget = validate60;
 const schema27 = {"allOf":[{"$ref":"request.json#/components/schemas/WidgetFields"}],"required":["name"],"unevaluatedProperties":false};
 const schema28 = {"type":"object","properties":{"name":{"type":"string","minLength":1},"sizes":{"type":"array","items":{"type":"integer"}},"price":{"$ref":"request.json#/components/schemas/Money"}}};
 const func1 = require("ajv/dist/runtime/ucs2length").default;
@@ -829,7 +829,7 @@ return errors === 0;
 }
 validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.createWidget_body1 = validate65;
+exports.NewWidgetForm = validate65;
 const schema30 = {"type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"sizes":{"type":"array","items":{"type":"integer"}},"gift":{"type":"boolean"}}};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -997,7 +997,7 @@ return errors === 0;
 }
 validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-exports.createWidget_res201 = validate67;
+exports.Widget = validate67;
 const schema32 = {"allOf":[{"$ref":"response.json#/components/schemas/WidgetFields"},{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer","readOnly":true}}}]};
 const schema33 = {"type":"object","properties":{"name":{"type":"string","minLength":1},"sizes":{"type":"array","items":{"type":"integer"}},"price":{"$ref":"response.json#/components/schemas/Money"}}};
 const schema34 = {"type":"object","additionalProperties":false,"required":["amount","currency"],"properties":{"amount":{"type":"integer","format":"int64","minimum":0},"currency":{"type":"string","pattern":"^[A-Z]{3}$"}}};
@@ -1350,7 +1350,7 @@ return errors === 0;
 }
 validate72.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.patchWidget_body0 = validate73;
+exports.WidgetPatch = validate73;
 const schema36 = {"type":"object","minProperties":1,"properties":{"name":{"type":"string","minLength":1},"price":{"anyOf":[{"$ref":"request.json#/components/schemas/Money"},{"type":"null"}]}}};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1546,7 +1546,7 @@ return errors === 0;
 }
 validate75.evaluated = {"props":{"name":true,"ext":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.addPet_body0 = validate76;
+exports.Pet_request = validate76;
 const schema38 = {"allOf":[{"type":"object","required":["kind"],"properties":{"kind":{"enum":["Cat","Dog"]}}},{"if":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["Cat"]}}},"then":{"$ref":"request.json#/components/schemas/Cat"}},{"if":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["Dog"]}}},"then":{"$ref":"request.json#/components/schemas/Dog"}}]};
 const schema39 = {"type":"object","required":["kind","lives"],"properties":{"kind":{"const":"Cat"},"lives":{"type":"integer","minimum":1,"maximum":9}}};
 
@@ -1924,7 +1924,7 @@ return errors === 0;
 }
 validate76.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-exports.addPet_res200 = validate81;
+exports.Pet_response = validate81;
 const schema41 = {"allOf":[{"type":"object","required":["kind"],"properties":{"kind":{"enum":["Cat","Dog"]}}},{"if":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["Cat"]}}},"then":{"$ref":"response.json#/components/schemas/Cat"}},{"if":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["Dog"]}}},"then":{"$ref":"response.json#/components/schemas/Dog"}}]};
 const schema42 = {"type":"object","required":["kind","lives"],"properties":{"kind":{"const":"Cat"},"lives":{"type":"integer","minimum":1,"maximum":9}}};
 
@@ -2302,7 +2302,7 @@ return errors === 0;
 }
 validate81.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-exports.createUser_body0 = validate86;
+exports.User_request = validate86;
 const schema44 = {"type":"object","additionalProperties":false,"required":["email","password"],"properties":{"id":{"type":"string","format":"uuid","readOnly":true,"x-twinspec-read-only":true},"email":{"type":"string","format":"email"},"password":{"type":"string","writeOnly":true,"minLength":8},"homepage":{"type":"string","format":"uri"},"born":{"type":"string","format":"date-time"},"nickname":{"type":["string","null"]}}};
 const formats10 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const formats12 = require("ajv-formats/dist/formats").fullFormats.uri;
@@ -2515,7 +2515,7 @@ return errors === 0;
 }
 validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.createUser_res201 = validate87;
+exports.User_response = validate87;
 const schema45 = {"type":"object","additionalProperties":false,"required":["id","email"],"properties":{"id":{"type":"string","format":"uuid","readOnly":true},"email":{"type":"string","format":"email"},"password":{"type":"string","writeOnly":true,"minLength":8,"x-twinspec-write-only":true},"homepage":{"type":"string","format":"uri"},"born":{"type":"string","format":"date-time"},"nickname":{"type":["string","null"]}}};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

@@ -309,7 +309,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     routePath: "/pet",
     parameters: [],
     validate: { path: undefined, query: undefined, header: undefined, cookie: undefined },
-    body: { required: true, contentTypes: ["application/json","application/xml"], validate: [validators.updatePet_body0, undefined] },
+    body: { required: true, contentTypes: ["application/json","application/xml"], validate: [validators.Pet_request, undefined] },
     responses: {
       "400": { contentTypes: [], headers: [] },
       "404": { contentTypes: [], headers: [] },
@@ -324,7 +324,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     routePath: "/pet",
     parameters: [],
     validate: { path: undefined, query: undefined, header: undefined, cookie: undefined },
-    body: { required: true, contentTypes: ["application/json","application/xml"], validate: [validators.updatePet_body0, undefined] },
+    body: { required: true, contentTypes: ["application/json","application/xml"], validate: [validators.Pet_request, undefined] },
     responses: {
       "405": { contentTypes: [], headers: [] },
     },
@@ -367,7 +367,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     validate: { path: validators.getPetById_path, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
-      "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.getPetById_res200_1 } },
+      "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.Pet_response } },
       "400": { contentTypes: [], headers: [] },
       "404": { contentTypes: [], headers: [] },
       "default": { contentTypes: [], headers: [] },
@@ -410,7 +410,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     validate: { path: validators.getPetById_path, query: undefined, header: undefined, cookie: undefined },
     body: { required: false, contentTypes: ["multipart/form-data"], validate: [validators.uploadFile_body0], multipart: {"additionalMetadata":{"type":"string"},"file":{"type":"file"}} },
     responses: {
-      "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.uploadFile_res200 } },
+      "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.ApiResponse } },
     },
     security: [[{"scheme":"petstore_auth","scopes":["write:pets","read:pets"]}]],
   }),
@@ -434,9 +434,9 @@ export const operationSpecs: readonly OperationSpec[] = [
     routePath: "/store/order",
     parameters: [],
     validate: { path: undefined, query: undefined, header: undefined, cookie: undefined },
-    body: { required: true, contentTypes: ["application/json"], validate: [validators.placeOrder_body0] },
+    body: { required: true, contentTypes: ["application/json"], validate: [validators.Order_request] },
     responses: {
-      "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.placeOrder_res200_1 } },
+      "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.Order_response } },
       "400": { contentTypes: [], headers: [] },
     },
     security: [],
@@ -450,7 +450,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     validate: { path: validators.getOrderById_path, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
-      "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.placeOrder_res200_1 } },
+      "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.Order_response } },
       "400": { contentTypes: [], headers: [] },
       "404": { contentTypes: [], headers: [] },
     },
@@ -477,7 +477,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     routePath: "/user",
     parameters: [],
     validate: { path: undefined, query: undefined, header: undefined, cookie: undefined },
-    body: { required: true, contentTypes: ["application/json"], validate: [validators.createUser_body0] },
+    body: { required: true, contentTypes: ["application/json"], validate: [validators.User_request] },
     responses: {
       "default": { contentTypes: [], headers: [] },
     },
@@ -545,7 +545,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     validate: { path: validators.getUserByName_path, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
-      "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.getUserByName_res200_1 } },
+      "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.User_response } },
       "400": { contentTypes: [], headers: [] },
       "404": { contentTypes: [], headers: [] },
     },
@@ -558,7 +558,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     routePath: "/user/:username",
     parameters: [{"name":"username","in":"path","type":"string"}],
     validate: { path: validators.getUserByName_path, query: undefined, header: undefined, cookie: undefined },
-    body: { required: true, contentTypes: ["application/json"], validate: [validators.createUser_body0] },
+    body: { required: true, contentTypes: ["application/json"], validate: [validators.User_request] },
     responses: {
       "400": { contentTypes: [], headers: [] },
       "404": { contentTypes: [], headers: [] },

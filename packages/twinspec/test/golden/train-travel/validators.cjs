@@ -407,7 +407,7 @@ return errors === 0;
 }
 validate53.evaluated = {"props":{"links":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getStations_res400 = validate62;
+exports.Problem = validate62;
 const schema25 = {"properties":{"type":{"type":"string","description":"A URI reference that identifies the problem type"},"title":{"type":"string","description":"A short, human-readable summary of the problem type"},"detail":{"type":"string","description":"A human-readable explanation specific to this occurrence of the problem"},"instance":{"type":"string","description":"A URI reference that identifies the specific occurrence of the problem"},"status":{"type":"integer","description":"The HTTP status code"}}};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1057,7 +1057,7 @@ return errors === 0;
 }
 validate71.evaluated = {"props":{"links":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.createBooking_body0 = validate77;
+exports.Booking = validate77;
 const schema32 = {"type":"object","properties":{"id":{"type":"string","format":"uuid","description":"Unique identifier for the booking","readOnly":true,"x-twinspec-read-only":true},"trip_id":{"type":"string","format":"uuid","description":"Identifier of the booked trip"},"passenger_name":{"type":"string","description":"Name of the passenger"},"has_bicycle":{"type":"boolean","description":"Indicates whether the passenger has a bicycle."},"has_dog":{"type":"boolean","description":"Indicates whether the passenger has a dog."}}};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1278,7 +1278,7 @@ return errors === 0;
 }
 validate81.evaluated = {"props":{"bookingId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.createBookingPayment_body0 = validate82;
+exports.BookingPayment = validate82;
 const schema35 = {"type":"object","properties":{"id":{"description":"Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.","type":"string","format":"uuid","readOnly":true,"x-twinspec-read-only":true},"amount":{"description":"Amount intended to be collected by this payment. A positive decimal figure describing the amount to be collected.","type":"number","exclusiveMinimum":0},"currency":{"description":"Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.","type":"string","enum":["bam","bgn","chf","eur","gbp","nok","sek","try"]},"source":{"unevaluatedProperties":false,"description":"The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.","anyOf":[{"title":"Card","description":"A card (debit or credit) to take payment from.","properties":{"object":{"type":"string","const":"card"},"name":{"type":"string","description":"Cardholder's full name as it appears on the card."},"number":{"type":"string","description":"The card number, as a string without any separators. On read all but the last four digits will be masked for security."},"cvc":{"type":"integer","description":"Card security code, 3 or 4 digits usually found on the back of the card.","minLength":3,"maxLength":4,"writeOnly":true},"exp_month":{"type":"integer","format":"int64","description":"Two-digit number representing the card's expiration month."},"exp_year":{"type":"integer","format":"int64","description":"Four-digit number representing the card's expiration year."},"address_line1":{"type":"string","writeOnly":true},"address_line2":{"type":"string","writeOnly":true},"address_city":{"type":"string"},"address_country":{"type":"string"},"address_post_code":{"type":"string"}},"required":["name","number","cvc","exp_month","exp_year","address_country"]},{"title":"Bank Account","description":"A bank account to take payment from. Must be able to make payments in the currency specified in the payment.","type":"object","properties":{"object":{"const":"bank_account","type":"string"},"name":{"type":"string"},"number":{"type":"string","description":"The account number for the bank account, in string form. Must be a current account."},"sort_code":{"type":"string","description":"The sort code for the bank account, in string form. Must be a six-digit number."},"account_type":{"enum":["individual","company"],"type":"string","description":"The type of entity that holds the account. This can be either `individual` or `company`."},"bank_name":{"type":"string","description":"The name of the bank associated with the routing number."},"country":{"type":"string","description":"Two-letter country code (ISO 3166-1 alpha-2)."}},"required":["name","number","account_type","bank_name","country"]}]},"status":{"description":"The status of the payment, one of `pending`, `succeeded`, or `failed`.","type":"string","enum":["pending","succeeded","failed"],"readOnly":true,"x-twinspec-read-only":true}}};
 const formats32 = require("ajv-formats/dist/formats").fullFormats.int64;
 const func1 = require("ajv/dist/runtime/ucs2length").default;

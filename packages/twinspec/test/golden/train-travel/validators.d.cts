@@ -2,14 +2,14 @@
 import type { Validator } from "twinspec/runtime";
 declare const validators: {
   getStations_res200: Validator;
-  getStations_res400: Validator;
+  Problem: Validator;
   getTrips_query: Validator;
   getTrips_res200: Validator;
   getBookings_res200: Validator;
-  createBooking_body0: Validator;
+  Booking: Validator;
   createBooking_res201: Validator;
   getBooking_path: Validator;
-  createBookingPayment_body0: Validator;
+  BookingPayment: Validator;
   createBookingPayment_res200: Validator;
 };
 export = validators;

@@ -52,7 +52,7 @@ return errors === 0;
 }
 validate53.evaluated = {"props":{"curatorId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.putAvatar_body0 = validate54;
+exports.AvatarUpload = validate54;
 const schema21 = {"type":"object","required":["image"],"properties":{"image":{"type":"string","format":"binary","maxLength":1000,"description":"The picture (its maxLength is its size limit in bytes)"},"caption":{"type":"string","maxLength":20},"crop":{"type":"object","required":["x","y"],"properties":{"x":{"type":"integer"},"y":{"type":"integer"}}},"tags":{"type":"array","items":{"type":"string"},"maxItems":3},"attachments":{"type":"array","items":{"type":"string","format":"binary"},"maxItems":2},"size":{"type":"integer","minimum":1}}};
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 
@@ -305,7 +305,7 @@ return errors === 0;
 }
 validate54.evaluated = {"props":{"image":true,"caption":true,"crop":true,"tags":true,"attachments":true,"size":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.putAvatar_res200 = validate56;
+exports.Echo = validate56;
 const schema23 = {"type":"object"};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

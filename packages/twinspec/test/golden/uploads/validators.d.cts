@@ -2,8 +2,8 @@
 import type { Validator } from "twinspec/runtime";
 declare const validators: {
   putAvatar_path: Validator;
-  putAvatar_body0: Validator;
-  putAvatar_res200: Validator;
+  AvatarUpload: Validator;
+  Echo: Validator;
   putAvatar_res400: Validator;
   postDocument_body0: Validator;
   postDocument_body1: Validator;

@@ -72,7 +72,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     validate: { path: undefined, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
-      "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.listDataSets_res200 } },
+      "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.dataSetList } },
     },
     security: [],
   }),

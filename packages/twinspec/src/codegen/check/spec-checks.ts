@@ -1,0 +1,90 @@
+// What `npm run generate` checks before it writes anything: the two specs agree with each other (types, pairing,
+// scopes, resources, ownership), openapi.yaml declares every status and conditional header the server can answer,
+// and what changed since git HEAD in a way that breaks existing clients (fatal only with --strict).
+import { readFileSync } from "node:fs";
+import { atHead, graphqlChanges, openapiChanges, parseOpenapi, type Change } from "./breaking.js";
+import { checkAgreement, formatAgreement, type AgreementConfig } from "./spec-agreement.js";
+import { agreementConfig } from "./spec-agreement.config.js";
+import { readContract, type Contract, type ContractProblem } from "../model/contract.js";
+import { checkHttpContract } from "./http-checks.js";
+import { collectOperations } from "../model/operations.js";
+import { checkScopes, formatScopes } from "./scope-agreement.js";
+import { loadDocument } from "../load/spec.js";
+
+export interface SpecCheckOptions {
+  openapi?: string;
+  graphql?: string;
+  strict?: boolean;
+  config?: AgreementConfig;
+  cwd?: string;
+}
+
+export interface SpecCheckReport {
+  failed: boolean;
+  /** what the specs state together (complete only when nothing failed) */
+  contract: Contract;
+  /** for stdout: what passed */
+  info: string[];
+  /** for stderr: what failed or deserves a look */
+  problems: string[];
+}
+
+export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.graphql", strict = false, config = agreementConfig, cwd }: SpecCheckOptions = {}): SpecCheckReport {
+  const restDoc = loadDocument(openapi);
+  const sdl = readFileSync(graphql, "utf8");
+  const operations = collectOperations(restDoc, openapi);
+
+  const { mismatches, compared, restProperties } = checkAgreement(restDoc, sdl, config, openapi);
+  const { contract, problems } = readContract(restDoc, operations, sdl, (type) => restProperties.get(type), { rest: openapi, graphql });
+  const report: SpecCheckReport = { failed: false, contract, info: [], problems: [] };
+  if (mismatches.length > 0) {
+    report.failed = true;
+    report.problems.push(formatAgreement(mismatches, { rest: openapi, graphql }));
+  } else {
+    report.info.push(`${openapi} and ${graphql} agree on ${compared.length} types`);
+  }
+  const contractProblems = [...problems, ...checkHttpContract(operations, openapi, new Set(Object.keys(contract.rateLimits.rest)))];
+  if (contractProblems.length > 0) {
+    report.failed = true;
+    report.problems.push(formatContract(contractProblems));
+  } else {
+    const paired = [...contract.operations.values()].filter((o) => o.graphql).length;
+    report.info.push(`${contract.resources.length} resources; ${paired} of ${operations.length} operations paired with GraphQL fields, every status and conditional header the server answers declared`);
+  }
+
+  const pairs = Object.fromEntries([...contract.operations].flatMap(([id, o]) => (o.graphql ? [[id, o.graphql]] : [])));
+  const scopeMismatches = checkScopes(restDoc, sdl, pairs, openapi);
+  if (scopeMismatches.length > 0) {
+    report.failed = true;
+    report.problems.push(formatScopes(scopeMismatches));
+  } else {
+    report.info.push(`REST and GraphQL need the same scopes for all ${Object.keys(pairs).length} paired operations`);
+  }
+
+  const changes: [string, Change][] = [];
+  const skipped: string[] = [];
+  for (const [file, diff] of [
+    [openapi, (old: string) => openapiChanges(parseOpenapi(old), restDoc)],
+    [graphql, (old: string) => graphqlChanges(old, sdl)],
+  ] as const) {
+    const head = atHead(file, cwd);
+    if ("missing" in head) skipped.push(`${file} (${head.missing})`);
+    else for (const change of diff(head.text)) changes.push([file, change]);
+  }
+  const breaking = changes.filter(([, c]) => c.severity === "breaking");
+  const dangerous = changes.filter(([, c]) => c.severity === "dangerous");
+  const list = (items: [string, Change][]) => items.map(([file, c]) => `  ${file}  ${c.at}: ${c.message}`);
+  if (breaking.length > 0) {
+    if (strict) report.failed = true;
+    report.problems.push(
+      [`${breaking.length} change(s) since git HEAD break existing clients${strict ? " (fatal: --strict)" : ""}:`, ...list(breaking)].join("\n"),
+    );
+  }
+  if (dangerous.length > 0) report.problems.push([`${dangerous.length} change(s) since git HEAD may surprise existing clients:`, ...list(dangerous)].join("\n"));
+  if (breaking.length === 0) report.info.push(`no breaking changes since git HEAD${skipped.length ? ` (not compared: ${skipped.join(", ")})` : ""}`);
+  return report;
+}
+
+function formatContract(problems: ContractProblem[]): string {
+  return [`the specs are incomplete (${problems.length}):`, ...problems.map((p) => `  ${p.at}: ${p.message}`)].join("\n");
+}

@@ -1,0 +1,229 @@
+// Emits what the project's two specs state together (contract.ts) as code:
+// - generated/contract.ts: scopes, resources, who owns the target of each operation and root field, the
+//   validators a root field's arguments share with its paired operation, and the rate limits (data only; no
+//   hand-written imports);
+// - generated/resolvers.ts: ResolversByTag, the resolvers each src/graphql/<tag>.ts must have (missing = type error);
+// - generated/wiring.ts: the one place that imports every hand-written tag file (domain services, REST handlers,
+//   GraphQL resolvers) and assembles them, so a missing module, handler, resolver or ownerOf is a type error.
+import type { Contract, FieldPlan } from "../model/contract.js";
+import { prop, quote } from "../model/operations.js";
+import type { OperationValidators } from "./validators.js";
+
+const ident = (tag: string) => tag.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(\d)/, "_$1");
+
+/** Tags that have a REST or GraphQL file, in the order resources are declared, then the rest by name. */
+export function tagsWithFiles(contract: Contract): { rest: string[]; graphql: string[]; domain: string[] } {
+  const order = (tags: Iterable<string>) => {
+    const set = new Set(tags);
+    const declared = contract.resources.map((r) => r.tag).filter((t) => set.has(t));
+    return [...declared, ...[...set].filter((t) => !declared.includes(t)).sort()];
+  };
+  return {
+    rest: order([...contract.operations.values()].map((o) => o.tag)),
+    graphql: order(contract.fields.map((f) => f.tag)),
+    domain: contract.resources.map((r) => r.tag),
+  };
+}
+
+export function emitContract(contract: Contract, validators: Map<string, OperationValidators>): string {
+  const resources = contract.resources.map(
+    (r) => `  ${prop(r.tag)}: { schema: ${quote(r.schema)}, id: ${quote(r.id)}, idPrefix: ${quote(r.idPrefix)}, owner: ${quote(r.owner)}, path: ${quote(r.path)} },`,
+  );
+  const rest = [...contract.operations].map(([id, o]) => `  ${prop(id)}: ${JSON.stringify(o.ownership)},`);
+  const roots = contract.fields.filter((f) => f.root);
+  const graphql = roots.map((f) => `  ${quote(f.coordinate)}: ${JSON.stringify(f.ownership)},`);
+  const inputs = roots.flatMap((f) => (f.input ? [`  ${quote(f.coordinate)}: ${inputEntry(f, validators)},`] : []));
+  const pairs = [...contract.operations].flatMap(([id, o]) => (o.graphql ? [`  ${prop(id)}: ${quote(o.graphql)},`] : []));
+  return [
+    `import { idsFor, type Validator } from "twinspec/runtime";`,
+    `import validators from "./validators.cjs";`,
+    "",
+    "/** Every scope an operation or field may ask for (x-scopes of the bearer scheme), with its description. */",
+    "export const scopes = {",
+    ...Object.entries(contract.scopes).map(([s, d]) => `  ${quote(s)}: ${quote(d)},`),
+    "} as const;",
+    "export type Scope = keyof typeof scopes;",
+    "",
+    "/** The resources (tags with x-resource): schema, identifying property, id prefix, owner property, URL template. */",
+    "export const resources = {",
+    ...resources,
+    "} as const;",
+    "export type ResourceTag = keyof typeof resources;",
+    "",
+    "/** New ids with each resource's prefix, the id one resource derives from another's, and an instance's URL. */",
+    "export const { newId, derivedId, location } = idsFor(resources);",
+    "",
+    "/** Whose data a request acts on: an instance named by a path parameter or argument, a whole owned collection, or nobody's. */",
+    "export type Ownership = { kind: \"instance\"; resource: ResourceTag; from: string } | { kind: \"collection\"; resource: ResourceTag } | { kind: \"none\" };",
+    "",
+    "/** By operationId. */",
+    "export const restOwnership: Record<string, Ownership> = {",
+    ...rest,
+    "};",
+    "",
+    "/** By root field (\"Query.book\"). */",
+    "export const graphqlOwnership: Record<string, Ownership> = {",
+    ...graphql,
+    "};",
+    "",
+    "/** operationId → the GraphQL field it pairs with (x-graphql). */",
+    "export const pairs: Record<string, string> = {",
+    ...pairs,
+    "};",
+    "",
+    "/**",
+    " * The rules a root field's arguments share with its paired operation: arguments named like its path parameters,",
+    " * and its body (one input object argument, or arguments named like the body's properties).",
+    " */",
+    "export interface InputRules {",
+    "  operationId: string;",
+    "  path?: { args: string[]; validate: Validator };",
+    "  body?: { validate: Validator } & ({ arg: string } | { args: string[] });",
+    "}",
+    "",
+    "export const graphqlInputs: Record<string, InputRules> = {",
+    ...inputs,
+    "};",
+    "",
+    ...emitRateLimits(contract.rateLimits),
+  ].join("\n");
+}
+
+function emitRateLimits({ budgets, rest, graphql }: Contract["rateLimits"]): string[] {
+  return [
+    "/**",
+    " * Rate limits (x-rate-limit in openapi.yaml, @rateLimit in schema.graphql): each budget by name — what one caller may",
+    " * spend per window (seconds): requests on REST, query cost on GraphQL —, and which budget each REST operation and",
+    " * each GraphQL operation type spends.",
+    " */",
+    "export const rateLimits = {",
+    "  budgets: {",
+    ...Object.entries(budgets).map(([name, b]) => `    ${quote(name)}: { limit: ${b.limit}, window: ${b.window} },`),
+    "  },",
+    "  rest: {",
+    ...Object.entries(rest).map(([id, name]) => `    ${prop(id)}: ${quote(name)},`),
+    "  } as Record<string, string>,",
+    "  graphql: {",
+    ...Object.entries(graphql).map(([kind, name]) => `    ${kind}: ${quote(name)},`),
+    "  } as Partial<Record<\"query\" | \"mutation\" | \"subscription\", string>>,",
+    "} as const;",
+    "",
+  ];
+}
+
+function inputEntry(field: FieldPlan, validators: Map<string, OperationValidators>): string {
+  const input = field.input!;
+  const v = validators.get(input.operationId);
+  const parts = [`operationId: ${quote(input.operationId)}`];
+  const path = v?.params.path;
+  if (input.pathArgs.length && path) parts.push(`path: { args: ${JSON.stringify(input.pathArgs)}, validate: validators.${path} }`);
+  const body = input.body && v?.body[input.body.contentType];
+  if (input.body && body) {
+    const shape = "arg" in input.body ? `arg: ${quote(input.body.arg)}` : `args: ${JSON.stringify(input.body.args)}`;
+    parts.push(`body: { ${shape}, validate: validators.${body} }`);
+  }
+  return `{ ${parts.join(", ")} }`;
+}
+
+export function emitResolversByTag(contract: Contract): string {
+  const { graphql } = tagsWithFiles(contract);
+  const types = [...new Set(contract.fields.map((f) => f.type))].sort();
+  const lines = [
+    `import type { ${[...types.map((t) => `${t}Resolvers`), "Resolvers"].join(", ")} } from "./graphql.js";`,
+    "",
+    "/** T with the resolvers K required. */",
+    "type Must<T, K extends keyof T> = T & Required<Pick<T, K>>;",
+    "",
+    "/**",
+    " * The resolvers each src/graphql/<tag>.ts exports as `resolvers`: every root field, and every field its domain",
+    " * object does not carry. `npm run generate` writes a stub for each new one; a missing one is a type error.",
+    " */",
+    "export interface ResolversByTag {",
+  ];
+  for (const tag of graphql) {
+    lines.push(`  ${prop(tag)}: {`);
+    const byType = new Map<string, string[]>();
+    for (const f of contract.fields.filter((x) => x.tag === tag)) byType.set(f.type, [...(byType.get(f.type) ?? []), f.field]);
+    for (const [type, fields] of byType) lines.push(`    ${type}: Must<${type}Resolvers, ${fields.map(quote).join(" | ")}>;`);
+    lines.push("  };");
+  }
+  lines.push("}", "", "/** The custom scalars' implementations (src/graphql/scalars.ts). */");
+  lines.push(`export type ScalarResolvers = Required<Pick<Resolvers, ${contract.scalars.length ? contract.scalars.map(quote).join(" | ") : "never"}>>;`, "");
+  return lines.join("\n");
+}
+
+export function emitWiring(contract: Contract, modelFields: Map<string, string[]>): string {
+  const { rest, graphql, domain } = tagsWithFiles(contract);
+  const owned = contract.resources.filter((r) => r.owner !== "self" && r.owner !== "none");
+  const lines = [
+    `import type { RestHandlers } from "./rest.js";`,
+    `import type { Resolvers } from "./graphql.js";`,
+    `import type { ResourceTag } from "./contract.js";`,
+    `import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, RestContext as BaseRestContext, ServiceDeps } from "twinspec";`,
+    `import * as contract from "./contract.js";`,
+    `import { operationSpecs, restRoutes } from "./rest.js";`,
+    `import { persistedDocuments } from "./persisted-documents.js";`,
+    `import { createLoaders } from "../src/graphql/loaders.js";`,
+    ...domain.map((t) => `import * as ${ident(t)}Domain from "../src/domain/${t}.js";`),
+    ...rest.map((t) => `import { handlers as ${ident(t)}Handlers } from "../src/rest/${t}.js";`),
+    ...graphql.map((t) => `import { resolvers as ${ident(t)}Resolvers } from "../src/graphql/${t}.js";`),
+    `import { scalars } from "../src/graphql/scalars.js";`,
+    "",
+    "/** Every resource's domain service, by tag: what `createService` of src/domain/<tag>.ts returns. */",
+    "export interface Services {",
+    ...domain.map((t) => `  ${prop(t)}: ReturnType<typeof ${ident(t)}Domain.createService>;`),
+    "}",
+    "",
+    "/** A resource owned through one of its properties says who owns an instance (undefined: there is none). */",
+    "type OwnerOf = { ownerOf(id: string): Promise<string | undefined> };",
+    "",
+    "export function createServices(deps: ServiceDeps): Services {",
+    "  const services = {",
+    ...domain.map((t) => `    ${prop(t)}: ${ident(t)}Domain.createService(deps),`),
+    "  };",
+    `  return services satisfies { ${owned.map((r) => `${prop(r.tag)}: OwnerOf`).join("; ")} };`,
+    "}",
+    "",
+    "/** Who owns an instance of a resource: a token whose sub is that id acts for it (undefined: no such instance; null: nobody owns it). */",
+    "export function ownerLookup(services: Services): OwnerLookup {",
+    "  return async (resource, id) => {",
+    "    switch (resource as ResourceTag) {",
+    ...contract.resources.map((r) =>
+      r.owner === "self" ? `      case ${quote(r.tag)}:\n        return id;`
+      : r.owner === "none" ? `      case ${quote(r.tag)}:\n        return null;`
+      : `      case ${quote(r.tag)}:\n        return services.${ident(r.tag)}.ownerOf(id);`,
+    ),
+    "    }",
+    "  };",
+    "}",
+    "",
+    "/** Every operation's handler, from src/rest/<tag>.ts. */",
+    `export const restHandlers: RestHandlers = { ${rest.map((t) => `...${ident(t)}Handlers`).join(", ")} };`,
+    "",
+    "/** Every resolver, from src/graphql/<tag>.ts and src/graphql/scalars.ts. */",
+    `export const resolvers: Resolvers[] = [scalars, ${graphql.map((t) => `${ident(t)}Resolvers`).join(", ")}];`,
+    "",
+    "/** What every resolver receives (codegen.yml contextType): the services, this operation's loaders, the caller. */",
+    "export type GraphqlContext = BaseGraphqlContext<Services, ReturnType<typeof createLoaders>>;",
+    "",
+    "/** What every REST handler receives as `ctx`: the request context, the services, the caller, the preconditions. */",
+    "export type RestContext = BaseRestContext<Services>;",
+    "",
+    "/** The application, for the framework: buildApp({ definition, … }), serve(definition). */",
+    "export const definition: AppDefinition<Services> = { contract, operationSpecs, restRoutes, restHandlers, resolvers, scalars, createServices, ownerLookup, createLoaders, persistedDocuments };",
+    "",
+    "/** Each domain model carries the fields of its GraphQL type that have no resolver (a missing one is named here). */",
+    "type Carries<M, K extends keyof M> = M;",
+    ...[...contract.models].map(([type, tag]) => {
+      const fields = modelFields.get(type) ?? [];
+      return `export type ${type}Model = Carries<${ident(tag)}Domain.${type}, ${fields.length ? fields.map(quote).join(" | ") : "never"}>;`;
+    }),
+    "",
+  ];
+  return lines.join("\n");
+}
+
+/** graphql-codegen mappers: each resource's GraphQL type resolves from its domain model. */
+export function mappers(contract: Contract): Record<string, string> {
+  return Object.fromEntries([...contract.models].map(([type, tag]) => [type, `../src/domain/${tag}.js#${type}`]));
+}

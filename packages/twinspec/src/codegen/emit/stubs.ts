@@ -1,0 +1,244 @@
+// Stubs in the hand-written files, like gqlgen's: for each operation a handler in src/rest/<tag>.ts, for each
+// GraphQL field that needs one a resolver in src/graphql/<tag>.ts, and for each resource its domain module
+// src/domain/<tag>.ts. A new file is written whole; into an existing one only the missing members are inserted, at
+// the end of its `handlers` / `resolvers` object. Nothing already written is ever changed. A stub answers 501
+// (REST) or NOT_IMPLEMENTED (GraphQL), so the server runs while you fill them in.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import ts from "typescript";
+import type { Contract, FieldPlan, Resource } from "../model/contract.js";
+import { tagsWithFiles } from "./contract-emitter.js";
+import { deref, isObject, type Json, type JsonObject } from "../load/spec.js";
+
+interface StubChange {
+  file: string;
+  /** what was (or, with check, would be) added */
+  added: string[];
+  created: boolean;
+}
+
+const STUB_IMPORT = `import { NotImplementedError } from "twinspec";`;
+const throwing = (what: string, indent: string) => `{\n${indent}  throw new NotImplementedError(${JSON.stringify(what)});\n${indent}}`;
+
+/** Writes (or with check, only lists) every missing stub under `root` (the project folder). */
+export function syncStubs(contract: Contract, doc: JsonObject, { check = false, root = "." } = {}): StubChange[] {
+  const changes: StubChange[] = [];
+  const write = (file: string, content: string, added: string[], created: boolean) => {
+    changes.push({ file, added, created });
+    if (check) return;
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), content);
+  };
+  const { rest, graphql, domain } = tagsWithFiles(contract);
+
+  for (const tag of rest) {
+    const file = `src/rest/${tag}.ts`;
+    const ops = [...contract.operations].filter(([, o]) => o.tag === tag).map(([id]) => id);
+    const member = (id: string) => `  async ${id}() ${throwing(id, "  ")},\n`;
+    const path = join(root, file);
+    if (!existsSync(path)) {
+      const text = [
+        `// REST handlers for the ${tag} operations of openapi.yaml: request → domain (src/domain/${tag}.ts) → response.`,
+        "// `npm run generate` adds a stub here for each new operation of this tag; replace its body. What a handler",
+        "// builds its answer with (bodies, ETag and Location headers, Link pages): README, \"Filling in the stubs\".",
+        `import type { HandlersByTag } from "../../generated/rest.js";`,
+        STUB_IMPORT,
+        "",
+        `export const handlers: HandlersByTag[${JSON.stringify(tag)}] = {`,
+        ops.map(member).join("") + "};",
+        "",
+      ].join("\n");
+      write(file, text, ops, true);
+      continue;
+    }
+    const source = readFileSync(path, "utf8");
+    const literal = exportedObject(file, source, "handlers");
+    const missing = ops.filter((id) => !propertyNames(literal).has(id));
+    if (missing.length) write(file, ensureImport(insertMembers(source, literal, missing.map(member).join(""))), missing, false);
+  }
+
+  for (const tag of graphql) {
+    const file = `src/graphql/${tag}.ts`;
+    const fields = contract.fields.filter((f) => f.tag === tag);
+    const path = join(root, file);
+    if (!existsSync(path)) {
+      const byType = group(fields);
+      const text = [
+        `// GraphQL resolvers for the ${tag} fields of schema.graphql: thin calls into the domain (src/domain/${tag}.ts).`,
+        "// `npm run generate` adds a stub here for each new field that needs a resolver; replace its body.",
+        `import type { ResolversByTag } from "../../generated/resolvers.js";`,
+        STUB_IMPORT,
+        "",
+        `export const resolvers: ResolversByTag[${JSON.stringify(tag)}] = {`,
+        [...byType].map(([type, list]) => `  ${type}: {\n${list.map((f) => fieldStub(f, "    ")).join("")}  },\n`).join("") + "};",
+        "",
+      ].join("\n");
+      write(file, text, fields.map((f) => f.coordinate), true);
+      continue;
+    }
+    let source = readFileSync(path, "utf8");
+    const added: string[] = [];
+    for (const [type, list] of group(fields)) {
+      const top = exportedObject(file, source, "resolvers");
+      const inner = top.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && nameOf(p.name) === type);
+      if (!inner) {
+        source = insertMembers(source, top, `  ${type}: {\n${list.map((f) => fieldStub(f, "    ")).join("")}  },\n`);
+        added.push(...list.map((f) => f.coordinate));
+        continue;
+      }
+      if (!ts.isObjectLiteralExpression(inner.initializer)) continue;
+      const missing = list.filter((f) => !propertyNames(inner.initializer as ts.ObjectLiteralExpression).has(f.field));
+      if (missing.length === 0) continue;
+      source = insertMembers(source, inner.initializer, missing.map((f) => fieldStub(f, "    ")).join(""), "    ");
+      added.push(...missing.map((f) => f.coordinate));
+    }
+    if (added.length) write(file, ensureImport(source), added, false);
+  }
+
+  for (const tag of domain) {
+    const file = `src/domain/${tag}.ts`;
+    if (existsSync(join(root, file))) continue;
+    const resource = contract.resources.find((r) => r.tag === tag)!;
+    write(file, domainStub(resource, doc), [`createService, ${resource.schema}`], true);
+  }
+
+  // generated/wiring.ts imports these two whatever the specs say: written once, then the application's.
+  if (!existsSync(join(root, "src/graphql/scalars.ts"))) write("src/graphql/scalars.ts", scalarsStub(contract.scalars), ["scalars"], true);
+  if (!existsSync(join(root, "src/graphql/loaders.ts"))) write("src/graphql/loaders.ts", LOADERS_STUB, ["createLoaders"], true);
+  return changes;
+}
+
+function group(fields: FieldPlan[]): Map<string, FieldPlan[]> {
+  const byType = new Map<string, FieldPlan[]>();
+  for (const f of fields) byType.set(f.type, [...(byType.get(f.type) ?? []), f]);
+  return byType;
+}
+
+function fieldStub(f: FieldPlan, indent: string): string {
+  if (f.type === "Subscription") return `${indent}${f.field}: {\n${indent}  subscribe: () => ${throwing(f.coordinate, `${indent}  `)},\n${indent}},\n`;
+  return `${indent}${f.field}: () => ${throwing(f.coordinate, indent)},\n`;
+}
+
+function exportedObject(file: string, source: string, name: string): ts.ObjectLiteralExpression {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  for (const statement of sf.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const decl of statement.declarationList.declarations) {
+      if (!ts.isIdentifier(decl.name) || decl.name.text !== name || !decl.initializer) continue;
+      let init = decl.initializer;
+      while (ts.isSatisfiesExpression(init) || ts.isAsExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+      if (ts.isObjectLiteralExpression(init)) return init;
+    }
+  }
+  throw new Error(`${file} has no \`export const ${name} = { … }\` to add stubs to; restore it, or move the file away and run npm run generate`);
+}
+
+function nameOf(name: ts.PropertyName): string | undefined {
+  return ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : undefined;
+}
+
+function propertyNames(literal: ts.ObjectLiteralExpression): Set<string> {
+  return new Set(literal.properties.flatMap((p) => (p.name ? [nameOf(p.name)].filter((n): n is string => !!n) : [])));
+}
+
+/** `text` (whole lines) inserted before the literal's closing brace, after a comma for the last member if it lacks one. */
+function insertMembers(source: string, literal: ts.ObjectLiteralExpression, text: string, indent = "  "): string {
+  const close = literal.end - 1;
+  const last = literal.properties.at(-1);
+  let before = source.slice(0, close);
+  if (last && !/,\s*$/.test(source.slice(last.end, close))) before = source.slice(0, last.end) + "," + source.slice(last.end, close);
+  const lineStart = before.replace(/[ \t]*$/, "");
+  const needsNewline = !lineStart.endsWith("\n");
+  return `${lineStart}${needsNewline ? "\n" : ""}${text}${indent.slice(2)}${source.slice(close)}`;
+}
+
+function ensureImport(source: string): string {
+  if (/\bNotImplementedError\b/.test(source.replace(/throw new NotImplementedError/g, "")) || !/throw new NotImplementedError/.test(source)) return source;
+  const imports = [...source.matchAll(/^import [^;]+;\n/gm)];
+  const at = imports.length ? imports.at(-1)!.index! + imports.at(-1)![0].length : 0;
+  return source.slice(0, at) + STUB_IMPORT + "\n" + source.slice(at);
+}
+
+function domainStub(resource: Resource, doc: JsonObject): string {
+  const schemas = isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
+  const schema = deref(doc, schemas[resource.schema], "openapi.yaml", `/components/schemas/${resource.schema}`).value;
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  const props = Object.entries(isObject(schema.properties) ? schema.properties : {});
+  const service = `${resource.schema}Service`;
+  const owned = resource.owner !== "self" && resource.owner !== "none";
+  return [
+    `// The ${resource.tag} domain: its rules, once, for REST and GraphQL alike. \`npm run generate\` wrote this stub because`,
+    `// openapi.yaml declares the resource (tag ${resource.tag}); fill it in. Its table comes from a migration in src/migrations/.`,
+    "// The building blocks (ids, pages, 404/410, If-Match, transactions, the table type): README, \"Filling in the stubs\".",
+    `import type { ServiceDeps } from "twinspec";`,
+    ...(owned ? [STUB_IMPORT] : []),
+    "",
+    `/** One ${resource.schema} as the domain holds it; GraphQL resolves ${resource.schema}'s fields from it. */`,
+    `export interface ${resource.schema} {`,
+    ...props.map(([name, p]) => `  ${name}${required.has(name) ? "" : "?"}: ${tsType(doc, p)};`),
+    ...(resource.etag && !props.some(([name]) => name === "version")
+      ? ["  /** +1 on every change: the ETag's source (etagOf, resourceHeaders) and what If-Match is checked against (holds) */", "  version: number;"]
+      : []),
+    "}",
+    "",
+    `export class ${service} {`,
+    "  constructor(private readonly deps: ServiceDeps) {}",
+    ...(owned
+      ? [
+          "",
+          `  /** Who owns ${resource.id} (its ${resource.owner}); undefined when there is no such ${resource.schema}. */`,
+          `  async ownerOf(${resource.id}: string): Promise<string | undefined> ${throwing(`${resource.tag}.ownerOf`, "  ")}`,
+        ]
+      : []),
+    "}",
+    "",
+    `export function createService(deps: ServiceDeps): ${service} {`,
+    `  return new ${service}(deps);`,
+    "}",
+    "",
+  ].join("\n");
+}
+
+function scalarsStub(scalars: readonly string[]): string {
+  const custom = scalars.filter((s) => s !== "DateTime");
+  return [
+    "// The custom scalars of schema.graphql. `npm run generate` wrote this file; DateTime is Twinspec's (RFC 3339 strings).",
+    ...(custom.length ? [`import { GraphQLScalarType } from "graphql";`] : []),
+    ...(scalars.includes("DateTime") ? [`import { DateTime } from "twinspec";`] : []),
+    `import type { ScalarResolvers } from "../../generated/resolvers.js";`,
+    "",
+    "/** Every custom scalar of schema.graphql (generated/resolvers.ts asks for each one). */",
+    "export const scalars: ScalarResolvers = {",
+    ...(scalars.includes("DateTime") ? ["  DateTime,"] : []),
+    ...custom.map((s) => `  // values pass through unchanged: give ${s} its own serialize/parseValue/parseLiteral\n  ${s}: new GraphQLScalarType({ name: ${JSON.stringify(s)} }),`),
+    "};",
+    "",
+  ].join("\n");
+}
+
+const LOADERS_STUB = [
+  "// Per-operation DataLoaders for GraphQL resolvers (ctx.loaders): one query per relationship per tick, whatever the",
+  "// number of parents. `npm run generate` wrote this file; add a loader where a field reads a relation.",
+  `import type { Services } from "../../generated/wiring.js";`,
+  "",
+  "export function createLoaders(services: Services) {",
+  "  void services;",
+  "  return {};",
+  "}",
+  "",
+].join("\n");
+
+function tsType(doc: JsonObject, raw: Json): string {
+  const value = deref(doc, raw, "openapi.yaml", "").value;
+  const types = (Array.isArray(value.type) ? value.type : [value.type]).filter((t) => t !== undefined).map(String);
+  const one = (t: string) =>
+    t === "string" ? (Array.isArray(value.enum) ? value.enum.map((v) => JSON.stringify(v)).join(" | ") : "string")
+    : t === "integer" || t === "number" ? "number"
+    : t === "boolean" ? "boolean"
+    : t === "null" ? "null"
+    : t === "array" ? `${value.items === undefined ? "unknown" : wrap(tsType(doc, value.items as Json))}[]`
+    : "Record<string, unknown>";
+  return types.length ? types.map(one).join(" | ") : "unknown";
+}
+
+const wrap = (t: string) => (/[ |]/.test(t) ? `(${t})` : t);

@@ -1,0 +1,52 @@
+// The GraphQL side of generation: graphql-codegen with codegen.yml, in memory. The client preset's persisted
+// documents (id → text) are also written as a module the server imports: its manifest, and its safelist in
+// persisted-only mode.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { generate } from "@graphql-codegen/cli";
+import { parse } from "yaml";
+import type { GeneratedFile } from "./generate-rest.js";
+
+export const PERSISTED_MODULE = "generated/persisted-documents.ts";
+
+/** `mappers` are set on every output that generates resolvers (each resource type → its domain model). */
+export async function generateGraphql(configFile: string, { mappers = {} }: { mappers?: Record<string, string> } = {}): Promise<GeneratedFile[]> {
+  const config = parse(readFileSync(configFile, "utf8"));
+  const source = `${config.schema} + ${config.documents}`;
+  // Until client/operations/ holds a document, the client preset writes the schema's types and an empty manifest.
+  config.ignoreNoDocuments = true;
+  for (const output of Object.values(config.generates ?? {}) as { plugins?: string[]; preset?: unknown; config?: Record<string, unknown> }[]) {
+    // A preset by name is looked up from the working directory only: `twinspec init` runs before any install.
+    if (output.preset === "client") output.preset = ((await pluginLoader("@graphql-codegen/client-preset")) as { preset: unknown }).preset;
+    if (output.plugins?.includes("typescript-resolvers")) output.config = { ...output.config, mappers: { ...mappers, ...(output.config?.mappers as object) } };
+  }
+  const outputs: { filename: string; content: string }[] = await generate({ ...config, pluginLoader, cwd: process.cwd(), silent: true, verbose: false }, false);
+  const files = outputs.map((o) => ({ path: o.filename, content: o.content, source }));
+  const manifest = files.find((f) => f.path.endsWith("/persisted-documents.json"));
+  files.push({ path: PERSISTED_MODULE, content: persistedModule(manifest ? JSON.parse(manifest.content) : {}), source });
+  return files;
+}
+
+/**
+ * graphql-codegen's plugins, found from the project (a plugin it installed) and else beside this package (the ones
+ * Twinspec depends on): `twinspec init` runs generate in a folder with no node_modules yet.
+ */
+async function pluginLoader(name: string): Promise<unknown> {
+  let resolved: string;
+  try {
+    resolved = createRequire(join(process.cwd(), "codegen.yml")).resolve(name);
+  } catch {
+    resolved = createRequire(import.meta.url).resolve(name);
+  }
+  return import(pathToFileURL(resolved).href);
+}
+
+function persistedModule(documents: Record<string, string>): string {
+  return [
+    "/** The client preset's persisted documents: id (`sha256:` + the hex SHA-256 of the text) → document text. */",
+    `export const persistedDocuments: Readonly<Record<string, string>> = ${JSON.stringify(documents, null, 2)};`,
+    "",
+  ].join("\n");
+}
