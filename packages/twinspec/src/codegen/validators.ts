@@ -6,7 +6,7 @@ import { Warnings, type Warning } from "./diagnostics.js";
 import { identifier, type Operation } from "./operations.js";
 import type { ParamLocation } from "./parameters.js";
 import { docId, documentFor, READ_ONLY, scanSchemas, toJsonSchema, WRITE_ONLY, type Direction, type SchemaContext } from "./schemas.js";
-import { escapePointer, type Json, type JsonObject } from "./spec.js";
+import { escapePointer, textOf, type Json, type JsonObject } from "./spec.js";
 import { standaloneCode } from "./standalone.js";
 
 const require = createRequire(import.meta.url);
@@ -69,7 +69,7 @@ const lenientRegExp = Object.assign(
 
 export function compileValidators(doc: JsonObject, operations: Operation[], file = ""): CompiledValidators {
   const warnings = new Warnings(file);
-  const v30 = String(doc.openapi).startsWith("3.0");
+  const v30 = textOf(doc.openapi).startsWith("3.0");
   const Ajv = v30 ? AjvDraft7 : Ajv2020;
   const scan = scanSchemas(doc);
   // inlineRefs off: a component used by many operations is one function, not copied into each (large documents
@@ -89,7 +89,7 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
   for (const direction of ["request", "response"] as Direction[]) {
     const copy = documentFor({ doc, direction, v30, warnings });
     copy[HOLDER] = holders[direction] = {};
-    ajv.addSchema(copy as object, docId(direction));
+    ajv.addSchema(copy, docId(direction));
   }
   const contexts = Object.fromEntries((["request", "response"] as Direction[]).map((direction) => [direction, { doc, direction, v30 }])) as Record<Direction, SchemaContext>;
 
@@ -104,7 +104,7 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
     if (seen.has(key)) return seen.get(key);
     const id = `${docId(direction)}#/${HOLDER}/${name}`;
     try {
-      ajv.validateSchema(schema as object, true); // as addSchema did
+      void ajv.validateSchema(schema as object, true); // as addSchema did (throws when invalid; a promise only for $async meta-schemas)
       holders[direction][name] = schema;
       if (!ajv.getSchema(id)) throw new Error(`no schema at ${id}`);
       refs[name] = id;

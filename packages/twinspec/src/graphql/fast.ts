@@ -115,8 +115,8 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
     setRateLimitHeaders(ctx.res, spent);
     if (!spent.allowed) {
       const [body, init] = rateLimitedResponse(spent, accept);
-      ctx.status = init!.status!;
-      setHeaders(ctx, init!.headers as Record<string, string>);
+      ctx.status = init.status!;
+      setHeaders(ctx, init.headers as Record<string, string>);
       ctx.body = body;
       return true;
     }
@@ -132,7 +132,7 @@ export async function answerCommonCase(ctx: Context, runtime: GraphqlRuntime): P
   const errors = result.errors?.map(formatError);
   // The database could not serve some field now: tell when to retry, as a REST 503 does.
   const down = errors?.find((e) => (e as GraphQLError).extensions?.code === "SERVICE_UNAVAILABLE") as GraphQLError | undefined;
-  if (down) ctx.set("Retry-After", String(down.extensions.retryAfterSeconds ?? 1));
+  if (down) ctx.set("Retry-After", String((down.extensions.retryAfterSeconds as number | undefined) ?? 1));
   // No `data` at all = a request error (variable coercion): 400 for application/graphql-response+json.
   const requestError = !("data" in result) && !accept.includes("application/json");
   ctx.status = requestError ? 400 : 200;

@@ -60,7 +60,7 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
       const ctx = contexts.get(req.raw);
       // The database could not serve some field now: tell when to retry, as a REST 503 does.
       const down = result.errors?.find((e) => e.extensions?.code === "SERVICE_UNAVAILABLE");
-      if (down && ctx) ctx.set("Retry-After", String(down.extensions.retryAfterSeconds ?? 1));
+      if (down && ctx) ctx.set("Retry-After", String((down.extensions.retryAfterSeconds as number | undefined) ?? 1));
       // No `data` at all = a request error (variable coercion): GraphQL over HTTP wants a 4xx for
       // application/graphql-response+json, where graphql-http would answer 200.
       if (!("data" in result) && ctx && !ctx.get("Accept").includes("application/json")) {
@@ -141,7 +141,7 @@ async function explain(error: unknown, req: Request<IncomingMessage, unknown>): 
   if (!explainer) throw error;
   const raw = typeof req.body === "function" ? await req.body() : req.body;
   const message = explainer(sentParams(req, raw), raw);
-  const type = /application\/graphql-response\+json/i.test(String((req.headers as Record<string, unknown>).accept ?? "")) ? "application/graphql-response+json" : "application/json";
+  const type = /application\/graphql-response\+json/i.test(String((req.headers as Record<string, string | string[] | undefined>).accept ?? "")) ? "application/graphql-response+json" : "application/json";
   return [
     JSON.stringify({ errors: [{ message, extensions: { code: "BAD_REQUEST" } }] }),
     { status: 400, statusText: "Bad Request", headers: { "content-type": `${type}; charset=utf-8` } },

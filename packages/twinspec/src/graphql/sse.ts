@@ -44,7 +44,7 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
     execute: runtime.execute,
     subscribe: runtime.subscribe,
     onSubscribe: (req, params) => {
-      const resolved = runtime.persisted.resolve({ ...params, documentId: documentIdOf(req.context as unknown as Context) });
+      const resolved = runtime.persisted.resolve({ ...params, documentId: documentIdOf(req.context) });
       if (resolved?.errors) return refused(resolved.errors);
       const prepared = runtime.prepare(resolved?.query ?? params.query, params.variables);
       const ctx = req.context as unknown as Context;

@@ -13,7 +13,7 @@ export interface FrontOptions {
   /** what runs around every request here, outermost first (the edge, last) */
   outer: Middleware[];
   /** the middleware answering a request of this method and path here; undefined: Koa's full chain answers it */
-  route(method: string | undefined, path: string): Middleware | undefined;
+  route: (method: string | undefined, path: string) => Middleware | undefined;
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -29,7 +29,7 @@ export interface FrontDoor {
 
 export function frontDoor({ koa, outer, route }: FrontOptions): FrontDoor {
   // Made at the first request: Koa composes its middleware when its callback is made, and more may be added until then.
-  let full: RequestListener | undefined;
+  let full: ReturnType<Koa["callback"]> | undefined;
   let started = false;
   const listener: RequestListener = (req, res) => {
     started = true;
@@ -37,7 +37,7 @@ export function frontDoor({ koa, outer, route }: FrontOptions): FrontDoor {
     const query = url.indexOf("?");
     const path = query < 0 ? url : url.slice(0, query);
     const target = req.headers.origin === undefined && path.charCodeAt(0) === 47 /* "/" */ ? route(req.method, path) : undefined;
-    if (!target) return (full ??= koa.callback())(req, res);
+    if (!target) return void (full ??= koa.callback())(req, res);
     const ctx = koa.createContext(req, res);
     res.statusCode = 404;
     // As Koa's handleRequest: what fails, the chain or writing the answer, goes to ctx.onerror.
