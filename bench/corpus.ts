@@ -119,7 +119,7 @@ export async function runCorpus(files: string[], { typecheck = true, batchMb = 4
     batchBytes = 0;
   };
   for (const [index, file] of files.entries()) {
-    const { dir, outcome, ms, printed } = await generateOne(file);
+    const { outcome, ms, printed } = await generateOne(file);
     const kinds: Record<string, number> = {};
     for (const w of outcome.warnings) kinds[w.kind] = (kinds[w.kind] ?? 0) + 1;
     const rest = outcome.files?.find((f) => f.path.endsWith("/rest.ts"))?.content ?? "";
@@ -247,11 +247,11 @@ async function main() {
   const command = `npm run bench:corpus${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
   if (values.largest || values.cuts) {
     const bySize = values.cuts
-      ? [...writeCuts(CUT_SOURCE, values["cut-mb"]!.split(",").map(Number), "bench/.tmp/cuts"), CUT_SOURCE]
+      ? [...writeCuts(CUT_SOURCE, values["cut-mb"].split(",").map(Number), "bench/.tmp/cuts"), CUT_SOURCE]
       : files.map((f) => ({ f, size: statSync(f).size })).sort((a, b) => b.size - a.size).slice(0, Number(values.largest)).map((x) => x.f);
     const table = runBySize(bySize, command, { typecheck: !values["no-typecheck"] });
-    mkdirSync(values.results!, { recursive: true });
-    writeFileSync(join(values.results!, values.cuts ? "corpus-cuts.md" : "corpus-largest.md"), table);
+    mkdirSync(values.results, { recursive: true });
+    writeFileSync(join(values.results, values.cuts ? "corpus-cuts.md" : "corpus-largest.md"), table);
     return;
   }
   console.log(`${command}: ${files.length} documents`);
@@ -264,11 +264,11 @@ async function main() {
     },
   });
   const summary = summarize(results, (performance.now() - started) / 1000);
-  mkdirSync(values.results!, { recursive: true });
+  mkdirSync(values.results, { recursive: true });
   mkdirSync("bench/.tmp", { recursive: true });
   writeFileSync("bench/.tmp/corpus-docs.json", JSON.stringify(results, null, 1));
-  writeFileSync(join(values.results!, "corpus-summary.json"), `${JSON.stringify({ command, ...summary }, null, 2)}\n`);
-  writeFileSync(join(values.results!, "corpus-summary.md"), markdown(summary, command));
+  writeFileSync(join(values.results, "corpus-summary.json"), `${JSON.stringify({ command, ...summary }, null, 2)}\n`);
+  writeFileSync(join(values.results, "corpus-summary.md"), markdown(summary, command));
   console.log(markdown(summary, command));
 }
 

@@ -20,12 +20,12 @@ export async function startServer(script: string, env: Record<string, string> = 
       const m = /"url":"(http:\/\/[^"]+)"/.exec(buffered);
       if (m) {
         clearTimeout(timer);
-        child.stdout!.off("data", onData);
-        child.stdout!.resume(); // keep draining the logs so the server never blocks on a full pipe
+        child.stdout.off("data", onData);
+        child.stdout.resume(); // keep draining the logs so the server never blocks on a full pipe
         resolve(m[1]);
       }
     };
-    child.stdout!.on("data", onData);
+    child.stdout.on("data", onData);
     child.on("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return {

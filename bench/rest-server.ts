@@ -38,7 +38,8 @@ if (mode === "generated") {
   });
 }
 koa.use(router.routes());
-const server = createServer(koa.callback());
+const handle = koa.callback();
+const server = createServer((req, res) => void handle(req, res));
 server.listen(0, "127.0.0.1", () => {
   const { port } = server.address() as AddressInfo;
   console.log(JSON.stringify({ url: `http://127.0.0.1:${port}`, startMs: Math.round(performance.now()) }));

@@ -51,6 +51,6 @@ try {
   console.log(`1000 vs 10 operations: ${ratio(g1000, g10)}× (target ≥ 0.9: ${g1000 >= 0.9 * g10 ? "met" : "MISSED"})`);
   console.log(`generated vs hand-written: ${ratio(g10, hand)}× (target ≥ 0.8: ${g10 >= 0.8 * hand ? "met" : "MISSED"})`);
 } finally {
-  await Promise.all(servers.map((s) => s.server?.stop()));
+  await Promise.all(servers.map(async (s) => s.server?.stop()));
   rmSync(dir, { recursive: true, force: true });
 }

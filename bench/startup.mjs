@@ -28,7 +28,10 @@ for (const [name, args] of variants) {
       child.stdout.on("data", (chunk) => {
         out += chunk;
         const m = /"url":"([^"]+)"/.exec(out);
-        if (m) (clearTimeout(timer), resolve(m[1]));
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
       });
     });
     const ready = performance.now() - started;

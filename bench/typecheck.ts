@@ -16,7 +16,7 @@ export interface CheckResult {
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
 function compilerOptions(): ts.CompilerOptions {
-  const { config } = ts.readConfigFile(join(ROOT, "tsconfig.json"), ts.sys.readFile);
+  const { config } = ts.readConfigFile(join(ROOT, "tsconfig.json"), (path) => ts.sys.readFile(path));
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, ROOT);
   return { ...options, types: ["node"], noEmit: true, incremental: false };
 }

@@ -31,7 +31,7 @@ describe("main.ts process", function () {
         },
       }),
       duplex: "half",
-    } as RequestInit);
+    });
     await new Promise((r) => setTimeout(r, 100));
     first.child.kill("SIGTERM");
     const slowRes = await slow;

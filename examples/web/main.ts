@@ -49,7 +49,7 @@ function showPage(outcome: CustomerPage) {
       const open = document.createElement("button");
       open.type = "button";
       open.textContent = `${customer.firstName} ${customer.lastName}`;
-      open.addEventListener("click", () => openCustomer(customer.customerId).catch(showError));
+      open.addEventListener("click", () => void openCustomer(customer.customerId).catch(showError));
       item.append(open);
       return item;
     }),
@@ -58,7 +58,7 @@ function showPage(outcome: CustomerPage) {
   element<HTMLButtonElement>("next-page").disabled = nextUrl(outcome) === undefined;
 }
 
-element("next-page").addEventListener("click", async () => {
+async function showNextPage() {
   try {
     const next = await api.nextPage(page);
     if (!next) return;
@@ -67,7 +67,9 @@ element("next-page").addEventListener("click", async () => {
   } catch (error) {
     showError(error);
   }
-});
+}
+
+element("next-page").addEventListener("click", () => void showNextPage());
 
 // ---- One customer, edited with If-Match ----------------------------------------------------------------------
 
@@ -93,11 +95,10 @@ async function openCustomer(customerId: string) {
   field("email").value = customer.email;
   element("edit-status").textContent = "";
   element("editor").hidden = false;
-  watchOrders(customerId, `${customer.firstName} ${customer.lastName}`);
+  watchOrders(customerId, `${customer.firstName} ${customer.lastName}`).catch(showError);
 }
 
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
+async function save() {
   if (!editing) return;
   try {
     const { customerId, etag } = editing;
@@ -119,6 +120,11 @@ form.addEventListener("submit", async (event) => {
   } catch (error) {
     showError(error);
   }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  void save();
 });
 
 // ---- The customer's orders, live (GraphQL subscription) ------------------------------------------------------

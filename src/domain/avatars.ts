@@ -6,7 +6,7 @@ import type { Database } from "twinspec/schema";
 import { transaction, NotFoundError, PreconditionError, UnprocessableError, now, holds, type Preconditions } from "twinspec";
 import { requireLiveCustomer } from "./customers.js";
 
-export interface CustomerAvatarsTable {
+interface CustomerAvatarsTable {
   customer_id: string;
   /** null, with size and content, once the avatar is removed: the row stays so versions keep counting up */
   media_type: string | null;

@@ -9,7 +9,7 @@ import { requireLiveCustomer } from "./customers.js";
 import { enqueueJob, type Job } from "./jobs.js";
 import { itemsOf, parseItems, type LineItem } from "./line-items.js";
 
-export interface CartsTable {
+interface CartsTable {
   cart_id: string;
   customer_id: string;
   items: string;

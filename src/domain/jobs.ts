@@ -5,7 +5,7 @@ import type { Database, JobsTable } from "twinspec/schema";
 import { type ServiceDeps, NotFoundError, now } from "twinspec";
 import { newId } from "../../generated/contract.js";
 
-export type JobStatus = "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED";
+type JobStatus = "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED";
 
 export interface Job {
   jobId: string;

@@ -11,7 +11,7 @@ import { allowedMoves, canMove, type OrderStatus } from "./order-status.js";
 
 export type { OrderStatus };
 
-export interface OrdersTable {
+interface OrdersTable {
   order_id: string;
   customer_id: string;
   status: string;

@@ -109,7 +109,7 @@ describe("twinspec-client/graphql", () => {
     const order = await s.app.services.orders.place(customerId, { items: ITEMS });
     const sent: { query?: string; extensions?: unknown }[] = [];
     const recording: typeof fetch = async (input, init) => {
-      if (String(input).endsWith("/graphql/stream")) sent.push(JSON.parse(String(init?.body)));
+      if (!(input instanceof Request) && String(input).endsWith("/graphql/stream")) sent.push(JSON.parse(init?.body as string));
       return fetch(input, init);
     };
     const gql = client({ transport: "sse", fetch: recording });
@@ -144,7 +144,7 @@ describe("twinspec-client/graphql", () => {
     const { customerId } = await seedCustomer(s, 4);
     const sent: { method: string; url: string; body?: { query?: string; documentId?: string; extensions?: { persistedQuery?: { sha256Hash: string } } } }[] = [];
     const recording: typeof fetch = async (input, init) => {
-      sent.push({ method: init?.method ?? "GET", url: String(input), body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      sent.push({ method: init?.method ?? "GET", url: input instanceof Request ? input.url : String(input), body: init?.body ? JSON.parse(init.body as string) : undefined });
       return fetch(input, init);
     };
     const byGet = client({ fetch: recording, getForHashedQueries: true });

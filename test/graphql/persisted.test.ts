@@ -30,7 +30,7 @@ const codes = (body: { errors?: { extensions?: { code?: string } }[] }) => (body
 function recording() {
   const sent: { method: string; url: string; body?: Record<string, any> }[] = [];
   const fetchImpl: typeof fetch = async (input, init) => {
-    sent.push({ method: init?.method ?? "GET", url: String(input), body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    sent.push({ method: init?.method ?? "GET", url: input instanceof Request ? input.url : String(input), body: init?.body ? JSON.parse(init.body as string) : undefined });
     return fetch(input, init);
   };
   return { sent, fetch: fetchImpl };

@@ -86,7 +86,7 @@ describe("GraphQL subscriptions", () => {
     const ada = await seedCustomer(s, 1);
     const order = await s.app.services.orders.place(ada.customerId, { items: ITEMS });
     const messages: { type: string }[] = [];
-    const client = ws({ on: { message: (m) => void messages.push(m as { type: string }) } });
+    const client = ws({ on: { message: (m) => void messages.push(m) } });
     const received = collect(client.iterate({ query: SUBSCRIBE, variables: { c: ada.customerId } }), 1);
     await until(() => listeners() === baseline + 1, "the subscription to listen");
     await s.app.services.orders.changeStatus(order.orderId, "PAID");

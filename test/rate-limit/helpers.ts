@@ -1,33 +1,8 @@
-// The root suites' copy (statuses, instances): budgets of the commerce specs. The package's rate-limit tests have their own.
-// What the rate-limit tests share: budgets of an hour (so no window ends mid-test), requests from another loopback
-// address (anonymous callers are told apart by address), and the RateLimit-Policy and RateLimit fields of an answer.
-import { request } from "node:http";
-import { hourly as hourlyBudgets, rateLimitFields } from "twinspec/testing";
-import { definition } from "../../generated/wiring.js";
-import type { BudgetSpec } from "../../packages/twinspec/src/rate-limit/limiter.js";
-
-/** Every budget of the specs as `limit` per hour, unless given. */
-export const hourly = (limits: Record<string, number>, others = 1000): Record<string, BudgetSpec> => hourlyBudgets(definition, limits, others);
+// What the root suites' rate-limit tests (instances) share with one another: waiting for a quiet moment in the hour's
+// window. The package's rate-limit tests have their own helpers; the kit (twinspec/testing) has the rest.
 
 /** Waits while the current hour ends in less than `seconds`, so a test's counts all fall in one window. */
 export async function clearOfWindowEnd(seconds = 30, windowSeconds = 3600) {
   const left = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
   if (left < seconds * 1000) await new Promise((r) => setTimeout(r, left + 50));
-}
-
-/** The RateLimit-Policy and RateLimit fields of an answer, checked (twinspec/testing). */
-export const fields = rateLimitFields;
-
-/** A request sent from another loopback address (127.0.0.2, …): another anonymous caller. */
-export function fromAddress(url: string, localAddress: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: any }>((resolve, reject) => {
-    const req = request(url, { method: init.method ?? "GET", headers: init.headers, localAddress, agent: false }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : undefined }));
-    });
-    req.on("error", reject);
-    req.end(init.body);
-  });
 }

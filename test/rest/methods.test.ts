@@ -81,7 +81,8 @@ describe("REST method semantics (every path of the spec)", () => {
     const router = new Router({ exclusive: "specificity" });
     mountRest(router, {});
     koa.use(problemErrors()).use(router.routes());
-    const server = createServer(koa.callback()).listen(0, "127.0.0.1");
+    const handle = koa.callback();
+    const server = createServer((req, res) => void handle(req, res)).listen(0, "127.0.0.1");
     await once(server, "listening");
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,6 +1,6 @@
 // An HTTP proxy in front of a test server that can forward a request, lose the answer after forwarding it (503),
 // refuse it (503) or cut the connection: what a client's retries meet between it and the server.
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface Seen {
@@ -12,7 +12,7 @@ export interface Seen {
 /** An HTTP proxy in front of the server whose `answer` may forward, drop the answer, or cut the connection. */
 export async function proxy(upstream: string, answer: (seen: Seen, index: number) => "forward" | "503 after forwarding" | "503" | "cut") {
   const seen: Seen[] = [];
-  const server: Server = createServer(async (req, res) => {
+  const forward = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const one = { method: req.method!, url: req.url!, headers: req.headers };
@@ -27,7 +27,9 @@ export async function proxy(upstream: string, answer: (seen: Seen, index: number
     if (what === "503 after forwarding") return res.writeHead(503, { "content-type": "application/problem+json" }).end('{"title":"lost"}');
     const out = Object.fromEntries([...upstreamAnswer.headers].filter(([k]) => !["content-length", "content-encoding", "transfer-encoding", "connection"].includes(k)));
     res.writeHead(upstreamAnswer.status, out).end(body);
-  });
+  };
+  // The upstream unreachable (a test stopped it): the client sees its connection cut.
+  const server: Server = createServer((req, res) => void forward(req, res).catch(() => req.socket.destroy()));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };

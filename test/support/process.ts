@@ -49,8 +49,8 @@ export async function spawnServer(
         resolve(m[1]);
       }
     };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     child.on("exit", () => reject(new Error(`server exited before listening:\n${output}`)));
   });
   return { url, child, output: () => output, exited };

@@ -3,7 +3,7 @@
 import { startServer as startTestServer, type TestServer, type TestServerOptions } from "twinspec/testing";
 import { definition } from "../../generated/wiring.js";
 
-export { call, gql, TEST_RATE_LIMITS, type Faults, type TestServer } from "twinspec/testing";
+export { call, gql, type TestServer } from "twinspec/testing";
 
 export const startServer = (options: TestServerOptions = {}): Promise<TestServer> => startTestServer(definition, options);
 

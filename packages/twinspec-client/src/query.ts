@@ -101,7 +101,7 @@ export function graphqlQueries(client: GraphqlDataClient, resources: DocumentRes
       const { reads } = of(document);
       return {
         queryKey: [reads[0] ?? "graphql", nameOf(document), variables ?? {}] as const,
-        queryFn: () => client.data(document, variables as V),
+        queryFn: () => client.data(document, variables),
         meta: { twinspec: { reads } } satisfies TwinspecMeta,
       };
     },

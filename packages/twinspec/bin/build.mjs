@@ -68,7 +68,6 @@ export function tsc(project, what, bin = tscBin) {
   if (run.status !== 0) throw new Error(`${what} does not compile; see the errors above (npm run typecheck)`);
 }
 
-const SOURCE = /\.(ts|mts|cts)$/;
 const OUTPUT = /(\.d)?\.(js|mjs|cjs|ts|mts|cts)(\.map)?$/;
 
 /** Deletes every compiled file under `outDir` whose source under `srcDir` no longer exists; returns how many. */

@@ -79,10 +79,10 @@ export interface App<Services = any> extends Pick<Transports, "callback" | "arou
 }
 
 export function buildApp<Services>({ definition, store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing, rateLimits: limits }: AppDeps<Services>): App<Services> {
-  const { contract, createServices, ownerLookup, restHandlers } = definition;
+  const { contract, restHandlers } = definition;
   const queue = new JobQueue(store, logger, jobs);
-  const services = createServices({ store, bus, queue, log: logger });
-  const owners = ownerLookup(services);
+  const services = definition.createServices({ store, bus, queue, log: logger });
+  const owners = definition.ownerLookup(services);
   const verifier = new TokenVerifier({ ...identity, secret: authSecret, jwks: { log: logger, ...identity?.jwks } });
   const limiter = rateLimiterFor(store, contract.rateLimits.budgets, limits, logger);
   // @auth directives of schema.graphql, enforced around the resolvers (src/auth/graphql.ts).
@@ -116,13 +116,13 @@ export function buildApp<Services>({ definition, store, logger, authSecret, metr
   return {
     koa: http.koa,
     callback: http.callback,
-    around: http.around,
-    use: http.use,
+    around: (middleware) => http.around(middleware),
+    use: (middleware) => http.use(middleware),
     services,
     bus,
     metrics,
     graphql: gql,
-    attach: http.attach,
+    attach: (server) => http.attach(server),
     start: () => queue.start(),
     stopJobs: () => queue.stop(),
     resumeJobs: () => queue.resume(),

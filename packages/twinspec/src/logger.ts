@@ -82,7 +82,7 @@ class RequestLineBatch {
   }
 
   #arm(): void {
-    this.#timer ??= setTimeout(this.#onTimer, REQUEST_LINES_DELAY_MS).unref();
+    if (this.#timer === undefined) this.#timer = setTimeout(this.#onTimer, REQUEST_LINES_DELAY_MS).unref();
   }
 
   /** The gathered request lines, byte for byte as pino writes them (test/logger.test.ts), into the chunk. */

@@ -38,11 +38,19 @@ export async function serveMock(definition: AppDefinition): Promise<void> {
     stopping = true;
     logger.info({ signal }, "shutting down");
     const closing = app.close();
-    server.close(async () => {
-      await closing;
-      logger.info("stopped");
-      flush();
-      process.exit(0);
+    server.close(() => {
+      closing.then(
+        () => {
+          logger.info("stopped");
+          flush();
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, "closing the application failed");
+          flush();
+          process.exit(1);
+        },
+      );
     });
     server.closeIdleConnections();
     setTimeout(() => {

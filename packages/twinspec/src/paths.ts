@@ -11,7 +11,7 @@ function findRoot(from: string): string {
   }
 }
 
-export const ROOT = process.env.TWINSPEC_ROOT ? resolve(process.env.TWINSPEC_ROOT) : findRoot(process.cwd());
+const ROOT = process.env.TWINSPEC_ROOT ? resolve(process.env.TWINSPEC_ROOT) : findRoot(process.cwd());
 
 /** A path under the application's root: projectFile("schema.graphql"). */
 export const projectFile = (name: string) => join(ROOT, name);

@@ -159,7 +159,7 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
     subscribe: (document, ...[variables]) => subscription(describe(document), variables),
     async close() {
       // Ending the subscriptions first leaves the transports nothing to reconnect for.
-      await Promise.all([...open].map((it) => it.return?.().catch(() => undefined)));
+      await Promise.all([...open].map(async (it) => it.return?.().catch(() => undefined)));
       const closing = subscriptions;
       subscriptions = undefined;
       await (await closing?.catch(() => undefined))?.dispose().catch(() => undefined);

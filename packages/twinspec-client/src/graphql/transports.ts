@@ -65,7 +65,7 @@ export function wsTransport(webSocketImpl: unknown, { url, authorization, reconn
     on: { connecting: (retry) => on?.connecting?.(retry), connected: (_socket, _payload, retry) => on?.connected?.(retry) },
   });
   return {
-    iterate: (payload) => client.iterate(payload as Omit<Payload, "documentId">) as AsyncIterableIterator<GraphqlResult<unknown>>,
+    iterate: (payload) => client.iterate(payload) as AsyncIterableIterator<GraphqlResult<unknown>>,
     dispose: async () => {
       await client.dispose();
     },
@@ -101,7 +101,7 @@ export function sseTransport(fetchImpl: typeof fetch, { url, authorization, reco
   });
   return {
     // A documentId rides along in the JSON body, which the server reads beside graphql-sse's own parameters.
-    iterate: (payload) => client.iterate(payload as Omit<Payload, "documentId">) as AsyncIterableIterator<GraphqlResult<unknown>>,
+    iterate: (payload) => client.iterate(payload) as AsyncIterableIterator<GraphqlResult<unknown>>,
     dispose: async () => client.dispose(),
   };
 }

@@ -123,7 +123,7 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
 
   const client: Record<string | symbol, unknown> = { ...helpers };
   client[FOLLOW] = (operationId: keyof T, url: string, callOptions?: CallOptions) => follow(url, table[operationId].headers, callOptions);
-  for (const [operationId, spec] of Object.entries(table) as [string, OperationSpec][]) {
+  for (const [operationId, spec] of Object.entries<OperationSpec>(table)) {
     client[operationId] = (args?: Args, callOptions?: CallOptions) => call(spec, args, callOptions);
   }
   return client as RestClient<O, T>;

@@ -3,6 +3,8 @@ import type { OperationSpec, OutcomeBase } from "./types.js";
 
 /** A parameter's or field's values: a list, or one value; null and undefined left out. */
 const valuesOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]).filter((v) => v !== undefined && v !== null);
+/** A value as the text of a path segment, a query parameter, a header or a form field: a scalar as String() writes it, an object as JSON. */
+const textOf = (value: unknown): string => (typeof value === "object" && value !== null ? JSON.stringify(value) : String(value));
 
 export interface Args {
   path?: Record<string, unknown>;
@@ -16,18 +18,18 @@ export function urlOf(baseUrl: string, spec: OperationSpec, args: Args): string 
   const path = spec.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = args.path?.[name];
     if (value === undefined || value === null) throw new TypeError(`${spec.method} ${spec.path}: path parameter "${name}" is missing`);
-    return encodeURIComponent(String(value));
+    return encodeURIComponent(textOf(value));
   });
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(args.query ?? {})) {
-    for (const one of valuesOf(value)) query.append(name, typeof one === "object" ? JSON.stringify(one) : String(one));
+    for (const one of valuesOf(value)) query.append(name, textOf(one));
   }
   const search = query.size ? `?${query}` : "";
   return `${baseUrl.replace(/\/+$/, "")}${path}${search}`;
 }
 
 export function setHeaders(target: Headers, source: Record<string, unknown> | undefined) {
-  for (const [name, value] of Object.entries(source ?? {})) if (value !== undefined && value !== null) target.set(name, String(value));
+  for (const [name, value] of Object.entries(source ?? {})) if (value !== undefined && value !== null) target.set(name, textOf(value));
 }
 
 /** The body as the operation's media type wants it; the Content-Type is set unless the platform sets it (forms). */
@@ -40,14 +42,14 @@ export function bodyOf(spec: OperationSpec, body: unknown, headers: Headers): Re
   }
   if (type === "application/x-www-form-urlencoded" && isRecord(body)) {
     const form = new URLSearchParams();
-    for (const [name, value] of Object.entries(body)) for (const one of valuesOf(value)) form.append(name, String(one));
+    for (const [name, value] of Object.entries(body)) for (const one of valuesOf(value)) form.append(name, textOf(one));
     return form;
   }
   if (type === "multipart/form-data" && isRecord(body) && !(body instanceof FormData)) {
     const form = new FormData();
     for (const [name, value] of Object.entries(body)) {
       for (const one of valuesOf(value)) {
-        form.append(name, one instanceof Blob ? one : typeof one === "object" ? new Blob([JSON.stringify(one)], { type: "application/json" }) : String(one));
+        form.append(name, one instanceof Blob ? one : typeof one === "object" ? new Blob([JSON.stringify(one)], { type: "application/json" }) : textOf(one));
       }
     }
     return form;

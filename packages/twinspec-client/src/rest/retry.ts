@@ -17,7 +17,7 @@ export function retryAfter(headers: Headers): number | undefined {
 }
 
 /** The wait before try `attempt + 1` when the server named none: random in [0, base · 2^(attempt-1)]. */
-export const backoff = (attempt: number, baseDelay: number) => Math.random() * baseDelay * 2 ** (attempt - 1);
+const backoff = (attempt: number, baseDelay: number) => Math.random() * baseDelay * 2 ** (attempt - 1);
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

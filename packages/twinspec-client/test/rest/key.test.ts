@@ -12,7 +12,7 @@ describe("newKey", () => {
   });
 
   it("makes one from random bytes where crypto.randomUUID is missing", () => {
-    const original = crypto.randomUUID;
+    const original = crypto.randomUUID.bind(crypto);
     try {
       (crypto as { randomUUID?: unknown }).randomUUID = undefined;
       const keys = new Set(Array.from({ length: 100 }, newKey));

@@ -6,7 +6,7 @@ export interface Principal {
   expiresAt: number;
 }
 
-export const ADMIN = "admin";
+const ADMIN = "admin";
 
 export const isAdmin = (p: Principal) => p.scopes.has(ADMIN);
 

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 /** Every scope the specs declare (x-scopes), space-separated: what the development admin token carries. */
 export const allScopes = (scopes: Readonly<Record<string, string>>) => Object.keys(scopes).join(" ");
 
-export class MissingSecretError extends Error {
+class MissingSecretError extends Error {
   constructor() {
     super(
       "AUTH_SECRET is not set. In production the server needs a signing secret (at least 32 characters) or an identity provider's keys: set AUTH_SECRET or AUTH_JWKS_URL and restart.",

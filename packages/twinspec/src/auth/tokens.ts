@@ -34,7 +34,7 @@ export async function signToken(secret: string, claims: TokenClaims): Promise<st
 export class InvalidTokenError extends Error {}
 
 /** Algorithms of the identity provider's keys ("Ed25519" is the fully-specified name of EdDSA over Ed25519). */
-export const JWKS_ALGORITHMS = ["RS256", "ES256", "EdDSA", "Ed25519"];
+const JWKS_ALGORITHMS = ["RS256", "ES256", "EdDSA", "Ed25519"];
 
 export interface VerifierOptions {
   /** HS256 shared secret (AUTH_SECRET); without it HS256 tokens are refused */

@@ -8,7 +8,7 @@ import { Warnings, warningLines, type Warning } from "./load/diagnostics.js";
 import { generateRest, type GeneratedFile } from "./generate-rest.js";
 import { SpecError } from "./load/spec.js";
 
-export const DEFAULT_RUNTIME = "twinspec/runtime";
+const DEFAULT_RUNTIME = "twinspec/runtime";
 
 const USAGE = `usage: twinspec rest <spec.yaml|spec.json> --out <dir> [--runtime <module>] [--check] [--verbose]
 
@@ -42,7 +42,7 @@ export async function generateOutcome(spec: string, outDir: string, runtime: str
   }
 }
 
-export const internalError = (spec: string, error: unknown) =>
+const internalError = (spec: string, error: unknown) =>
   `twinspec: internal error while generating from ${spec}: ${String((error as Error)?.message ?? error).split("\n")[0]} — please report it, with the document if you can`;
 
 export const withCliHeader = (file: GeneratedFile) =>

@@ -13,7 +13,7 @@ import type { OperationValidators } from "./emit/validators.js";
 
 export const OUT = "generated";
 /** The generated half of the application's client package (client/: the REST SDK, the typed GraphQL documents). */
-export const CLIENT_OUT = "client/generated";
+const CLIENT_OUT = "client/generated";
 
 function withHeader(file: GeneratedFile): string {
   if (file.path.endsWith(".json")) return file.content; // JSON has no comments

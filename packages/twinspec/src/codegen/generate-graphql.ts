@@ -9,7 +9,7 @@ import { generate } from "@graphql-codegen/cli";
 import { parse } from "yaml";
 import type { GeneratedFile } from "./generate-rest.js";
 
-export const PERSISTED_MODULE = "generated/persisted-documents.ts";
+const PERSISTED_MODULE = "generated/persisted-documents.ts";
 
 /** `mappers` are set on every output that generates resolvers (each resource type → its domain model). */
 export async function generateGraphql(configFile: string, { mappers = {} }: { mappers?: Record<string, string> } = {}): Promise<GeneratedFile[]> {
@@ -17,7 +17,7 @@ export async function generateGraphql(configFile: string, { mappers = {} }: { ma
   const source = `${config.schema} + ${config.documents}`;
   // Until client/operations/ holds a document, the client preset writes the schema's types and an empty manifest.
   config.ignoreNoDocuments = true;
-  for (const output of Object.values(config.generates ?? {}) as { plugins?: string[]; preset?: unknown; config?: Record<string, unknown> }[]) {
+  for (const output of Object.values<{ plugins?: string[]; preset?: unknown; config?: Record<string, unknown> }>(config.generates ?? {})) {
     // A preset by name is looked up from the working directory only: `twinspec init` runs before any install.
     if (output.preset === "client") output.preset = ((await pluginLoader("@graphql-codegen/client-preset")) as { preset: unknown }).preset;
     if (output.plugins?.includes("typescript-resolvers")) output.config = { ...output.config, mappers: { ...mappers, ...(output.config?.mappers as object) } };

@@ -59,7 +59,7 @@ function sizeOf(file: string): number {
  * The same for a document already loaded and bundled (by loadSpec). Lint-level defects and degraded constructs
  * are added to `warnings`; the document is normalized in place where our wiring and the types must agree.
  */
-export async function generateRestFromDocument(
+async function generateRestFromDocument(
   doc: JsonObject,
   specFile: string,
   outDir: string,
@@ -104,7 +104,7 @@ export interface ValidatorsWorker {
 }
 
 /** A thread for compileInWorker, started ahead of time; its failures are heard from the start. */
-export function validatorsWorker(): ValidatorsWorker {
+function validatorsWorker(): ValidatorsWorker {
   const worker = new Worker(new URL("./emit/validators-worker.mjs", import.meta.url));
   const stopped = new Promise<never>((_, reject) => {
     worker.once("error", reject);

@@ -19,7 +19,7 @@ export type GraphqlContext<Services = unknown, Loaders = object> = {
 };
 
 interface Shared<Services = unknown, Loaders = object> {
-  createLoaders(services: Services): Loaders;
+  createLoaders: (services: Services) => Loaders;
   services: Services;
   bus: EventBus;
   streams: LiveStreams;

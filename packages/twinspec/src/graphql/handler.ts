@@ -223,7 +223,7 @@ export function createGraphqlHandler(runtime: GraphqlRuntime) {
    */
   function prepare(request: GraphqlRequest, { query, variables, operationName }: Params, media: MediaType, errorStatus?: number): Ready | GraphqlResponse {
     const prepared = runtime.prepare(query, variables);
-    const spent = runtime.charge(callerOf(request.caller.principal, request.address), prepared, operationName);
+    const spent = runtime.charge(callerOf(request.caller.principal, () => request.address()), prepared, operationName);
     if (spent && !spent.allowed) return rateLimitedResponse(spent, media);
     if (prepared.errors) return errorsResponse(prepared.errors, media, requestErrorStatus(media, errorStatus), spent);
     const args: Ready["args"] = {
@@ -243,7 +243,7 @@ export function createGraphqlHandler(runtime: GraphqlRuntime) {
     const errors = result.errors.map(formatError);
     // The database could not serve some field now: tell when to retry, as a REST 503 does.
     const down = errors.find((e) => (e as GraphQLError).extensions?.code === "SERVICE_UNAVAILABLE") as GraphQLError | undefined;
-    if (down) headers["Retry-After"] = String(down.extensions.retryAfterSeconds ?? 1);
+    if (down) headers["Retry-After"] = String((down.extensions.retryAfterSeconds as number | undefined) ?? 1);
     // No `data` at all: a request error (variable coercion), nothing ran.
     const status = "data" in result ? 200 : requestErrorStatus(media);
     return [JSON.stringify({ ...result, errors }, replacer), { status, statusText: status === 200 ? OK : BAD_REQUEST, headers }];
@@ -273,5 +273,3 @@ export function createGraphqlHandler(runtime: GraphqlRuntime) {
 
   return { handle, params, prepare };
 }
-
-export type GraphqlHandler = ReturnType<typeof createGraphqlHandler>;

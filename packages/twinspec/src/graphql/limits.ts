@@ -35,7 +35,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = { maxDepth: 10, maxCost: 5000, maxAliases: 30, maxListSize: 100, defaultListSize: 10 };
 
 /** Arguments that say how many items a list field returns. */
-export const LIST_SIZE_ARGS = new Set(["first", "limit"]);
+const LIST_SIZE_ARGS = new Set(["first", "limit"]);
 
 type Variables = Readonly<Record<string, unknown>> | null | undefined;
 

@@ -86,8 +86,6 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
   };
 }
 
-export type Preparer = ReturnType<typeof createPreparer>;
-
 /** Sizes are checked before any work: a string's length bounds its UTF-8 size from below, so most need no count. */
 function sizeError(query: string, variables: Record<string, unknown> | null | undefined, maxDocument: number, maxVariables: number): GraphQLError | undefined {
   const documentBytes = query.length * 3 > maxDocument ? Buffer.byteLength(query) : 0;

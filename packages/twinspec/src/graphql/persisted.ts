@@ -40,7 +40,7 @@ const notFound = () => refusal("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFo
 const notInList = () =>
   refusal("PERSISTED_QUERY_NOT_IN_LIST", "This server runs only the GraphQL documents its clients shipped (GRAPHQL_PERSISTED_ONLY); this one is not among them.");
 
-export const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
+const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
 export function createPersistedDocuments({ documents, only = false, cacheSize = 1000 }: PersistedOptions) {
   const manifest = new Map(Object.entries(documents));
@@ -85,5 +85,3 @@ export function createPersistedDocuments({ documents, only = false, cacheSize = 
 
   return { resolve, only };
 }
-
-export type PersistedDocuments = ReturnType<typeof createPersistedDocuments>;

@@ -34,12 +34,12 @@ export function createGraphqlRuntime<Services>(
     log: options.log,
     persisted: createPersistedDocuments({ documents: definition.persistedDocuments, only: options.persistedOnly }),
     prepare: createPreparer(schema, options),
-    charge: options.charge ?? ((() => undefined) as GraphqlCharge),
+    charge: options.charge ?? (() => undefined),
     execute,
     /** an executed result as JSON (compiled for the operation's selections where it can be: see execute.ts) */
     serialize: execute.serialize,
     subscribe: traced(options.tracing, subscribe),
-    context: (caller: Caller): GraphqlContext => createContext({ services, bus, streams, createLoaders: definition.createLoaders }, caller) as GraphqlContext,
+    context: (caller: Caller): GraphqlContext => createContext({ services, bus, streams, createLoaders: definition.createLoaders }, caller),
   };
 }
 

@@ -48,7 +48,7 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
       onSubscribe: (ctx, _id, payload) => {
         // A persisted document: { query: "", documentId } or APQ's extensions.persistedQuery (see persisted.ts).
         const resolved = runtime.persisted.resolve(payload);
-        if (resolved?.errors) return resolved.errors as GraphQLError[];
+        if (resolved?.errors) return resolved.errors;
         const prepared = runtime.prepare(resolved?.query ?? payload.query, payload.variables);
         const spent = runtime.charge(callerOf(callers.get(ctx), () => ctx.extra.request.socket.remoteAddress), prepared, payload.operationName);
         if (spent && !spent.allowed) return [rateLimitedError(spent)];

@@ -33,7 +33,7 @@ export function hasBody(ctx: Context): boolean {
   return ctx.get("Transfer-Encoding") !== "" || (length !== "" && length !== "0");
 }
 
-export function parseForm(text: string, fields: FormFields = {}): Record<string, unknown> {
+function parseForm(text: string, fields: FormFields = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(text)) {
     const field = fields[key];

@@ -3,7 +3,7 @@
 import cors from "@koa/cors";
 import type { Context, Middleware } from "koa";
 
-export const EXPOSED_HEADERS = [
+const EXPOSED_HEADERS = [
   ...["Location", "ETag", "Last-Modified", "Link", "X-Request-Id", "Allow", "WWW-Authenticate", "Idempotent-Replayed", "Retry-After"],
   ...["RateLimit-Policy", "RateLimit"],
 ];

@@ -47,7 +47,7 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
 const answered = new WeakSet<Duplex>();
 
 /** Node's own refusals (it has no request object for them) as problem+json on the raw socket, then close. */
-export function clientError(limits: ServerLimits, logger?: Logger) {
+function clientError(limits: ServerLimits, logger?: Logger) {
   return (error: Error & { code?: string; reason?: string }, socket: Duplex) => {
     // Once per socket; a peer that is gone needs no answer.
     if (answered.has(socket) || error.code === "ECONNRESET" || !socket.writable) {

@@ -84,8 +84,8 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     s.count++;
     s.sum += seconds;
     let i = 0;
-    while (i < BUCKETS.length && !(seconds <= BUCKETS[i]!)) i++;
-    s.buckets[i]!++;
+    while (i < BUCKETS.length && !(seconds <= BUCKETS[i])) i++;
+    s.buckets[i]++;
   };
   const resetRequests = () => {
     byMethod = new Map();
@@ -102,7 +102,7 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
       series.flatMap((s): Sample[] => {
         let below = 0;
         return [
-          ...BUCKETS.map((le, i) => ({ metricName: `${duration}_bucket`, labels: { le }, sharedLabels: s.labels, value: (below += s.buckets[i]!) })),
+          ...BUCKETS.map((le, i) => ({ metricName: `${duration}_bucket`, labels: { le }, sharedLabels: s.labels, value: (below += s.buckets[i]) })),
           { metricName: `${duration}_bucket`, labels: { le: "+Inf" }, sharedLabels: s.labels, value: s.count },
           { metricName: `${duration}_sum`, labels: {}, sharedLabels: s.labels, value: s.sum },
           { metricName: `${duration}_count`, labels: {}, sharedLabels: s.labels, value: s.count },

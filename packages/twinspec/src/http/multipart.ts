@@ -135,11 +135,11 @@ function fileErrors(body: Record<string, unknown>, fields: MultipartFields): Fie
     const pointer = `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
     const values = Array.isArray(value) ? value : [value];
     if (isFileField(field)) {
-      if (field!.type === "file" && values.length > 1) errors.push({ in: "body", pointer, message: "must be one file, not several" });
+      if (field.type === "file" && values.length > 1) errors.push({ in: "body", pointer, message: "must be one file, not several" });
       for (const v of values) {
         if (!(v instanceof UploadedFile)) errors.push({ in: "body", pointer, message: "must be a file" });
-        else if (field!.contentTypes && !mediaAllowed(v.mediaType, field!.contentTypes)) {
-          errors.push({ in: "body", pointer, message: `has media type ${v.mediaType}; allowed: ${field!.contentTypes.join(", ")}` });
+        else if (field.contentTypes && !mediaAllowed(v.mediaType, field.contentTypes)) {
+          errors.push({ in: "body", pointer, message: `has media type ${v.mediaType}; allowed: ${field.contentTypes.join(", ")}` });
         }
       }
     } else if (field && values.some((v) => v instanceof UploadedFile)) {

@@ -4,7 +4,7 @@
 // would have if it named where the resource lives now.
 import { DomainError, InvalidInputError, MovedError, ConflictError, UnprocessableError } from "../domain/errors.js";
 import { ERRORS, problemType } from "../error-table.js";
-import { problem, type FieldError } from "./problem.js";
+import { problem } from "./problem.js";
 import type { HandlerResponse, OperationCall } from "./rest-runtime.js";
 
 export function domainOutcome(error: unknown, { operation, pathParams }: OperationCall): HandlerResponse | undefined {
@@ -15,7 +15,7 @@ export function domainOutcome(error: unknown, { operation, pathParams }: Operati
     body.errors = error.errors.map((e) => {
       const first = decodeURIComponent(e.pointer.split("/")[1] ?? "");
       const param = operation.parameters.find((p) => p.name === first && (p.in === "path" || p.in === "query"));
-      return { in: (param?.in ?? "body") as FieldError["in"], ...e };
+      return { in: param?.in ?? "body", ...e };
     });
   }
   if (error instanceof ConflictError && error.allowed) body.allowed = error.allowed;

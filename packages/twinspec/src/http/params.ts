@@ -2,7 +2,7 @@
 // The style and explode rules are OpenAPI's (§4.8.12.4 Style Values). A value that does not look like its type is left
 // as it is, so the validator names it.
 export type Scalar = "string" | "integer" | "number" | "boolean" | "none";
-export type ParamType = Scalar | "array" | "object" | "json";
+type ParamType = Scalar | "array" | "object" | "json";
 export type Location = "path" | "query" | "header" | "cookie";
 
 export interface ParamSpec {

@@ -128,7 +128,7 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
     }
     // Fields given here replace those set before, as in Node (an array's in order: the last of a name wins).
     if (Array.isArray(headers)) {
-      for (let n = 0; n < headers.length; n += 2) if (headers[n]) this.setHeader(headers[n] as string, headers[n + 1] as Value);
+      for (let n = 0; n < headers.length; n += 2) if (headers[n]) this.setHeader(headers[n] as string, headers[n + 1]);
     } else if (headers) {
       for (const key of Object.keys(headers)) if (key) this.setHeader(key, headers[key] as Value);
     }
@@ -138,7 +138,7 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
 }
 
 // Node's legacy alias of writeHead is its own function: it must write the gathered fields too.
-(HeadersAtOnce.prototype as unknown as { writeHeader: unknown }).writeHeader = HeadersAtOnce.prototype.writeHead;
+Object.defineProperty(HeadersAtOnce.prototype, "writeHeader", Object.getOwnPropertyDescriptor(HeadersAtOnce.prototype, "writeHead")!);
 
 /** The server a response belongs to: its request's socket's (set before the response has a socket of its own). */
 const serverOf = (res: ServerResponse): object => (res.req?.socket as { server?: object } | undefined)?.server ?? res;

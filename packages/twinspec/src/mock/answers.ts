@@ -29,7 +29,7 @@ export function schemaSampler(doc: JsonObject): (name: string) => unknown {
   const schemas = isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
   return (name) => {
     if (!(name in schemas)) return undefined;
-    if (!cache.has(name)) cache.set(name, sample({ $ref: `#/components/schemas/${name}` } as never, SAMPLING, doc));
+    if (!cache.has(name)) cache.set(name, sample({ $ref: `#/components/schemas/${name}` }, SAMPLING, doc));
     return structuredClone(cache.get(name));
   };
 }
@@ -110,7 +110,7 @@ function echo(body: unknown, { params, body: sent }: MockRequest): void {
     if (Array.isArray(node)) node.forEach(visit);
     else if (isObject(node)) {
       for (const [k, v] of Object.entries(node)) {
-        if (typeof v === "string" && typeof params[k] === "string") node[k] = params[k] as string;
+        if (typeof v === "string" && typeof params[k] === "string") node[k] = params[k];
         else visit(v);
       }
     }

@@ -49,7 +49,7 @@ export interface MockApp extends Pick<Transports, "callback" | "around"> {
 }
 
 /** The mock has no domain: a resolver or loader reaching for one is a bug in the mock, and says so. */
-const noDomain = new Proxy({} as Record<string, unknown>, {
+const noDomain = new Proxy({}, {
   get: (_, name) => {
     throw new Error(`the mock server has no domain (services.${String(name)})`);
   },
@@ -86,8 +86,8 @@ export function buildMockApp({ definition, logger, authSecret, identity, metrics
   return {
     koa: http.koa,
     callback: http.callback,
-    around: http.around,
-    attach: http.attach,
+    around: (middleware) => http.around(middleware),
+    attach: (server) => http.attach(server),
     close: async () => {
       clearInterval(clock);
       await http.close();

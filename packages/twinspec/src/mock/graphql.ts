@@ -44,7 +44,7 @@ export function mockSchema(sampleOf: (schemaName: string) => unknown, contract: 
   const { resources } = contract;
   const { newId } = idsFor(resources);
   const schema = makeExecutableSchema({ typeDefs, resolvers: [scalars] });
-  const keys = new Map(Object.keys(resources).map((tag) => [resources[tag].schema as string, { tag, field: resources[tag].id as string }]));
+  const keys = new Map(Object.keys(resources).map((tag) => [resources[tag].schema, { tag, field: resources[tag].id }]));
   const mocks: IMocks = { DateTime: () => new Date().toISOString() };
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith("__")) continue;

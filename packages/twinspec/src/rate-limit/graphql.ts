@@ -12,7 +12,7 @@ export type GraphqlCharge = (caller: string, prepared: Prepared, operationName?:
 
 /** `budgets`: operation type → budget name. */
 export function graphqlCharge(limiter: RateLimiter, budgets: Partial<Record<"query" | "mutation" | "subscription", string>>): GraphqlCharge {
-  const byType: Partial<Record<string, Budget>> = Object.fromEntries(Object.entries(budgets).map(([type, name]) => [type, limiter.budget(name!)]));
+  const byType: Partial<Record<string, Budget>> = Object.fromEntries(Object.entries(budgets).map(([type, name]) => [type, limiter.budget(name)]));
   return (caller, prepared, operationName) => {
     const costs = prepared.costs;
     const op = !costs ? undefined : operationName ? costs.get(operationName) : costs.size === 1 ? costs.values().next().value : undefined;

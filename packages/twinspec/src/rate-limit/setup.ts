@@ -15,7 +15,7 @@ export interface RateLimitConfig {
   syncMs: number;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimitConfig = { factor: 1, overrides: {}, syncMs: 50 };
+const DEFAULT_RATE_LIMITS: RateLimitConfig = { factor: 1, overrides: {}, syncMs: 50 };
 
 export function rateLimiterFor(store: Store, budgets: Readonly<Record<string, Budget>>, config: Partial<RateLimitConfig> = {}, log?: Logger): RateLimiter {
   const { factor, overrides, syncMs } = { ...DEFAULT_RATE_LIMITS, ...config };

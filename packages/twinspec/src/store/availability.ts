@@ -187,11 +187,11 @@ export class GuardedPool implements PoolLike {
     // an unheard "error" would end the process. The query in flight fails by itself (→ 503).
     const onError = () => this.availability.suspect();
     client.on("error", onError);
-    const release = client.release;
+    const release = client.release.bind(client);
     client.release = (err?: Error | boolean) => {
       this.inUse.delete(client);
       client.off("error", onError);
-      return release.call(client, err);
+      return release(err);
     };
     return client;
   }

@@ -46,7 +46,7 @@ export interface StoreOptions {
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
-export function sqlitePath(url: string): string {
+function sqlitePath(url: string): string {
   if (url === "sqlite::memory:" || url === ":memory:") return ":memory:";
   if (url.startsWith("sqlite:")) return url.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "");
   throw new Error(`DATABASE_URL "${url}" is not supported: use sqlite:PATH, sqlite::memory: or postgres://…`);
@@ -82,7 +82,7 @@ const appMigrations = (folder = projectFile("src/migrations")) => (existsSync(fo
  * Applies pending migrations. On PostgreSQL `schema` names where Kysely keeps its bookkeeping tables: without it
  * Kysely would find them in any schema of the database and skip creating them in ours.
  */
-export async function migrate(db: Kysely<Database>, schema?: string, migrations?: string): Promise<void> {
+async function migrate(db: Kysely<Database>, schema?: string, migrations?: string): Promise<void> {
   // Twinspec's first, in a bookkeeping table of their own: the application's may rely on its tables.
   await migrateFolder(db, OWN_MIGRATIONS, { migrationTableSchema: schema, migrationTableName: "twinspec_migration", migrationLockTableName: "twinspec_migration_lock" });
   const app = appMigrations(migrations);

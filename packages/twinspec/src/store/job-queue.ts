@@ -126,7 +126,7 @@ export class JobQueue {
     if (isPostgres(this.db)) {
       // One statement: the oldest claimable job that no other worker is claiming at this moment.
       const next = claimable(this.db.selectFrom("jobs").select("job_id")).orderBy("created_at").limit(1).forUpdate().skipLocked();
-      return (await take.where("job_id", "=", next).returningAll().executeTakeFirst()) as ClaimedJob | undefined;
+      return await take.where("job_id", "=", next).returningAll().executeTakeFirst();
     }
     // SQLite has one writer at a time: the conditional UPDATE alone decides who gets the job.
     const next = await claimable(this.db.selectFrom("jobs").select("job_id")).orderBy("created_at").limit(1).executeTakeFirst();

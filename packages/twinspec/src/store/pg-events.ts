@@ -25,7 +25,7 @@ interface Envelope {
 }
 
 /** Channel names are identifiers (at most 63 bytes): one per schema, so schemas sharing a database stay apart. */
-export const channelFor = (schema: string) => `twinspec_events:${schema}`.slice(0, 63);
+const channelFor = (schema: string) => `twinspec_events:${schema}`.slice(0, 63);
 
 export const listenerName = (schema: string) => `twinspec-listen ${schema}`.slice(0, 63);
 
@@ -178,6 +178,6 @@ export class PgBus implements EventBus {
       return;
     }
     if (envelope.o === this.origin) return; // delivered locally when published
-    void this.local.publish(envelope.t, envelope.e as never);
+    void this.local.publish(envelope.t, envelope.e);
   }
 }

@@ -15,7 +15,7 @@ const INT8 = 20;
 const NUMERIC = 1700;
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === INT8 || oid === NUMERIC ? (value: string) => Number(value) : pgDriver().types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+    oid === INT8 || oid === NUMERIC ? (value: string) => Number(value) : pgDriver().types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export interface PostgresHandle {

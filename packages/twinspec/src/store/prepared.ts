@@ -74,7 +74,7 @@ function run<T>(handle: Hooks, compiled: CompiledQuery, args: unknown[], query: 
   if (!handle.onQuery) return query();
   const started = performance.now();
   const result = query();
-  handle.onQuery({ level: "query", isStream: false, query: { ...compiled, parameters: args } as CompiledQuery, queryDurationMillis: performance.now() - started });
+  handle.onQuery({ level: "query", isStream: false, query: { ...compiled, parameters: args }, queryDurationMillis: performance.now() - started });
   return result;
 }
 

@@ -20,7 +20,7 @@ export class RateLimitCounts implements SharedCounts {
    * the store's hooks: the limiter's bookkeeping is not among the API's queries (db_queries_total, query spans).
    */
   static over(postgres: PostgresHandle): RateLimitCounts {
-    return new RateLimitCounts(new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgres.pool as never }) }));
+    return new RateLimitCounts(new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgres.pool }) }));
   }
 
   async report(own: (SharedCount & { expires: number })[]): Promise<SharedCount[]> {

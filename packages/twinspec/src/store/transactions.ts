@@ -28,7 +28,7 @@ export async function transaction<T>(db: Kysely<Database>, work: (trx: Transacti
  * added for it). Ids are locked in sorted order so two transactions locking the same rows cannot deadlock. Does
  * nothing on SQLite, or outside a transaction (there is nothing to hold the lock for).
  */
-export async function lockRows<T extends keyof Database & string>(
+export async function lockRows<T extends keyof Database>(
   db: Kysely<Database>,
   table: T,
   idColumn: keyof Database[T] & string,

@@ -1,7 +1,7 @@
 // Whether to trace, from the standard OTEL_* variables; read with the rest of the configuration at start. This file
 // loads no OpenTelemetry code: with no endpoint set, none is loaded at all (see tracing.ts, imported on demand).
 
-export type OtlpProtocol = "http/protobuf" | "http/json";
+type OtlpProtocol = "http/protobuf" | "http/json";
 
 export interface TracingConfig {
   /** how spans are encoded over OTLP/HTTP (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / OTEL_EXPORTER_OTLP_PROTOCOL) */

@@ -79,7 +79,7 @@ export function startTracing(options: TracingOptions): Tracing {
     };
     try {
       const result = context.with(trace.setSpan(context.active(), span), run);
-      return result instanceof Promise ? (result.then(ended, failed) as T) : (ended(result as Awaited<T>) as T);
+      return result instanceof Promise ? (result.then(ended, failed) as T) : ended(result as Awaited<T>);
     } catch (error) {
       return failed(error);
     }
@@ -121,7 +121,7 @@ export function startTracing(options: TracingOptions): Tracing {
       });
       return within(span, run, (result) => {
         // Declared outcomes (NOT_FOUND, FORBIDDEN, …) are the client's; only server faults mark the span failed.
-        const errors = (result as { errors?: readonly { extensions?: { code?: unknown } }[] } | undefined)?.errors;
+        const errors = (result as { errors?: readonly { extensions?: { code?: string } }[] } | undefined)?.errors;
         const fault = errors?.find((e) => !e.extensions?.code || e.extensions.code === "INTERNAL_SERVER_ERROR");
         if (fault) {
           span.setAttribute(ATTR_ERROR_TYPE, String(fault.extensions?.code ?? "INTERNAL_SERVER_ERROR"));

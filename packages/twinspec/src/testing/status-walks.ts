@@ -239,14 +239,14 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
   /** The path parameter naming the owner of what `param` names (x-resource owner; itself for a self-owned one). */
   function ownerParamOf(param: string): string | undefined {
     const resource = resourceOfParam(param)?.[1];
-    return !resource || (resource.owner as string) === "none" ? undefined : resource.owner === "self" ? param : resource.owner;
+    return !resource || resource.owner === "none" ? undefined : resource.owner === "self" ? param : resource.owner;
   }
 }
 
 /** The same body with its first plain string changed: another request that is just as valid. */
 function variant(body: unknown): unknown {
   const copy = structuredClone(body) as Record<string, unknown>;
-  const key = Object.keys(copy).find((k) => typeof copy[k] === "string" && !/[@:/]/.test(copy[k] as string));
+  const key = Object.keys(copy).find((k) => typeof copy[k] === "string" && !/[@:/]/.test(copy[k]));
   if (key) copy[key] = `${copy[key]}2`;
   return copy;
 }

@@ -154,7 +154,7 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
         it(`every ${root} field`, async function () {
           const type = root === "Query" ? app.graphql.schema.getQueryType() : app.graphql.schema.getMutationType();
           if (!type) this.skip();
-          const fields = Object.values(type!.getFields()).sort((a, b) => Number(/^delete/.test(a.name)) - Number(/^delete/.test(b.name)));
+          const fields = Object.values(type.getFields()).sort((a, b) => Number(/^delete/.test(a.name)) - Number(/^delete/.test(b.name)));
           const failures: string[] = [];
           let answered = 0;
           for (const field of fields) {

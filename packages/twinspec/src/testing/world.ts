@@ -9,7 +9,7 @@ import type { Reply } from "./client.js";
 
 export type Send = (op: OperationSpec, ids: Record<string, string>, init?: { token?: string | null; body?: unknown }) => Promise<Reply>;
 
-export const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 export const urlOf = (op: OperationSpec, ids: Record<string, string>) => op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name] ?? `${name}-unknown`));
 
 export function specReader(doc: JsonObject) {

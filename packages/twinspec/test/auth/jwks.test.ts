@@ -100,7 +100,7 @@ describe("identity provider tokens (JWKS)", () => {
   });
 
   it("refuses tokens that try to cross key kinds: alg none, HS256 made with the provider's public key, a foreign key under a known kid", async () => {
-    await refused(await new UnsecuredJWT({ scope: "admin", aud: AUDIENCE, iss: idp.issuer }).setSubject("x").setExpirationTime("5m").encode(), /HS256, RS256, ES256 or EdDSA|malformed/);
+    await refused(new UnsecuredJWT({ scope: "admin", aud: AUDIENCE, iss: idp.issuer }).setSubject("x").setExpirationTime("5m").encode(), /HS256, RS256, ES256 or EdDSA|malformed/);
     // Classic confusion: the RSA public key (public knowledge) used as an HMAC secret.
     const jwk = JSON.parse((await (await fetch(idp.jwksUrl)).text())).keys.find((k: { kid: string }) => k.kid === "rsa-1");
     const pem = await exportSPKI((await importJWK(jwk, "RS256")) as CryptoKey);

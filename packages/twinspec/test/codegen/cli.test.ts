@@ -41,7 +41,8 @@ describe("twinspec rest (CLI)", function () {
     const mod = await import(pathToFileURL(resolve(out, "rest.ts")).href);
     const koa = new Koa();
     koa.use(mod.restRoutes({ getWidgetsMine: async () => ({ status: 200, body: "mine" }) }));
-    const server = createServer(koa.callback());
+    const handle = koa.callback();
+    const server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

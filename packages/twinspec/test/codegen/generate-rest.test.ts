@@ -5,7 +5,7 @@ import { parse } from "yaml";
 import { join, relative } from "node:path";
 import { FIXTURE } from "../support/fixture.js";
 import { Warnings } from "../../src/codegen/load/diagnostics.js";
-import { compileInWorker, generateRest, type GeneratedFile } from "../../src/codegen/generate-rest.js";
+import { generateRest, type GeneratedFile } from "../../src/codegen/generate-rest.js";
 import { METHODS } from "../../src/codegen/model/operations.js";
 
 const SPEC = join(FIXTURE, "openapi.yaml");

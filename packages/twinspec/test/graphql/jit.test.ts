@@ -73,7 +73,7 @@ describe("the compiled serializer writes what JSON.stringify writes", () => {
   `);
   // Strings that need escaping, other scripts, a lone surrogate, long ones: each encoder has its own path for them.
   const texts = ["plain", 'quo"te', "back\\slash", "tab\tnew\nline", "\u0000\u001f", "caf\u00e9 \u20ac \u{1f600}", "\ud800 lone", "\u2028", "x".repeat(50), `${"y".repeat(45)}"`, "z".repeat(6_000)];
-  const items = texts.map((label, i) => ({ id: i % 2 ? i : `item-${i}`, n: i % 3 ? -i * 7 : null, f: i / 3, ok: i % 2 === 0, tone: i % 2 ? "LOUD" : "QUIET", label, tags: [label, ""], at: new Date(Date.UTC(2026, 0, i + 1)), next: null as unknown }));
+  const items = texts.map((label, i) => ({ id: i % 2 ? i : `item-${i}`, n: i % 3 ? -i * 7 : null, f: i / 3, ok: i % 2 === 0, tone: i % 2 ? "LOUD" : "QUIET", label, tags: [label, ""], at: new Date(Date.UTC(2026, 0, i + 1)), next: null as object | null }));
   items.forEach((item, i) => (item.next = items[i + 1] ?? null));
   (schema.getType("Stamp") as GraphQLScalarType).serialize = (value) => (value as Date).toISOString();
   (schema.getType("Either") as unknown as { resolveType: (value: { kind: string }) => string }).resolveType = (value) => value.kind;

@@ -210,7 +210,7 @@ describe("request bodies over the wire, REST and GraphQL alike", function () {
   }
 
   /** A POST on a connection of its own, written by `send` (chunked, or as it sets), answered: status and parsed body. */
-  function post(path: string, headers: Record<string, string>, send: (req: ReturnType<typeof request>) => void): Promise<{ status: number; json: any; headers: IncomingHttpHeaders }> {
+  function post(path: string, headers: Record<string, string>, send: (req: ReturnType<typeof request>) => unknown): Promise<{ status: number; json: any; headers: IncomingHttpHeaders }> {
     return new Promise((resolve, reject) => {
       const req = request(`${s.url}${path}`, { method: "POST", agent: false, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json", ...headers } }, (res) => {
         let body = "";
@@ -219,7 +219,7 @@ describe("request bodies over the wire, REST and GraphQL alike", function () {
         res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(body), headers: res.headers }));
       });
       req.on("error", reject);
-      send(req);
+      Promise.resolve(send(req)).catch(reject);
     });
   }
 

@@ -31,7 +31,8 @@ let url: string;
 before(async () => {
   const app = new Koa();
   app.use(restRoutes(handlers, { bodyLimit: LIMIT, validateResponses: true }));
-  server = createServer(app.callback());
+  const handle = app.callback();
+  server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -40,7 +41,10 @@ after(() => server.close());
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
 const form = (parts: [string, string | Blob, string?][]) => {
   const data = new FormData();
-  for (const [name, value, filename] of parts) (typeof value === "string" ? data.append(name, value) : data.append(name, value, filename));
+  for (const [name, value, filename] of parts) {
+    if (typeof value === "string") data.append(name, value);
+    else data.append(name, value, filename);
+  }
   return data;
 };
 type Answer = { errors: { pointer: string; message: string }[]; detail: string } & Record<string, unknown>;

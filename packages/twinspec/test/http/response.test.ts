@@ -127,7 +127,7 @@ function rawAnswer(port: number, path: string): Promise<string> {
     const socket = net.connect(port, "127.0.0.1", () => socket.end(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
     let text = "";
     socket.setEncoding("latin1");
-    socket.on("data", (chunk) => (text += chunk));
+    socket.on("data", (chunk: string) => (text += chunk));
     socket.on("end", () => resolve(text.replace(/^Date: .*$/m, "Date: -")));
     socket.on("error", reject);
   });

@@ -83,7 +83,8 @@ async function serve(options: MountOptions) {
   koa.use(requestId(createLogger("silent")));
   koa.use(problemErrors());
   koa.use(restRoutes(handlers, options));
-  const server: Server = createServer(koa.callback());
+  const handle = koa.callback();
+  const server: Server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(r)) };
 }
@@ -303,7 +304,8 @@ describe("restMiddleware: handlers by operationId", () => {
   it("finds only the handlers given: an operationId such as constructor or toString without one answers 501", async () => {
     const app = new Koa();
     app.use(restMiddleware([spec("constructor", "/a"), spec("toString", "/b"), spec("hasOwnProperty", "/c")], { hasOwnProperty: async () => ({ status: 200, body: { ok: true } }) }));
-    const server = createServer(app.callback());
+    const handle = app.callback();
+    const server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -326,7 +328,8 @@ describe("restMiddleware: a stub's 501", () => {
         mapError: (error) => ((error as { notYet?: boolean }).notYet ? { status: 501, body: { type: "urn:twinspec:problem:not-implemented", title: "Not Implemented", status: 501 } } : undefined),
       }),
     );
-    const server = createServer(app.callback());
+    const handle = app.callback();
+    const server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -349,8 +352,9 @@ describe("restMiddleware: parameter defaults", () => {
     };
     const app = new Koa();
     app.use(problemErrors());
-    app.use(restMiddleware([op], { list: async (req: { query: Record<string, unknown> }) => ({ status: 200, body: req.query }) } as never));
-    const server = createServer(app.callback());
+    app.use(restMiddleware([op], { list: async (req: { query: Record<string, unknown> }) => ({ status: 200, body: req.query }) }));
+    const handle = app.callback();
+    const server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

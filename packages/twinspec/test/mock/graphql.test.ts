@@ -35,7 +35,7 @@ function shapeErrors(type: GraphQLOutputType, value: unknown, path: string): str
   if (isListType(nullable)) return Array.isArray(value) ? value.flatMap((v, i) => shapeErrors(nullable.ofType, v, `${path}[${i}]`)) : [`${path} is not a list`];
   if (isObjectType(nullable)) {
     if (typeof value !== "object") return [`${path} is not an object`];
-    return Object.entries(value as object).flatMap(([k, v]) => shapeErrors(nullable.getFields()[k].type, v, `${path}.${k}`));
+    return Object.entries(value).flatMap(([k, v]) => shapeErrors(nullable.getFields()[k].type, v, `${path}.${k}`));
   }
   return typeof value === "object" ? [`${path} is not a ${nullable}`] : [];
 }

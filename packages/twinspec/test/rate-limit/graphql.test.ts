@@ -34,20 +34,17 @@ describe("rate limits on GraphQL", () => {
 
   it("over budget: HTTP 429, RATE_LIMITED with retryAfterSeconds, Retry-After; another caller is untouched", async () => {
     const t = await token("gql-flooder", "admin");
-    const statuses = [];
-    let last;
-    for (let i = 0; i < 4; i++) {
-      last = await gql(s.url, COSTLY, undefined, { token: t });
-      statuses.push(last.status);
-    }
-    assert.deepEqual(statuses, [200, 200, 429, 429]);
-    assert.equal(last!.headers.get("content-type"), "application/graphql-response+json; charset=utf-8");
-    const [error] = last!.json.errors;
+    const responses = [];
+    for (let i = 0; i < 4; i++) responses.push(await gql(s.url, COSTLY, undefined, { token: t }));
+    assert.deepEqual(responses.map((r) => r.status), [200, 200, 429, 429]);
+    const last = responses[3];
+    assert.equal(last.headers.get("content-type"), "application/graphql-response+json; charset=utf-8");
+    const [error] = last.json.errors;
     assert.equal(error.extensions.code, "RATE_LIMITED");
-    assert.equal(String(error.extensions.retryAfterSeconds), last!.headers.get("retry-after"));
+    assert.equal(String(error.extensions.retryAfterSeconds), last.headers.get("retry-after"));
     assert.deepEqual([error.extensions.cost, error.extensions.remaining], [51, 18]);
     assert.match(error.message, /costs 51, more than the 18 left of 120 per window; retry in \d+ s/);
-    assert.equal(fields(last!.headers).remaining, 18);
+    assert.equal(fields(last.headers).remaining, 18);
     // What is left still buys a cheaper operation.
     assert.equal((await gql(s.url, "{ authors(first: 5) { authorId } }", undefined, { token: t })).status, 200);
     const other = await gql(s.url, COSTLY, undefined, { token: await token("gql-quiet", "admin") });

@@ -1,6 +1,5 @@
 // What the rate-limit tests share: budgets of an hour (so no window ends mid-test), requests from another loopback
 // address (anonymous callers are told apart by address), and the RateLimit-Policy and RateLimit fields of an answer.
-import assert from "node:assert/strict";
 import { request } from "node:http";
 import { definition } from "../fixture/generated/wiring.js";
 import type { BudgetSpec } from "../../src/rate-limit/limiter.js";

@@ -81,7 +81,8 @@ describe("property: schema-built requests are accepted, single mutations rejecte
         },
       }),
     );
-    server = createServer(koa.callback());
+    const handle = koa.callback();
+    server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from "jose";
 
-export type IdpAlg = "RS256" | "ES256" | "EdDSA";
+type IdpAlg = "RS256" | "ES256" | "EdDSA";
 
 export interface Idp {
   jwksUrl: string;

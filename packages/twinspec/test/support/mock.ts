@@ -37,7 +37,7 @@ export async function startMockServer(options: Partial<MockAppDeps> = {}): Promi
 const doc = loadDocument(join(FIXTURE, "openapi.yaml"));
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-ajv.addSchema(doc as object, "openapi");
+ajv.addSchema(doc, "openapi");
 
 /**
  * What is wrong with an answer to `op` by the fixture's openapi.yaml ([] = nothing): its status is declared, its content

@@ -23,7 +23,7 @@ export function startProcess(env: Record<string, string>, entry = "src/main.ts")
  * Any command that starts a server and logs its `"url"` (npm start, node on a production install), with the test
  * defaults in its environment; killed if it does not listen within `timeoutMs`. `detached`: its own process group.
  */
-export async function spawnServer(
+async function spawnServer(
   command: string,
   args: string[],
   { env = {}, cwd = FIXTURE, timeoutMs = 15_000, detached = false }: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; detached?: boolean } = {},
@@ -51,8 +51,8 @@ export async function spawnServer(
         resolve(m[1]);
       }
     };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     child.on("exit", () => reject(new Error(`server exited before listening:\n${output}`)));
   });
   return { url, child, output: () => output, exited };

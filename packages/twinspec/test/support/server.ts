@@ -6,7 +6,7 @@ import { startServer as startKitServer, type TestServer, type TestServerOptions 
 import { definition } from "../fixture/generated/wiring.js";
 
 export { call, gql } from "../../src/testing/client.js";
-export { TEST_RATE_LIMITS, type Faults, type TestServer, type TestServerOptions } from "../../src/testing/server.js";
+export type { TestServer, TestServerOptions } from "../../src/testing/server.js";
 
 export const startServer = (options: TestServerOptions = {}): Promise<TestServer> => startKitServer(definition, options);
 

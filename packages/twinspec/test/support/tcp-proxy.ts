@@ -35,7 +35,10 @@ export class TcpProxy {
   async cut(how: Cut): Promise<void> {
     this.mode = how;
     if (how === "refuse") {
-      for (const [a, b] of this.pairs) a.destroy(), b.destroy();
+      for (const [a, b] of this.pairs) {
+        a.destroy();
+        b.destroy();
+      }
       this.pairs.clear();
       await new Promise((resolve) => this.server.close(resolve));
     }
@@ -51,13 +54,19 @@ export class TcpProxy {
     } else {
       // A partition that heals: what was held back is lost, as a peer that timed out would see it. The pairs
       // held open are closed, so both ends find out.
-      for (const [a, b] of this.pairs) a.destroy(), b.destroy();
+      for (const [a, b] of this.pairs) {
+        a.destroy();
+        b.destroy();
+      }
       this.pairs.clear();
     }
   }
 
   async close(): Promise<void> {
-    for (const [a, b] of this.pairs) a.destroy(), b.destroy();
+    for (const [a, b] of this.pairs) {
+      a.destroy();
+      b.destroy();
+    }
     this.pairs.clear();
     if (this.server.listening) await new Promise((resolve) => this.server.close(resolve));
   }

@@ -2,7 +2,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { tracingFromEnv } from "../../src/telemetry/config.js";
-import { ADMIN_TOKEN } from "../support/auth.js";
 import { startCollector } from "../support/otlp-collector.js";
 import { FIXTURE } from "../support/fixture.js";
 import { startProcess } from "../support/process.js";

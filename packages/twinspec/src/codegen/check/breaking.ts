@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { buildSchema, findBreakingChanges, findDangerousChanges } from "graphql";
 import { parse } from "yaml";
-import { deref, isObject, type Json, type JsonObject } from "../load/spec.js";
+import { deref, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 
 export interface Change {
   /** "GET /books/{bookId} response 200 .title", "Book.title" */
@@ -118,12 +118,12 @@ export function openapiChanges(before: JsonObject, after: JsonObject): Change[] 
     if (mode === "output" && enumA && enumB) for (const v of enumB) if (!enumA.includes(v)) add(at, `may now be ${v}, a value old clients do not know`, "dangerous");
 
     if (a.format !== b.format && (mode === "input" ? b.format !== undefined : a.format !== undefined)) {
-      add(at, `format ${a.format ?? "(none)"} → ${b.format ?? "(none)"}`);
+      add(at, `format ${textOf(a.format ?? "(none)")} → ${textOf(b.format ?? "(none)")}`);
     }
     if (mode === "input") {
-      for (const k of LOWER_BOUNDS) if (typeof b[k] === "number" && !(typeof a[k] === "number" && a[k] >= b[k])) add(at, `narrowed: ${k} ${a[k] ?? "(none)"} → ${b[k]}`);
-      for (const k of UPPER_BOUNDS) if (typeof b[k] === "number" && !(typeof a[k] === "number" && a[k] <= b[k])) add(at, `narrowed: ${k} ${a[k] ?? "(none)"} → ${b[k]}`);
-      if (b.pattern !== undefined && b.pattern !== a.pattern) add(at, `narrowed: pattern ${a.pattern ?? "(none)"} → ${b.pattern}`);
+      for (const k of LOWER_BOUNDS) if (typeof b[k] === "number" && !(typeof a[k] === "number" && a[k] >= b[k])) add(at, `narrowed: ${k} ${textOf(a[k] ?? "(none)")} → ${b[k]}`);
+      for (const k of UPPER_BOUNDS) if (typeof b[k] === "number" && !(typeof a[k] === "number" && a[k] <= b[k])) add(at, `narrowed: ${k} ${textOf(a[k] ?? "(none)")} → ${b[k]}`);
+      if (b.pattern !== undefined && b.pattern !== a.pattern) add(at, `narrowed: pattern ${textOf(a.pattern ?? "(none)")} → ${textOf(b.pattern)}`);
     }
 
     if (a.items !== undefined && b.items !== undefined) compare(a.items, b.items, mode, `${at}[]`);
@@ -167,7 +167,7 @@ function operations(doc: JsonObject, get: (raw: Json, at: string) => { value: Js
       for (const raw of [item.parameters, operation.parameters].flatMap((list) => (Array.isArray(list) ? list : []))) {
         const p = get(raw, key).value;
         const position = [...path.matchAll(/\{([^}]*)\}/g)].findIndex((m) => m[1] === p.name) + 1;
-        const name = p.in === "path" ? `path parameter #${position}` : `${p.in} ${p.in === "header" ? String(p.name).toLowerCase() : p.name}`;
+        const name = p.in === "path" ? `path parameter #${position}` : `${textOf(p.in)} ${p.in === "header" ? textOf(p.name).toLowerCase() : textOf(p.name)}`;
         params.set(name, p);
       }
       out.set(key, { label: `${method.toUpperCase()} ${path}`, operation, params });
@@ -189,7 +189,7 @@ function unwrap(raw: Json, get: (raw: Json, at: string) => { value: JsonObject; 
   let nullable = false;
   for (;;) {
     if (value.nullable === true || (Array.isArray(value.type) && value.type.includes("null"))) nullable = true;
-    const branches = [value.oneOf, value.anyOf, value.allOf].find((b) => Array.isArray(b)) as Json[] | undefined;
+    const branches = [value.oneOf, value.anyOf, value.allOf].find((b): b is Json[] => Array.isArray(b));
     if (!branches) return { value, pointer, nullable };
     const rest = branches.filter((b) => !(isObject(b) && b.type === "null"));
     if (rest.length < branches.length) nullable = true;

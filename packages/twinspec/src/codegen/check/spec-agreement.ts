@@ -22,14 +22,14 @@ import {
   type GraphQLSchema,
   type GraphQLType,
 } from "graphql";
-import { deref, isObject, type Json, type JsonObject } from "../load/spec.js";
+import { deref, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 
 export interface AgreementConfig {
   /** GraphQL scalar → the JSON Schema type (and format) meaning the same thing. */
   scalars: Record<string, { type: string; format?: string }>;
 }
 
-export type MismatchKind =
+type MismatchKind =
   | "missing-in-graphql"
   | "missing-in-rest"
   | "nullability"
@@ -171,7 +171,7 @@ function unpairedRestTypes(c: Comparison) {
       return walk(restSchemas[name]);
     }
     for (const key of ["items", "additionalProperties"]) walk(raw[key]);
-    for (const key of ["allOf", "oneOf", "anyOf"]) if (Array.isArray(raw[key])) (raw[key] as Json[]).forEach(walk);
+    for (const key of ["allOf", "oneOf", "anyOf"]) if (Array.isArray(raw[key])) raw[key].forEach(walk);
     if (isObject(raw.properties)) Object.values(raw.properties).forEach(walk);
   };
   for (const [body, result] of c.pairedOps) {
@@ -331,7 +331,7 @@ function unwrapNullable(c: Comparison, raw: Json, at: string): { value: JsonObje
     if (value.nullable === true) nullable = true;
     if (Array.isArray(value.type) && value.type.includes("null")) nullable = true;
     if (Array.isArray(value.enum) && value.enum.includes(null)) nullable = true;
-    const branches = [value.oneOf, value.anyOf, value.allOf].find((b) => Array.isArray(b)) as Json[] | undefined;
+    const branches = [value.oneOf, value.anyOf, value.allOf].find((b): b is Json[] => Array.isArray(b));
     if (!branches) return { value, nullable };
     const rest = branches.filter((b) => !(isObject(b) && b.type === "null"));
     if (rest.length < branches.length) nullable = true;
@@ -352,17 +352,17 @@ function schemaName(raw: Json | undefined): string | undefined {
 
 function jsonType(value: JsonObject): string | undefined {
   const types = (Array.isArray(value.type) ? value.type : [value.type]).filter((t) => t !== "null" && t !== undefined);
-  if (types.length === 1) return String(types[0]);
+  if (types.length === 1) return textOf(types[0]);
   if (types.length === 0 && isObject(value.properties)) return "object";
   if (types.length === 0 && value.items !== undefined) return "array";
-  return types.length ? types.join("|") : undefined;
+  return types.length ? types.map(textOf).join("|") : undefined;
 }
 
 const isArray = (value: JsonObject) => jsonType(value) === "array";
 
 function describeRest(value: JsonObject, raw?: Json): string {
   const name = raw === undefined ? undefined : schemaName(raw);
-  if (Array.isArray(value.enum)) return `enum ${name ? `${name} ` : ""}[${value.enum.join(", ")}]`;
+  if (Array.isArray(value.enum)) return `enum ${name ? `${name} ` : ""}[${value.enum.map(textOf).join(", ")}]`;
   const type = jsonType(value) ?? "any";
   if (type === "array") return `array of ${isObject(value.items) ? (schemaName(value.items) ?? jsonType(value.items) ?? "any") : "any"}`;
   if (type === "object") return name ? `object ${name}` : "object";

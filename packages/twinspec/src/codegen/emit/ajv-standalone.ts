@@ -9,13 +9,14 @@ const { getProperty } = require("ajv/dist/compile/codegen/code") as { getPropert
 
 interface Name {
   prefix: string;
-  value?: { ref?: unknown; code?: unknown };
+  toString(): string;
+  value?: { ref?: unknown; code?: { toString(): string } };
 }
 interface Source {
   validateName: Name;
   validateCode: string;
   scopeValues?: Record<string, Map<unknown, Name> | undefined>;
-  evaluated?: unknown;
+  evaluated?: { toString(): string };
 }
 interface AjvLike {
   opts: { code: { source?: boolean; es5?: boolean; esm?: boolean } };

@@ -1,7 +1,7 @@
 // Emits the entry of an application's client package (client/generated/index.ts) and, when it has GraphQL documents,
 // documents.ts: which resources each document reads and writes, from the schema's types paired with x-resource tags
 // and each mutation field's pairing. That map is what lets a write over one transport invalidate the queries of both.
-import { buildSchema, isCompositeType, Kind, parse, TypeInfo, visit, visitWithTypeInfo, getNamedType, type GraphQLSchema } from "graphql";
+import { buildSchema, isCompositeType, Kind, parse, TypeInfo, visit, visitWithTypeInfo, getNamedType } from "graphql";
 import { GRAPHQL_CODES } from "../../error-table.js";
 import type { Contract } from "../model/contract.js";
 

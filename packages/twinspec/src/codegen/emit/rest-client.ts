@@ -9,15 +9,15 @@ import { deref, isObject, type Json, type JsonObject } from "../load/spec.js";
 /** twinspec-client's own methods on the client object: an operation of the same name is renamed. */
 const HELPERS = new Set(["paginate", "nextPage", "waitFor"]);
 
-export const CLIENT_RUNTIME = "twinspec-client";
+const CLIENT_RUNTIME = "twinspec-client";
 
-export interface SdkOperation {
+interface SdkOperation {
   name: string;
   operation: Operation;
 }
 
 /** The method name of each operation: its operationId, unless twinspec-client's helpers already use it. */
-export function sdkNames(operations: Operation[]): SdkOperation[] {
+function sdkNames(operations: Operation[]): SdkOperation[] {
   const taken = new Set(operations.map((o) => o.operationId));
   return operations.map((operation) => {
     let name = operation.operationId;

@@ -16,7 +16,7 @@ export interface RestEmitOptions {
 }
 
 /** Type-name stem of an operation: any operationId, made a valid identifier ("get-x" → "GetX"). */
-export const pascal = (id: string) => {
+const pascal = (id: string) => {
   const name = identifier(id);
   return name[0].toUpperCase() + name.slice(1);
 };

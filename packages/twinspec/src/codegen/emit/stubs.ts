@@ -155,7 +155,7 @@ function insertMembers(source: string, literal: ts.ObjectLiteralExpression, text
 function ensureImport(source: string): string {
   if (/\bNotImplementedError\b/.test(source.replace(/throw new NotImplementedError/g, "")) || !/throw new NotImplementedError/.test(source)) return source;
   const imports = [...source.matchAll(/^import [^;]+;\n/gm)];
-  const at = imports.length ? imports.at(-1)!.index! + imports.at(-1)![0].length : 0;
+  const at = imports.length ? imports.at(-1)!.index + imports.at(-1)![0].length : 0;
   return source.slice(0, at) + STUB_IMPORT + "\n" + source.slice(at);
 }
 
@@ -236,7 +236,7 @@ function tsType(doc: JsonObject, raw: Json): string {
     : t === "integer" || t === "number" ? "number"
     : t === "boolean" ? "boolean"
     : t === "null" ? "null"
-    : t === "array" ? `${value.items === undefined ? "unknown" : wrap(tsType(doc, value.items as Json))}[]`
+    : t === "array" ? `${value.items === undefined ? "unknown" : wrap(tsType(doc, value.items))}[]`
     : "Record<string, unknown>";
   return types.length ? types.map(one).join(" | ") : "unknown";
 }

@@ -7,7 +7,7 @@ import { Warnings, type Warning } from "../load/diagnostics.js";
 import { identifier, type Operation } from "../model/operations.js";
 import type { ParamLocation } from "../model/parameters.js";
 import { docId, documentFor, READ_ONLY, scanSchemas, toJsonSchema, WRITE_ONLY, type Direction, type SchemaContext } from "../model/schemas.js";
-import { escapePointer, isObject, type Json, type JsonObject } from "../load/spec.js";
+import { escapePointer, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 import { standaloneCode } from "./ajv-standalone.js";
 
 const require = createRequire(import.meta.url);
@@ -23,7 +23,7 @@ export const PARAM_LOCATIONS: ParamLocation[] = ["path", "query", "header", "coo
 export const validatorName = (operationId: string, part: string) => `${identifier(operationId)}_${part}`;
 
 /** The schema component a media type's schema is, when it is nothing but a reference to one. */
-export function componentOf(schema: Json): string | undefined {
+function componentOf(schema: Json): string | undefined {
   if (!isObject(schema) || typeof schema.$ref !== "string" || Object.keys(schema).length !== 1) return undefined;
   const name = /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref)?.[1];
   return name?.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -126,7 +126,7 @@ const lenientRegExp = Object.assign(
 
 export function compileValidators(doc: JsonObject, operations: Operation[], file = ""): CompiledValidators {
   const warnings = new Warnings(file);
-  const v30 = String(doc.openapi).startsWith("3.0");
+  const v30 = textOf(doc.openapi).startsWith("3.0");
   const Ajv = v30 ? AjvDraft7 : Ajv2020;
   const scan = scanSchemas(doc);
   // inlineRefs off: a component used by many operations is one function, not copied into each (large documents
@@ -146,7 +146,7 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
   for (const direction of ["request", "response"] as Direction[]) {
     const copy = documentFor({ doc, direction, v30, warnings });
     copy[HOLDER] = holders[direction] = {};
-    ajv.addSchema(copy as object, docId(direction));
+    ajv.addSchema(copy, docId(direction));
   }
   const contexts = Object.fromEntries((["request", "response"] as Direction[]).map((direction) => [direction, { doc, direction, v30 }])) as Record<Direction, SchemaContext>;
 
@@ -172,7 +172,7 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
     const name = free(names);
     const id = `${docId(direction)}#/${HOLDER}/${name}`;
     try {
-      ajv.validateSchema(schema as object, true); // as addSchema did
+      void ajv.validateSchema(schema as object, true); // as addSchema did
       holders[direction][name] = schema;
       if (!ajv.getSchema(id)) throw new Error(`no schema at ${id}`);
       refs[name] = id;

@@ -30,7 +30,7 @@ let config: Promise<Config> | undefined;
 export async function loadSpec(file: string, warnings = new Warnings(file)): Promise<JsonObject> {
   const text = readText(file);
   const doc = checkHeader(file, parseDocument(file, text), warnings);
-  config ??= createConfig({ rules: RULES } as never);
+  config ??= createConfig({ rules: RULES });
   const redocly = await config;
   const resolver = new BaseResolver(redocly.resolve);
   const absolute = resolve(file);
@@ -167,9 +167,9 @@ function readDocument(file: string): Json {
 function checkHeader(file: string, doc: Json, warnings?: Warnings): JsonObject {
   if (!isObject(doc)) throw new SpecError(file, "", "the document is not an object");
   if (doc.swagger !== undefined && doc.openapi === undefined) {
-    throw new SpecError(file, "/swagger", `Swagger ${String(doc.swagger)} documents are not supported; convert it to OpenAPI 3 first (e.g. \`npx swagger2openapi ${file} -o openapi.yaml\`)`);
+    throw new SpecError(file, "/swagger", `Swagger ${textOf(doc.swagger)} documents are not supported; convert it to OpenAPI 3 first (e.g. \`npx swagger2openapi ${file} -o openapi.yaml\`)`);
   }
-  const version = String(doc.openapi ?? "");
+  const version = textOf(doc.openapi ?? "");
   if (!/^3\.[01]\.\d+$/.test(version)) {
     const lenient = warnings && /^3(\.[0-2](\.\d+)?(-[\w.]+)?)?$/.test(version);
     if (!lenient) throw new SpecError(file, "/openapi", `unsupported OpenAPI version "${version}" (3.0.x or 3.1.x)`);
@@ -179,7 +179,7 @@ function checkHeader(file: string, doc: Json, warnings?: Warnings): JsonObject {
   }
   if (!isObject(doc.paths)) {
     if (!warnings) throw new SpecError(file, "/paths", "missing paths object");
-    if (doc.paths !== undefined || String(doc.openapi).startsWith("3.0")) warnings.add("paths", "/paths", "no paths object: there are no operations to generate");
+    if (doc.paths !== undefined || textOf(doc.openapi).startsWith("3.0")) warnings.add("paths", "/paths", "no paths object: there are no operations to generate");
     doc.paths = {};
   }
   return doc;
@@ -192,6 +192,11 @@ export function loadDocument(file: string): JsonObject {
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A spec's value as text for a message: a scalar as String() writes it, an object or a list as JSON. */
+export function textOf(value: Json | undefined): string {
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 }
 
 /** JSON pointer segment escaping (RFC 6901). */

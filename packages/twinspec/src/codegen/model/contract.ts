@@ -17,7 +17,7 @@ import {
 import type { ContractProblem } from "../load/diagnostics.js";
 import { answersEtag, type Operation } from "./operations.js";
 import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./rate-limits.js";
-import { deref, isObject, type Json, type JsonObject } from "../load/spec.js";
+import { deref, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 
 export interface Resource {
   /** the tag: names its files (src/domain/<tag>.ts, src/rest/<tag>.ts, src/graphql/<tag>.ts) */
@@ -36,7 +36,7 @@ export interface Resource {
 }
 
 /** Whose data an operation or root field acts on. */
-export type Ownership =
+type Ownership =
   /** the instance named by this path parameter or argument, of this resource */
   | { kind: "instance"; resource: string; from: string }
   /** every instance of an owned resource (only an admin may) */
@@ -45,7 +45,7 @@ export type Ownership =
   | { kind: "none" };
 
 /** A root field's input, checked by the same validators as its paired operation's. */
-export interface InputPlan {
+interface InputPlan {
   operationId: string;
   /** arguments named like the operation's path parameters */
   pathArgs: string[];
@@ -210,7 +210,7 @@ function readResources(doc: JsonObject, operations: Operation[], file: string, p
     const spec = tag["x-resource"];
     if (spec === undefined) return;
     const where = `/tags/${i}/x-resource`;
-    const name = String(tag.name);
+    const name = textOf(tag.name);
     if (!isObject(spec) || typeof spec.schema !== "string" || typeof spec.id !== "string" || typeof spec.idPrefix !== "string" || typeof spec.owner !== "string") {
       return problem(where, `tag ${name}: x-resource needs schema, id, idPrefix and owner ("none", or the property naming the owner)`);
     }
@@ -219,7 +219,8 @@ function readResources(doc: JsonObject, operations: Operation[], file: string, p
     if (!props.has(spec.id)) problem(`${where}/id`, `tag ${name}: ${spec.schema} has no property ${spec.id}`);
     if (!/^[a-z][a-z0-9]{1,7}$/.test(spec.idPrefix)) problem(`${where}/idPrefix`, `tag ${name}: idPrefix must be 2-8 lowercase letters or digits`);
     if (spec.owner !== "none" && !props.has(spec.owner)) problem(`${where}/owner`, `tag ${name}: owner must be "none" or a property of ${spec.schema}, not "${spec.owner}"`);
-    const reads = operations.filter((op) => op.method === "get" && op.path.endsWith(`/{${spec.id}}`));
+    const id = spec.id;
+    const reads = operations.filter((op) => op.method === "get" && op.path.endsWith(`/{${id}}`));
     if (reads.length !== 1) problem(where, `tag ${name}: expected exactly one GET …/{${spec.id}} (the resource's URL), found ${reads.length}`);
     const owner = spec.owner === spec.id ? "self" : spec.owner;
     const read = reads[0];
@@ -315,5 +316,5 @@ function authScopes(schema: GraphQLSchema, node: GraphQLNamedType | GraphQLField
 function directive(schema: GraphQLSchema, node: { astNode?: unknown }, name: string): Record<string, unknown> | undefined {
   const definition = schema.getDirective(name);
   if (!definition || !node.astNode) return undefined;
-  return getDirectiveValues(definition, node.astNode as never) ?? undefined;
+  return getDirectiveValues(definition, node.astNode) ?? undefined;
 }

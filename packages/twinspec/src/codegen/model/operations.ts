@@ -5,13 +5,13 @@ import { Degraded, parameterList, schemaType, type Parameter, type ParamType, ty
 import { deref, derefOrWarn, escapePointer, isObject, SpecError, type Json, type JsonObject } from "../load/spec.js";
 
 export const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
-export type Method = (typeof METHODS)[number];
-export type { ParamLocation, Parameter, Scalar } from "./parameters.js";
+type Method = (typeof METHODS)[number];
+export type { Parameter } from "./parameters.js";
 
 /** How a form-urlencoded body's fields are read: like query parameters, by the property's type. */
-export type FormField = { type: Exclude<ParamType, "json" | "object">; items?: Scalar };
+type FormField = { type: Exclude<ParamType, "json" | "object">; items?: Scalar };
 
-export interface ResponseHeader {
+interface ResponseHeader {
   name: string;
   required: boolean;
 }
@@ -26,9 +26,9 @@ export interface ResponseSpec {
 }
 
 /** How a multipart/form-data part is read: a file, several files, JSON, or a form-like scalar (array). */
-export type MultipartField = { type: "file" | "files"; contentTypes?: string[]; maxBytes?: number } | { type: "json" } | FormField;
+type MultipartField = { type: "file" | "files"; contentTypes?: string[]; maxBytes?: number } | { type: "json" } | FormField;
 
-export interface RequestBody {
+interface RequestBody {
   required: boolean;
   contentTypes: string[];
   schemas: Record<string, Json>;
@@ -40,7 +40,7 @@ export interface RequestBody {
   raw?: string[];
 }
 
-export interface SecurityRequirement {
+interface SecurityRequirement {
   scheme: string;
   scopes: string[];
 }
@@ -93,7 +93,7 @@ export function collectOperations(doc: JsonObject, file: string, warnings = new 
         if (!isObject(item[method])) continue;
         const at = `${itemAt}/${method}`;
         try {
-          operations.push(operation(doc, item[method] as JsonObject, { method, path, at, file, shared, taken, warnings }));
+          operations.push(operation(doc, item[method], { method, path, at, file, shared, taken, warnings }));
         } catch (error) {
           skipped(error, warnings, at, `${method.toUpperCase()} ${path}`);
         }
@@ -201,7 +201,7 @@ function declarePathParameters(path: string, parameters: Parameter[], raw: JsonO
 }
 
 /** @koa/router (path-to-regexp 8) needs identifier-like names. */
-export const routeParamName = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
+const routeParamName = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
 
 function requestBody(doc: JsonObject, raw: Json | undefined, file: string, at: string, warnings: Warnings): RequestBody | undefined {
   const found = raw === undefined ? undefined : derefOrWarn(doc, raw, file, at, warnings, "request-body", "requestBody");

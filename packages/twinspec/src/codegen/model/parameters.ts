@@ -8,7 +8,7 @@ export type ParamLocation = "path" | "query" | "header" | "cookie";
 /** A scalar's JSON type; "none" keeps the string (no type declared). */
 export type Scalar = "string" | "integer" | "number" | "boolean" | "none";
 export type ParamType = Scalar | "array" | "object" | "json";
-export type ParamStyle = "form" | "simple" | "deepObject" | "spaceDelimited" | "pipeDelimited";
+type ParamStyle = "form" | "simple" | "deepObject" | "spaceDelimited" | "pipeDelimited";
 
 export interface Parameter {
   name: string;
@@ -51,7 +51,7 @@ export function schemaType(doc: JsonObject, schema: Json, file: string, where: s
   }
   if (isObject(s.properties)) return "object";
   for (const key of ["allOf", "oneOf", "anyOf"]) {
-    const parts = Array.isArray(s[key]) ? (s[key] as Json[]) : [];
+    const parts = Array.isArray(s[key]) ? s[key] : [];
     const found = [...new Set(parts.map((p, i) => schemaType(doc, p, file, `${where}/${key}/${i}`, depth + 1)).filter((t) => t !== "none"))];
     // allOf: the first typed member decides; oneOf/anyOf: only when every branch agrees.
     if (found.length > 0 && (key === "allOf" || found.length === 1)) return found[0];

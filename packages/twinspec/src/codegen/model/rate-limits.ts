@@ -9,7 +9,7 @@ import type { Operation } from "./operations.js";
 import { isObject, type Json, type JsonObject } from "../load/spec.js";
 import { isPolicyName } from "../../rate-limit/fields.js";
 
-export interface Budget {
+interface Budget {
   /** requests (REST) or query cost (GraphQL) one caller may spend per window */
   limit: number;
   /** seconds */

@@ -39,7 +39,7 @@ export function hoistPathRefs(doc: JsonObject, warnings: Warnings): void {
     const target = at(doc, ref);
     if (target === undefined) return written;
     const components = isObject(doc.components) ? doc.components : (doc.components = {});
-    const into = isObject(components[kind]) ? (components[kind] as JsonObject) : (components[kind] = {});
+    const into = isObject(components[kind]) ? components[kind] : (components[kind] = {});
     const stem = identifier(ref.replace(/^#\/(paths|components)\//, "").replace(/~1/g, " ").replace(/\/(content|schema)\b/g, ""));
     let name = `${stem[0].toUpperCase()}${stem.slice(1)}`;
     for (let n = 2; name in into; n++) name = `${stem[0].toUpperCase()}${stem.slice(1)}${n}`;

@@ -78,7 +78,7 @@ function literal(value: unknown, type: GraphQLInputType): string {
     return `{ ${Object.entries(value).map(([k, v]) => `${/^[_A-Za-z][_0-9A-Za-z]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, fields[k]?.type ?? inner)}`).join(", ")} }`;
   }
   if (isEnumType(inner) && typeof value === "string" && /^[_A-Za-z][_0-9A-Za-z]*$/.test(value)) return value;
-  return typeof value === "string" ? JSON.stringify(value) : String(value);
+  return typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
 }
 
 /** Does `value` have the shape the selection asks of `type`? (null where an error may have put it.) */
@@ -101,7 +101,7 @@ function conforms(value: unknown, type: GraphQLOutputType, children: Selected[] 
     Int: (v) => Number.isInteger(v),
     Float: (v) => typeof v === "number",
     Boolean: (v) => typeof v === "boolean",
-    DateTime: (v) => typeof v === "string" && !Number.isNaN(Date.parse(v as string)),
+    DateTime: (v) => typeof v === "string" && !Number.isNaN(Date.parse(v)),
   };
   return ok[inner.name] && !ok[inner.name](value) ? `${at} is not a ${inner.name}: ${JSON.stringify(value)}` : undefined;
 }
