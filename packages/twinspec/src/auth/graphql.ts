@@ -5,7 +5,7 @@
 import { getDirective, MapperKind, mapSchema } from "@graphql-tools/utils";
 import { defaultFieldResolver, GraphQLError, type GraphQLFieldConfig, type GraphQLSchema } from "graphql";
 import type { Ownership } from "../definition.js";
-import { refusal, type OwnerLookup } from "./ownership.js";
+import { refusal, type OwnerLookup, type Refusal } from "./ownership.js";
 import { missingScopes, type Principal } from "./principal.js";
 
 const unauthenticatedError = (message = "this field needs a bearer token (Authorization: Bearer <token>)") =>
@@ -27,12 +27,9 @@ function checkScopes(principal: Principal | null, scopes: string[], field: strin
   if (missing.length > 0) throw forbidden(`${field} needs the scope(s) ${missing.join(", ")}`);
 }
 
-/** Ownership for root fields (declared in the specs): what the arguments name must be owned by the token's subject. */
-async function checkOwnership(ownership: Ownership | undefined, owners: OwnerLookup, principal: Principal, args: Record<string, unknown>, field: string): Promise<void> {
-  const refused = await refusal(principal, ownership, args, owners);
-  if (refused === "collection") throw forbidden(`${field} covers what every owner holds; only an admin token may use it`);
-  if (refused) throw forbidden(`${field}: what it names is not owned by this token's subject`);
-}
+/** Why a root field may not run for the caller, from the ownership rule (ownership.ts), as its error. */
+const refusedError = (refused: Refusal, field: string) =>
+  refused === "collection" ? forbidden(`${field} covers what every owner holds; only an admin token may use it`) : forbidden(`${field}: what it names is not owned by this token's subject`);
 
 export function withAuth(schema: GraphQLSchema, owners: OwnerLookup, graphqlOwnership: Readonly<Record<string, Ownership>>): GraphQLSchema {
   const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name]);
@@ -50,7 +47,8 @@ export function withAuth(schema: GraphQLSchema, owners: OwnerLookup, graphqlOwne
           ...field,
           subscribe: async (source, args, context: { principal: Principal | null }, info) => {
             checkScopes(context.principal, scopes, name);
-            await checkOwnership(graphqlOwnership[name], owners, context.principal!, args, name);
+            const refused = await refusal(context.principal!, graphqlOwnership[name], args, owners);
+            if (refused) throw refusedError(refused, name);
             const stream = await subscribe(source, args, context, info);
             return isAsyncIterable(stream) ? untilExpiry(stream, context.principal!.expiresAt * 1000) : stream;
           },
@@ -65,7 +63,8 @@ export function withAuth(schema: GraphQLSchema, owners: OwnerLookup, graphqlOwne
               ...field,
               resolve: async (source, args, context, info) => {
                 checkScopes(context.principal, scopes, name);
-                await checkOwnership(ownership, owners, context.principal!, args, name);
+                const refused = await refusal(context.principal!, ownership, args, owners);
+                if (refused) throw refusedError(refused, name);
                 return resolve(source, args, context, info);
               },
             }

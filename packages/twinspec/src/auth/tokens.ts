@@ -67,8 +67,8 @@ export class TokenVerifier {
     this.accepted = [...(this.secret ? ["HS256"] : []), ...(this.keys ? ["RS256", "ES256", "EdDSA"] : [])];
   }
 
-  /** The principal of a token verified before and not expired since; else undefined. */
-  private cached(token: string): Principal | undefined {
+  /** The principal of a token verified before and not expired since, without waiting; else undefined. */
+  cached(token: string): Principal | undefined {
     const cached = this.cache.get(token);
     if (!cached) return undefined;
     if (cached.expiresAt * 1000 <= Date.now()) {
