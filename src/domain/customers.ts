@@ -3,8 +3,9 @@
 // both transports); what is here is what a spec cannot say: tombstones, merges, versions.
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "twinspec/schema";
-import { isUniqueViolation, prepared, preparedFirst, preparedIn, lockRows, transaction, type ServiceDeps, ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError, now, encodeCursor, keysetPager, type Page, type PageRequest, holds, type Preconditions, projections, type Projection } from "twinspec";
+import { isUniqueViolation, lockRows, transaction, type ServiceDeps, ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError, now, encodeCursor, keysetPager, type Page, type PageRequest, holds, type Preconditions, projections } from "twinspec";
 import { newId } from "../../generated/contract.js";
+import { customerReads, type CustomerReads } from "../store/customer-reads.js";
 import { CustomerAvatars, deleteAvatarOf } from "./avatars.js";
 
 export interface CustomersTable {
@@ -86,11 +87,7 @@ export async function requireLiveCustomer(db: Kysely<Database>, customerId: stri
 }
 
 export class CustomerService {
-  // A customer's whole row outside transactions (a cursor, PUT's look for an existing one): built once.
-  private readonly byId;
-  /** reads of a projection's columns and what tells whether the customer can be acted on, by the columns (≤ 64 sets) */
-  private readonly byIdProjected = new Map<string, (customerId: string) => Promise<unknown[] | undefined>>();
-  private readonly many;
+  private readonly reads: CustomerReads;
   private readonly page;
   private readonly db: Kysely<Database>;
   /** the customer's avatar image (src/domain/avatars.ts) */
@@ -98,15 +95,10 @@ export class CustomerService {
 
   constructor({ store }: ServiceDeps) {
     const db = (this.db = store.db);
+    this.reads = customerReads(db);
     this.avatars = new CustomerAvatars(db);
-    this.byId = prepared(db, (customerId: string) => db.selectFrom("customers").selectAll().where("customer_id", "=", customerId), ["sample"]);
     const live = () => db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
     this.page = keysetPager(db, live, [], "customer_id", (r) => r.customer_id, toCustomer);
-    this.many = preparedIn(db, (ids) => live().where("customer_id", "in", ids));
-  }
-
-  private async row(customerId: string) {
-    return (await this.byId(customerId))[0];
   }
 
   /**
@@ -114,28 +106,14 @@ export class CustomerService {
    * fields and customerId are read: read no other field of it.
    */
   async get(customerId: string, fields?: readonly string[]): Promise<Customer> {
-    const chosen = projection(fields);
-    const values = await this.byIdOf(chosen)(customerId);
-    const n = chosen.columns.length;
-    requireLive(customerId, values !== undefined, values?.[n] as string | null, values?.[n + 1] as string | null);
-    return chosen.mapValues(values!);
-  }
-
-  /** The read of a projection's columns, then merged_into and deleted_at: one statement per set of columns. */
-  private byIdOf(chosen: Projection<Selectable<CustomersTable>, Customer>) {
-    let read = this.byIdProjected.get(chosen.key);
-    if (!read) {
-      const columns = [...chosen.columns, "merged_into", "deleted_at"] as const;
-      read = preparedFirst(this.db, (id: string) => this.db.selectFrom("customers").select(columns).where("customer_id", "=", id), ["sample"]);
-      this.byIdProjected.set(chosen.key, read);
-    }
-    return read;
+    const found = await this.reads.projected(customerId, projection(fields));
+    requireLive(customerId, found !== undefined, found?.state.merged_into, found?.state.deleted_at);
+    return found!.model;
   }
 
   /** Live customers among `ids`, in no particular order (for batch loading). */
   async getMany(ids: readonly string[]): Promise<Customer[]> {
-    if (ids.length === 0) return [];
-    return (await this.many(ids, undefined, "")).map(toCustomer);
+    return (await this.reads.liveRows(ids)).map(toCustomer);
   }
 
   list(page: PageRequest): Promise<Page<Customer>> {
@@ -144,7 +122,7 @@ export class CustomerService {
 
   /** Cursor that continues a listing right after `customerId` (GraphQL's `after`). */
   async cursorAfter(customerId: string): Promise<string> {
-    const row = await this.row(customerId);
+    const row = await this.reads.row(customerId);
     if (!row) throw new InvalidInputError([{ pointer: "/after", message: `no customer ${customerId} to continue after` }]);
     return encodeCursor(row.created_at, row.customer_id);
   }
@@ -162,7 +140,7 @@ export class CustomerService {
 
   /** PUT: creates at a client-chosen id, or replaces the whole state; the same state twice changes nothing. */
   async put(customerId: string, input: CustomerInput, pre?: Preconditions): Promise<{ customer: Customer; created: boolean }> {
-    if (!(await this.row(customerId))) {
+    if (!(await this.reads.row(customerId))) {
       if (!holds(pre, undefined)) throw new PreconditionError("customer", customerId);
       try {
         return { customer: await this.create(input, customerId), created: true };

@@ -1,4 +1,4 @@
-// Projections (src/domain/projection.ts): the compiled row → model mappings give the model's fields, in the readers'
+// Projections (src/domain/projection.ts): the row → model mappings give the model's fields, in the readers'
 // order, from a row object or from its raw values, with the keys always and unknown names ignored.
 import assert from "node:assert/strict";
 import { projections } from "../../packages/twinspec/src/domain/projection.js";

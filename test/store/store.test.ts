@@ -4,7 +4,9 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { sql } from "kysely";
 import type { Services } from "../../generated/wiring.js";
+import { projections } from "../../packages/twinspec/src/domain/projection.js";
 import { openStore, type Store } from "../../packages/twinspec/src/store/database.js";
+import { projectedByKey } from "../../packages/twinspec/src/store/prepared.js";
 import { freshDatabase, testDatabaseKind, type TestDatabase } from "../support/database.js";
 import { domainOn } from "../support/services.js";
 
@@ -61,6 +63,21 @@ describe(`store on ${testDatabaseKind()}`, function () {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     assert.deepEqual(seen, [...ids].sort());
+  });
+
+  it("projectedByKey reads a projection's fields of one row and the state columns beside it, by name", async () => {
+    type Row = { customer_id: string; first_name: string; email: string; deleted_at: string | null; merged_into: string | null };
+    const project = projections<Row, { customerId: string; firstName: string; deletedAt: string | null }>(
+      { customerId: { column: "customer_id" }, firstName: { column: "first_name" }, deletedAt: { column: "deleted_at" } },
+      ["customerId"],
+    );
+    const read = projectedByKey<Row, "merged_into" | "deleted_at">(store.db, "customers", "customer_id", ["merged_into", "deleted_at"]);
+    const c = await customer("p");
+    assert.equal(await read("nobody", project()), undefined);
+    // deleted_at both a field and a state column: read once, given to each
+    assert.deepEqual(await read(c.customerId, project()), { model: { customerId: c.customerId, firstName: "A", deletedAt: null }, state: { merged_into: null, deleted_at: null } });
+    await store.db.updateTable("customers").set({ deleted_at: "2030-01-01T00:00:00.000Z" }).where("customer_id", "=", c.customerId).execute();
+    assert.deepEqual(await read(c.customerId, project(["firstName"])), { model: { customerId: c.customerId, firstName: "A" }, state: { merged_into: null, deleted_at: "2030-01-01T00:00:00.000Z" } });
   });
 
   it("migrations run once: opening the same database again, and three times at once, changes nothing", async () => {

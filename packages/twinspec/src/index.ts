@@ -33,7 +33,7 @@ export { DateTime } from "./graphql/scalars.js";
 export { openStore, isPostgresUrl, DEFAULT_DATABASE_URL, type Store, type StoreOptions } from "./store/database.js";
 export type { Database } from "./store/schema.js";
 export { lockRows, transaction } from "./store/transactions.js";
-export { prepared, preparedFirst, preparedIn, preparedInRaw } from "./store/prepared.js";
+export { prepared, preparedFirst, preparedIn, preparedInRaw, projectedByKey, type ValuesProjection } from "./store/prepared.js";
 export { bytes, text } from "./store/columns.js";
 export { isPostgres, isUniqueViolation } from "./store/dialect.js";
 export { JobFailed, JobQueue, type JobHandler, type QueueOptions } from "./store/job-queue.js";

@@ -27,18 +27,9 @@ function checkScopes(principal: Principal | null, scopes: string[], field: strin
   if (missing.length > 0) throw forbidden(`${field} needs the scope(s) ${missing.join(", ")}`);
 }
 
-/**
- * Ownership for root fields (declared in the specs): what the arguments name must be owned by the token's subject.
- * At once (no promise) unless an owner must be looked up.
- */
-function checkOwnership(ownership: Ownership | undefined, owners: OwnerLookup, principal: Principal, args: Record<string, unknown>, field: string): void | Promise<void> {
-  const refused = refusal(principal, ownership, args, owners);
-  const check = (refused: Refusal | undefined) => {
-    if (refused === "collection") throw forbidden(`${field} covers what every owner holds; only an admin token may use it`);
-    if (refused) throw forbidden(`${field}: what it names is not owned by this token's subject`);
-  };
-  return refused instanceof Promise ? refused.then(check) : check(refused);
-}
+/** Why a root field may not run for the caller, from the ownership rule (ownership.ts), as its error. */
+const refusedError = (refused: Refusal, field: string) =>
+  refused === "collection" ? forbidden(`${field} covers what every owner holds; only an admin token may use it`) : forbidden(`${field}: what it names is not owned by this token's subject`);
 
 export function withAuth(schema: GraphQLSchema, owners: OwnerLookup, graphqlOwnership: Readonly<Record<string, Ownership>>): GraphQLSchema {
   const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name]);
@@ -56,29 +47,34 @@ export function withAuth(schema: GraphQLSchema, owners: OwnerLookup, graphqlOwne
           ...field,
           subscribe: async (source, args, context: { principal: Principal | null }, info) => {
             checkScopes(context.principal, scopes, name);
-            await checkOwnership(graphqlOwnership[name], owners, context.principal!, args, name);
+            const refused = await refusal(context.principal!, graphqlOwnership[name], args, owners);
+            if (refused) throw refusedError(refused, name);
             const stream = await subscribe(source, args, context, info);
             return isAsyncIterable(stream) ? untilExpiry(stream, context.principal!.expiresAt * 1000) : stream;
           },
         };
       }
-      const guarded: GraphQLFieldConfig<unknown, { principal: Principal | null }> = isRoot
-        ? {
-            ...field,
-            // No async frame of its own: the owner check answers at once for admins and fields without an owner rule.
-            resolve: (source, args, context, info) => {
-              checkScopes(context.principal, scopes, name);
-              const checked = checkOwnership(graphqlOwnership[name], owners, context.principal!, args, name);
-              return checked instanceof Promise ? checked.then(() => resolve(source, args, context, info)) : resolve(source, args, context, info);
-            },
-          }
-        : {
-            ...field,
-            resolve: (source, args, context, info) => {
-              checkScopes(context.principal, scopes, name);
-              return resolve(source, args, context, info);
-            },
-          };
+      const ownership = isRoot ? graphqlOwnership[name] : undefined;
+      // Only root fields with an owner rule look anything up; every other field's check stays synchronous, so
+      // graphql-js and graphql-jit keep its value synchronous too.
+      const guarded: GraphQLFieldConfig<unknown, { principal: Principal | null }> =
+        ownership && ownership.kind !== "none"
+          ? {
+              ...field,
+              resolve: async (source, args, context, info) => {
+                checkScopes(context.principal, scopes, name);
+                const refused = await refusal(context.principal!, ownership, args, owners);
+                if (refused) throw refusedError(refused, name);
+                return resolve(source, args, context, info);
+              },
+            }
+          : {
+              ...field,
+              resolve: (source, args, context, info) => {
+                checkScopes(context.principal, scopes, name);
+                return resolve(source, args, context, info);
+              },
+            };
       return guarded;
     },
   });

@@ -8,19 +8,15 @@ import { principalOf } from "./rest.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
 
 export function graphqlCaller(verifier: TokenVerifier): Middleware {
-  // Synchronous for a cached token or none (the common case): no async frame of its own around the request.
-  return (ctx, next) => {
-    let found: ReturnType<typeof principalOf>;
+  return async (ctx, next) => {
+    let principal: Principal | undefined;
     try {
-      found = principalOf(ctx, verifier);
+      principal = await principalOf(ctx, verifier);
     } catch (error) {
       return refuse(ctx, error);
     }
-    const proceed = (principal: Principal | undefined) => {
-      ctx.state.principal = principal ?? null;
-      return next();
-    };
-    return found instanceof Promise ? found.then(proceed, (error) => refuse(ctx, error)) : proceed(found);
+    ctx.state.principal = principal ?? null;
+    await next();
   };
 }
 

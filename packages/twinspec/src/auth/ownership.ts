@@ -9,16 +9,15 @@ export type { OwnerLookup };
 /** Why the principal may not act: on every owner's data at once, or on data another subject owns. */
 export type Refusal = "collection" | "someone-else";
 
-export function refusal(principal: Principal, ownership: Ownership | undefined, values: Record<string, unknown>, owners: OwnerLookup): Refusal | undefined | Promise<Refusal | undefined> {
-  // At once (no promise) unless an owner must be looked up: admins and operations without an owner rule, every request.
+/**
+ * Why the principal may not act on what `values` name (undefined: it may). The one ownership check of both
+ * transports: REST's authorizer and GraphQL's root fields with an owner rule await it.
+ */
+export async function refusal(principal: Principal, ownership: Ownership | undefined, values: Record<string, unknown>, owners: OwnerLookup): Promise<Refusal | undefined> {
   if (isAdmin(principal) || !ownership || ownership.kind === "none") return undefined;
   if (ownership.kind === "collection") return "collection";
   const id = values[ownership.from];
   if (typeof id !== "string") return undefined;
-  return ownerRefusal(principal, owners(ownership.resource, id));
-}
-
-async function ownerRefusal(principal: Principal, lookup: ReturnType<OwnerLookup>): Promise<Refusal | undefined> {
-  const owner = await lookup;
+  const owner = await owners(ownership.resource, id);
   return owner === undefined || owner === null || actsFor(principal, owner) ? undefined : "someone-else";
 }

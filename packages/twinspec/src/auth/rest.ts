@@ -5,7 +5,7 @@ import type { Ownership } from "../definition.js";
 import type { Authorizer, OperationSpec } from "../http/rest-runtime.js";
 import { header } from "../http/headers.js";
 import { httpError } from "../http/problem.js";
-import { refusal, type OwnerLookup, type Refusal } from "./ownership.js";
+import { refusal, type OwnerLookup } from "./ownership.js";
 import { isAdmin, missingScopes, type Principal } from "./principal.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
 
@@ -16,15 +16,20 @@ const unauthenticated = (detail: string, tokenSent: boolean) =>
     "WWW-Authenticate": tokenSent ? `${REALM}, error="invalid_token", error_description="${detail.replace(/"/g, "'")}"` : REALM,
   });
 
-/**
- * Verifies the request's bearer token, if any: undefined = none sent; throws 401 for a bad one. Answers at once
- * (no promise) when there is no token or it was verified before: the common case, spared an async frame.
- */
-export function principalOf(ctx: Context, verifier: TokenVerifier): Principal | undefined | Promise<Principal | undefined> {
+/** Verifies the request's bearer token, if any: undefined = none sent; rejects with 401 for a bad one. */
+export async function principalOf(ctx: Context, verifier: TokenVerifier): Promise<Principal | undefined> {
   const token = tokenOf(header(ctx, "authorization"));
   if (token === undefined) return undefined;
   if (token === null) throw unauthenticated("the Authorization header must be `Bearer <token>`", true);
-  return verifier.cached(token) ?? verified(verifier, token);
+  // A token verified before is answered without verify's own promise: the common case, on every request.
+  const cached = verifier.cached(token);
+  if (cached) return cached;
+  try {
+    return await verifier.verify(token);
+  } catch (error) {
+    if (error instanceof InvalidTokenError) throw unauthenticated(error.message, true);
+    throw error;
+  }
 }
 
 // The last Authorization header's token, kept: a client sends the same header on every request, and the same token
@@ -39,15 +44,6 @@ function tokenOf(authorization: string | undefined): ReturnType<typeof bearerTok
   return lastToken;
 }
 
-async function verified(verifier: TokenVerifier, token: string): Promise<Principal> {
-  try {
-    return await verifier.verify(token);
-  } catch (error) {
-    if (error instanceof InvalidTokenError) throw unauthenticated(error.message, true);
-    throw error;
-  }
-}
-
 export function restAuthorizer(verifier: TokenVerifier, owners: OwnerLookup, restOwnership: Readonly<Record<string, Ownership>>): Authorizer {
   // Per operation, once: whether it is public, and the scopes each of its alternatives needs.
   const needs = new WeakMap<OperationSpec["security"], { open: boolean; scopes: string[][] }>();
@@ -56,13 +52,8 @@ export function restAuthorizer(verifier: TokenVerifier, owners: OwnerLookup, res
     if (!found) needs.set(security, (found = { open: security.length === 0 || security.some((alternative) => alternative.length === 0), scopes: security.map((alternative) => alternative.flatMap((r) => r.scopes)) }));
     return found;
   };
-  // Synchronous unless the token or the owner must be looked up: each async frame costs a promise per request.
-  return (security, ctx, operation, pathParams) => {
-    const found = principalOf(ctx, verifier);
-    return found instanceof Promise ? found.then((principal) => decide(principal, security, ctx, operation, pathParams)) : decide(found, security, ctx, operation, pathParams);
-  };
-
-  function decide(principal: Principal | undefined, security: OperationSpec["security"], ctx: Context, operation: OperationSpec, pathParams: Record<string, string>): Principal | null | Promise<Principal> {
+  return async (security, ctx, operation, pathParams) => {
+    const principal = await principalOf(ctx, verifier);
     const { open, scopes } = needsOf(security);
     if (open) return principal ?? null;
     if (!principal) throw unauthenticated("this operation needs a bearer token (Authorization: Bearer <token>)", false);
@@ -75,12 +66,9 @@ export function restAuthorizer(verifier: TokenVerifier, owners: OwnerLookup, res
         "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scopes[0].join(" ")}"`,
       });
     }
-    const refused = refusal(principal, restOwnership[operation.operationId], pathParams, owners);
-    const allowed = (refused: Refusal | undefined) => {
-      if (refused === "collection") throw httpError(403, "this operation covers what every owner holds; only an admin token may call it", { type: "urn:twinspec:problem:forbidden" });
-      if (refused) throw httpError(403, "this resource is not owned by the token's subject; it may not read or change it", { type: "urn:twinspec:problem:forbidden" });
-      return principal;
-    };
-    return refused instanceof Promise ? refused.then(allowed) : allowed(refused);
-  }
+    const refused = await refusal(principal, restOwnership[operation.operationId], pathParams, owners);
+    if (refused === "collection") throw httpError(403, "this operation covers what every owner holds; only an admin token may call it", { type: "urn:twinspec:problem:forbidden" });
+    if (refused) throw httpError(403, "this resource is not owned by the token's subject; it may not read or change it", { type: "urn:twinspec:problem:forbidden" });
+    return principal;
+  };
 }

@@ -72,7 +72,7 @@ export type Authorizer = (
   operation: OperationSpec,
   /** the raw path parameters (the target's identifiers, for ownership checks) */
   pathParams: Record<string, string>,
-) => Promise<Principal | null> | Principal | null;
+) => Promise<Principal | null>;
 
 export interface MountOptions {
   authorize?: Authorizer;
@@ -221,8 +221,7 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
   ctx.state.operationId = op.operationId;
   ctx.state.route = op.path;
   // Who may call comes first: before anything about the request is read or reported.
-  const decided = options.authorize ? options.authorize(op.security, ctx, op, pathParams) : null;
-  const principal = decided instanceof Promise ? await decided : decided;
+  const principal = options.authorize ? await options.authorize(op.security, ctx, op, pathParams) : null;
   if (prepared.produces.length > 0 && !preferred(header(ctx, "accept"), prepared.produces)) {
     throw httpError(406, `None of the media types this operation answers with (${prepared.produces.join(", ")}) is acceptable.`);
   }
@@ -276,23 +275,14 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
   const base: RequestContext = { requestId: String(ctx.state.requestId ?? ""), operationId: op.operationId, conditions };
   const handlerContext = options.context ? options.context(ctx, base, principal) : base;
   const call: OperationCall = { operation: op, pathParams, request };
-  let response: HandlerResponse;
-  if (prepared.around) {
-    response = await prepared.around(call, async () => {
-      try {
-        return await handler(request, handlerContext);
-      } catch (error) {
-        return mapped(ctx, error, call, options);
-      }
-    });
-  } else {
-    // The same without a hook: one async frame fewer on every request.
+  const invoke = async (): Promise<HandlerResponse> => {
     try {
-      response = await handler(request, handlerContext);
+      return await handler(request, handlerContext);
     } catch (error) {
-      response = mapped(ctx, error, call, options);
+      return mapped(ctx, error, call, options);
     }
-  }
+  };
+  let response = await (prepared.around ? prepared.around(call, invoke) : invoke());
   if (conditions && (ctx.method === "GET" || ctx.method === "HEAD") && response.status >= 200 && response.status < 300) {
     response = afterConditions(op, response, conditions);
   }

@@ -11,26 +11,19 @@ import type { Budget, RateLimiter } from "./limiter.js";
 /** `authorize`, counting each call against the operation's budget (`budgets`: operationId → budget name). */
 export function rateLimited(authorize: Authorizer, limiter: RateLimiter, budgets: Record<string, string>): Authorizer {
   const byOperation = new Map(Object.entries(budgets).map(([op, name]) => [op, limiter.budget(name)]));
-  // Synchronous when the authorizer answers synchronously (a cached token): no async frame of its own.
-  return (security, ctx, operation, pathParams) => {
+  return async (security, ctx, operation, pathParams) => {
     const budget = byOperation.get(operation.operationId);
     if (!budget) return authorize(security, ctx, operation, pathParams);
-    // Refused (401/403): still counted, to whoever the token proved to be, or to the address.
-    const refused = (error: unknown): never => {
+    let principal: Principal | null;
+    try {
+      principal = await authorize(security, ctx, operation, pathParams);
+    } catch (error) {
+      // Refused (401/403): still counted, to whoever the token proved to be, or to the address.
       spend(ctx, limiter, budget, ctx.state.principal);
       throw error;
-    };
-    const allowed = (principal: Principal | null) => {
-      spend(ctx, limiter, budget, principal ?? ctx.state.principal);
-      return principal;
-    };
-    let decided: ReturnType<Authorizer>;
-    try {
-      decided = authorize(security, ctx, operation, pathParams);
-    } catch (error) {
-      return refused(error);
     }
-    return decided instanceof Promise ? decided.then(allowed, refused) : allowed(decided);
+    spend(ctx, limiter, budget, principal ?? ctx.state.principal);
+    return principal;
   };
 }
 

@@ -67,6 +67,35 @@ export function preparedFirst<Args extends unknown[], Row>(db: Kysely<any>, buil
   return async (...args: Args) => (sqlite.inTransaction ? kysely(...args) : run(handle, compiled, args, () => statement.get(...args) as unknown[] | undefined));
 }
 
+/** What a read needs of a projection (src/domain/projection.ts): its columns, what tells them apart, their values' model. */
+export interface ValuesProjection<Model> {
+  readonly columns: readonly string[];
+  readonly key: string;
+  mapValues(values: readonly unknown[]): Model;
+}
+
+/**
+ * One row of `table` by `keyColumn` (undefined: none), as a projection's model and, beside it, the `state` columns
+ * by name: what the caller decides with (a tombstone, a redirect), which the model does not carry. Each set of
+ * columns is one `preparedFirst` statement, compiled on first use.
+ */
+export function projectedByKey<Row, State extends keyof Row & string>(db: Kysely<any>, table: string, keyColumn: keyof Row & string, state: readonly State[]) {
+  const reads = new Map<string, { read: (key: string) => Promise<unknown[] | undefined>; at: number[] }>();
+  return async <Model>(key: string, projection: ValuesProjection<Model>): Promise<{ model: Model; state: Pick<Row, State> } | undefined> => {
+    let found = reads.get(projection.key);
+    if (!found) {
+      const columns = [...new Set([...projection.columns, ...state])];
+      const read = preparedFirst(db, (key: string) => db.selectFrom(table).select(columns).where(keyColumn, "=", key), ["sample"]);
+      reads.set(projection.key, (found = { read, at: state.map((column) => columns.indexOf(column)) }));
+    }
+    const values = await found.read(key);
+    if (values === undefined) return undefined;
+    const named = {} as Record<State, unknown>;
+    for (let i = 0; i < state.length; i++) named[state[i]] = values[found.at[i]];
+    return { model: projection.mapValues(values), state: named as Pick<Row, State> };
+  };
+}
+
 /** A query run on its better-sqlite3 statement, reported as Kysely reports the queries it runs. */
 function run<T>(handle: Hooks, compiled: CompiledQuery, args: unknown[], query: () => T): T {
   handle.beforeQuery?.();

@@ -64,7 +64,10 @@ export function startTracing(options: TracingOptions): Tracing {
   const tracer = provider.getTracer("twinspec");
   const propagator = new W3CTraceContextPropagator();
 
-  /** Runs `run` as `span`'s child context and ends the span when it settles (sync or async). */
+  /**
+   * Runs `run` as `span`'s child context and ends the span when it settles. `run` is a GraphQL execution, whose
+   * result graphql-js gives as a value or a promise: it is handed back as it came, so tracing changes no caller.
+   */
   function within<T>(span: Span, run: () => T, settle: (value: Awaited<T>) => void): T {
     const ended = (value: Awaited<T>) => {
       settle(value);

@@ -68,7 +68,7 @@ const handlers: RestHandlers = {
 
 /** A stand-in for the Auth issue's authorizer: "Bearer ok" passes, "Bearer no" is forbidden, none is 401. */
 const calls: { operationId: string; security: unknown }[] = [];
-const authorize: Authorizer = (security, ctx, op) => {
+const authorize: Authorizer = async (security, ctx, op) => {
   calls.push({ operationId: op.operationId, security });
   if (security.length === 0) return null;
   const auth = ctx.get("Authorization");
