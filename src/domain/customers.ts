@@ -8,7 +8,7 @@ import { newId } from "../../generated/contract.js";
 import { customerReads, type CustomerReads } from "../store/customer-reads.js";
 import { CustomerAvatars, deleteAvatarOf } from "./avatars.js";
 
-export interface CustomersTable {
+interface CustomersTable {
   customer_id: string;
   first_name: string;
   last_name: string;

@@ -81,11 +81,13 @@ export interface ValuesProjection<Model> {
  */
 export function projectedByKey<Row, State extends keyof Row & string>(db: Kysely<any>, table: string, keyColumn: keyof Row & string, state: readonly State[]) {
   const reads = new Map<string, { read: (key: string) => Promise<unknown[] | undefined>; at: number[] }>();
+  // A plain column name: Kysely's types cannot follow `keyof Row` through a table named at run time.
+  const column: string = keyColumn;
   return async <Model>(key: string, projection: ValuesProjection<Model>): Promise<{ model: Model; state: Pick<Row, State> } | undefined> => {
     let found = reads.get(projection.key);
     if (!found) {
       const columns = [...new Set([...projection.columns, ...state])];
-      const read = preparedFirst(db, (key: string) => db.selectFrom(table).select(columns).where(keyColumn, "=", key), ["sample"]);
+      const read = preparedFirst(db, (key: string) => db.selectFrom(table).select(columns).where(column, "=", key), ["sample"]);
       reads.set(projection.key, (found = { read, at: state.map((column) => columns.indexOf(column)) }));
     }
     const values = await found.read(key);
