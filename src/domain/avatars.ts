@@ -4,7 +4,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "twinspec/schema";
 import { transaction, NotFoundError, PreconditionError, UnprocessableError, now, holds, type Preconditions } from "twinspec";
-import { requireLiveCustomer } from "./customers.js";
+import { requireLiveCustomer } from "./live-customer.js";
 
 interface CustomerAvatarsTable {
   customer_id: string;

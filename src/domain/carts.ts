@@ -5,7 +5,7 @@ import type { Database } from "twinspec/schema";
 import { lockRows, transaction, liveRowsByParent, type ServiceDeps, ConflictError, GoneError, NotFoundError, PreconditionError, now, keysetPager, type Page, type PageRequest, projections, holds, type Preconditions } from "twinspec";
 import { newId } from "../../generated/contract.js";
 import { checkoutJob } from "./checkout.js";
-import { requireLiveCustomer } from "./customers.js";
+import { requireLiveCustomer } from "./live-customer.js";
 import { enqueueJob, type Job } from "./jobs.js";
 import { itemsOf, parseItems, type LineItem } from "./line-items.js";
 
@@ -53,7 +53,7 @@ const projection = projections<CartRow, Cart>(
 const toCart = projection().map;
 
 /** The cart, or 404; 410 when it or its customer was deleted. */
-export async function cartIn(db: Kysely<Database>, cartId: string): Promise<Cart> {
+async function cartIn(db: Kysely<Database>, cartId: string): Promise<Cart> {
   const row = await db
     .selectFrom("carts")
     .innerJoin("customers", "customers.customer_id", "carts.customer_id")
@@ -77,7 +77,7 @@ export class CartService {
 
   constructor(private readonly deps: ServiceDeps) {
     const db = (this.db = deps.store.db);
-    deps.queue.register("checkout", checkoutJob(deps.bus));
+    deps.queue.register("checkout", checkoutJob(deps.bus, cartIn));
     const ofCustomer = (customerId: string) => db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
     this.page = keysetPager(db, ofCustomer, ["c"], "cart_id", (r) => r.cart_id, toCart);
     this.forCustomers = liveRowsByParent(db, "carts", "customer_id", "cart_id", projection);

@@ -5,13 +5,16 @@ import type { EventBus } from "twinspec/events";
 import { JobFailed, type JobHandler, DomainError, now } from "twinspec";
 import { derivedId } from "../../generated/contract.js";
 import type { Database } from "twinspec/schema";
-import { cartIn } from "./carts.js";
-import { requireLiveCustomer } from "./customers.js";
+import type { LineItem } from "./line-items.js";
+import { requireLiveCustomer } from "./live-customer.js";
 import { insertOrder, type Order } from "./orders.js";
 
 export const orderIdForJob = (jobId: string) => derivedId("orders", jobId);
 
-async function runCheckout(db: Kysely<Database>, jobId: string, payload: { cartId: string }): Promise<Order> {
+/** What checkout reads of a cart: carts.ts's `cartIn`, handed over by the carts service that registers the job. */
+type CartReader = (db: Kysely<Database>, cartId: string) => Promise<{ customerId: string; items: LineItem[] }>;
+
+async function runCheckout(db: Kysely<Database>, cartIn: CartReader, jobId: string, payload: { cartId: string }): Promise<Order> {
   const cart = await cartIn(db, payload.cartId);
   // After a merge the cart belongs to the surviving customer: the order goes there too.
   await requireLiveCustomer(db, cart.customerId);
@@ -22,11 +25,11 @@ async function runCheckout(db: Kysely<Database>, jobId: string, payload: { cartI
 }
 
 /** The queue's handler for "checkout" jobs: a domain outcome (cart gone, customer deleted) fails the job for good. */
-export function checkoutJob(bus: EventBus): JobHandler {
+export function checkoutJob(bus: EventBus, cartIn: CartReader): JobHandler {
   return async (trx, jobId, payload) => {
     let order: Order;
     try {
-      order = await runCheckout(trx, jobId, payload);
+      order = await runCheckout(trx, cartIn, jobId, payload);
     } catch (error) {
       if (error instanceof DomainError) throw new JobFailed("Checkout failed", error.message);
       throw error;

@@ -3,10 +3,11 @@
 // both transports); what is here is what a spec cannot say: tombstones, merges, versions.
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "twinspec/schema";
-import { isUniqueViolation, lockRows, transaction, type ServiceDeps, ConflictError, GoneError, InvalidInputError, MovedError, NotFoundError, PreconditionError, now, encodeCursor, keysetPager, type Page, type PageRequest, holds, type Preconditions, projections } from "twinspec";
+import { isUniqueViolation, lockRows, transaction, type ServiceDeps, ConflictError, InvalidInputError, PreconditionError, now, encodeCursor, keysetPager, type Page, type PageRequest, holds, type Preconditions, projections } from "twinspec";
 import { newId } from "../../generated/contract.js";
 import { customerReads, type CustomerReads } from "../store/customer-reads.js";
 import { CustomerAvatars, deleteAvatarOf } from "./avatars.js";
+import { liveRow, requireLive, rowIn } from "./live-customer.js";
 
 interface CustomersTable {
   customer_id: string;
@@ -61,30 +62,6 @@ const projection = projections<Selectable<CustomersTable>, Customer>(
   ["customerId"],
 );
 const toCustomer = projection().map;
-
-/** Whether a customer can be acted on, or the reason it cannot: 404 (none), 410 (deleted), 301 (merged). */
-function requireLive(customerId: string, found: boolean, mergedInto: string | null | undefined, deletedAt: string | null | undefined): void {
-  if (!found) throw new NotFoundError("customer", customerId);
-  if (mergedInto) throw new MovedError("customer", customerId, mergedInto);
-  if (deletedAt) throw new GoneError("customer", customerId);
-}
-
-/** A customer's whole row, read in `db` (a transaction or not). */
-const rowIn = (db: Kysely<Database>, customerId: string) => db.selectFrom("customers").selectAll().where("customer_id", "=", customerId).executeTakeFirst();
-
-/** The customer's row in `db` if it can be acted on, or the reason it cannot. */
-async function liveRow(db: Kysely<Database>, customerId: string): Promise<Selectable<CustomersTable>> {
-  const row = await rowIn(db, customerId);
-  requireLive(customerId, row !== undefined, row?.merged_into, row?.deleted_at);
-  return row!;
-}
-
-/** Checks, inside `db` (a transaction or not), that the customer can own new things ("update": and change its own). */
-export async function requireLiveCustomer(db: Kysely<Database>, customerId: string, lock: "share" | "update" = "share"): Promise<void> {
-  // Held until the caller commits, so a concurrent delete or merge waits and then sees what was added.
-  await lockRows(db, "customers", "customer_id", [customerId], lock);
-  await liveRow(db, customerId);
-}
 
 export class CustomerService {
   private readonly reads: CustomerReads;

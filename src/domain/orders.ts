@@ -5,7 +5,7 @@ import type { EventBus } from "twinspec/events";
 import type { Database } from "twinspec/schema";
 import { lockRows, transaction, liveRowsByParent, type ServiceDeps, ConflictError, GoneError, NotFoundError, PreconditionError, now, keysetPager, type Page, type PageRequest, projections, holds, type Preconditions } from "twinspec";
 import { newId } from "../../generated/contract.js";
-import { requireLiveCustomer } from "./customers.js";
+import { requireLiveCustomer } from "./live-customer.js";
 import { itemsOf, parseItems, totalOf, type LineItem } from "./line-items.js";
 import { allowedMoves, canMove, type OrderStatus } from "./order-status.js";
 

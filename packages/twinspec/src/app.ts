@@ -13,7 +13,7 @@ import { preconditionsOf } from "./http/conditional.js";
 import { idempotency } from "./http/idempotency.js";
 import { createMetrics, type Metrics } from "./http/metrics.js";
 import { domainOutcome } from "./http/outcomes.js";
-import { graphqlCharge } from "./rate-limit/graphql.js";
+import { graphqlCharge } from "./graphql/rate-limit.js";
 import { rateLimiterFor, type RateLimitConfig } from "./rate-limit/setup.js";
 import type { RestContext } from "./rest/context.js";
 import type { AppDefinition } from "./definition.js";

@@ -1,7 +1,7 @@
 // Configuration from the environment, read once at start. Every knob is documented in the README.
 import type { Budget } from "./definition.js";
 import { resolveSecret, type AuthConfig } from "./auth/secret.js";
-import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./http/limits.js";
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server/factory.js";
 import { parseBudgets, type RateLimitConfig } from "./rate-limit/setup.js";
 import { tracingFromEnv, type TracingConfig } from "./telemetry/config.js";
 import { DEFAULT_DATABASE_URL } from "./store/database.js";

@@ -4,7 +4,7 @@
 // from a list of its own.
 import type { IResolvers } from "@graphql-tools/utils";
 import type { ServiceDeps } from "./domain/deps.js";
-import type { MountOptions, OperationSpec, RestMiddleware, Validator } from "./http/rest-runtime.js";
+import type { MountOptions, OperationSpec, RestMiddleware, Validator } from "./runtime/index.js";
 
 /** A resource (an OpenAPI tag with x-resource): schema, identifying property, id prefix, owner property, URL template. */
 export interface ResourceInfo {

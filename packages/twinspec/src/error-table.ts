@@ -1,6 +1,6 @@
 // The one table of error kinds: what each domain outcome (src/domain/errors.ts) and each refusal of the auth layer
 // reads as on each transport — the REST status (and problem type), the GraphQL extensions.code. REST answers a kind
-// with the status only where the operation declares it (src/http/rest-runtime.ts); GraphQL with the code.
+// with the status only where the operation declares it (src/runtime/index.ts); GraphQL with the code.
 import type { ErrorKind } from "./domain/errors.js";
 
 export interface ErrorReading {

@@ -5,13 +5,13 @@
 // The application, served: what generated/wiring.ts hands the framework, and the ways to run it.
 export type { AppDefinition, ContractFacts, InputRules, Ownership, OwnerLookup, ResourceInfo, Budget } from "./definition.js";
 export { buildApp, type App, type AppDeps } from "./app.js";
-export { serve, type ServeOptions } from "./main.js";
+export { serve, type ServeOptions } from "./server/serve.js";
 export { serveMock } from "./mock.js";
 export { buildMockApp, type MockApp, type MockAppDeps } from "./mock/app.js";
 export { configFromEnv, type Config, type GraphqlConfig } from "./config.js";
-export { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "./http/limits.js";
+export { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server/factory.js";
 export { createMetrics, type Metrics } from "./http/metrics.js";
-export { drainable } from "./http/shutdown.js";
+export { drainable } from "./server/shutdown.js";
 export { createLogger, createServerLogger } from "./logger.js";
 
 // What handlers, resolvers and domain services are written with.
@@ -23,7 +23,7 @@ export { encodeCursor, keysetPager, type Page, type PageRequest } from "./domain
 export { holds, type Preconditions } from "./domain/preconditions.js";
 export { projections, type FieldReaders, type Projection } from "./domain/projection.js";
 export { groupBy, liveRowsByParent } from "./domain/batch.js";
-export { idsFor, newIdWithPrefix, now } from "./domain/ids.js";
+export { idsFor, newIdWithPrefix, now } from "./runtime/ids.js";
 export { etagOf, prefersMinimal, resourceHeaders } from "./http/conditional.js";
 export { pageLink } from "./rest/pagination.js";
 export { selectedFields } from "./graphql/selection.js";

@@ -19,10 +19,10 @@ import { graphqlSse } from "./graphql/sse.js";
 import { attachWebSocket } from "./graphql/ws.js";
 import { corsFor } from "./http/cors.js";
 import { mountDocs } from "./http/docs.js";
-import { edge } from "./http/edge.js";
-import { DEFAULT_SERVER_LIMITS } from "./http/limits.js";
+import { requestPolicy } from "./http/policy.js";
+import { DEFAULT_SERVER_LIMITS } from "./server/factory.js";
 import { routeLabeler, type Metrics } from "./http/metrics.js";
-import type { MountOptions } from "./http/rest-runtime.js";
+import type { MountOptions } from "./runtime/index.js";
 import type { Tracing } from "./telemetry/types.js";
 import type { RateLimiter } from "./rate-limit/limiter.js";
 import { rateLimited } from "./rate-limit/rest.js";
@@ -116,7 +116,7 @@ export function transports(deps: TransportDeps): Transports {
   const routeOf = routeLabeler(routes);
   if (deps.tracing) koa.use(deps.tracing.http(routeOf));
   const origins = deps.corsOrigins ?? [];
-  const edgeware = edge({
+  const edgeware = requestPolicy({
     logger,
     metrics,
     routeOf,

@@ -2,7 +2,7 @@
 // 401; no token means an anonymous caller, whose protected fields answer UNAUTHENTICATED one by one.
 import type { IncomingMessage } from "node:http";
 import type { Context, Middleware } from "koa";
-import { HttpError, httpError } from "../http/problem.js";
+import { HttpError, httpError } from "../runtime/problem.js";
 import type { Principal } from "./principal.js";
 import { principalOf } from "./rest.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";

@@ -2,9 +2,9 @@
 // who may call (401 / 403 with RFC 6750 challenges), then the ownership rule (ownership.ts) decides on whose data.
 import type { Context } from "koa";
 import type { Ownership } from "../definition.js";
-import type { Authorizer, OperationSpec } from "../http/rest-runtime.js";
-import { header } from "../http/headers.js";
-import { httpError } from "../http/problem.js";
+import type { Authorizer, OperationSpec } from "../runtime/index.js";
+import { header } from "../runtime/headers.js";
+import { httpError } from "../runtime/problem.js";
 import { refusal, type OwnerLookup } from "./ownership.js";
 import { isAdmin, missingScopes, type Principal } from "./principal.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";

@@ -14,7 +14,7 @@ const USAGE = `usage: twinspec rest <spec.yaml|spec.json> --out <dir> [--runtime
 
   --out      directory for openapi.ts, rest.ts, validators.cjs, validators.d.cts
   --runtime  module the generated rest.ts imports the runtime from (default "${DEFAULT_RUNTIME}";
-             a path relative to --out works too, e.g. "../src/http/rest-runtime.js")
+             a path relative to --out works too, e.g. "../src/runtime/index.js")
   --check    write nothing; exit 1 naming each file that differs from what the spec produces
   --verbose  print every warning (by default, at most 5 of each kind when there are many)
 
@@ -71,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
       return (await generateProject({ check: rest.includes("--check"), strict: rest.includes("--strict"), ...(out >= 0 ? { outDir: rest[out + 1] } : {}) })) ? 0 : 1;
     }
     case "token":
-      return (await import("../auth/token-command.js")).tokenCommand(rest);
+      return (await import("./token.js")).tokenCommand(rest);
     case "init":
       return (await import("./init.js")).initCommand(rest);
     case "rest":

@@ -31,7 +31,7 @@ export interface RestGenerateOptions {
 
 /**
  * @param runtime module specifier the generated rest.ts imports the runtime from: a path relative to `outDir`
- *   ("../src/http/rest-runtime.js") or a package export ("twinspec/runtime")
+ *   ("../src/runtime/index.js") or a package export ("twinspec/runtime")
  */
 export async function generateRest(specFile: string, outDir: string, runtime: string, warnings = new Warnings(specFile), options: RestGenerateOptions = {}): Promise<GeneratedFile[]> {
   // A large document's validators are compiled on a worker: started now, it boots while the document loads.

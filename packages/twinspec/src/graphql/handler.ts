@@ -9,7 +9,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { getOperationAST, GraphQLError, type ExecutionArgs, type ExecutionResult } from "graphql";
 import { callerOf, rateLimitHeaders, type Decision } from "../rate-limit/fields.js";
-import { rateLimitedResponse } from "../rate-limit/graphql.js";
+import { rateLimitedResponse } from "./rate-limit.js";
 import type { Caller, GraphqlContext } from "./context.js";
 import { formatError } from "./errors.js";
 import { graphiqlPage, wantsHtml } from "./graphiql.js";

@@ -2,7 +2,7 @@
 // id arguments are checked like the path parameters, its input like the request body, by the same generated
 // validators, with the same JSON pointers. A spec's constraint is never written twice.
 import type { InputRules } from "../definition.js";
-import { fieldErrors, type Validator } from "../http/validation.js";
+import { fieldErrors, type Validator } from "../runtime/validation.js";
 import { ArgumentError, type ArgumentProblem } from "./errors.js";
 
 const NONE: ArgumentProblem[] = [];

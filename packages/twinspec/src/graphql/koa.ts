@@ -1,7 +1,7 @@
 // GraphQL over HTTP at /graphql on Koa: reads a POST's body within the limit, hands the request to the core
 // (handler.ts), which decides everything, and writes its answer.
 import type { Context, Middleware } from "koa";
-import { decodeText, readBytes } from "../http/body.js";
+import { decodeText, readBytes } from "../runtime/body.js";
 import { createGraphqlHandler, type GraphqlRequest, type GraphqlResponse } from "./handler.js";
 import type { GraphqlRuntime } from "./runtime.js";
 

@@ -4,7 +4,7 @@
 import { subscribe, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { AppDefinition } from "../definition.js";
-import type { GraphqlCharge } from "../rate-limit/graphql.js";
+import type { GraphqlCharge } from "./rate-limit.js";
 import type { EventBus } from "../store/events.js";
 import type { Tracing } from "../telemetry/types.js";
 import { createContext, type Caller, type GraphqlContext } from "./context.js";

@@ -11,7 +11,7 @@ import { formatError } from "./errors.js";
 import type { GraphqlRuntime } from "./runtime.js";
 import type { Principal } from "../auth/principal.js";
 import { callerOf } from "../rate-limit/fields.js";
-import { rateLimitedError } from "../rate-limit/graphql.js";
+import { rateLimitedError } from "./rate-limit.js";
 
 export interface WebSocketOptions {
   path?: string;

@@ -3,7 +3,7 @@
 // read gets its cache headers.
 import type { Context } from "koa";
 import type { Preconditions } from "../domain/preconditions.js";
-import { CONDITIONAL_HEADERS, evaluateRead, parseConditions, type Conditions } from "./preconditions.js";
+import { CONDITIONAL_HEADERS, evaluateRead, parseConditions, type Conditions } from "../runtime/preconditions.js";
 
 export const etagOf = (version: number) => `"v${version}"`;
 

@@ -3,7 +3,7 @@
 // request id, and logged with its stack.
 import type { Context, Middleware } from "koa";
 import { unavailable } from "../store/unavailable.js";
-import { HttpError, problem, PROBLEM_TYPE } from "./problem.js";
+import { HttpError, problem, PROBLEM_TYPE } from "../runtime/problem.js";
 
 /** Answers `error` on `ctx` as a problem (see above). */
 export function answerError(ctx: Context, error: unknown): void {

@@ -4,8 +4,8 @@
 // validated request and the caller, and stores exactly what was answered. The SQL is the store's.
 import { createHash } from "node:crypto";
 import type { IdempotencyKeys } from "../store/idempotency.js";
-import { problem } from "./problem.js";
-import type { Around, HandlerResponse } from "./rest-runtime.js";
+import { problem } from "../runtime/problem.js";
+import type { Around, HandlerResponse } from "../runtime/index.js";
 
 const TTL_MS = 24 * 60 * 60 * 1000;
 /** A key still unanswered after this long belongs to a request whose server died (requests end far sooner). */

@@ -4,8 +4,8 @@
 // would have if it named where the resource lives now.
 import { DomainError, InvalidInputError, MovedError, ConflictError, UnprocessableError } from "../domain/errors.js";
 import { ERRORS, problemType } from "../error-table.js";
-import { problem } from "./problem.js";
-import type { HandlerResponse, OperationCall } from "./rest-runtime.js";
+import { problem } from "../runtime/problem.js";
+import type { HandlerResponse, OperationCall } from "../runtime/index.js";
 
 export function domainOutcome(error: unknown, { operation, pathParams }: OperationCall): HandlerResponse | undefined {
   if (!(error instanceof DomainError)) return undefined;

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
 import { logRequestLine } from "../logger.js";
-import { header } from "./headers.js";
+import { header } from "../runtime/headers.js";
 
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
 

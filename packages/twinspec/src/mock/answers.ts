@@ -8,10 +8,10 @@
 import { sample, type Options } from "openapi-sampler";
 import type { ResourceInfo } from "../definition.js";
 import { at, deref, escapePointer, isObject, type Json, type JsonObject } from "../codegen/load/spec.js";
-import { idsFor } from "../domain/ids.js";
-import { problem, PROBLEM_TYPE } from "../http/problem.js";
-import type { HandlerResponse, OperationSpec } from "../http/rest-runtime.js";
-import { declaredFor } from "../http/response-check.js";
+import { idsFor } from "../runtime/ids.js";
+import { problem, PROBLEM_TYPE } from "../runtime/problem.js";
+import type { HandlerResponse, OperationSpec } from "../runtime/index.js";
+import { declaredFor } from "../runtime/response-check.js";
 import { badPreference } from "./prefer.js";
 
 const SAMPLING: Options = { skipWriteOnly: true, enablePatterns: true, quiet: true };

@@ -13,7 +13,7 @@ import { loadDocument } from "../codegen/load/spec.js";
 import type { GraphqlConfig } from "../config.js";
 import { createGraphqlRuntime } from "../graphql/runtime.js";
 import { createMetrics, type Metrics } from "../http/metrics.js";
-import type { HandlerResponse, RequestContext } from "../http/rest-runtime.js";
+import type { HandlerResponse, RequestContext } from "../runtime/index.js";
 import { projectFile } from "../paths.js";
 import { InProcessBus } from "../store/events.js";
 import { transports, type Transports } from "../transports.js";

@@ -23,7 +23,7 @@ import {
 } from "graphql";
 import type { IResolvers } from "@graphql-tools/utils";
 import type { ContractFacts } from "../definition.js";
-import { idsFor } from "../domain/ids.js";
+import { idsFor } from "../runtime/ids.js";
 import type { GraphqlContext } from "../graphql/context.js";
 import { guardResolvers, loadTypeDefs } from "../graphql/schema.js";
 

@@ -1,6 +1,6 @@
 // RFC 7240 `Prefer` request header, as the mock server reads it (Prism's convention): `code=404` picks a declared
 // status, `example=name` a named example, `return=minimal` the 204 an operation declares for it.
-import { httpError } from "../http/problem.js";
+import { httpError } from "../runtime/problem.js";
 
 /** Preferences by lower-cased name; values unquoted; parameters after ";" ignored; the first of a name wins. */
 export function preferences(header: string | undefined): Map<string, string> {

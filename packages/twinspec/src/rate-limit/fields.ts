@@ -3,7 +3,7 @@
 // (RFC 9651) naming the budget as the policy — `RateLimit-Policy: "default";q=600;w=60` (fixed per budget, made once
 // in Budget) and `RateLimit: "default";r=599;t=12`.
 import type { ServerResponse } from "node:http";
-import type { Principal } from "../http/rest-runtime.js";
+import type { Principal } from "../runtime/index.js";
 
 /** What the limiter decided for one request: the RateLimit fields are written from it. */
 export interface Decision {

@@ -11,6 +11,7 @@
 // alone and reports once it is back.
 import type { Logger } from "pino";
 import { sfString, type Decision } from "./fields.js";
+import type { SharedCounts } from "../store/rate-limits.js";
 
 export interface BudgetSpec {
   /** units one caller may spend per window */
@@ -31,22 +32,6 @@ export interface RateLimitOptions {
   log?: Logger;
   /** the clock, for tests */
   now?: () => number;
-}
-
-/** A caller's count in one window of one budget. */
-export interface SharedCount {
-  /** "<budget>|<caller>" */
-  key: string;
-  /** start of the window, ms since the epoch */
-  window: number;
-  used: number;
-}
-
-export interface SharedCounts {
-  /** records what this instance admitted so far in each window, and answers what the other instances did */
-  report(own: (SharedCount & { expires: number })[]): Promise<SharedCount[]>;
-  /** forgets windows that ended before `now` */
-  sweep(now: number): Promise<void>;
 }
 
 export type { Decision } from "./fields.js";

@@ -3,8 +3,8 @@
 // the client's address when there is no valid token (a flood of 401s is limited too). Every answer carries the
 // RateLimit-Policy and RateLimit fields (fields.ts); over budget, 429 problem+json with Retry-After.
 import type { Context } from "koa";
-import { httpError } from "../http/problem.js";
-import type { Authorizer, Principal } from "../http/rest-runtime.js";
+import { httpError } from "../runtime/problem.js";
+import type { Authorizer, Principal } from "../runtime/index.js";
 import { callerOf, rateLimitHeaders, setRateLimitHeaders } from "./fields.js";
 import type { Budget, RateLimiter } from "./limiter.js";
 

@@ -2,7 +2,7 @@
 // domain services, the caller, and the conditional headers as domain preconditions.
 import type { Principal } from "../auth/principal.js";
 import type { Preconditions } from "../domain/preconditions.js";
-import type { RequestContext } from "../http/rest-runtime.js";
+import type { RequestContext } from "../runtime/index.js";
 
 export interface RestContext<Services = unknown> extends RequestContext {
   services: Services;

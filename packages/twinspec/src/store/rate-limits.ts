@@ -4,9 +4,24 @@
 // an error counts nothing twice) and answers what the other instances admitted in the same windows.
 import { randomUUID } from "node:crypto";
 import { Kysely, PostgresDialect, sql } from "kysely";
-import type { SharedCount, SharedCounts } from "../rate-limit/limiter.js";
 import type { PostgresHandle } from "./postgres.js";
 import type { Database } from "./schema.js";
+
+/** A caller's count in one window of one budget. */
+export interface SharedCount {
+  /** "<budget>|<caller>" */
+  key: string;
+  /** start of the window, ms since the epoch */
+  window: number;
+  used: number;
+}
+
+export interface SharedCounts {
+  /** records what this instance admitted so far in each window, and answers what the other instances did */
+  report(own: (SharedCount & { expires: number })[]): Promise<SharedCount[]>;
+  /** forgets windows that ended before `now` */
+  sweep(now: number): Promise<void>;
+}
 
 export class RateLimitCounts implements SharedCounts {
   constructor(

@@ -7,7 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { buildApp, type App, type AppDeps } from "../app.js";
 import type { AppDefinition } from "../definition.js";
-import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "../http/limits.js";
+import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "../server/factory.js";
 import { createMetrics } from "../http/metrics.js";
 import { createLogger } from "../logger.js";
 import { openStore, type Store, type StoreOptions } from "../store/database.js";
@@ -85,7 +85,7 @@ export async function startServer(definition: AppDefinition, options: TestServer
   await app.bus.ready?.();
   // Outermost, so it sees the final status (after 304s and thrown problems).
   app.around(recordStatuses);
-  // The server `serve` runs: its timeouts and size limits (http/limits.ts).
+  // The server `serve` runs: its timeouts and size limits (server/factory.ts).
   const server: Server = createHttpServer(app.callback, { ...DEFAULT_SERVER_LIMITS, ...options.server });
   app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -7,7 +7,7 @@ import { buildSchema, type GraphQLField, type GraphQLSchema } from "graphql";
 import { isObject, loadDocument, type JsonObject } from "../codegen/load/spec.js";
 import type { AppDefinition, ResourceInfo } from "../definition.js";
 import { loadTypeDefs } from "../graphql/schema.js";
-import type { OperationSpec } from "../http/rest-runtime.js";
+import type { OperationSpec } from "../runtime/index.js";
 import { projectFile } from "../paths.js";
 import { call } from "./client.js";
 

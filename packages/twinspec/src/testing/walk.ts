@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { getNamedType, isCompositeType, isNonNullType, type GraphQLField } from "graphql";
 import { after, before, describe, it } from "mocha";
 import type { AppDefinition } from "../definition.js";
-import type { OperationSpec } from "../http/rest-runtime.js";
+import type { OperationSpec } from "../runtime/index.js";
 import { statusCoverageGate, type CoverageOptions } from "./coverage.js";
 import { describeGraphqlFuzz } from "./fuzz/graphql.js";
 import { describeRestFuzz, type FuzzOptions } from "./fuzz/rest.js";

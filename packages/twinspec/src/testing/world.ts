@@ -2,7 +2,7 @@
 // the operation that makes each resource, and a "world" — one instance of every resource, made over the API the way a
 // client would (owners first; a body property named like a resource's id gets a real one, made before).
 import type { AppDefinition } from "../definition.js";
-import type { OperationSpec } from "../http/rest-runtime.js";
+import type { OperationSpec } from "../runtime/index.js";
 import { isObject, type JsonObject } from "../codegen/load/spec.js";
 
 import type { Reply } from "./client.js";

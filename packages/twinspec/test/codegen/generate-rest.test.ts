@@ -25,7 +25,7 @@ describe("generateRest(openapi.yaml)", () => {
 
   const warnings = new Warnings("openapi.yaml");
   before(async () => {
-    files = await generateRest(SPEC, "generated", "../src/http/rest-runtime.js", warnings);
+    files = await generateRest(SPEC, "generated", "../src/runtime/index.js", warnings);
   });
 
   it("the fixture's spec has nothing to warn about", () => assert.deepEqual(warnings.list, []));

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { Warnings, type Warning } from "../../src/codegen/load/diagnostics.js";
 import { SpecError, type JsonObject } from "../../src/codegen/load/spec.js";
-import type { Validator } from "../../src/http/validation.js";
+import type { Validator } from "../../src/runtime/validation.js";
 
 export const FILE = "test.yaml";
 

@@ -5,7 +5,7 @@ import { GraphQLError } from "graphql";
 import { pino } from "pino";
 import { NotFoundError } from "../../src/domain/errors.js";
 import { toGraphqlError } from "../../src/graphql/errors.js";
-import { httpError } from "../../src/http/problem.js";
+import { httpError } from "../../src/runtime/problem.js";
 import { ada, gql, startServer, type TestServer } from "../support/server.js";
 
 describe("GraphQL errors", () => {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadDocument, type JsonObject } from "../../src/codegen/load/spec.js";
-import { HttpError } from "../../src/http/problem.js";
+import { HttpError } from "../../src/runtime/problem.js";
 import { resources } from "../fixture/generated/contract.js";
 import { createAnswers } from "../../src/mock/answers.js";
 import { preferences } from "../../src/mock/prefer.js";

@@ -3,7 +3,8 @@
 // shared totals — including while those cannot be reached.
 import assert from "node:assert/strict";
 import { parseList, type Item } from "structured-headers";
-import { RateLimiter, type SharedCounts } from "../../src/rate-limit/limiter.js";
+import { RateLimiter } from "../../src/rate-limit/limiter.js";
+import type { SharedCounts } from "../../src/store/rate-limits.js";
 
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0); // a window boundary for windows that divide an hour
 

@@ -1,6 +1,6 @@
 // Emits generated/rest.ts: request/response types per operation, the RestHandlers interface,
 // the route table that the runtime mounts, and mountRest().
-import { bodyKind } from "../../http/body.js";
+import { bodyKind } from "../../runtime/body.js";
 import { identifier, prop, quote, type Operation, type Parameter, type ResponseSpec } from "../model/operations.js";
 import { PARAM_LOCATIONS, type OperationValidators } from "./validators.js";
 

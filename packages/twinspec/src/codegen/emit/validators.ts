@@ -2,7 +2,7 @@
 // at generate time, so the server never compiles a schema at start. Identical schemas share one validator, named
 // after the schema component it is when it is one (validators.Problem), else after the first operation part using it.
 import { createRequire } from "node:module";
-import { bodyKind, isJson } from "../../http/body.js";
+import { bodyKind, isJson } from "../../runtime/body.js";
 import { Warnings, type Warning } from "../load/diagnostics.js";
 import { identifier, type Operation } from "../model/operations.js";
 import type { ParamLocation } from "../model/parameters.js";

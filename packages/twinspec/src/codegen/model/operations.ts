@@ -1,5 +1,5 @@
 // Turns the paths of an OpenAPI document (bundled: local $refs only) into a flat list of operations: the model every emitter reads.
-import { bodyKind, mediaType } from "../../http/body.js";
+import { bodyKind, mediaType } from "../../runtime/body.js";
 import { Warnings } from "../load/diagnostics.js";
 import { Degraded, parameterList, schemaType, type Parameter, type ParamType, type Scalar } from "./parameters.js";
 import { deref, derefOrWarn, escapePointer, isObject, SpecError, type Json, type JsonObject } from "../load/spec.js";

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe } from "mocha";
 import { it } from "../pending.js";
 import type { AppDefinition } from "../../definition.js";
-import { checkResponse, declaredFor } from "../../http/response-check.js";
+import { checkResponse, declaredFor } from "../../runtime/response-check.js";
 import type { TestServerOptions } from "../server.js";
 import { pathParams, specOf, type Operation } from "../spec.js";
 import { authorization, fuzz, fuzzTarget, headerValue, hugeString, idOf, mutated as mutatedBy, oddString, settings, valid as validBy, wrong, type Ids } from "./support.js";

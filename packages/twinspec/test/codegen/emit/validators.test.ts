@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { collectOperations } from "../../../src/codegen/model/operations.js";
 import type { JsonObject } from "../../../src/codegen/load/spec.js";
 import { compileValidators, parametersSchema, validatorName } from "../../../src/codegen/emit/validators.js";
-import { fieldErrors } from "../../../src/http/validation.js";
+import { fieldErrors } from "../../../src/runtime/validation.js";
 import { FILE, OK, openapi, loadValidators } from "../support.js";
 
 const doc = openapi(

@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import { createServer, STATUS_CODES, type RequestListener, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
-import { problem, PROBLEM_TYPE } from "./problem.js";
-import { HeadersAtOnce } from "./response.js";
+import { problem, PROBLEM_TYPE } from "../runtime/problem.js";
+import { HeadersAtOnce } from "./head-writer.js";
 
 export interface ServerLimits {
   headersTimeoutMs: number;
@@ -35,7 +35,7 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
       maxHeaderSize: limits.maxHeaderBytes,
       // How often Node looks for requests past their timeouts (default 30 s, which would let a 10 s limit run 40 s).
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
-      // Headers gathered and written with the head in one call (response.ts).
+      // Headers gathered and written with the head in one call (head-writer.ts).
       ServerResponse: HeadersAtOnce,
     },
     listener,

@@ -1,6 +1,6 @@
 // createPathMatcher: path templates → the template a request path belongs to, and its parameters.
 import assert from "node:assert/strict";
-import { createPathMatcher, MalformedPath } from "../../src/http/path-matcher.js";
+import { createPathMatcher, MalformedPath } from "../../src/runtime/path-matcher.js";
 
 describe("createPathMatcher", () => {
   const templates = [

@@ -7,7 +7,7 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { restRoutes, type RestHandlers, type UploadedFile } from "../golden/uploads/rest.js";
-import { mediaAllowed } from "../../src/http/multipart.js";
+import { mediaAllowed } from "../../src/runtime/multipart.js";
 
 const describeFile = (f: UploadedFile) => ({ filename: f.filename, mediaType: f.mediaType, size: f.size, sha256: createHash("sha256").update(f.content).digest("hex") });
 

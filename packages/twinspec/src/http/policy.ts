@@ -9,9 +9,9 @@ import { cacheHeadersOf } from "./conditional.js";
 import { answerError } from "./errors.js";
 import { assignRequestId, logRequest } from "./request-id.js";
 import type { Metrics } from "./metrics.js";
-import { httpError } from "./problem.js";
+import { httpError } from "../runtime/problem.js";
 
-export interface EdgeOptions {
+export interface PolicyOptions {
   logger: Logger;
   metrics: Metrics;
   /** a request path → its route template, for metrics (the REST runtime names its own: state.route) */
@@ -30,7 +30,7 @@ export interface EdgeOptions {
 
 const noop = async () => {};
 
-export function edge(options: EdgeOptions): Middleware {
+export function requestPolicy(options: PolicyOptions): Middleware {
   const { logger, metrics, routeOf, cors, compress, compressThreshold, maxUrlLength, entryPoints } = options;
 
   const inner = async (ctx: Context, next: Next) => {

@@ -1,6 +1,6 @@
 // params: raw strings from the URL, headers and cookies → the JSON values the spec declares, per OpenAPI style.
 import assert from "node:assert/strict";
-import { coerceScalar, decodeParam, type ParamSpec, type Query, type Scalar } from "../../src/http/params.js";
+import { coerceScalar, decodeParam, type ParamSpec, type Query, type Scalar } from "../../src/runtime/params.js";
 
 describe("coerceScalar", () => {
   const cases: [string, Scalar, unknown][] = [

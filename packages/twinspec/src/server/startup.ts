@@ -1,8 +1,8 @@
 // Start-up steps every server process shares (`npm start`, `npm run mock`).
 import type { Logger } from "pino";
-import { allScopes } from "./auth/secret.js";
-import { signToken } from "./auth/tokens.js";
-import { configFromEnv, type Config } from "./config.js";
+import { allScopes } from "../auth/secret.js";
+import { signToken } from "../auth/tokens.js";
+import { configFromEnv, type Config } from "../config.js";
 
 /** The configuration from the environment; a mistake in it is the operator's to fix: say what, exit 1, no stack. */
 export function configOrExit(budgets?: Parameters<typeof configFromEnv>[1]): Config {

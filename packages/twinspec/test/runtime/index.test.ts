@@ -7,8 +7,8 @@ import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { restRoutes, type RestHandlers } from "../golden/coverage/rest.js";
 import { problemErrors } from "../../src/http/errors.js";
-import { httpError } from "../../src/http/problem.js";
-import { restMiddleware, type Authorizer, type MountOptions, type OperationSpec, type Principal } from "../../src/http/rest-runtime.js";
+import { httpError } from "../../src/runtime/problem.js";
+import { restMiddleware, type Authorizer, type MountOptions, type OperationSpec, type Principal } from "../../src/runtime/index.js";
 import { requestId } from "../../src/http/request-id.js";
 import { createLogger } from "../../src/logger.js";
 

@@ -1,6 +1,6 @@
 // preferred: which of an operation's media types an Accept header allows (406 when none).
 import assert from "node:assert/strict";
-import { preferred } from "../../src/http/negotiation.js";
+import { preferred } from "../../src/runtime/negotiation.js";
 
 describe("preferred (Accept)", () => {
   const json = "application/json";

@@ -1,14 +1,14 @@
 // Process entry: config from env, open the store, listen; SIGTERM/SIGINT → refuse new connections, finish in-flight
 // requests within the grace period, end subscriptions, close the database, exit 0.
 import type { Middleware } from "koa";
-import { buildApp } from "./app.js";
-import type { AppDefinition } from "./definition.js";
-import { createHttpServer } from "./http/limits.js";
-import { createMetrics } from "./http/metrics.js";
-import { drainable } from "./http/shutdown.js";
-import { createServerLogger } from "./logger.js";
-import { configOrExit, logDevToken } from "./serve.js";
-import { isPostgresUrl, openStore } from "./store/database.js";
+import { buildApp } from "../app.js";
+import type { AppDefinition } from "../definition.js";
+import { createHttpServer } from "./factory.js";
+import { createMetrics } from "../http/metrics.js";
+import { drainable } from "./shutdown.js";
+import { createServerLogger } from "../logger.js";
+import { configOrExit, logDevToken } from "./startup.js";
+import { isPostgresUrl, openStore } from "../store/database.js";
 
 export interface ServeOptions {
   /** the application's migrations folder (default: src/migrations of the project) */
@@ -24,7 +24,7 @@ export interface ServeOptions {
 export async function serve(definition: AppDefinition, options: ServeOptions = {}): Promise<void> {
   const config = configOrExit(definition.contract.rateLimits.budgets);
   // Tracing code is loaded only when an OTLP endpoint is set; without one, requests carry no tracing at all.
-  const telemetry = config.tracing ? await import("./telemetry/tracing.js") : undefined;
+  const telemetry = config.tracing ? await import("../telemetry/tracing.js") : undefined;
   const { logger, flush } = createServerLogger(config.logLevel, telemetry?.logFields);
   const tracing = telemetry?.startTracing({ ...config.tracing!, logger });
   const exit = (code: number) => {
@@ -62,7 +62,7 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
     rateLimits: config.rateLimits,
   });
   for (const middleware of options.middleware ?? []) app.use(middleware);
-  // Timeouts and size limits against slow and abusive clients (src/http/limits.ts).
+  // Timeouts and size limits against slow and abusive clients (src/server/factory.ts).
   const server = createHttpServer(app.callback, config.server, logger);
   const draining = drainable(server);
   // GraphQL subscriptions over WebSocket share this server's port (/graphql).

@@ -3,11 +3,11 @@
 // owns, as each resource's x-resource declares (admin: for everything); the scopes are those openapi.yaml's x-scopes
 // declare.
 import { parseArgs } from "node:util";
-import { readScopes } from "../codegen/model/contract.js";
-import { loadDocument } from "../codegen/load/spec.js";
+import { readScopes } from "./model/contract.js";
+import { loadDocument } from "./load/spec.js";
 import { projectFile } from "../paths.js";
-import { allScopes } from "./secret.js";
-import { parseTtl, signToken } from "./tokens.js";
+import { allScopes } from "../auth/secret.js";
+import { parseTtl, signToken } from "../auth/tokens.js";
 
 export async function tokenCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let values;

@@ -4,9 +4,9 @@
 // a 429 with Retry-After; the RateLimit-Policy and RateLimit fields go on every HTTP answer.
 import { GraphQLError } from "graphql";
 import type { Response } from "graphql-http";
-import type { Prepared } from "../graphql/operation.js";
-import type { Budget, Decision, RateLimiter } from "./limiter.js";
-import { rateLimitHeaders } from "./fields.js";
+import type { Prepared } from "./operation.js";
+import type { Budget, Decision, RateLimiter } from "../rate-limit/limiter.js";
+import { rateLimitHeaders } from "../rate-limit/fields.js";
 
 export type GraphqlCharge = (caller: string, prepared: Prepared, operationName?: string | null) => Decision | undefined;
 

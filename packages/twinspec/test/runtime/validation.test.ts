@@ -1,7 +1,7 @@
 // fieldErrors: ajv errors → one { in, pointer, message } per bad input.
 import assert from "node:assert/strict";
-import type { FieldError } from "../../src/http/problem.js";
-import { fieldErrors, type ValidatorError } from "../../src/http/validation.js";
+import type { FieldError } from "../../src/runtime/problem.js";
+import { fieldErrors, type ValidatorError } from "../../src/runtime/validation.js";
 
 const err = (instancePath: string, keyword: string, params: Record<string, unknown> = {}, message?: string): ValidatorError => ({
   instancePath,

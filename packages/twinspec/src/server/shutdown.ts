@@ -5,7 +5,7 @@
 // after cutting off what remains.
 import net from "node:net";
 import type { Server } from "node:http";
-import { closeConnectionsAfterAnswers } from "./response.js";
+import { closeConnectionsAfterAnswers } from "./head-writer.js";
 
 export interface Drain {
   /** true: every connection ended by itself; false: some were cut off at graceMs */

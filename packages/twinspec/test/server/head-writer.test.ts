@@ -1,4 +1,4 @@
-// HeadersAtOnce (src/http/response.ts) keeps a response's headers itself and writes them with the head in one call;
+// HeadersAtOnce (src/server/head-writer.ts) keeps a response's headers itself and writes them with the head in one call;
 // everything a handler can do with headers must come out as with Node's own ServerResponse. Each script below runs
 // on two real servers, one with Node's class and one with ours: what the script observes (values read, errors
 // thrown) and the raw bytes of the answer (but for Date) must be the same.
@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
-import { createHttpServer } from "../../src/http/limits.js";
-import { closeConnectionsAfterAnswers, HeadersAtOnce } from "../../src/http/response.js";
+import { createHttpServer } from "../../src/server/factory.js";
+import { closeConnectionsAfterAnswers, HeadersAtOnce } from "../../src/server/head-writer.js";
 
 type Script = (res: ServerResponse, seen: unknown[]) => void;
 

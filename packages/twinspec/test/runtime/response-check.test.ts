@@ -1,7 +1,7 @@
 // checkResponse: a handler's response against the operation's declared responses.
 import assert from "node:assert/strict";
-import { checkResponse, declaredFor, type DeclaredResponse } from "../../src/http/response-check.js";
-import type { Validator } from "../../src/http/validation.js";
+import { checkResponse, declaredFor, type DeclaredResponse } from "../../src/runtime/response-check.js";
+import type { Validator } from "../../src/runtime/validation.js";
 
 const nameIsString: Validator = Object.assign(
   (data: unknown) => {

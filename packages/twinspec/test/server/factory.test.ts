@@ -1,4 +1,4 @@
-// Slow and abusive clients against the real server (src/http/limits.ts), over raw sockets: 200 connections that
+// Slow and abusive clients against the real server (src/server/factory.ts), over raw sockets: 200 connections that
 // trickle their headers a byte a second do not keep a normal request from its answer, and are themselves answered
 // 408 and closed after the headers timeout; a stalled body gets 408; an idle keep-alive socket is closed; an
 // oversized header section gets 431, a long URL 414, broken HTTP 400 — each as problem+json.

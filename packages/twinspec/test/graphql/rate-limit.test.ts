@@ -5,7 +5,7 @@ import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { token } from "../support/auth.js";
 import { gql, startServer, type TestServer } from "../support/server.js";
-import { clearOfWindowEnd, fields, fromAddress, hourly } from "./helpers.js";
+import { clearOfWindowEnd, fields, fromAddress, hourly } from "../rate-limit/helpers.js";
 
 // authors(first: 50) is a list of 50, each with a list of notes (10 assumed): 1 + 50 × 1 = 51.
 const COSTLY = "{ authors(first: 50) { authorId notes { noteId } } }";

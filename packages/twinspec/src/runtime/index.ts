@@ -359,4 +359,4 @@ function writeResponse(ctx: Context, { op }: Prepared, response: HandlerResponse
 
 // For authorizers and handlers written against "twinspec/runtime".
 export { HttpError, httpError, problem };
-export { idsFor } from "../domain/ids.js";
+export { idsFor } from "./ids.js";

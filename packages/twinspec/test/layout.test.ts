@@ -1,0 +1,89 @@
+// The package's layers, read from its imports with the TypeScript parser (so the import text inside code the
+// emitters write is not one): no file of src/ is in an import cycle; runtime/ (the published REST runtime,
+// `twinspec/runtime`) stands alone; the store knows no domain and no transport, the domain no transport; and in
+// codegen/, load/ reads the specs, model/ turns them into what the rest reads, check/ and emit/ read the model, and
+// the entry points (codegen/ itself) use them all.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+const SRC = fileURLToPath(new URL("../src", import.meta.url));
+const TRANSPORTS = ["rest", "graphql", "http", "server", "auth", "rate-limit", "mock", "testing", "codegen", "telemetry"];
+/** What each folder of src/ must not import. */
+const NEVER: Record<string, string[]> = { store: ["domain", ...TRANSPORTS], domain: TRANSPORTS };
+/** What each folder of codegen/ may import, besides itself. */
+const CODEGEN_LAYERS: Record<string, string[]> = { load: [], model: ["load"], check: ["load", "model"], emit: ["load", "model"], ".": ["load", "model", "check", "emit"] };
+
+const files = readdirSync(SRC, { recursive: true, encoding: "utf8" })
+  .filter((f) => /\.(ts|mjs)$/.test(f))
+  .map((f) => join(SRC, f));
+
+/** Each file's imports of other files of src/ (import, export … from, import(), new URL()). */
+function importsOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, file.endsWith(".mjs") ? ts.ScriptKind.JS : ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    let specifier: ts.Expression | undefined;
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) specifier = node.moduleSpecifier;
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) specifier = node.arguments[0];
+    else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "URL") specifier = node.arguments?.[0];
+    if (specifier && ts.isStringLiteralLike(specifier) && specifier.text.startsWith(".")) {
+      const target = resolve(dirname(file), specifier.text);
+      const hit = [target, target.replace(/\.js$/, ".ts")].find((t) => files.includes(t));
+      if (hit) found.push(hit);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+const name = (file: string) => relative(SRC, file);
+/** The folder of src/ a file is in ("." for the top level). */
+const area = (file: string) => (name(file).includes("/") ? name(file).split("/")[0] : ".");
+/** The folder of codegen/ a file is in ("." for its entry points). */
+const codegenFolder = (file: string) => relative(join(SRC, "codegen"), dirname(file)) || ".";
+const imports = (where: (file: string) => boolean) => files.filter(where).flatMap((f) => graph.get(f)!.map((d) => [f, d] as const));
+
+describe("the package's layout", () => {
+  it("no file is in an import cycle", () => {
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const path: string[] = [];
+    const walk = (file: string) => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "open") return void cycles.push([...path.slice(path.indexOf(file)), file].map(name).join(" → "));
+      state.set(file, "open");
+      path.push(file);
+      graph.get(file)!.forEach(walk);
+      path.pop();
+      state.set(file, "done");
+    };
+    files.forEach(walk);
+    assert.deepEqual(cycles, []);
+  });
+
+  it("runtime/, the published REST runtime, imports nothing else of the package", () => {
+    const wrong = imports((f) => area(f) === "runtime").filter(([, d]) => area(d) !== "runtime");
+    assert.deepEqual(wrong.map(([f, d]) => `${name(f)} → ${name(d)}`), []);
+  });
+
+  it("the store imports no domain and no transport, the domain no transport", () => {
+    const wrong = imports((f) => area(f) in NEVER).filter(([f, d]) => NEVER[area(f)].includes(area(d)));
+    assert.deepEqual(wrong.map(([f, d]) => `${name(f)} → ${name(d)}`), []);
+  });
+
+  it("codegen/ has no file outside load/, model/, check/, emit/ and the entry points", () => {
+    const folders = new Set(files.filter((f) => area(f) === "codegen").map(codegenFolder));
+    assert.deepEqual([...folders].filter((f) => !(f in CODEGEN_LAYERS)), []);
+  });
+
+  it("no folder of codegen/ imports a folder above it", () => {
+    const inCodegen = (f: string) => area(f) === "codegen";
+    const wrong = imports(inCodegen).filter(([f, d]) => inCodegen(d) && codegenFolder(d) !== codegenFolder(f) && !CODEGEN_LAYERS[codegenFolder(f)].includes(codegenFolder(d)));
+    assert.deepEqual(wrong.map(([f, d]) => `${name(f)} → ${name(d)}`), []);
+  });
+});
