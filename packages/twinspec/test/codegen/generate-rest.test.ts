@@ -59,7 +59,7 @@ describe("generateRest(openapi.yaml)", () => {
   });
 
   it("the typings import Validator from the runtime module", () => {
-    assert.match(content("validators.d.cts"), /^import type \{ Validator \} from "\.\.\/src\/http\/rest-runtime\.js";$/m);
+    assert.match(content("validators.d.cts"), /^import type \{ Validator \} from "\.\.\/src\/runtime\/index\.js";$/m);
   });
 
   it("openapi.ts has an operations entry for every operationId", () => {
