@@ -77,7 +77,7 @@ export function transports(deps: TransportDeps): Transports {
   const { operationSpecs, restRoutes, contract } = deps.definition;
   const koa = new Koa();
   koa.proxy = false;
-  // Errors are answered as problems by problemErrors; Koa's own printer would only duplicate them.
+  // Errors are answered as problems by the request policy (http/policy.ts); Koa's own printer would only duplicate them.
   koa.silent = true;
 
   const router = new Router({ exclusive: "specificity" });

@@ -26,7 +26,7 @@ export function answerError(ctx: Context, error: unknown): void {
   ctx.type = PROBLEM_TYPE;
 }
 
-/** The same as a middleware, for apps other than ours (the runtime's tests). */
+/** answerError as a middleware, for a Koa app without the request policy (the runtime's own tests). */
 export function problemErrors(): Middleware {
   return async (ctx, next) => {
     try {

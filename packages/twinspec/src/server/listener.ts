@@ -30,10 +30,15 @@ export function koaListener(koa: Koa): KoaListener {
   const parts = koa as unknown as KoaParts;
   let chain: Chain | undefined;
   const listener: RequestListener = (req, res) => {
-    chain ??= parts.compose(koa.middleware);
+    if (!chain) {
+      chain = parts.compose(koa.middleware);
+      // As callback(): errors ctx.onerror reports go to Koa's own handler unless the app listens itself.
+      if (!koa.listenerCount("error")) koa.on("error", koa.onerror);
+    }
     const ctx = koa.createContext(req, res);
-    if (koa.ctxStorage) void koa.ctxStorage.run(ctx, () => handle(parts, ctx, chain!));
-    else void handle(parts, ctx, chain);
+    const composed = chain;
+    if (koa.ctxStorage) void koa.ctxStorage.run(ctx, () => handle(parts, ctx, composed));
+    else void handle(parts, ctx, composed);
   };
   return { listener, started: () => chain !== undefined };
 }

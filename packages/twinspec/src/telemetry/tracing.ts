@@ -107,7 +107,7 @@ export function startTracing(options: TracingOptions): Tracing {
         try {
           await next();
         } finally {
-          // Errors were answered by problemErrors further in: the status is final here. 4xx are the client's.
+          // Errors were answered as problems by the request policy (http/policy.ts) further in: the status is final here. 4xx are the client's.
           span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, ctx.status);
           if (ctx.status >= 500) {
             span.setAttribute(ATTR_ERROR_TYPE, String(ctx.status));

@@ -91,6 +91,27 @@ describe("the server's request listener answers as Koa's own callback() does", (
     await bothWays(koa, [...paths.map((path): [string] => [path]), ...paths.map((path): [string, RequestInit] => [path, { method: "HEAD" }])]);
   });
 
+  it("reports errors as Koa does, to its own handler when the app has none: the process goes on", async () => {
+    const koa = new Koa();
+    koa.silent = true;
+    koa.use((ctx) => {
+      ctx.status = 200;
+      ctx.res.flushHeaders();
+      ctx.set("X-Too-Late", "1"); // throws: the head is written
+    });
+    const { url, server } = await listen(koaListener(koa).listener);
+    try {
+      assert.equal(koa.listenerCount("error"), 0);
+      const reply = await fetch(`${url}/late`);
+      assert.equal(reply.status, 200);
+      await reply.text();
+      assert.equal(koa.listenerCount("error"), 1, "Koa's onerror listens, as after callback()");
+      assert.equal((await fetch(`${url}/again`)).status, 200);
+    } finally {
+      server.close();
+    }
+  });
+
   it("keeps app.currentContext across awaits when Koa is made with asyncLocalStorage", async () => {
     const koa = new Koa({ asyncLocalStorage: true });
     koa.use(async (ctx) => {
