@@ -5,7 +5,7 @@
 import { getDirective, MapperKind, mapSchema } from "@graphql-tools/utils";
 import { defaultFieldResolver, GraphQLError, type GraphQLFieldConfig, type GraphQLSchema } from "graphql";
 import type { Ownership } from "../definition.js";
-import { refusal, type OwnerLookup, type Refusal } from "./ownership.js";
+import { ownership, ownerRefusal, type OwnerLookup, type Refusal } from "./ownership.js";
 import { missingScopes, type Principal } from "./principal.js";
 
 const unauthenticatedError = (message = "this field needs a bearer token (Authorization: Bearer <token>)") =>
@@ -47,25 +47,30 @@ export function withAuth(schema: GraphQLSchema, owners: OwnerLookup, graphqlOwne
           ...field,
           subscribe: async (source, args, context: { principal: Principal | null }, info) => {
             checkScopes(context.principal, scopes, name);
-            const refused = await refusal(context.principal!, graphqlOwnership[name], args, owners);
+            const rule = ownership(context.principal!, graphqlOwnership[name], args);
+            const refused = typeof rule === "object" ? await ownerRefusal(context.principal!, rule, owners) : rule;
             if (refused) throw refusedError(refused, name);
             const stream = await subscribe(source, args, context, info);
             return isAsyncIterable(stream) ? untilExpiry(stream, context.principal!.expiresAt * 1000) : stream;
           },
         };
       }
-      const ownership = isRoot ? graphqlOwnership[name] : undefined;
-      // Only root fields with an owner rule look anything up; every other field's check stays synchronous, so
-      // graphql-js and graphql-jit keep its value synchronous too.
+      const rule = isRoot ? graphqlOwnership[name] : undefined;
+      // The scope check and the rule are synchronous, as graphql-js's resolvers may be; only an owner lookup
+      // (ownerRefusal) makes a root field wait, and every other field's value stays as its resolver gives it.
       const guarded: GraphQLFieldConfig<unknown, { principal: Principal | null }> =
-        ownership && ownership.kind !== "none"
+        rule && rule.kind !== "none"
           ? {
               ...field,
-              resolve: async (source, args, context, info) => {
+              resolve: (source, args, context, info) => {
                 checkScopes(context.principal, scopes, name);
-                const refused = await refusal(context.principal!, ownership, args, owners);
-                if (refused) throw refusedError(refused, name);
-                return resolve(source, args, context, info);
+                const decided = ownership(context.principal!, rule, args);
+                if (decided === undefined) return resolve(source, args, context, info);
+                if (typeof decided === "string") throw refusedError(decided, name);
+                return ownerRefusal(context.principal!, decided, owners).then((refused) => {
+                  if (refused) throw refusedError(refused, name);
+                  return resolve(source, args, context, info);
+                });
               },
             }
           : {

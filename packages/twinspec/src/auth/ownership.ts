@@ -9,15 +9,25 @@ export type { OwnerLookup };
 /** Why the principal may not act: on every owner's data at once, or on data another subject owns. */
 export type Refusal = "collection" | "someone-else";
 
+/** An instance whose owner decides: the one case the rule cannot settle without a lookup. */
+export interface OwnedInstance {
+  resource: string;
+  id: string;
+}
+
 /**
- * Why the principal may not act on what `values` name (undefined: it may). The one ownership check of both
- * transports: REST's authorizer and GraphQL's root fields with an owner rule await it.
+ * What the rule says of what `values` name, before anything is looked up: allowed (undefined), refused, or the
+ * instance whose owner decides (ownerRefusal). Admins and operations without an owner rule never look anything up.
  */
-export async function refusal(principal: Principal, ownership: Ownership | undefined, values: Record<string, unknown>, owners: OwnerLookup): Promise<Refusal | undefined> {
-  if (isAdmin(principal) || !ownership || ownership.kind === "none") return undefined;
-  if (ownership.kind === "collection") return "collection";
-  const id = values[ownership.from];
-  if (typeof id !== "string") return undefined;
-  const owner = await owners(ownership.resource, id);
+export function ownership(principal: Principal, rule: Ownership | undefined, values: Record<string, unknown>): Refusal | OwnedInstance | undefined {
+  if (isAdmin(principal) || !rule || rule.kind === "none") return undefined;
+  if (rule.kind === "collection") return "collection";
+  const id = values[rule.from];
+  return typeof id === "string" ? { resource: rule.resource, id } : undefined;
+}
+
+/** The rule's one lookup: refused unless the instance's owner is the principal (an instance nobody owns, or none, passes). */
+export async function ownerRefusal(principal: Principal, instance: OwnedInstance, owners: OwnerLookup): Promise<Refusal | undefined> {
+  const owner = await owners(instance.resource, instance.id);
   return owner === undefined || owner === null || actsFor(principal, owner) ? undefined : "someone-else";
 }

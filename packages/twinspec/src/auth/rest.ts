@@ -5,7 +5,7 @@ import type { Ownership } from "../definition.js";
 import type { Authorizer, OperationSpec } from "../runtime/index.js";
 import { header } from "../runtime/headers.js";
 import { httpError } from "../runtime/problem.js";
-import { refusal, type OwnerLookup } from "./ownership.js";
+import { ownership, ownerRefusal, type OwnerLookup } from "./ownership.js";
 import { isAdmin, missingScopes, type Principal } from "./principal.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
 
@@ -66,7 +66,8 @@ export function restAuthorizer(verifier: TokenVerifier, owners: OwnerLookup, res
         "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scopes[0].join(" ")}"`,
       });
     }
-    const refused = await refusal(principal, restOwnership[operation.operationId], pathParams, owners);
+    const rule = ownership(principal, restOwnership[operation.operationId], pathParams);
+    const refused = typeof rule === "object" ? await ownerRefusal(principal, rule, owners) : rule;
     if (refused === "collection") throw httpError(403, "this operation covers what every owner holds; only an admin token may call it", { type: "urn:twinspec:problem:forbidden" });
     if (refused) throw httpError(403, "this resource is not owned by the token's subject; it may not read or change it", { type: "urn:twinspec:problem:forbidden" });
     return principal;
