@@ -250,7 +250,7 @@ export function createGraphqlHandler(runtime: GraphqlRuntime) {
   }
 
   /** GET and POST /graphql. */
-  function handle(request: GraphqlRequest): GraphqlResponse | Promise<GraphqlResponse> {
+  async function handle(request: GraphqlRequest): Promise<GraphqlResponse> {
     const accept = request.headers.accept;
     const method = request.method;
     if ((method === "GET" || method === "HEAD") && accept && wantsHtml(accept)) return GRAPHIQL;
@@ -267,8 +267,7 @@ export function createGraphqlHandler(runtime: GraphqlRuntime) {
     // Subscriptions stream over graphql-sse (/graphql/stream) and graphql-ws.
     if (operation === "subscription") return errorsResponse([new GraphQLError("Subscriptions are not supported")], media, status, spent);
     if (operation === "mutation" && method === "GET") return mutationOverGet(media, spent);
-    const result = runtime.execute(args);
-    return result instanceof Promise ? result.then((r) => answer(r, ready, media)) : answer(result, ready, media);
+    return answer(await runtime.execute(args), ready, media);
   }
 
   return { handle, params, prepare };

@@ -9,8 +9,7 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
   const { handle } = createGraphqlHandler(runtime);
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   return async (ctx) => {
-    const answer = handle(graphqlRequest(ctx, ctx.method === "POST" ? await readGraphqlBody(ctx, bodyLimit) : undefined));
-    send(ctx, answer instanceof Promise ? await answer : answer);
+    send(ctx, await handle(graphqlRequest(ctx, ctx.method === "POST" ? await readGraphqlBody(ctx, bodyLimit) : undefined)));
   };
 }
 
