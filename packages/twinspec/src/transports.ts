@@ -131,10 +131,11 @@ export function transports(deps: TransportDeps): Transports {
   // The one order every request runs in: what `around` adds (tests' recorders), tracing, the edge, what the
   // application adds with use(), then whichever answers the path — the spec's operations, /graphql, the router.
   koa.use(edgeware);
-  koa.use(rest);
   const graphqlPost: Middleware = (ctx, next) => caller(ctx, () => graphqlEndpoint(ctx, next));
-  koa.use((ctx, next) => (ctx.path === "/graphql" ? graphqlPost(ctx, next) : next()));
-  koa.use(router.routes());
+  const routed = router.routes() as Middleware;
+  // One layer answers: the REST runtime takes the spec's paths and hands on every other one.
+  const answer: Middleware = (ctx, next) => rest(ctx, () => (ctx.path === "/graphql" ? graphqlPost(ctx, next) : routed(ctx, next)));
+  koa.use(answer);
   const server = koaListener(koa);
   let ws: ReturnType<typeof attachWebSocket> | undefined;
   // What a leak would grow (the soak bench watches them): subscription streams, and their connections.
@@ -145,7 +146,7 @@ export function transports(deps: TransportDeps): Transports {
     callback: server.listener,
     use: (middleware) => {
       if (server.started()) throw new Error("app.use() after the server took its first request: add middleware before it listens");
-      koa.middleware.splice(koa.middleware.indexOf(rest), 0, middleware);
+      koa.middleware.splice(koa.middleware.indexOf(answer), 0, middleware);
     },
     around: (middleware) => {
       koa.middleware.unshift(middleware);
