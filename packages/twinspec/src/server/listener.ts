@@ -33,7 +33,7 @@ export function koaListener(koa: Koa): KoaListener {
     if (!chain) {
       chain = parts.compose(koa.middleware);
       // As callback(): errors ctx.onerror reports go to Koa's own handler unless the app listens itself.
-      if (!koa.listenerCount("error")) koa.on("error", koa.onerror);
+      if (!koa.listenerCount("error")) koa.on("error", (error: Error) => koa.onerror(error));
     }
     const ctx = koa.createContext(req, res);
     const composed = chain;
