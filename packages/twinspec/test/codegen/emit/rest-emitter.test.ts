@@ -153,7 +153,6 @@ describe("responseVariant", () => {
 
 describe("routeEntry", () => {
   /** The entry is an object literal in the generated module; evaluate it against stand-in validators. */
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the generated module's text is what is under test
   const evaluate = (text: string, validators: Record<string, unknown>) => new Function("validators", "operation", `return [\n${text}\n][0];`)(validators, (spec: unknown) => spec);
   const pathValidator = () => true;
   const bodyValidator = () => true;
