@@ -3,7 +3,7 @@
 // generator for any OpenAPI 3.0.x/3.1 document, through the same generateRest that `generate` uses.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { parseArgs } from "node:util";
+import { commandArgs } from "./args.js";
 import { Warnings, warningLines, type Warning } from "./load/diagnostics.js";
 import { generateRest, type GeneratedFile } from "./generate-rest.js";
 import { SpecError } from "./load/spec.js";
@@ -88,18 +88,9 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 async function restCommand(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: "string" }, runtime: { type: "string" }, check: { type: "boolean" }, verbose: { type: "boolean" }, help: { type: "boolean", short: "h" } } });
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = commandArgs(argv, { out: { type: "string" }, runtime: { type: "string" }, check: { type: "boolean" }, verbose: { type: "boolean" } }, USAGE);
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   if (positionals[0] !== "rest" || positionals.length !== 2 || !values.out) {
     console.error(USAGE);
     return 2;

@@ -7,7 +7,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { basename, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { commandArgs } from "./args.js";
 
 const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TEMPLATES = join(PACKAGE_ROOT, "templates");
@@ -95,18 +95,9 @@ export function packageJson(name: string, twinspec: string, runtime: string): st
 }
 
 export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { openapi: { type: "string" }, graphql: { type: "string" }, twinspec: { type: "string" }, help: { type: "boolean", short: "h" } } });
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = commandArgs(argv, { openapi: { type: "string" }, graphql: { type: "string" }, twinspec: { type: "string" } }, USAGE);
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   if (positionals.length !== 1) {
     console.error(USAGE);
     return 2;
