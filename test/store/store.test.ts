@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import type { Services } from "../../generated/wiring.js";
 import { projections } from "../../packages/twinspec/src/domain/projection.js";
 import { openStore, type Store } from "../../packages/twinspec/src/store/database.js";
-import { projectedByKey } from "../../packages/twinspec/src/store/prepared.js";
+import { prepared, projectedByKey } from "../../packages/twinspec/src/store/prepared.js";
 import { freshDatabase, testDatabaseKind, type TestDatabase } from "../support/database.js";
 import { domainOn } from "../support/services.js";
 
@@ -109,4 +109,19 @@ describe(`store on ${testDatabaseKind()}`, function () {
     }
   });
 
+  it("on PostgreSQL, a prepared query is a named statement of its connection (parsed once), other queries are not", async function () {
+    if (store.dialect !== "postgres") this.skip();
+    const one = await openStore(database.url, { poolMax: 1 });
+    try {
+      const read = prepared(one.db, (id: string) => one.db.selectFrom("customers").select("email").where("customer_id", "=", id), ["sample"]);
+      const { customerId } = await customer(7);
+      for (let i = 0; i < 3; i++) assert.deepEqual(await read(customerId), [{ email: "s7@example.com" }]);
+      await sql`select 1 as unnamed`.execute(one.db);
+      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(one.db);
+      assert.equal(rows.length, 1, JSON.stringify(rows));
+      assert.match(rows[0].statement, /^select "email" from "customers" where "customer_id" = \$1$/);
+    } finally {
+      await one.close();
+    }
+  });
 });

@@ -57,8 +57,8 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   const log = onQuery || countQuery ? (event: LogEvent) => (countQuery?.(), onQuery?.(event)) : undefined;
   const plugins = options.beforeQuery ? [beforeQueryPlugin(options.beforeQuery)] : [];
   if (isPostgresUrl(url)) {
-    const { db, handle } = await openPostgres(url, { ...options, onQuery: log, plugins }, (db, schema) => migrate(db, schema, options.migrations));
-    prepareOn(db, { beforeQuery: options.beforeQuery });
+    const { db, handle, statementNames } = await openPostgres(url, { ...options, onQuery: log, plugins }, (db, schema) => migrate(db, schema, options.migrations));
+    prepareOn(db, { beforeQuery: options.beforeQuery, statementNames });
     return { db, dialect: "postgres", postgres: handle, idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
   }
   const path = sqlitePath(url);

@@ -7,6 +7,7 @@ import { Availability, GuardedPool, type AvailabilityOptions, type PoolLike } fr
 import type { EventBus } from "./events.js";
 import { PgBus, type PgBusOptions } from "./pg-events.js";
 import { loadPg, pgDriver } from "./pg-driver.js";
+import { namingClient, StatementNames } from "./statement-names.js";
 import type { Database } from "./schema.js";
 
 // pg returns int8 (count(*), sums) and numeric as strings to avoid precision loss; our values are far below
@@ -54,8 +55,9 @@ export async function openPostgres(url: string, options: PostgresOptions, migrat
   await loadPg();
   // Every connection of ours (pool, event bus, migration lock) gives up connecting after connectTimeoutMs.
   const clientConfig: pg.ClientConfig = { connectionString: url, types, application_name: "twinspec", connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000 };
+  const statementNames = new StatementNames();
   const newPool = () => {
-    const pool = new (pgDriver().Pool)({ ...clientConfig, max: options.poolMax ?? 10 });
+    const pool = new (pgDriver().Pool)({ ...clientConfig, max: options.poolMax ?? 10, Client: namingClient(pgDriver(), statementNames) });
     // An idle connection that breaks (server restart, network) is dropped by the pool; the next query opens a new
     // one. Without a listener the error would crash the process.
     pool.on("error", (err) => options.logger?.warn({ err }, "idle PostgreSQL connection lost"));
@@ -75,7 +77,7 @@ export async function openPostgres(url: string, options: PostgresOptions, migrat
     await serialized(clientConfig, `twinspec:migrate:${schema}`, () => migrate(db, schema));
     availability.start();
     const handle: PostgresHandle = { pool, availability, clientConfig, schema, eventBus: (logger, busOptions) => new PgBus(handle, logger, busOptions) };
-    return { db, handle };
+    return { db, handle, statementNames };
   } catch (error) {
     await db.destroy().catch(() => {});
     throw new Error(`cannot use PostgreSQL at ${describeUrl(url)}: ${(error as Error).message}`, { cause: error });

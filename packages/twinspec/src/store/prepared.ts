@@ -2,9 +2,11 @@
 // The query must take exactly `args` as its parameters, in order (checked once, at build time). On SQLite, outside
 // any transaction, it runs on its better-sqlite3 statement directly, without Kysely's connection queue: a point read
 // then costs what the read costs. Inside a transaction (any, on the one connection) it waits its turn through Kysely,
-// so it never sees another request's uncommitted writes.
+// so it never sees another request's uncommitted writes. On PostgreSQL it runs through Kysely as a named statement
+// (statement-names.ts): parsed and planned once per connection.
 import type SQLite from "better-sqlite3";
 import type { Compilable, CompiledQuery, Kysely, LogEvent } from "kysely";
+import type { StatementNames } from "./statement-names.js";
 
 interface Hooks {
   /** set on SQLite: prepared queries on `db` (not on its transactions) run on this handle itself */
@@ -12,6 +14,8 @@ interface Hooks {
   onQuery?: (event: LogEvent) => void;
   countQuery?: () => void;
   beforeQuery?: () => void;
+  /** set on PostgreSQL: prepared queries run as named statements */
+  statementNames?: StatementNames;
 }
 
 const hooks = new WeakMap<Kysely<any>, Hooks>();
@@ -28,6 +32,7 @@ function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...ar
     throw new Error(`prepared query's parameters ${JSON.stringify(compiled.parameters)} are not its arguments ${JSON.stringify(sample)}`);
   }
   const handle = hooks.get(db) ?? {};
+  handle.statementNames?.register(compiled.sql);
   const throughKysely = async (args: Args): Promise<Row[]> => {
     handle.beforeQuery?.();
     return (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
