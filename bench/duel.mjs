@@ -11,16 +11,17 @@
 // more steadily than runs one after the other. `--apart` loads one server at a time (50 connections, as the peer
 // bench; the other waits idle beside it), which is how the peer bench measures: the servers do not share the core's
 // caches, so the ratio is not pulled toward 1, but rounds drift more. `<build>@<flag>,<flag>` runs a build with
-// these node flags instead of npm start's `--max-semi-space-size=8`.
+// these node flags instead of npm start's `--max-semi-space-size=8`. `--data postgres`: every server on PostgreSQL (the
+// shared bench's BENCH_DATA=postgres; ours on a fresh copy of the seeded database, a pool of the peers' size).
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { preparePeerBench, project, seededTarget, shared } from "./shared-bench.mjs";
+import { argsWithoutData, dataEnv, freshData, preparePeerBench, project, seededTarget, shared } from "./shared-bench.mjs";
 
 const apart = process.argv.includes("--apart");
-const [a, b, scenario = "q1", seconds = "5", rounds = "4"] = process.argv.slice(2).filter((arg) => arg !== "--apart");
+const [a, b, scenario = "q1", seconds = "5", rounds = "4"] = argsWithoutData(process.argv.slice(2)).filter((arg) => arg !== "--apart");
 if (!a || !b) throw new Error("bench:duel: name two builds (folders holding app/src/main.js), e.g. dist .perf/before");
 if (!["rest", "q1", "q2"].includes(scenario)) throw new Error(`bench:duel: the scenario is rest, q1 or q2, not ${scenario}`);
 preparePeerBench("bench:duel");
@@ -46,23 +47,19 @@ async function start(dist, i) {
     if (!fs.existsSync(file)) throw new Error(`bench:duel: no peer server ${file}`);
     const proc = spawn("taskset", ["-c", "0", process.execPath, file], {
       cwd: shared,
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", BENCH_DATA: "sqlite" },
+      env: { ...dataEnv, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
       stdio: ["ignore", "ignore", "inherit"],
     });
     running.add(proc);
     return waitFor({ dist, proc, url: `http://127.0.0.1:${port}` }, "/customers/42", scenario === "rest" ? 200 : undefined);
   }
-  const db = path.join(work, `duel-${i}.db`);
-  for (const suffix of ["", "-wal", "-shm"]) {
-    fs.rmSync(db + suffix, { force: true });
-    if (fs.existsSync(seed + suffix)) fs.copyFileSync(seed + suffix, db + suffix);
-  }
+  const database = await freshData(seed, `duel_${i}`);
   // `<build>@<flag>,<flag>`: the build run with these node flags instead of npm start's.
   const [folder, flags] = dist.split("@");
   const nodeFlags = flags ? flags.split(",") : ["--max-semi-space-size=8"];
   const proc = spawn("taskset", ["-c", "0", process.execPath, ...nodeFlags, path.join(folder, "app", "src", "main.js")], {
     cwd: project,
-    env: { ...process.env, ...target.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: `sqlite:${db}` },
+    env: { ...process.env, ...target.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", ...database },
     stdio: ["ignore", "ignore", "inherit"],
   });
   running.add(proc);

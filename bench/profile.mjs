@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:profile -- <rest|q1|q2> [seconds] [--prof] — where one request's server time goes, before and after
+// npm run bench:profile -- <rest|q1|q2> [seconds] [--prof] [--data postgres] — where one request's server time goes, before and after
 // a change. The compiled server (dist/, built first) runs as it ships (production, auth on, rate limiter × 1000) on
 // the peer bench's seeded SQLite data, pinned to CPU 0; autocannon (from ../shared/bench, or BENCH_PEERS_DIR) loads
 // it from CPU 1 with the bench's request. Prints req/s, p99 and the server's CPU time per request (read from /proc:
@@ -10,9 +10,9 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { preparePeerBench, project, run, seededTarget, shared } from "./shared-bench.mjs";
+import { argsWithoutData, freshData, preparePeerBench, project, run, seededTarget, shared } from "./shared-bench.mjs";
 
-const [scenario = "rest", seconds = "8"] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const [scenario = "rest", seconds = "8"] = argsWithoutData(process.argv.slice(2)).filter((a) => !a.startsWith("--"));
 const profile = process.argv.includes("--prof");
 if (!["rest", "q1", "q2"].includes(scenario)) throw new Error(`bench:profile: the scenario is rest, q1 or q2, not ${scenario}`);
 preparePeerBench("bench:profile");
@@ -26,11 +26,7 @@ const work = path.join(os.tmpdir(), "twinspec-profile");
 fs.mkdirSync(work, { recursive: true });
 const seed = path.join(work, "seed.db");
 const target = seededTarget(seed, { reuse: true });
-const db = path.join(work, "run.db");
-for (const suffix of ["", "-wal", "-shm"]) {
-  fs.rmSync(db + suffix, { force: true });
-  if (fs.existsSync(seed + suffix)) fs.copyFileSync(seed + suffix, db + suffix);
-}
+const database = await freshData(seed, "profile");
 const profiles = path.join(project, "bench", "results", "profile");
 fs.rmSync(profiles, { recursive: true, force: true });
 
@@ -39,7 +35,7 @@ const url = `http://127.0.0.1:${port}`;
 const nodeArgs = ["--max-semi-space-size=8", ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`] : []), path.join(dist, "app", "src", "main.js")];
 const server = spawn("taskset", ["-c", "0", process.execPath, ...nodeArgs], {
   cwd: project,
-  env: { ...process.env, ...target.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", DATABASE_URL: `sqlite:${db}` },
+  env: { ...process.env, ...target.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", ...database },
   stdio: ["ignore", fs.openSync(path.join(work, "server.log"), "w"), "inherit"],
 });
 const stop = () => server.exitCode === null && server.kill("SIGTERM");

@@ -4,11 +4,25 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const shared = path.resolve(process.env.BENCH_PEERS_DIR ?? path.join(project, "..", "shared", "bench"));
 export const targetsFile = path.join(shared, "ours", "targets.json");
+
+/** `--data postgres`: every server reads PostgreSQL (the shared bench's BENCH_DATA=postgres); SQLite otherwise. */
+export const data = (() => {
+  const i = process.argv.indexOf("--data");
+  const kind = i > 0 ? process.argv[i + 1] : "sqlite";
+  if (kind !== "sqlite" && kind !== "postgres") throw new Error(`--data is sqlite or postgres, not ${kind}`);
+  return kind;
+})();
+
+/** The command's own arguments, without `--data <kind>`. */
+export const argsWithoutData = (args) => args.filter((arg, i) => arg !== "--data" && args[i - 1] !== "--data");
+
+/** The environment the shared bench's scripts and peers read the data layer from (and its REST peers our spec). */
+export const dataEnv = { ...process.env, BENCH_DATA: data, BENCH_OPENAPI: path.join(project, "openapi.yaml") };
 
 /** Runs a command to its end, showing its output; a failure ends this process with its status. */
 export function run(cmd, args, { cwd = project, env = process.env } = {}) {
@@ -26,9 +40,34 @@ export function preparePeerBench(command) {
   if (!fs.existsSync(path.join(shared, "node_modules"))) run("npm", ["ci", "--no-audit", "--no-fund"], { cwd: shared });
 }
 
-/** Seeds `db` through our REST API (the bench's 1,000 customers × 10 orders) and returns our target as the bench runs it. */
+/**
+ * Seeds `db` through our REST API (the bench's 1,000 customers × 10 orders) and returns our target as the bench runs it.
+ * With `--data postgres` the shared bench seeds its own database (bench_twinspec_seed) instead of the file, every time.
+ */
 export function seededTarget(db, { reuse = false } = {}) {
-  if (!(reuse && fs.existsSync(db))) run(process.execPath, [path.join(shared, "ours", "seed.mjs"), "--project", project, "--db", db]);
-  run(process.execPath, [path.join(shared, "ours", "targets.mjs"), "--project", project, "--db", db]);
+  const file = data === "sqlite" ? ["--db", db] : [];
+  if (data === "postgres" || !(reuse && fs.existsSync(db))) run(process.execPath, [path.join(shared, "ours", "seed.mjs"), "--project", project, ...file], { env: dataEnv });
+  run(process.execPath, [path.join(shared, "ours", "targets.mjs"), "--project", project, ...file], { env: dataEnv });
   return JSON.parse(fs.readFileSync(targetsFile, "utf8"))[0];
+}
+
+/**
+ * A fresh copy of the seeded data for one of our servers (`name` tells copies apart), as the environment it starts
+ * with: a copy of the SQLite file, or on PostgreSQL a database made from the seeded one as its template, reached
+ * through a pool of the peers' size.
+ */
+export async function freshData(seed, name) {
+  if (data === "postgres") {
+    const pgdb = await import(pathToFileURL(path.join(shared, "ours", "pgdb.mjs")).href);
+    const admin = process.env.BENCH_PG_URL || pgdb.PG_ADMIN_DEFAULT;
+    const database = `bench_twinspec_${name}`;
+    await pgdb.recreateDatabase(admin, database, pgdb.SEED_DB_DEFAULT);
+    return { DATABASE_URL: pgdb.databaseUrl(admin, database), DATABASE_POOL_MAX: process.env.BENCH_PG_POOL ?? "10" };
+  }
+  const file = path.join(path.dirname(seed), `${name}.db`);
+  for (const suffix of ["", "-wal", "-shm"]) {
+    fs.rmSync(file + suffix, { force: true });
+    if (fs.existsSync(seed + suffix)) fs.copyFileSync(seed + suffix, file + suffix);
+  }
+  return { DATABASE_URL: `sqlite:${file}` };
 }

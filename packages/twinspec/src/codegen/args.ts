@@ -4,12 +4,16 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-const HELP = { help: { type: "boolean", short: "h" } } as const;
+/** What was given: each option's value (a string or a boolean, by its type) and the positional arguments. */
+export interface CommandArgs<O extends Options> {
+  values: { [K in keyof O]?: O[K]["type"] extends "boolean" ? boolean : string };
+  positionals: string[];
+}
 
-export function commandArgs<O extends Options>(argv: string[], options: O, usage: string) {
+export function commandArgs<O extends Options>(argv: string[], options: O, usage: string): CommandArgs<O> | number {
   let parsed;
   try {
-    parsed = parseArgs<{ args: string[]; allowPositionals: true; options: O & typeof HELP }>({ args: argv, allowPositionals: true, options: { ...options, ...HELP } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { ...options, help: { type: "boolean", short: "h" } } });
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${usage}`);
     return 2;
