@@ -26,13 +26,17 @@ export function prepareOn(db: Kysely<any>, handle: Hooks): void {
 }
 
 /** A query compiled once (its parameters checked to be its arguments), and how it runs through Kysely. */
-function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args) {
-  const compiled = build(...sample).compile();
+function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw: boolean) {
+  let compiled = build(...sample).compile();
   if (JSON.stringify(compiled.parameters) !== JSON.stringify(sample)) {
     throw new Error(`prepared query's parameters ${JSON.stringify(compiled.parameters)} are not its arguments ${JSON.stringify(sample)}`);
   }
   const handle = hooks.get(db) ?? {};
-  handle.statementNames?.register(compiled.sql);
+  if (handle.statementNames) {
+    // A read of values is marked, so that no query built elsewhere with the same text gets its rows as arrays.
+    if (raw) compiled = { ...compiled, sql: `${compiled.sql} /* values */` };
+    handle.statementNames.register(compiled.sql, raw);
+  }
   const throughKysely = async (args: Args): Promise<Row[]> => {
     handle.beforeQuery?.();
     return (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
@@ -40,14 +44,17 @@ function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...ar
   return { compiled, handle, throughKysely };
 }
 
-/** A row's values in the order of the selection: both drivers build a row's keys in that order. */
-const valuesOf = (row: unknown): unknown[] => Object.values(row as object);
+/**
+ * A row's values in the order of the selection: both drivers build a row's keys in that order (on PostgreSQL a raw
+ * read's rows come as arrays already).
+ */
+const valuesOf = (row: unknown): unknown[] => (Array.isArray(row) ? row : Object.values(row as object));
 
 export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<Row[]>;
 /** With `raw`, each row comes as its values in the order of the query's selection (better-sqlite3's raw mode). */
 export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw: true): (...args: Args) => Promise<unknown[][]>;
 export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw = false) {
-  const { compiled, handle, throughKysely } = compileOnce(db, build, sample);
+  const { compiled, handle, throughKysely } = compileOnce(db, build, sample, raw);
   const kysely = raw ? async (...args: Args) => (await throughKysely(args)).map(valuesOf) : (...args: Args) => throughKysely(args);
   const sqlite = handle.sqlite;
   if (!sqlite) return kysely;
@@ -61,7 +68,7 @@ export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (.
  * better-sqlite3's `get` in raw mode: building a row object natively costs more than the read of a short row itself.
  */
 export function preparedFirst<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<unknown[] | undefined> {
-  const { compiled, handle, throughKysely } = compileOnce(db, build, sample);
+  const { compiled, handle, throughKysely } = compileOnce(db, build, sample, true);
   const kysely = async (...args: Args) => {
     const [row] = await throughKysely(args);
     return row === undefined ? undefined : valuesOf(row);
