@@ -43,6 +43,8 @@ export class DurableBus implements EventBus {
   private failing = false;
   private closed = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** transactions that will wake the listeners already (one notification per transaction is enough) */
+  private readonly notifying = new WeakSet<Kysely<Database>>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -71,6 +73,8 @@ export class DurableBus implements EventBus {
     if (db?.isTransaction) {
       await this.log.append(db, type, event);
       // PostgreSQL's NOTIFY goes out at commit; on SQLite the read below waits for the transaction's connection.
+      if (this.notifying.has(db)) return;
+      this.notifying.add(db);
       if (this.waker) await this.waker.notify(db);
       else setImmediate(() => this.wake());
       return;

@@ -9,13 +9,17 @@ import type { EventMap, LoggedEvent } from "./events.js";
 import type { Database } from "./schema.js";
 
 export class EventLog {
+  /** transactions that hold the log's lock already (a transaction writing many events takes it once) */
+  private readonly locked = new WeakSet<Kysely<Database>>();
+
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Writes the event in `db`: a transaction (PostgreSQL: one is opened when `db` is not). */
   async append<K extends keyof EventMap>(db: Kysely<Database>, type: K, event: EventMap[K]): Promise<void> {
     if (isPostgres(db)) {
       if (!db.isTransaction) return db.transaction().execute((trx) => this.append(trx, type, event));
-      await sql`select pg_advisory_xact_lock(hashtext('twinspec_events:' || current_schema()))`.execute(db);
+      if (!this.locked.has(db)) await sql`select pg_advisory_xact_lock(hashtext('twinspec_events:' || current_schema()))`.execute(db);
+      this.locked.add(db);
     }
     await db.insertInto("twinspec_events").values({ type, payload: JSON.stringify(event), created_at: Date.now() }).execute();
   }
