@@ -234,6 +234,7 @@ export type Subscription = {
 
 
 export type SubscriptionOrderStatusChangedArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
   customerId: Scalars['ID']['input'];
 };
 

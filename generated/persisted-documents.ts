@@ -9,5 +9,5 @@ export const persistedDocuments: Readonly<Record<string, string>> = {
   "sha256:a72dd128e3d84acfe60259a80148e765caa9a2bed4b6a5930a125b36deb8e6cf": "query Order($orderId: ID!) { order(orderId: $orderId) { customerId items { quantity sku unitPrice } orderId status total } }",
   "sha256:640feaffc61b2fec20f56e9bea4c4a01c0a4e5e48da7166ac3ea1ec046b0e0ca": "mutation PlaceOrder($customerId: ID!, $input: PlaceOrderInput!) { placeOrder(customerId: $customerId, input: $input) { orderId status total } }",
   "sha256:7ff0410fad368eacb8080b14b684e0d7a9f5455be485c50fe3c19b5f0aeeac22": "mutation UpdateOrderStatus($orderId: ID!, $status: OrderStatus!) { updateOrderStatus(orderId: $orderId, status: $status) { orderId status } }",
-  "sha256:fbf3fe184e99641fe0541c4ee00a828eb6dc2345fc442d939bc42e8a0428481d": "subscription OrderStatusChanged($customerId: ID!) { orderStatusChanged(customerId: $customerId) { customerId orderId sentAt status } }"
+  "sha256:7c8a2c6a280e3072f55b1082f9381dd62d195aa45459b13297611a4e6b204f76": "subscription OrderStatusChanged($after: ID, $customerId: ID!) { orderStatusChanged(customerId: $customerId, after: $after) { customerId orderId sentAt status } }"
 };

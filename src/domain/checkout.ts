@@ -34,9 +34,8 @@ export function checkoutJob(bus: EventBus, cartIn: CartReader): JobHandler {
       if (error instanceof DomainError) throw new JobFailed("Checkout failed", error.message);
       throw error;
     }
-    return {
-      result: { orderId: order.orderId },
-      after: () => bus.publish("orderStatusChanged", { orderId: order.orderId, customerId: order.customerId, status: order.status, sentAt: now() }),
-    };
+    // In the job's transaction: delivered once the order and the job's completion commit.
+    await bus.publish("orderStatusChanged", { orderId: order.orderId, customerId: order.customerId, status: order.status, sentAt: now() }, trx);
+    return { result: { orderId: order.orderId } };
   };
 }

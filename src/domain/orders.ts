@@ -124,11 +124,11 @@ export class OrderService {
 
   /** Moves the order to `status` if the lifecycle allows it (409 names the allowed moves); same status = no change. */
   async changeStatus(orderId: string, to: OrderStatus, pre?: Preconditions): Promise<Order> {
-    const { order, changed } = await transaction(this.db, async (trx) => {
+    const order = await transaction(this.db, async (trx) => {
       await lockRows(trx, "orders", "order_id", [orderId]);
       const current = await this.getIn(trx, orderId);
       if (!holds(pre, current)) throw new PreconditionError("order", orderId);
-      if (current.status === to) return { order: current, changed: false };
+      if (current.status === to) return current;
       if (!canMove(current.status, to)) {
         const allowed = allowedMoves(current.status);
         throw new ConflictError(
@@ -144,9 +144,10 @@ export class OrderService {
         .where("version", "=", current.version)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) throw new PreconditionError("order", orderId);
-      return { order: updated, changed: true };
+      // In the change's transaction: the event is delivered if and only if the change commits.
+      await this.bus.publish("orderStatusChanged", { orderId, customerId: updated.customerId, status: to, sentAt: updated.updatedAt }, trx);
+      return updated;
     });
-    if (changed) await this.bus.publish("orderStatusChanged", { orderId, customerId: order.customerId, status: order.status, sentAt: now() });
     return order;
   }
 

@@ -22,10 +22,11 @@ export const resolvers: ResolversByTag["orders"] = {
   },
   Subscription: {
     orderStatusChanged: {
-      subscribe: async (_, { customerId }, { services, streams, bus }) => {
+      subscribe: async (_, { customerId, after }, { services, streams, bus, lastEventId }) => {
         // NOT_FOUND / GONE before anything is listened to.
         await services.customers.get(customerId);
-        return streams.listen(bus, "orderStatusChanged", (event) => event.customerId === customerId);
+        // after (graphql-ws) or SSE's Last-Event-ID: resume from the event log, then live.
+        return streams.listen(bus, "orderStatusChanged", (event) => event.customerId === customerId, after ?? lastEventId);
       },
       resolve: (event: OrderStatusChanged) => event,
     },

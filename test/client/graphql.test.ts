@@ -246,6 +246,31 @@ describe("twinspec-client/graphql", () => {
       });
     }
 
+    for (const transport of ["ws", "sse"] as const) {
+      it(`${transport}: changes made while cut off arrive after the reconnection, once each (the document declares $after: it resumes)`, async () => {
+        const { customerId } = await seedCustomer(s, 12);
+        const order = await s.app.services.orders.place(customerId, { items: ITEMS });
+        const gql = viaProxy({ transport, reconnect: quickly });
+        try {
+          const { events, next } = await subscribed(gql, customerId, 1);
+          await patchStatus(order.orderId, "PAID");
+          assert.equal((await next).value?.data?.orderStatusChanged.status, "PAID");
+          await proxy.cut("refuse");
+          await until(() => listeners() === 0, "the server to drop the cut subscription");
+          await patchStatus(order.orderId, "SHIPPED");
+          await patchStatus(order.orderId, "DELIVERED");
+          await proxy.restore();
+          const after = [(await events.next()).value, (await events.next()).value];
+          assert.deepEqual(
+            after.map((r) => r?.data?.orderStatusChanged.status),
+            ["SHIPPED", "DELIVERED"],
+          );
+        } finally {
+          await gql.close();
+        }
+      });
+    }
+
     it("a token function is asked for every HTTP request and again for each reconnection", async () => {
       const { customerId } = await seedCustomer(s, 11);
       const order = await s.app.services.orders.place(customerId, { items: ITEMS });

@@ -1,6 +1,8 @@
-// The LISTEN/NOTIFY event bus (PostgreSQL pass only): two buses on one schema behave as two instances — an event
-// published on one reaches the other's listeners once and its own listeners once; other schemas hear nothing; a
-// listening connection killed by the server is re-established (backoff) and /readyz says so meanwhile.
+// The durable event bus woken by LISTEN/NOTIFY (PostgreSQL pass only): two buses on one schema behave as two
+// instances — an event published on one reaches the other's listeners once and its own listeners once; other
+// schemas hear nothing; a listening connection killed by the server is re-established (backoff), /readyz says so
+// meanwhile, and what was published while it was down is delivered when it is back (read from the log; the poll
+// is set far beyond the test, so only the reconnection can have done it).
 import assert from "node:assert/strict";
 import pg from "pg";
 import pino from "pino";
@@ -8,7 +10,9 @@ import { until as waitUntil } from "../support/wait.js";
 import { openStore, type Store } from "../../packages/twinspec/src/store/database.js";
 import type { OrderStatusChanged } from "../../src/domain/orders.js";
 import { readiness } from "../../packages/twinspec/src/store/health.js";
-import { listenerName, PgBus } from "../../packages/twinspec/src/store/pg-events.js";
+import { listenerName } from "../../packages/twinspec/src/store/pg-events.js";
+import { busFor } from "../../packages/twinspec/src/store/bus.js";
+import type { DurableBus } from "../../packages/twinspec/src/store/durable-bus.js";
 import { freshDatabase, testDatabaseKind, testPostgresUrl, type TestDatabase } from "../support/database.js";
 
 const silent = pino({ level: "silent" });
@@ -20,7 +24,7 @@ const until = (condition: () => boolean, what: string, ms = 5_000) => waitUntil(
   this.timeout(20_000);
   const databases: TestDatabase[] = [];
   const stores: Store[] = [];
-  const buses: PgBus[] = [];
+  const buses: DurableBus[] = [];
   afterEach(async () => {
     await Promise.all(buses.splice(0).map((b) => b.close()));
     await Promise.all(stores.splice(0).map((s) => s.close()));
@@ -28,7 +32,7 @@ const until = (condition: () => boolean, what: string, ms = 5_000) => waitUntil(
   });
   async function instance(database: TestDatabase) {
     const store = await openStore(database.url);
-    const bus = new PgBus(store.postgres!, silent, { minBackoffMs: 300, maxBackoffMs: 600, heartbeatMs: 200 });
+    const bus = busFor(store, silent, { minBackoffMs: 300, maxBackoffMs: 600, heartbeatMs: 200, pollMs: 600_000 });
     stores.push(store);
     buses.push(bus);
     await bus.ready();
@@ -85,9 +89,12 @@ const until = (condition: () => boolean, what: string, ms = 5_000) => waitUntil(
     const during = await readiness(b.store, b.bus);
     assert.equal(during.ready, false);
     assert.equal(during.body.events, "reconnecting");
-    await until(() => a.bus.listening && b.bus.listening, "both to listen again");
+    await a.bus.publish("orderStatusChanged", event("PAID"));
+    await until(() => Boolean(a.bus.listening && b.bus.listening), "both to listen again");
+    await until(() => b.got.includes("PAID"), "B to read what it missed");
     await a.bus.publish("orderStatusChanged", event("DELIVERED"));
     await until(() => b.got.includes("DELIVERED"), "B to hear events again");
+    assert.deepEqual(b.got, ["PAID", "DELIVERED"], "each once, in order");
     assert.equal((await readiness(b.store, b.bus)).ready, true);
   });
 });

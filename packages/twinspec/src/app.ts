@@ -19,6 +19,7 @@ import type { RestContext } from "./rest/context.js";
 import type { AppDefinition } from "./definition.js";
 import type { Store } from "./store/database.js";
 import { busFor } from "./store/bus.js";
+import type { DurableBusOptions } from "./store/durable-bus.js";
 import type { EventBus } from "./store/events.js";
 import { readiness } from "./store/health.js";
 import { JobQueue, type QueueOptions } from "./store/job-queue.js";
@@ -38,8 +39,10 @@ export interface AppDeps<Services = any> {
   tracing?: Tracing;
   /** when set, /metrics needs `Authorization: Bearer <metricsToken>` */
   metricsToken?: string;
-  /** defaults to the store's: in-process on SQLite, LISTEN/NOTIFY across instances on PostgreSQL */
+  /** defaults to the store's: the durable event log, woken by LISTEN/NOTIFY across instances on PostgreSQL */
   bus?: EventBus;
+  /** the store's bus: retention and polling of the event log */
+  events?: DurableBusOptions;
   bodyLimit?: number;
   /** check REST responses against the spec (default: on unless NODE_ENV=production) */
   responseValidation?: boolean;
@@ -62,7 +65,7 @@ export interface App<Services = any> extends Pick<Transports, "callback" | "arou
   /** the Koa app behind `callback`: its middleware is the server's one pipeline (serve `callback`, which skips only Koa's on-finished listeners) */
   koa: Koa;
   services: Services;
-  /** where domain changes are published: in-process on SQLite, LISTEN/NOTIFY across instances on PostgreSQL */
+  /** where domain changes are published: the durable event log (woken by LISTEN/NOTIFY across instances on PostgreSQL) */
   bus: EventBus;
   metrics: Metrics;
   /** the GraphQL schema, preparation and execution every GraphQL transport uses */
@@ -78,7 +81,7 @@ export interface App<Services = any> extends Pick<Transports, "callback" | "arou
   close(): Promise<void>;
 }
 
-export function buildApp<Services>({ definition, store, logger, authSecret, metricsToken, bus = busFor(store, logger), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing, rateLimits: limits }: AppDeps<Services>): App<Services> {
+export function buildApp<Services>({ definition, store, logger, authSecret, metricsToken, events, bus = busFor(store, logger, events), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing, rateLimits: limits }: AppDeps<Services>): App<Services> {
   const { contract, restHandlers } = definition;
   const queue = new JobQueue(store, logger, jobs);
   const services = definition.createServices({ store, bus, queue, log: logger });

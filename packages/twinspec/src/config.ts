@@ -17,6 +17,8 @@ export interface Config {
   /** check REST handler responses against openapi.yaml (RESPONSE_VALIDATION=on|off; off by default in production) */
   responseValidation: boolean;
   jobs: { leaseMs: number; pollMs: number };
+  /** the event log: how long events are kept for resuming streams, how often it is read without a wake */
+  events: { retentionMs: number; pollMs: number };
   corsOrigins: string[];
   auth: AuthConfig & { metricsToken?: string };
   graphql: GraphqlConfig;
@@ -72,6 +74,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, budgets?: Re
     auth: { ...resolveSecret(env), metricsToken: env.METRICS_TOKEN || undefined },
     corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
     jobs: { leaseMs: positive(env, "JOB_LEASE_MS", 30_000), pollMs: positive(env, "JOB_POLL_MS", 500) },
+    events: { retentionMs: positive(env, "EVENT_RETENTION_MS", 24 * 3600_000), pollMs: positive(env, "EVENT_POLL_MS", 1000) },
     graphql: {
       introspection: env.GRAPHQL_INTROSPECTION !== "false",
       maxDepth: positive(env, "GRAPHQL_MAX_DEPTH", 10),

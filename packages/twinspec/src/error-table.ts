@@ -18,6 +18,8 @@ export const ERRORS = {
   // GraphQL has no conditional headers: a write that lost a race reads as a conflict there.
   precondition: { status: 412, code: "CONFLICT" },
   not_implemented: { status: 501, code: "NOT_IMPLEMENTED" },
+  // An event stream resumed after an id older than the event log's retention (src/store/event-log.ts).
+  expired: { status: 410, code: "EVENTS_EXPIRED" },
   // The database cannot serve now (src/store/unavailable.ts): the same request later may well succeed.
   unavailable: { status: 503, code: "SERVICE_UNAVAILABLE" },
   unauthenticated: { status: 401, code: "UNAUTHENTICATED" },
@@ -38,6 +40,8 @@ export const GRAPHQL_CODES = [
   "BAD_REQUEST",
   "INTERNAL_SERVER_ERROR",
   "RATE_LIMITED",
+  // A subscriber that fell too far behind is ended with this and its last event id, to resume from there.
+  "EVENTS_OVERFLOW",
   "METHOD_NOT_ALLOWED",
   "GRAPHQL_PARSE_FAILED",
   "GRAPHQL_VALIDATION_FAILED",

@@ -18,7 +18,7 @@ export { createLogger, createServerLogger } from "./logger.js";
 export type { ServiceDeps } from "./domain/deps.js";
 export type { RestContext } from "./rest/context.js";
 export type { GraphqlContext } from "./graphql/context.js";
-export { ConflictError, DomainError, GoneError, InvalidInputError, MovedError, NotFoundError, NotImplementedError, PreconditionError, UnprocessableError, type ErrorKind, type InputError } from "./domain/errors.js";
+export { ConflictError, DomainError, EventsExpiredError, GoneError, InvalidInputError, MovedError, NotFoundError, NotImplementedError, PreconditionError, UnprocessableError, type ErrorKind, type InputError } from "./domain/errors.js";
 export { encodeCursor, keysetPager, type Page, type PageRequest } from "./domain/pagination.js";
 export { holds, type Preconditions } from "./domain/preconditions.js";
 export { projections, type FieldReaders, type Projection } from "./domain/projection.js";
@@ -37,7 +37,8 @@ export { prepared, preparedFirst, preparedIn, preparedInRaw, projectedByKey, typ
 export { bytes, text } from "./store/columns.js";
 export { isPostgres, isUniqueViolation } from "./store/dialect.js";
 export { JobFailed, JobQueue, type JobHandler, type QueueOptions } from "./store/job-queue.js";
-export { InProcessBus, type EventBus, type EventMap } from "./store/events.js";
+export { InProcessBus, type EventBus, type EventListener, type EventMap, type LoggedEvent } from "./store/events.js";
+export { DurableBus, type DurableBusOptions } from "./store/durable-bus.js";
 
 // Tokens: who a request acts for.
 export { signToken, TokenVerifier, type TokenClaims, type VerifierOptions } from "./auth/tokens.js";

@@ -32,6 +32,8 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
     /** the hex SHA-256 sent for APQ: the manifest's, until the server asked for the text; then the text's */
     hash?: string;
     documentId?: string;
+    /** a subscription declaring `$after`: it resumes after the last event id it received when it reconnects */
+    resumes?: boolean;
   }
   const known = new WeakMap<DocumentNode, Known>();
   const describe = (document: DocumentNode): Known => {
@@ -42,7 +44,8 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
       const id = (document as { __meta__?: { hash?: unknown } }).__meta__?.hash;
       const documentId = typeof id === "string" ? id : undefined;
       const hash = documentId?.startsWith("sha256:") ? documentId.slice(7) : undefined;
-      known.set(document, (k = { query: print(document), operationName: operation?.name?.value, operation: operation?.operation, hash, documentId }));
+      const resumes = operation?.operation === "subscription" && operation.variableDefinitions?.some((v) => v.variable.name.value === "after");
+      known.set(document, (k = { query: print(document), operationName: operation?.name?.value, operation: operation?.operation, hash, documentId, resumes }));
     }
     return k;
   };
@@ -97,7 +100,9 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
    * `next()` is still waiting for an event (a generator would queue it behind that `next()`).
    */
   function subscription(k: Known, variables: unknown): AsyncIterableIterator<GraphqlResult<never, Code>> {
-    let payload = firstPayload(k, variables);
+    // A copy of the variables: `after` moves on with each event, and the transports send the payload again as it
+    // is then when they reconnect, so nothing made meanwhile is missed (the server's event log has it).
+    let payload = firstPayload(k, k.resumes ? { ...(variables as object) } : variables);
     let source: Promise<AsyncIterableIterator<GraphqlResult<unknown>>> | undefined;
     let ended = false;
     const done = { done: true as const, value: undefined };
@@ -111,6 +116,8 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
             if (step.done) break;
             // A result without data is a request error (nothing ran): a refusal, over either transport.
             if (!("data" in step.value) && step.value.errors?.length) throw new GraphqlRequestError(step.value.errors);
+            const eventId = (step.value.extensions as { eventId?: unknown } | undefined)?.eventId;
+            if (k.resumes && typeof eventId === "string") payload.variables.after = eventId;
             return step as IteratorResult<GraphqlResult<never, Code>>;
           } catch (error) {
             events?.return?.().catch(() => undefined);

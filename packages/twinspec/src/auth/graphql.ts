@@ -89,7 +89,7 @@ const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof value === "object" && value !== null && Symbol.asyncIterator in value;
 
 /** The same stream, ended (and its source returned) at `deadline` ms since epoch. */
-function untilExpiry<T>(stream: AsyncIterable<T>, deadline: number): AsyncIterableIterator<T> {
+function untilExpiry<T>(stream: AsyncIterable<T>, deadline: number): AsyncIterableIterator<T> & { readonly lastEventId: string | undefined } {
   const source = stream[Symbol.asyncIterator]();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<IteratorResult<T>>((resolve) => {
@@ -103,6 +103,10 @@ function untilExpiry<T>(stream: AsyncIterable<T>, deadline: number): AsyncIterab
   return {
     [Symbol.asyncIterator]() {
       return this;
+    },
+    /** the event id of the stream it wraps (graphql/streams.ts), which each payload carries */
+    get lastEventId(): string | undefined {
+      return (source as { lastEventId?: string }).lastEventId;
     },
     async next() {
       const result = await Promise.race([source.next(), expired]);

@@ -7,7 +7,7 @@ export interface InputError {
   message: string;
 }
 
-export type ErrorKind = "invalid" | "unprocessable" | "not_found" | "gone" | "moved" | "conflict" | "precondition" | "not_implemented";
+export type ErrorKind = "invalid" | "unprocessable" | "not_found" | "gone" | "moved" | "conflict" | "precondition" | "not_implemented" | "expired";
 
 export abstract class DomainError extends Error {
   abstract readonly kind: ErrorKind;
@@ -71,5 +71,13 @@ export class PreconditionError extends DomainError {
   readonly kind = "precondition";
   constructor(readonly resource: string, readonly id: string) {
     super(`${resource} ${id} has changed since the version the request is based on; fetch it again`);
+  }
+}
+
+/** A stream asked to resume after an event id older than the event log's retention: what followed it is gone. */
+export class EventsExpiredError extends DomainError {
+  readonly kind = "expired";
+  constructor(readonly id: string) {
+    super(`events after ${id} are no longer kept; read the current state and subscribe again without an id`);
   }
 }

@@ -16,6 +16,8 @@ export type GraphqlContext<Services = unknown, Loaders = object> = {
   bus: EventBus;
   /** live subscription streams (ended when the app closes) */
   streams: LiveStreams;
+  /** SSE: the Last-Event-ID a reconnecting client sent, to resume a subscription after (`after` ?? this) */
+  lastEventId?: string;
 };
 
 interface Shared<Services = unknown, Loaders = object> {
@@ -26,7 +28,7 @@ interface Shared<Services = unknown, Loaders = object> {
 }
 
 /** Who is calling, and the log of their request: a logger, or where to get one when something is logged. */
-export type Caller = { principal?: Principal | null; requestId?: string; log?: Logger | (() => Logger | undefined) };
+export type Caller = { principal?: Principal | null; requestId?: string; log?: Logger | (() => Logger | undefined); lastEventId?: string };
 
 /**
  * One context per operation: loaders cache only within it. Its loaders and logger are made on first use (most
@@ -41,6 +43,7 @@ class OperationContext<Services, Loaders> {
   readonly streams: LiveStreams;
   readonly principal: Principal | null;
   readonly requestId: string;
+  readonly lastEventId: string | undefined;
   constructor({ services, bus, streams, createLoaders }: Shared<Services, Loaders>, caller: Caller) {
     this.#createLoaders = createLoaders;
     this.services = services;
@@ -49,6 +52,7 @@ class OperationContext<Services, Loaders> {
     this.#caller = caller;
     this.principal = caller.principal ?? null;
     this.requestId = caller.requestId ?? "";
+    this.lastEventId = caller.lastEventId;
   }
   get loaders(): Loaders {
     return (this.#loaders ??= this.#createLoaders(this.services));

@@ -1,7 +1,7 @@
 // The GraphQL side of the app, built once: schema, persisted documents, operation preparation (cache + limits),
 // execution, the live subscription streams, and a context per operation. Every transport (HTTP, WebSocket, SSE)
 // uses this one object.
-import { subscribe, type GraphQLSchema } from "graphql";
+import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { AppDefinition } from "../definition.js";
 import type { GraphqlCharge } from "./rate-limit.js";
@@ -13,6 +13,7 @@ import { createPreparer, type OperationOptions } from "./operation.js";
 import { createPersistedDocuments } from "./persisted.js";
 import { buildSchema } from "./schema.js";
 import { LiveStreams } from "./streams.js";
+import { subscribeWithIds } from "./subscribe.js";
 
 /**
 * `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers); with
@@ -38,7 +39,8 @@ export function createGraphqlRuntime<Services>(
     execute,
     /** an executed result as JSON (compiled for the operation's selections where it can be: see execute.ts) */
     serialize: execute.serialize,
-    subscribe: traced(options.tracing, subscribe),
+    /** graphql-js's subscribe, each payload with its event id (subscribe.ts) */
+    subscribe: traced(options.tracing, subscribeWithIds),
     context: (caller: Caller): GraphqlContext => createContext({ services, bus, streams, createLoaders: definition.createLoaders }, caller),
   };
 }

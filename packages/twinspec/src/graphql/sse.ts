@@ -1,7 +1,9 @@
 // GraphQL over Server-Sent Events at /graphql/stream (graphql-sse, distinct connections mode): one event stream
 // per operation; subscriptions stream until the client disconnects or the app closes. graphql-sse itself writes a
 // keep-alive comment every 12 s. The request's parameters, its persisted document, limits and rate limit are the
-// GraphQL-over-HTTP core's (handler.ts); graphql-sse runs the operation and streams it.
+// GraphQL-over-HTTP core's (handler.ts); graphql-sse runs the operation and streams it. Each message made of an event
+// carries its id (`id:`, the payload's extensions.eventId); a client reconnecting with `Last-Event-ID` resumes after
+// it, as with the subscription's `after` argument.
 import type { Context, Middleware } from "koa";
 import { createHandler } from "graphql-sse/lib/use/koa";
 import type { ExecutionResult } from "graphql";
@@ -24,6 +26,8 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
   const core = createGraphqlHandler(runtime);
   // The core's reading of each request, for onSubscribe (graphql-sse hands it the Koa context).
   const requests = new WeakMap<Context, { request: GraphqlRequest; params: Params }>();
+  // The event id of each payload about to be written, in order (graphql-sse prints messages without ids).
+  const ids = new WeakMap<Context, (string | undefined)[]>();
   const handler = createHandler<GraphqlContext>({
     schema: runtime.schema,
     // onSubscribe below has parsed and validated (cached, with our limits).
@@ -40,13 +44,19 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
       if (ready.spent) setRateLimitHeaders(ctx.res, ready.spent);
       return ready.args;
     },
-    onNext: (_ctx, _req, result) => (result.errors ? { ...result, errors: result.errors.map(formatError) } : undefined) as ExecutionResult | undefined,
+    onNext: (_ctx, req, result) => {
+      ids.get(req.context)?.push(result.extensions?.eventId as string | undefined);
+      return (result.errors ? { ...result, errors: result.errors.map(formatError) } : undefined) as ExecutionResult | undefined;
+    },
   });
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   return async (ctx, next) => {
     // graphql-sse would read an empty body from the (already consumed) stream and hang, and answers malformed
     // requests without a code: the core reads the parameters first, as for /graphql.
     if (ctx.method === "POST" || ctx.method === "GET") {
+      const lastEventId = ctx.get("last-event-id");
+      if (lastEventId) ctx.state.lastEventId = lastEventId;
+      withEventIds(ctx, ids);
       const request = graphqlRequest(ctx, ctx.method === "POST" ? await readGraphqlBody(ctx, bodyLimit) : undefined);
       const params = core.params(request, MEDIA, REFUSED);
       if (isResponse(params)) return send(ctx, params);
@@ -58,4 +68,19 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
     }
     await handler(ctx, next);
   };
+}
+
+/** Prefixes each `next` message graphql-sse writes with the `id:` of the event it was made of. */
+function withEventIds(ctx: Context, ids: WeakMap<Context, (string | undefined)[]>) {
+  const pending: (string | undefined)[] = [];
+  ids.set(ctx, pending);
+  const res = ctx.res;
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (typeof chunk === "string" && chunk.startsWith("event: next")) {
+      const id = pending.shift();
+      if (id !== undefined) chunk = `id: ${id}\n${chunk}`;
+    }
+    return write(chunk, ...rest);
+  }) as typeof res.write;
 }

@@ -56,6 +56,7 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
     bodyLimit: config.bodyLimit,
     responseValidation: config.responseValidation,
     jobs: config.jobs,
+    events: config.events,
     corsOrigins: config.corsOrigins,
     maxUrlLength: config.server.maxUrlLength,
     tracing,

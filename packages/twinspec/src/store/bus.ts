@@ -1,10 +1,11 @@
-// Picks the event bus for a store: in-process on SQLite (one instance owns the file), LISTEN/NOTIFY on
-// PostgreSQL, where any number of instances share the database and must hear each other's events.
+// The event bus of a store: durable on both databases (the event log, durable-bus.ts). On PostgreSQL, where any
+// number of instances share the database, LISTEN/NOTIFY wakes each instance when another wrote events.
 import type { Logger } from "pino";
 import type { Store } from "./database.js";
-import { InProcessBus, type EventBus } from "./events.js";
-import type { PgBusOptions } from "./pg-events.js";
+import { DurableBus, type DurableBusOptions } from "./durable-bus.js";
+import { PgListener, type PgBusOptions } from "./pg-events.js";
 
-export function busFor(store: Store, logger: Logger, options?: PgBusOptions): EventBus {
-  return store.postgres ? store.postgres.eventBus(logger.child({ component: "event-bus" }), options) : new InProcessBus();
+export function busFor(store: Store, logger: Logger, options: PgBusOptions & DurableBusOptions = {}): DurableBus {
+  const log = logger.child({ component: "event-bus" });
+  return new DurableBus(store.db, log, options, store.postgres ? new PgListener(store.postgres, log, options) : undefined);
 }

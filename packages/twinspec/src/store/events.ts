@@ -1,14 +1,32 @@
-// The event bus the domain publishes on and subscriptions listen to. In-process for one instance (SQLite);
-// a PostgreSQL LISTEN/NOTIFY bus implements the same interface for many instances.
+// The event bus the domain publishes on and subscriptions listen to. The store's bus is durable (durable-bus.ts):
+// each event is written to the event log in the transaction of the change it describes and delivered from there,
+// with its position as id. The in-process bus below keeps nothing: the mock server's, and tests'.
 import { EventEmitter } from "node:events";
+import type { Kysely } from "kysely";
+import type { Database } from "./schema.js";
 
 /** Event type → its payload. Each domain module adds its own events (`declare module "twinspec/events"`). */
 export interface EventMap {}
 
+/** An event as the log holds it: its position (the id clients resume after), type and payload. */
+export interface LoggedEvent<K extends keyof EventMap = keyof EventMap> {
+  position: number;
+  type: K;
+  event: EventMap[K];
+}
+
+/** Called with each event and its id (the decimal position in the log; "" on a bus that keeps no log). */
+export type EventListener<K extends keyof EventMap> = (event: EventMap[K], id: string) => void;
+
 export interface EventBus {
-  publish<K extends keyof EventMap>(type: K, event: EventMap[K]): Promise<void>;
+  /**
+   * Publishes an event. With `db` a transaction, the event is written in it and delivered once it commits (nothing
+   * when it rolls back): pass the transaction of the change the event describes. Without, it is written on its own
+   * and delivered to this instance's listeners before the promise resolves.
+   */
+  publish<K extends keyof EventMap>(type: K, event: EventMap[K], db?: Kysely<Database>): Promise<void>;
   /** Returns the function that removes the listener. */
-  subscribe<K extends keyof EventMap>(type: K, listener: (event: EventMap[K]) => void): () => void;
+  subscribe<K extends keyof EventMap>(type: K, listener: EventListener<K>): () => void;
   /** Listeners currently attached to one event, or to every event (tests check subscriptions free theirs). */
   listenerCount(type?: keyof EventMap): number;
   close(): Promise<void>;
@@ -16,16 +34,20 @@ export interface EventBus {
   ready?(): Promise<void>;
   /** false while such a bus cannot hear other instances (it is reconnecting); /readyz reports it. */
   readonly listening?: boolean;
+  /** A durable bus: up to `limit` events of `type` after `position`, in order. */
+  read?<K extends keyof EventMap>(type: K, position: number, limit: number): Promise<LoggedEvent<K>[]>;
+  /** A durable bus: the last position its retention pruned (an id before it cannot be resumed from). */
+  horizon?(): Promise<number>;
 }
 
 export class InProcessBus implements EventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
   async publish<K extends keyof EventMap>(type: K, event: EventMap[K]) {
-    this.emitter.emit(type, event);
+    this.emitter.emit(type, event, "");
   }
 
-  subscribe<K extends keyof EventMap>(type: K, listener: (event: EventMap[K]) => void) {
+  subscribe<K extends keyof EventMap>(type: K, listener: EventListener<K>) {
     this.emitter.on(type, listener);
     return () => void this.emitter.off(type, listener);
   }

@@ -1,13 +1,14 @@
-// The event bus across instances: PostgreSQL LISTEN/NOTIFY. Each instance holds one connection of its own that
-// LISTENs on a channel per schema; publish delivers to this instance's listeners at once (as the in-process bus
-// does) and NOTIFYs the others, which skip what they sent themselves. NOTIFY is not durable: an instance whose
-// listening connection is down misses what is sent meanwhile; it reconnects with backoff and says so in the log
-// and in /readyz.
-import { randomUUID } from "node:crypto";
+// What wakes the event bus across instances: PostgreSQL LISTEN/NOTIFY. Each instance holds one connection of its own
+// that LISTENs on a channel per schema; a transaction that writes events NOTIFYs the channel, which PostgreSQL sends
+// when it commits, to every instance (the writer's own included). A notification carries nothing: the bus reads the
+// event log from its last position (durable-bus.ts), so what is missed while the listening connection is down is
+// read when it is back. The connection reconnects with backoff and says so in the log and in /readyz.
 import type pg from "pg";
+import { sql, type Kysely } from "kysely";
 import { pgDriver } from "./pg-driver.js";
 import type { Logger } from "pino";
-import { InProcessBus, type EventBus, type EventMap } from "./events.js";
+import type { Waker } from "./durable-bus.js";
+import type { Database } from "./schema.js";
 
 export interface PgBusOptions {
   /** first reconnect delay; doubles per failed attempt up to maxBackoffMs */
@@ -17,29 +18,20 @@ export interface PgBusOptions {
   heartbeatMs?: number;
 }
 
-interface Envelope {
-  /** the sending instance */
-  o: string;
-  t: keyof EventMap;
-  e: EventMap[keyof EventMap];
-}
-
 /** Channel names are identifiers (at most 63 bytes): one per schema, so schemas sharing a database stay apart. */
 const channelFor = (schema: string) => `twinspec_events:${schema}`.slice(0, 63);
 
 export const listenerName = (schema: string) => `twinspec-listen ${schema}`.slice(0, 63);
 
-/** What the bus needs of the database (postgres.ts's PostgresHandle is one). */
+/** What the listener needs of the database (postgres.ts's PostgresHandle is one). */
 export interface PgBusDatabase {
-  pool: { query(text: string, values: unknown[]): Promise<unknown> };
   availability?: { on(event: "down" | "up", listener: (error: Error) => void): unknown; off(event: "down" | "up", listener: (error: Error) => void): unknown };
   clientConfig: pg.ClientConfig;
   schema: string;
 }
 
-export class PgBus implements EventBus {
-  private readonly local = new InProcessBus();
-  private readonly origin = randomUUID();
+export class PgListener implements Waker {
+  private wake: () => void = () => {};
   private readonly channel: string;
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;
@@ -85,23 +77,12 @@ export class PgBus implements EventBus {
     return this.client !== undefined;
   }
 
-  async publish<K extends keyof EventMap>(type: K, event: EventMap[K]): Promise<void> {
-    await this.local.publish(type, event);
-    const envelope: Envelope = { o: this.origin, t: type, e: event };
-    try {
-      await this.pg.pool.query("select pg_notify($1, $2)", [this.channel, JSON.stringify(envelope)]);
-    } catch (err) {
-      // The change itself is committed; failing the request now would only make the client retry it.
-      this.log.error({ err, type }, "could not send the event to other instances");
-    }
+  start(wake: () => void): void {
+    this.wake = wake;
   }
 
-  subscribe<K extends keyof EventMap>(type: K, listener: (event: EventMap[K]) => void): () => void {
-    return this.local.subscribe(type, listener);
-  }
-
-  listenerCount(type?: keyof EventMap): number {
-    return this.local.listenerCount(type);
+  async notify(db: Kysely<Database>): Promise<void> {
+    await sql`select pg_notify(${this.channel}, '')`.execute(db);
   }
 
   async close(): Promise<void> {
@@ -114,7 +95,6 @@ export class PgBus implements EventBus {
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => {});
-    await this.local.close();
   }
 
   private connect() {
@@ -137,7 +117,7 @@ export class PgBus implements EventBus {
     };
     client.on("error", onLost);
     client.on("end", () => onLost());
-    client.on("notification", (message) => this.deliver(message.payload));
+    client.on("notification", () => this.wake());
     this.drop = onLost;
     try {
       await client.connect();
@@ -154,6 +134,8 @@ export class PgBus implements EventBus {
     this.failures = 0;
     this.client = client;
     this.resolveFirst();
+    // What was written while nobody listened is in the log: read it now.
+    this.wake();
     const every = this.options.heartbeatMs ?? 10_000;
     this.heartbeat = setInterval(() => void client.query("select 1").catch((err) => onLost(err)), every);
     this.heartbeat.unref();
@@ -167,17 +149,5 @@ export class PgBus implements EventBus {
     this.log.warn({ err, attempt: this.failures, retryInMs: Math.round(delay) }, "event bus lost its PostgreSQL connection; reconnecting");
     this.retry = setTimeout(() => this.connect(), delay);
     this.retry.unref();
-  }
-
-  private deliver(payload: string | undefined) {
-    let envelope: Envelope;
-    try {
-      envelope = JSON.parse(payload ?? "");
-    } catch {
-      this.log.warn({ payload }, "ignored a malformed event notification");
-      return;
-    }
-    if (envelope.o === this.origin) return; // delivered locally when published
-    void this.local.publish(envelope.t, envelope.e);
   }
 }

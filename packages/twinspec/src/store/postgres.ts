@@ -4,8 +4,6 @@ import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogEvent } from "
 import type pg from "pg";
 import type { Logger } from "pino";
 import { Availability, GuardedPool, type AvailabilityOptions, type PoolLike } from "./availability.js";
-import type { EventBus } from "./events.js";
-import { PgBus, type PgBusOptions } from "./pg-events.js";
 import { loadPg, pgDriver } from "./pg-driver.js";
 import { namingClient, StatementNames } from "./statement-names.js";
 import type { Database } from "./schema.js";
@@ -27,8 +25,6 @@ export interface PostgresHandle {
   clientConfig: pg.ClientConfig;
   /** the schema the tables live in (first of search_path) */
   schema: string;
-  /** the LISTEN/NOTIFY event bus on this database */
-  eventBus(logger: Logger, options?: PgBusOptions): EventBus;
 }
 
 export interface PostgresOptions {
@@ -76,7 +72,7 @@ export async function openPostgres(url: string, options: PostgresOptions, migrat
     if (!schema) throw new Error("its search_path names no existing schema");
     await serialized(clientConfig, `twinspec:migrate:${schema}`, () => migrate(db, schema));
     availability.start();
-    const handle: PostgresHandle = { pool, availability, clientConfig, schema, eventBus: (logger, busOptions) => new PgBus(handle, logger, busOptions) };
+    const handle: PostgresHandle = { pool, availability, clientConfig, schema };
     return { db, handle, statementNames };
   } catch (error) {
     await db.destroy().catch(() => {});

@@ -1,4 +1,4 @@
-// Kysely table types of the store's own tables (jobs, idempotency keys, rate-limit counts). Each resource's domain
+// Kysely table types of the store's own tables (jobs, idempotency keys, rate-limit counts, the event log). Each resource's domain
 // module adds its table to `Database` itself (declaration merging: `declare module "twinspec/schema"`), so no
 // list of resources is kept here. Timestamps are ISO-8601 strings and JSON columns are text on every dialect, so the
 // code is the same on SQLite and PostgreSQL.
@@ -42,8 +42,27 @@ export interface RateLimitsTable {
   expires_at: number;
 }
 
+/** The durable event log (src/store/event-log.ts): one row per event, in the order positions were given. */
+export interface EventsTable {
+  /** bigserial on PostgreSQL (read back as a string), integer on SQLite */
+  position: Generated<number | string>;
+  type: string;
+  /** the event as JSON */
+  payload: string;
+  /** ms since the epoch */
+  created_at: number;
+}
+
+/** One row (id 1): the last position the retention pruned. */
+export interface EventHorizonTable {
+  id: number;
+  pruned_through: number | string;
+}
+
 export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
   rate_limits: RateLimitsTable;
+  twinspec_events: EventsTable;
+  twinspec_event_horizon: EventHorizonTable;
 }

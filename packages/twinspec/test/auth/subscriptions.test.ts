@@ -74,7 +74,9 @@ describe("subscription auth", () => {
     const events = take(client.iterate({ query: SUBSCRIBE, variables: { c: owner.authorId } }), 1);
     await new Promise((r) => setTimeout(r, 200));
     await call(`${s.url}/notes/${note.noteId}`, { method: "PATCH", body: JSON.stringify({ title: "Changed" }), headers: { "content-type": "application/merge-patch+json" } });
-    assert.deepEqual(await events, [{ data: { noteChanged: { noteId: note.noteId, title: "Changed" } } }]);
+    const got = (await events) as { data?: unknown; extensions?: { eventId?: unknown } }[];
+    assert.deepEqual(got.map((e) => e.data), [{ noteChanged: { noteId: note.noteId, title: "Changed" } }]);
+    assert.match(String(got[0].extensions?.eventId), /^\d+$/, "each payload carries its event id");
     await client.dispose();
   });
 
