@@ -30,6 +30,11 @@ export interface ResolversByTag {
     JobResult: Must<JobResultResolvers, "order">;
     Query: Must<QueryResolvers, "job">;
   };
+  notes: {
+    Order: Must<OrderResolvers, "notes">;
+    Query: Must<QueryResolvers, "orderNote">;
+    Mutation: Must<MutationResolvers, "addOrderNote">;
+  };
 }
 
 /** The custom scalars' implementations (src/graphql/scalars.ts). */

@@ -3,7 +3,7 @@
 // "twinspec/events" (declaration merging). Nothing else of the package is an application's to import.
 
 // The application, served: what generated/wiring.ts hands the framework, and the ways to run it.
-export type { AppDefinition, ContractFacts, InputRules, Ownership, OwnerLookup, ResourceInfo, Budget } from "./definition.js";
+export type { AppDefinition, ContractFacts, InputRules, Ownership, OwnerLookup, ParentCheck, ParentRule, ResourceInfo, Budget } from "./definition.js";
 export { buildApp, type App, type AppDeps } from "./app.js";
 export { serve, type ServeOptions } from "./server/serve.js";
 export { serveMock } from "./mock.js";

@@ -31,6 +31,7 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
   const send = (base: string, op: Operation, ids: Record<string, string>, init?: Parameters<typeof spec.send>[3]) => spec.send(base, op, ids, init);
   const newWorld = (base: string) => spec.newWorld(base);
   const rateLimits = definition.contract.rateLimits;
+  const restParents = definition.contract.restParents;
 
   describe("declared statuses, walked over every operation", () => {
     let s: TestServer;
@@ -71,11 +72,13 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
       }
 
       if (last && declares(op, 410)) {
-        it(`${op.operationId}: a deleted target (or a deleted owner's) → 410`, async () => {
+        const child = restParents[op.operationId];
+        it(`${op.operationId}: a deleted target (or a deleted ${child ? "parent's, up to its owner" : "owner"}'s) → 410`, async () => {
           const ids = await world();
-          // Delete what the path names, if it can be deleted; else its owner (x-resource owner).
-          const target = deleterOf(last) ?? deleterOf(ownerParamOf(last));
-          assert.ok(target, `nothing deletes ${last} or its owner`);
+          // Delete what the path names, if it can be deleted; else the nearest above it: its parent (x-resource
+          // owner: { through }), the parent's, … up to its owner. A child's operation answers its parent's 410.
+          const target = deleterAbove(last);
+          assert.ok(target, `nothing deletes ${last}, its parents or its owner`);
           assert.equal((await send(s.url, target, ids)).status, 204);
           const res = await send(s.url, op, ids);
           assert.equal(res.status, 410, res.text);
@@ -236,7 +239,18 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
     return operations.find((o) => o.method === "DELETE" && o.path === path);
   }
 
-  /** The path parameter naming the owner of what `param` names (x-resource owner; itself for a self-owned one). */
+  /** What deletes the thing `param` names, else the nearest thing above it that something deletes (parent, …, owner). */
+  function deleterAbove(param: string): Operation | undefined {
+    const seen = new Set<string>();
+    for (let at: string | undefined = param; at && !seen.has(at); at = ownerParamOf(at)) {
+      seen.add(at);
+      const found = deleterOf(at);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** The path parameter naming the owner of what `param` names (x-resource owner, or the parent it goes through; itself for a self-owned one). */
   function ownerParamOf(param: string): string | undefined {
     const resource = resourceOfParam(param)?.[1];
     return !resource || resource.owner === "none" ? undefined : resource.owner === "self" ? param : resource.owner;

@@ -27,12 +27,14 @@ export function tagsWithFiles(contract: Contract): { rest: string[]; graphql: st
 
 export function emitContract(contract: Contract, validators: Map<string, OperationValidators>): string {
   const resources = contract.resources.map(
-    (r) => `  ${prop(r.tag)}: { schema: ${quote(r.schema)}, id: ${quote(r.id)}, idPrefix: ${quote(r.idPrefix)}, owner: ${quote(r.owner)}, path: ${quote(r.path)} },`,
+    (r) => `  ${prop(r.tag)}: { schema: ${quote(r.schema)}, id: ${quote(r.id)}, idPrefix: ${quote(r.idPrefix)}, owner: ${quote(r.owner)}, ${r.through ? `through: ${quote(r.through)}, ` : ""}path: ${quote(r.path)} },`,
   );
   const rest = [...contract.operations].map(([id, o]) => `  ${prop(id)}: ${JSON.stringify(o.ownership)},`);
   const roots = contract.fields.filter((f) => f.root);
   const graphql = roots.map((f) => `  ${quote(f.coordinate)}: ${JSON.stringify(f.ownership)},`);
   const inputs = roots.flatMap((f) => (f.input ? [`  ${quote(f.coordinate)}: ${inputEntry(f, validators)},`] : []));
+  const restParents = [...contract.operations].flatMap(([id, o]) => (o.parent ? [`  ${prop(id)}: ${JSON.stringify(o.parent)},`] : []));
+  const graphqlParents = roots.flatMap((f) => (f.parent ? [`  ${quote(f.coordinate)}: ${JSON.stringify(f.parent)},`] : []));
   const pairs = [...contract.operations].flatMap(([id, o]) => (o.graphql ? [`  ${prop(id)}: ${quote(o.graphql)},`] : []));
   return [
     `import { idsFor, type Validator } from "twinspec/runtime";`,
@@ -64,6 +66,22 @@ export function emitContract(contract: Contract, validators: Map<string, Operati
     "/** By root field (\"Query.book\"). */",
     "export const graphqlOwnership: Record<string, Ownership> = {",
     ...graphql,
+    "};",
+    "",
+    "/**",
+    " * What must be live before an operation or root field of a resource owned through a parent runs: the instance a",
+    " * path parameter or argument names (\"itself\": a child collection's parent), or that instance's parents (\"parents\").",
+    " */",
+    "export type ParentRule = { resource: ResourceTag; from: string; of: \"itself\" | \"parents\" };",
+    "",
+    "/** By operationId. */",
+    "export const restParents: Record<string, ParentRule> = {",
+    ...restParents,
+    "};",
+    "",
+    "/** By root field. */",
+    "export const graphqlParents: Record<string, ParentRule> = {",
+    ...graphqlParents,
     "};",
     "",
     "/** operationId → the GraphQL field it pairs with (x-graphql). */",
@@ -154,12 +172,20 @@ export function emitResolversByTag(contract: Contract): string {
 
 export function emitWiring(contract: Contract, modelFields: Map<string, string[]>): string {
   const { rest, graphql, domain } = tagsWithFiles(contract);
-  const owned = contract.resources.filter((r) => r.owner !== "self" && r.owner !== "none");
+  const owned = contract.resources.filter((r) => r.owner !== "self" && r.owner !== "none" && !r.through);
+  const children = contract.resources.filter((r) => r.through);
+  const parents = contract.resources.filter((r) => children.some((c) => c.through === r.tag));
+  const byTag = new Map(contract.resources.map((r) => [r.tag, r]));
+  // What the compiler asks of each domain service: who owns an instance, which parent it is under, a parent's lookup.
+  const asked = contract.resources.flatMap((r) => {
+    const needs = [owned.includes(r) ? "OwnerOf" : "", r.through ? "ParentOf" : "", parents.includes(r) ? "Lookup" : ""].filter(Boolean);
+    return needs.length ? [`${prop(r.tag)}: ${needs.join(" & ")}`] : [];
+  });
   const lines = [
     `import type { RestHandlers } from "./rest.js";`,
     `import type { Resolvers } from "./graphql.js";`,
     `import type { ResourceTag } from "./contract.js";`,
-    `import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, RestContext as BaseRestContext, ServiceDeps } from "twinspec";`,
+    `import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, ParentCheck, RestContext as BaseRestContext, ServiceDeps } from "twinspec";`,
     `import * as contract from "./contract.js";`,
     `import { operationSpecs, restRoutes } from "./rest.js";`,
     `import { persistedDocuments } from "./persisted-documents.js";`,
@@ -176,26 +202,51 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     "",
     "/** A resource owned through one of its properties says who owns an instance (undefined: there is none). */",
     "type OwnerOf = { ownerOf(id: string): Promise<string | undefined> };",
+    "/** A resource owned through a parent says which parent an instance has (undefined: there is no such instance). */",
+    "type ParentOf = { parentOf(id: string): Promise<string | undefined> };",
+    "/** A parent answers its own 404 / 410 (NotFoundError, GoneError) for the children under it. */",
+    "type Lookup = { get(id: string): Promise<unknown> };",
     "",
     "export function createServices(deps: ServiceDeps): Services {",
     "  const services = {",
     ...domain.map((t) => `    ${prop(t)}: ${ident(t)}Domain.createService(deps),`),
     "  };",
-    `  return services satisfies { ${owned.map((r) => `${prop(r.tag)}: OwnerOf`).join("; ")} };`,
+    `  return services satisfies { ${asked.join("; ")} };`,
     "}",
     "",
     "/** Who owns an instance of a resource: a token whose sub is that id acts for it (undefined: no such instance; null: nobody owns it). */",
     "export function ownerLookup(services: Services): OwnerLookup {",
-    "  return async (resource, id) => {",
+    "  const lookup: OwnerLookup = async (resource, id) => {",
     "    switch (resource as ResourceTag) {",
     ...contract.resources.map((r) =>
-      r.owner === "self" ? `      case ${quote(r.tag)}:\n        return id;`
+      r.through ? `      case ${quote(r.tag)}: {\n        const parent = await services.${ident(r.tag)}.parentOf(id);\n        return parent === undefined ? undefined : lookup(${quote(r.through)}, parent);\n      }`
+      : r.owner === "self" ? `      case ${quote(r.tag)}:\n        return id;`
       : r.owner === "none" ? `      case ${quote(r.tag)}:\n        return null;`
       : `      case ${quote(r.tag)}:\n        return services.${ident(r.tag)}.ownerOf(id);`,
     ),
     "    }",
     "  };",
+    "  return lookup;",
     "}",
+    "",
+    "/** Fails with the parent's own 404 / 410 when what a child's operation names is under a parent that cannot be acted on. */",
+    ...(children.length === 0
+      ? ["export function parentCheck(services: Services): ParentCheck {", "  void services;", "  return async () => {};", "}"]
+      : [
+        "export function parentCheck(services: Services): ParentCheck {",
+        "  const live = async (resource: string, id: string): Promise<void> => {",
+        "    switch (resource as ResourceTag) {",
+        ...parents.map((r) => `      case ${quote(r.tag)}:\n        await services.${ident(r.tag)}.get(id);${r.through ? `\n        await parentsOf(${quote(r.tag)}, id);` : ""}\n        return;`),
+        "    }",
+        "  };",
+        "  const parentsOf = async (resource: string, id: string): Promise<void> => {",
+        "    switch (resource as ResourceTag) {",
+        ...children.map((r) => `      case ${quote(r.tag)}: {\n        const parent = await services.${ident(r.tag)}.parentOf(id);\n        if (parent !== undefined) await live(${quote(byTag.get(r.through!)?.tag ?? r.through!)}, parent);\n        return;\n      }`),
+        "    }",
+        "  };",
+          "  return (rule, id) => (rule.of === \"itself\" ? live(rule.resource, id) : parentsOf(rule.resource, id));",
+          "}",
+        ]),
     "",
     "/** Every operation's handler, from src/rest/<tag>.ts. */",
     `export const restHandlers: RestHandlers = { ${rest.map((t) => `...${ident(t)}Handlers`).join(", ")} };`,
@@ -210,7 +261,7 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     "export type RestContext = BaseRestContext<Services>;",
     "",
     "/** The application, for the framework: buildApp({ definition, … }), serve(definition). */",
-    "export const definition: AppDefinition<Services> = { contract, operationSpecs, restRoutes, restHandlers, resolvers, scalars, createServices, ownerLookup, createLoaders, persistedDocuments };",
+    "export const definition: AppDefinition<Services> = { contract, operationSpecs, restRoutes, restHandlers, resolvers, scalars, createServices, ownerLookup, parentCheck, createLoaders, persistedDocuments };",
     "",
     "/** Each domain model carries the fields of its GraphQL type that have no resolver (a missing one is named here). */",
     "type Carries<M, K extends keyof M> = M;",

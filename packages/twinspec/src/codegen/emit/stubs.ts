@@ -166,6 +166,15 @@ function domainStub(resource: Resource, doc: JsonObject): string {
   const props = Object.entries(isObject(schema.properties) ? schema.properties : {});
   const service = `${resource.schema}Service`;
   const owned = resource.owner !== "self" && resource.owner !== "none";
+  const method = resource.through
+    ? [
+        `  /** Which ${resource.through} instance ${resource.id} is under (its ${resource.owner}: whoever owns that one owns it); undefined when there is no such ${resource.schema}. */`,
+        `  async parentOf(${resource.id}: string): Promise<string | undefined> ${throwing(`${resource.tag}.parentOf`, "  ")}`,
+      ]
+    : [
+        `  /** Who owns ${resource.id} (its ${resource.owner}); undefined when there is no such ${resource.schema}. */`,
+        `  async ownerOf(${resource.id}: string): Promise<string | undefined> ${throwing(`${resource.tag}.ownerOf`, "  ")}`,
+      ];
   return [
     `// The ${resource.tag} domain: its rules, once, for REST and GraphQL alike. \`npm run generate\` wrote this stub because`,
     `// openapi.yaml declares the resource (tag ${resource.tag}); fill it in. Its table comes from a migration in src/migrations/.`,
@@ -183,13 +192,7 @@ function domainStub(resource: Resource, doc: JsonObject): string {
     "",
     `export class ${service} {`,
     "  constructor(private readonly deps: ServiceDeps) {}",
-    ...(owned
-      ? [
-          "",
-          `  /** Who owns ${resource.id} (its ${resource.owner}); undefined when there is no such ${resource.schema}. */`,
-          `  async ownerOf(${resource.id}: string): Promise<string | undefined> ${throwing(`${resource.tag}.ownerOf`, "  ")}`,
-        ]
-      : []),
+    ...(owned ? ["", ...method] : []),
     "}",
     "",
     `export function createService(deps: ServiceDeps): ${service} {`,
