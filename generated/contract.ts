@@ -98,6 +98,13 @@ export const graphqlParents: Record<string, ParentRule> = {
   "Mutation.addOrderNote": {"resource":"orders","from":"orderId","of":"itself"},
 };
 
+/** Relations (a field listing a resource under its paired REST collection), resolved over batch loaders: the resource listed and the parent's id property. */
+export const relations: Record<string, { child: ResourceTag; by: string }> = {
+  "Customer.orders": {"child":"orders","by":"customerId"},
+  "Customer.carts": {"child":"carts","by":"customerId"},
+  "Order.notes": {"child":"notes","by":"orderId"},
+};
+
 /** operationId → the GraphQL field it pairs with (x-graphql). */
 export const pairs: Record<string, string> = {
   listCustomers: "Query.customers",

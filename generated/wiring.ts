@@ -3,6 +3,7 @@ import type { RestHandlers } from "./rest.js";
 import type { Resolvers } from "./graphql.js";
 import type { ResourceTag } from "./contract.js";
 import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, ParentCheck, RestContext as BaseRestContext, ServiceDeps } from "twinspec";
+import { relationLoader, selectedFields } from "twinspec";
 import * as contract from "./contract.js";
 import { operationSpecs, restRoutes } from "./rest.js";
 import { persistedDocuments } from "./persisted-documents.js";
@@ -39,6 +40,8 @@ type OwnerOf = { ownerOf(id: string): Promise<string | undefined> };
 type ParentOf = { parentOf(id: string): Promise<string | undefined> };
 /** A parent answers its own 404 / 410 (NotFoundError, GoneError) for the children under it. */
 type Lookup = { get(id: string): Promise<unknown> };
+/** A resource a relation lists: its live instances under each of many parents, in one query (`fields`: the ones asked for). */
+type ListByParents<M> = { listByParents(parentIds: readonly string[], fields?: readonly string[]): Promise<Map<string, M[]>> };
 
 export function createServices(deps: ServiceDeps): Services {
   const services = {
@@ -48,7 +51,7 @@ export function createServices(deps: ServiceDeps): Services {
     jobs: jobsDomain.createService(deps),
     notes: notesDomain.createService(deps),
   };
-  return services satisfies { orders: OwnerOf & Lookup; carts: OwnerOf; jobs: OwnerOf; notes: ParentOf };
+  return services satisfies { orders: OwnerOf & Lookup & ListByParents<ordersDomain.Order>; carts: OwnerOf & ListByParents<cartsDomain.Cart>; jobs: OwnerOf; notes: ParentOf & ListByParents<notesDomain.OrderNote> };
 }
 
 /** Who owns an instance of a resource: a token whose sub is that id acts for it (undefined: no such instance; null: nobody owns it). */
@@ -96,8 +99,27 @@ export function parentCheck(services: Services): ParentCheck {
 /** Every operation's handler, from src/rest/<tag>.ts. */
 export const restHandlers: RestHandlers = { ...customersHandlers, ...ordersHandlers, ...cartsHandlers, ...jobsHandlers, ...notesHandlers };
 
-/** Every resolver, from src/graphql/<tag>.ts and src/graphql/scalars.ts. */
-export const resolvers: Resolvers[] = [scalars, customersResolvers, ordersResolvers, cartsResolvers, jobsResolvers, notesResolvers];
+/**
+ * The relations' resolvers (a field listing another resource under its paired REST collection): each over a
+ * per-request batch loader, one query per relation and set of fields however many parents (no N+1).
+ */
+const listed = <M>(service: ListByParents<M>) => service;
+
+const relationResolvers: Resolvers = {
+  Customer: {
+    orders: (parent, _args, context, info) =>
+      relationLoader(context, "Customer.orders", selectedFields(info), (ids, fields) => listed(context.services.orders).listByParents(ids, fields)).load(parent.customerId),
+    carts: (parent, _args, context, info) =>
+      relationLoader(context, "Customer.carts", selectedFields(info), (ids, fields) => listed(context.services.carts).listByParents(ids, fields)).load(parent.customerId),
+  },
+  Order: {
+    notes: (parent, _args, context, info) =>
+      relationLoader(context, "Order.notes", selectedFields(info), (ids, fields) => listed(context.services.notes).listByParents(ids, fields)).load(parent.orderId),
+  },
+};
+
+/** Every resolver, from src/graphql/<tag>.ts and src/graphql/scalars.ts, and the relations'. */
+export const resolvers: Resolvers[] = [scalars, customersResolvers, ordersResolvers, cartsResolvers, jobsResolvers, notesResolvers, relationResolvers];
 
 /** What every resolver receives (codegen.yml contextType): the services, this operation's loaders, the caller. */
 export type GraphqlContext = BaseGraphqlContext<Services, ReturnType<typeof createLoaders>>;

@@ -3,9 +3,6 @@
 import type { ResolversByTag } from "../../generated/resolvers.js";
 
 export const resolvers: ResolversByTag["notes"] = {
-  Order: {
-    notes: async (order, _, { services }) => (await services.notes.listByParents([order.orderId])).get(order.orderId) ?? [],
-  },
   Query: {
     orderNote: (_, { noteId }, { services }) => services.notes.get(noteId),
   },

@@ -55,6 +55,8 @@ export interface ContractFacts {
   graphqlOwnership: Readonly<Record<string, Ownership>>;
   restParents: Readonly<Record<string, ParentRule>>;
   graphqlParents: Readonly<Record<string, ParentRule>>;
+  /** "Order.notes" → the resource it lists and the parent's id property (generated resolvers over batch loaders) */
+  relations: Readonly<Record<string, { child: string; by: string }>>;
   pairs: Readonly<Record<string, string>>;
   graphqlInputs: Readonly<Record<string, InputRules>>;
   rateLimits: {

@@ -20,7 +20,7 @@ export function tagsWithFiles(contract: Contract): { rest: string[]; graphql: st
   };
   return {
     rest: order([...contract.operations.values()].map((o) => o.tag)),
-    graphql: order(contract.fields.map((f) => f.tag)),
+    graphql: order(contract.fields.filter((f) => !f.relation).map((f) => f.tag)),
     domain: contract.resources.map((r) => r.tag),
   };
 }
@@ -35,6 +35,7 @@ export function emitContract(contract: Contract, validators: Map<string, Operati
   const inputs = roots.flatMap((f) => (f.input ? [`  ${quote(f.coordinate)}: ${inputEntry(f, validators)},`] : []));
   const restParents = [...contract.operations].flatMap(([id, o]) => (o.parent ? [`  ${prop(id)}: ${JSON.stringify(o.parent)},`] : []));
   const graphqlParents = roots.flatMap((f) => (f.parent ? [`  ${quote(f.coordinate)}: ${JSON.stringify(f.parent)},`] : []));
+  const relations = contract.fields.flatMap((f) => (f.relation ? [`  ${quote(f.coordinate)}: ${JSON.stringify(f.relation)},`] : []));
   const pairs = [...contract.operations].flatMap(([id, o]) => (o.graphql ? [`  ${prop(id)}: ${quote(o.graphql)},`] : []));
   return [
     `import { idsFor, type Validator } from "twinspec/runtime";`,
@@ -82,6 +83,11 @@ export function emitContract(contract: Contract, validators: Map<string, Operati
     "/** By root field. */",
     "export const graphqlParents: Record<string, ParentRule> = {",
     ...graphqlParents,
+    "};",
+    "",
+    "/** Relations (a field listing a resource under its paired REST collection), resolved over batch loaders: the resource listed and the parent's id property. */",
+    "export const relations: Record<string, { child: ResourceTag; by: string }> = {",
+    ...relations,
     "};",
     "",
     "/** operationId → the GraphQL field it pairs with (x-graphql). */",
@@ -145,7 +151,8 @@ function inputEntry(field: FieldPlan, validators: Map<string, OperationValidator
 
 export function emitResolversByTag(contract: Contract): string {
   const { graphql } = tagsWithFiles(contract);
-  const types = [...new Set(contract.fields.map((f) => f.type))].sort();
+  const written = contract.fields.filter((f) => !f.relation);
+  const types = [...new Set(written.map((f) => f.type))].sort();
   const lines = [
     `import type { ${[...types.map((t) => `${t}Resolvers`), "Resolvers"].join(", ")} } from "./graphql.js";`,
     "",
@@ -161,7 +168,7 @@ export function emitResolversByTag(contract: Contract): string {
   for (const tag of graphql) {
     lines.push(`  ${prop(tag)}: {`);
     const byType = new Map<string, string[]>();
-    for (const f of contract.fields.filter((x) => x.tag === tag)) byType.set(f.type, [...(byType.get(f.type) ?? []), f.field]);
+    for (const f of written.filter((x) => x.tag === tag)) byType.set(f.type, [...(byType.get(f.type) ?? []), f.field]);
     for (const [type, fields] of byType) lines.push(`    ${type}: Must<${type}Resolvers, ${fields.map(quote).join(" | ")}>;`);
     lines.push("  };");
   }
@@ -176,9 +183,12 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
   const children = contract.resources.filter((r) => r.through);
   const parents = contract.resources.filter((r) => children.some((c) => c.through === r.tag));
   const byTag = new Map(contract.resources.map((r) => [r.tag, r]));
-  // What the compiler asks of each domain service: who owns an instance, which parent it is under, a parent's lookup.
+  const relations = contract.fields.filter((f) => f.relation);
+  const listed = new Set(relations.map((f) => f.relation!.child));
+  // What the compiler asks of each domain service: who owns an instance, which parent it is under, a parent's
+  // lookup, the batched list of a relation's instances under many parents.
   const asked = contract.resources.flatMap((r) => {
-    const needs = [owned.includes(r) ? "OwnerOf" : "", r.through ? "ParentOf" : "", parents.includes(r) ? "Lookup" : ""].filter(Boolean);
+    const needs = [owned.includes(r) ? "OwnerOf" : "", r.through ? "ParentOf" : "", parents.includes(r) ? "Lookup" : "", listed.has(r.tag) ? `ListByParents<${ident(r.tag)}Domain.${r.schema}>` : ""].filter(Boolean);
     return needs.length ? [`${prop(r.tag)}: ${needs.join(" & ")}`] : [];
   });
   const lines = [
@@ -186,6 +196,7 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     `import type { Resolvers } from "./graphql.js";`,
     `import type { ResourceTag } from "./contract.js";`,
     `import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, ParentCheck, RestContext as BaseRestContext, ServiceDeps } from "twinspec";`,
+    ...(relations.length ? [`import { relationLoader, selectedFields } from "twinspec";`] : []),
     `import * as contract from "./contract.js";`,
     `import { operationSpecs, restRoutes } from "./rest.js";`,
     `import { persistedDocuments } from "./persisted-documents.js";`,
@@ -206,6 +217,8 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     "type ParentOf = { parentOf(id: string): Promise<string | undefined> };",
     "/** A parent answers its own 404 / 410 (NotFoundError, GoneError) for the children under it. */",
     "type Lookup = { get(id: string): Promise<unknown> };",
+    "/** A resource a relation lists: its live instances under each of many parents, in one query (`fields`: the ones asked for). */",
+    "type ListByParents<M> = { listByParents(parentIds: readonly string[], fields?: readonly string[]): Promise<Map<string, M[]>> };",
     "",
     "export function createServices(deps: ServiceDeps): Services {",
     "  const services = {",
@@ -251,8 +264,23 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     "/** Every operation's handler, from src/rest/<tag>.ts. */",
     `export const restHandlers: RestHandlers = { ${rest.map((t) => `...${ident(t)}Handlers`).join(", ")} };`,
     "",
-    "/** Every resolver, from src/graphql/<tag>.ts and src/graphql/scalars.ts. */",
-    `export const resolvers: Resolvers[] = [scalars, ${graphql.map((t) => `${ident(t)}Resolvers`).join(", ")}];`,
+    "/**",
+    " * The relations' resolvers (a field listing another resource under its paired REST collection): each over a",
+    " * per-request batch loader, one query per relation and set of fields however many parents (no N+1).",
+    " */",
+    ...(relations.length ? ["const listed = <M>(service: ListByParents<M>) => service;", ""] : []),
+    "const relationResolvers: Resolvers = {",
+    ...[...new Set(relations.map((f) => f.type))].flatMap((type) => [
+      `  ${type}: {`,
+      ...relations
+        .filter((f) => f.type === type)
+        .map((f) => `    ${f.field}: (parent, _args, context, info) =>\n      relationLoader(context, ${quote(f.coordinate)}, selectedFields(info), (ids, fields) => listed(context.services.${ident(f.relation!.child)}).listByParents(ids, fields)).load(parent.${f.relation!.by}),`),
+      "  },",
+    ]),
+    "};",
+    "",
+    "/** Every resolver, from src/graphql/<tag>.ts and src/graphql/scalars.ts, and the relations'. */",
+    `export const resolvers: Resolvers[] = [scalars, ${graphql.map((t) => `${ident(t)}Resolvers`).join(", ")}, relationResolvers];`,
     "",
     "/** What every resolver receives (codegen.yml contextType): the services, this operation's loaders, the caller. */",
     "export type GraphqlContext = BaseGraphqlContext<Services, ReturnType<typeof createLoaders>>;",

@@ -59,7 +59,7 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
 
   for (const tag of graphql) {
     const file = `src/graphql/${tag}.ts`;
-    const fields = contract.fields.filter((f) => f.tag === tag);
+    const fields = contract.fields.filter((f) => f.tag === tag && !f.relation);
     const path = join(root, file);
     if (!existsSync(path)) {
       const byType = group(fields);

@@ -17,6 +17,7 @@ import {
 import type { ContractProblem } from "../load/diagnostics.js";
 import { answersEtag, type Operation } from "./operations.js";
 import { checkParents, parentRule, type ParentRule } from "./parents.js";
+import { relationOf, type Relation } from "./relations.js";
 import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./rate-limits.js";
 import { deref, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 
@@ -69,6 +70,8 @@ export interface FieldPlan {
   ownership?: Ownership;
   /** root fields of a resource owned through a parent: the parent that must be live before the resolver runs */
   parent?: ParentRule;
+  /** a relation (relations.ts): its resolver is generated, over a batch loader, not written in src/graphql/ */
+  relation?: Relation;
   input?: InputPlan;
 }
 
@@ -179,6 +182,9 @@ export function readContract(
         const parent = parentRule(byTag.get(tag), field.args.map((a) => a.name), byTag);
         if (parent) plan.parent = parent;
         if (op) plan.input = inputPlan(doc, field, op, files.rest, (message) => gql(coordinate, message));
+      } else {
+        const relation = relationOf(type.name, field, op, bySchema, byTag);
+        if (relation) plan.relation = relation;
       }
       fields.push(plan);
     }
