@@ -43,15 +43,21 @@ type Lookup = { get(id: string): Promise<unknown> };
 /** A resource a relation lists: its live instances under each of many parents, in one query (`fields`: the ones asked for). */
 type ListByParents<M> = { listByParents(parentIds: readonly string[], fields?: readonly string[]): Promise<Map<string, M[]>> };
 
-export function createServices(deps: ServiceDeps): Services {
-  const services = {
+/** What each createService receives (src/domain/<tag>.ts): the store, bus, queue and log, and every service, typed. */
+export type Deps = ServiceDeps<Services>;
+
+export function createServices(base: Omit<ServiceDeps, "services">): Services {
+  // Each service reaches the others through deps.services, filled in once all are built.
+  const services = {} as Services;
+  const deps: Deps = { ...base, services };
+  const made = {
     customers: customersDomain.createService(deps),
     orders: ordersDomain.createService(deps),
     carts: cartsDomain.createService(deps),
     jobs: jobsDomain.createService(deps),
     notes: notesDomain.createService(deps),
   };
-  return services satisfies { orders: OwnerOf & Lookup & ListByParents<ordersDomain.Order>; carts: OwnerOf & ListByParents<cartsDomain.Cart>; jobs: OwnerOf; notes: ParentOf & ListByParents<notesDomain.OrderNote> };
+  return Object.assign(services, made satisfies { orders: OwnerOf & Lookup & ListByParents<ordersDomain.Order>; carts: OwnerOf & ListByParents<cartsDomain.Cart>; jobs: OwnerOf; notes: ParentOf & ListByParents<notesDomain.OrderNote> });
 }
 
 /** Who owns an instance of a resource: a token whose sub is that id acts for it (undefined: no such instance; null: nobody owns it). */

@@ -2,7 +2,8 @@
 // the framework answers the order's 404 / 410 and its customer's ownership before any method here runs, so this
 // module holds only what is the notes' own.
 import type { Selectable } from "kysely";
-import { keysetPager, liveRowsByParent, now, NotFoundError, projections, type Page, type PageRequest, type ServiceDeps } from "twinspec";
+import { keysetPager, liveRowsByParent, now, NotFoundError, projections, type Page, type PageRequest } from "twinspec";
+import type { Deps } from "../../generated/wiring.js";
 import { newId } from "../../generated/contract.js";
 
 interface OrderNotesTable {
@@ -40,7 +41,7 @@ export class OrderNoteService {
   /** Live notes of each order, oldest first, in one query: what GraphQL's Order.notes is batched over. */
   readonly listByParents: (orderIds: readonly string[], fields?: readonly string[]) => Promise<Map<string, OrderNote[]>>;
 
-  constructor(private readonly deps: ServiceDeps) {
+  constructor(private readonly deps: Deps) {
     const db = deps.store.db;
     this.page = keysetPager(db, (orderId: string) => db.selectFrom("order_notes").selectAll().where("order_id", "=", orderId).where("deleted_at", "is", null), ["o"], "note_id", (r) => r.note_id, toNote);
     this.listByParents = liveRowsByParent(db, "order_notes", "order_id", "note_id", projection);
@@ -69,6 +70,6 @@ export class OrderNoteService {
   }
 }
 
-export function createService(deps: ServiceDeps): OrderNoteService {
+export function createService(deps: Deps): OrderNoteService {
   return new OrderNoteService(deps);
 }

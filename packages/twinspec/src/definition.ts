@@ -79,7 +79,7 @@ export interface AppDefinition<Services = any> {
   resolvers: IResolvers[];
   /** the custom scalars of schema.graphql */
   scalars: IResolvers;
-  createServices(deps: ServiceDeps): Services;
+  createServices(deps: Omit<ServiceDeps, "services">): Services;
   ownerLookup(services: Services): OwnerLookup;
   /** the parents' 404 / 410 for the operations and root fields of resources owned through a parent */
   parentCheck(services: Services): ParentCheck;
