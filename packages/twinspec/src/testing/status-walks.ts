@@ -1,7 +1,7 @@
 // The status walks: declared statuses that every operation of a kind can answer, produced by walking the
 // application's openapi.yaml with what the specs say of each operation (sample bodies, resources, conditional
 // headers): 204 under Prefer: return=minimal, 400 for a malformed path id or query parameter, 404 for an unknown id,
-// 410 for a deleted target, 304 / 412 for conditional requests, 406 / 413 / 415 for content negotiation and bodies,
+// 410 for a deleted target (a child's parent: over GraphQL too), 304 / 412 for conditional requests, 406 / 413 / 415 for content negotiation and bodies,
 // 409 / 422 for Idempotency-Keys, 429 for a caller over its rate limit, 500 — with only a request id — for an
 // unexpected failure and 503 + Retry-After when the database cannot serve. Operation-specific outcomes are the
 // application's own tests. A new resource in the specs is walked as it is.
@@ -10,7 +10,8 @@ import { after, afterEach, describe } from "mocha";
 import { before, it } from "./pending.js";
 import type { AppDefinition } from "../definition.js";
 import { fingerprint } from "../http/idempotency.js";
-import { call } from "./client.js";
+import { getNamedType, isCompositeType } from "graphql";
+import { call, gql } from "./client.js";
 import { hourly, rateLimitFields as fields } from "./rate-limit.js";
 import { startServer, type Faults, type TestServer, type TestServerOptions } from "./server.js";
 import { declares, pathParams, specOf, urlOf, type Operation } from "./spec.js";
@@ -82,6 +83,12 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
           assert.equal((await send(s.url, target, ids)).status, 204);
           const res = await send(s.url, op, ids);
           assert.equal(res.status, 410, res.text);
+          // The paired root field of a child's operation answers its parent's GONE too.
+          const field = child ? definition.contract.pairs[op.operationId] : undefined;
+          if (field && definition.contract.graphqlParents[field]) {
+            const answer = await sendField(s.url, field, ids);
+            assert.ok(answer.json?.errors?.some((e: { extensions?: { code?: string } }) => e.extensions?.code === "GONE"), `${field}: ${answer.text}`);
+          }
         });
       }
 
@@ -237,6 +244,18 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
   function deleterOf(param: string | undefined): Operation | undefined {
     const path = param ? resourceOfParam(param)?.[1].path : undefined;
     return operations.find((o) => o.method === "DELETE" && o.path === path);
+  }
+
+  /** Sends a root field ("Query.x") with the arguments the specs give it for the instances `ids` names, as admin. */
+  async function sendField(base: string, coordinate: string, ids: Record<string, string>) {
+    const [root, name] = coordinate.split(".");
+    const field = (root === "Query" ? spec.graphqlSchema.getQueryType() : spec.graphqlSchema.getMutationType())!.getFields()[name];
+    const values = spec.argumentValues(root, field, ids);
+    const args = field.args.filter((a) => a.name in values);
+    const declared = args.length ? `(${args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ")})` : "";
+    const passed = args.length ? `(${args.map((a) => `${a.name}: $${a.name}`).join(", ")})` : "";
+    const selection = isCompositeType(getNamedType(field.type)) ? " { __typename }" : "";
+    return gql(base, `${root === "Query" ? "query" : "mutation"}${declared} { ${name}${passed}${selection} }`, values, { token: await token(ADMIN_SUBJECT, "admin") });
   }
 
   /** What deletes the thing `param` names, else the nearest thing above it that something deletes (parent, …, owner). */
