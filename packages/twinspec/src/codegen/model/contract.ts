@@ -17,27 +17,12 @@ import {
 import type { ContractProblem } from "../load/diagnostics.js";
 import { answersEtag, type Operation } from "./operations.js";
 import { checkParents, parentRule, type ParentRule } from "./parents.js";
+import type { Resource } from "./resource.js";
 import { relationOf, type Relation } from "./relations.js";
 import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./rate-limits.js";
 import { deref, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 
-export interface Resource {
-  /** the tag: names its files (src/domain/<tag>.ts, src/rest/<tag>.ts, src/graphql/<tag>.ts) */
-  tag: string;
-  /** the component schema (and GraphQL type) of one such resource */
-  schema: string;
-  /** the property, path parameter and GraphQL argument that identify one */
-  id: string;
-  idPrefix: string;
-  /** "self": an instance is its own owner (a token whose sub is its id acts for it); "none": nobody owns it; else the property naming its owner */
-  owner: string;
-  /** owned through a parent (x-resource owner: { through, by }): the parent's tag; `owner` is then the property naming the parent */
-  through?: string;
-  /** path template of one resource (its GET), for Location headers */
-  path: string;
-  /** its GET answers an ETag: the domain model needs the version that ETag is made from */
-  etag: boolean;
-}
+export type { Resource };
 
 /** Whose data an operation or root field acts on. */
 type Ownership =

@@ -1,7 +1,7 @@
 // Resources owned through a parent (x-resource owner: { through: <parent tag>, by: <property naming the parent> }):
 // the chain is checked once here, and each operation or root field of such a resource gets the rule the framework
 // applies before its handler or resolver runs — the parent it names (or its own instance's parent) must be live.
-import type { Resource } from "./contract.js";
+import type { Resource } from "./resource.js";
 
 /**
  * What must be live before an operation or root field of a child resource runs: the instance `from` names (an

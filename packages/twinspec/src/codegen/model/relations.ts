@@ -4,7 +4,7 @@
 // exactly one batched method, listByParents(parentIds, fields?): no relation can be resolved one query per parent.
 import { getNamedType, getNullableType, isListType, type GraphQLField } from "graphql";
 import type { Operation } from "./operations.js";
-import type { Resource } from "./contract.js";
+import type { Resource } from "./resource.js";
 
 export interface Relation {
   /** the tag of the resource listed (whose domain module has listByParents) */
