@@ -20,6 +20,7 @@ export const resources = {
   orders: { schema: "Order", id: "orderId", idPrefix: "ord", owner: "customerId", path: "/orders/{orderId}" },
   carts: { schema: "Cart", id: "cartId", idPrefix: "crt", owner: "customerId", path: "/carts/{cartId}" },
   jobs: { schema: "Job", id: "jobId", idPrefix: "job", owner: "customerId", path: "/jobs/{jobId}" },
+  notes: { schema: "OrderNote", id: "noteId", idPrefix: "not", owner: "orderId", through: "orders", path: "/notes/{noteId}" },
 } as const;
 export type ResourceTag = keyof typeof resources;
 
@@ -45,6 +46,9 @@ export const restOwnership: Record<string, Ownership> = {
   placeOrder: {"kind":"instance","resource":"customers","from":"customerId"},
   getOrder: {"kind":"instance","resource":"orders","from":"orderId"},
   updateOrder: {"kind":"instance","resource":"orders","from":"orderId"},
+  listOrderNotes: {"kind":"instance","resource":"orders","from":"orderId"},
+  addOrderNote: {"kind":"instance","resource":"orders","from":"orderId"},
+  getOrderNote: {"kind":"instance","resource":"notes","from":"noteId"},
   listCustomerCarts: {"kind":"instance","resource":"customers","from":"customerId"},
   createCart: {"kind":"instance","resource":"customers","from":"customerId"},
   getCart: {"kind":"instance","resource":"carts","from":"cartId"},
@@ -59,18 +63,46 @@ export const graphqlOwnership: Record<string, Ownership> = {
   "Query.customer": {"kind":"instance","resource":"customers","from":"customerId"},
   "Query.customers": {"kind":"collection","resource":"customers"},
   "Query.order": {"kind":"instance","resource":"orders","from":"orderId"},
+  "Query.orderNote": {"kind":"instance","resource":"notes","from":"noteId"},
   "Query.cart": {"kind":"instance","resource":"carts","from":"cartId"},
   "Query.job": {"kind":"instance","resource":"jobs","from":"jobId"},
   "Mutation.createCustomer": {"kind":"collection","resource":"customers"},
   "Mutation.updateCustomer": {"kind":"instance","resource":"customers","from":"customerId"},
   "Mutation.deleteCustomer": {"kind":"instance","resource":"customers","from":"customerId"},
   "Mutation.placeOrder": {"kind":"instance","resource":"customers","from":"customerId"},
+  "Mutation.addOrderNote": {"kind":"instance","resource":"orders","from":"orderId"},
   "Mutation.updateOrderStatus": {"kind":"instance","resource":"orders","from":"orderId"},
   "Mutation.createCart": {"kind":"instance","resource":"customers","from":"customerId"},
   "Mutation.replaceCartItems": {"kind":"instance","resource":"carts","from":"cartId"},
   "Mutation.deleteCart": {"kind":"instance","resource":"carts","from":"cartId"},
   "Mutation.checkoutCart": {"kind":"instance","resource":"carts","from":"cartId"},
   "Subscription.orderStatusChanged": {"kind":"instance","resource":"customers","from":"customerId"},
+};
+
+/**
+ * What must be live before an operation or root field of a resource owned through a parent runs: the instance a
+ * path parameter or argument names ("itself": a child collection's parent), or that instance's parents ("parents").
+ */
+export type ParentRule = { resource: ResourceTag; from: string; of: "itself" | "parents" };
+
+/** By operationId. */
+export const restParents: Record<string, ParentRule> = {
+  listOrderNotes: {"resource":"orders","from":"orderId","of":"itself"},
+  addOrderNote: {"resource":"orders","from":"orderId","of":"itself"},
+  getOrderNote: {"resource":"notes","from":"noteId","of":"parents"},
+};
+
+/** By root field. */
+export const graphqlParents: Record<string, ParentRule> = {
+  "Query.orderNote": {"resource":"notes","from":"noteId","of":"parents"},
+  "Mutation.addOrderNote": {"resource":"orders","from":"orderId","of":"itself"},
+};
+
+/** Relations (a field listing a resource under its paired REST collection), resolved over batch loaders: the resource listed and the parent's id property. */
+export const relations: Record<string, { child: ResourceTag; by: string }> = {
+  "Customer.orders": {"child":"orders","by":"customerId"},
+  "Customer.carts": {"child":"carts","by":"customerId"},
+  "Order.notes": {"child":"notes","by":"orderId"},
 };
 
 /** operationId → the GraphQL field it pairs with (x-graphql). */
@@ -84,6 +116,9 @@ export const pairs: Record<string, string> = {
   placeOrder: "Mutation.placeOrder",
   getOrder: "Query.order",
   updateOrder: "Mutation.updateOrderStatus",
+  listOrderNotes: "Order.notes",
+  addOrderNote: "Mutation.addOrderNote",
+  getOrderNote: "Query.orderNote",
   listCustomerCarts: "Customer.carts",
   createCart: "Mutation.createCart",
   getCart: "Query.cart",
@@ -106,12 +141,14 @@ export interface InputRules {
 export const graphqlInputs: Record<string, InputRules> = {
   "Query.customer": { operationId: "getCustomer", path: { args: ["customerId"], validate: validators.getCustomer_path } },
   "Query.order": { operationId: "getOrder", path: { args: ["orderId"], validate: validators.getOrder_path } },
+  "Query.orderNote": { operationId: "getOrderNote", path: { args: ["noteId"], validate: validators.getOrderNote_path } },
   "Query.cart": { operationId: "getCart", path: { args: ["cartId"], validate: validators.getCart_path } },
   "Query.job": { operationId: "getJob", path: { args: ["jobId"], validate: validators.getJob_path } },
   "Mutation.createCustomer": { operationId: "createCustomer", body: { arg: "input", validate: validators.CustomerInput } },
   "Mutation.updateCustomer": { operationId: "patchCustomer", path: { args: ["customerId"], validate: validators.getCustomer_path }, body: { arg: "input", validate: validators.CustomerPatch } },
   "Mutation.deleteCustomer": { operationId: "deleteCustomer", path: { args: ["customerId"], validate: validators.getCustomer_path } },
   "Mutation.placeOrder": { operationId: "placeOrder", path: { args: ["customerId"], validate: validators.getCustomer_path }, body: { arg: "input", validate: validators.OrderInput } },
+  "Mutation.addOrderNote": { operationId: "addOrderNote", path: { args: ["orderId"], validate: validators.getOrder_path }, body: { arg: "input", validate: validators.OrderNoteInput } },
   "Mutation.updateOrderStatus": { operationId: "updateOrder", path: { args: ["orderId"], validate: validators.getOrder_path }, body: { args: ["status"], validate: validators.OrderPatch } },
   "Mutation.createCart": { operationId: "createCart", path: { args: ["customerId"], validate: validators.getCustomer_path }, body: { arg: "input", validate: validators.CartInput } },
   "Mutation.replaceCartItems": { operationId: "replaceCart", path: { args: ["cartId"], validate: validators.getCart_path }, body: { arg: "input", validate: validators.CartInput } },
@@ -147,6 +184,9 @@ export const rateLimits = {
     placeOrder: "default",
     getOrder: "default",
     updateOrder: "default",
+    listOrderNotes: "default",
+    addOrderNote: "default",
+    getOrderNote: "default",
     listCustomerCarts: "default",
     createCart: "default",
     getCart: "default",

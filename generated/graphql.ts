@@ -4,6 +4,7 @@ import type { Customer as CustomerModel } from '../src/domain/customers.js';
 import type { Order as OrderModel } from '../src/domain/orders.js';
 import type { Cart as CartModel } from '../src/domain/carts.js';
 import type { Job as JobModel } from '../src/domain/jobs.js';
+import type { OrderNote as OrderNoteModel } from '../src/domain/notes.js';
 import type { GraphqlContext } from './wiring.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -18,6 +19,10 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /** An RFC 3339 date-time in UTC, e.g. 2026-11-22T10:00:00.000Z */
   DateTime: { input: string; output: string; }
+};
+
+export type AddOrderNoteInput = {
+  text: Scalars['String']['input'];
 };
 
 export type Cart = {
@@ -97,6 +102,7 @@ export type LineItemInput = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  addOrderNote?: Maybe<OrderNote>;
   checkoutCart?: Maybe<Job>;
   createCart?: Maybe<Cart>;
   createCustomer?: Maybe<Customer>;
@@ -108,6 +114,12 @@ export type Mutation = {
   replaceCartItems?: Maybe<Cart>;
   updateCustomer?: Maybe<Customer>;
   updateOrderStatus?: Maybe<Order>;
+};
+
+
+export type MutationAddOrderNoteArgs = {
+  input: AddOrderNoteInput;
+  orderId: Scalars['ID']['input'];
 };
 
 
@@ -166,10 +178,19 @@ export type Order = {
   customer: Customer;
   customerId: Scalars['ID']['output'];
   items: Array<LineItem>;
+  notes: Array<OrderNote>;
   orderId: Scalars['ID']['output'];
   status: OrderStatus;
   total: Scalars['Float']['output'];
   updatedAt: Scalars['DateTime']['output'];
+};
+
+export type OrderNote = {
+  __typename?: 'OrderNote';
+  createdAt: Scalars['DateTime']['output'];
+  noteId: Scalars['ID']['output'];
+  orderId: Scalars['ID']['output'];
+  text: Scalars['String']['output'];
 };
 
 export type OrderStatus =
@@ -199,6 +220,7 @@ export type Query = {
   customers: Array<Customer>;
   job?: Maybe<Job>;
   order?: Maybe<Order>;
+  orderNote?: Maybe<OrderNote>;
 };
 
 
@@ -225,6 +247,11 @@ export type QueryJobArgs = {
 
 export type QueryOrderArgs = {
   orderId: Scalars['ID']['input'];
+};
+
+
+export type QueryOrderNoteArgs = {
+  noteId: Scalars['ID']['input'];
 };
 
 export type Subscription = {
@@ -318,6 +345,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AddOrderNoteInput: AddOrderNoteInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Cart: ResolverTypeWrapper<CartModel>;
   CartInput: CartInput;
@@ -335,6 +363,7 @@ export type ResolversTypes = {
   LineItemInput: LineItemInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Order: ResolverTypeWrapper<OrderModel>;
+  OrderNote: ResolverTypeWrapper<OrderNoteModel>;
   OrderStatus: OrderStatus;
   OrderStatusChange: ResolverTypeWrapper<OrderStatusChange>;
   PlaceOrderInput: PlaceOrderInput;
@@ -346,6 +375,7 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AddOrderNoteInput: AddOrderNoteInput;
   Boolean: Scalars['Boolean']['output'];
   Cart: CartModel;
   CartInput: CartInput;
@@ -362,6 +392,7 @@ export type ResolversParentTypes = {
   LineItemInput: LineItemInput;
   Mutation: Record<PropertyKey, never>;
   Order: OrderModel;
+  OrderNote: OrderNoteModel;
   OrderStatusChange: OrderStatusChange;
   PlaceOrderInput: PlaceOrderInput;
   Query: Record<PropertyKey, never>;
@@ -441,6 +472,7 @@ export type LineItemResolvers<ContextType = GraphqlContext, ParentType extends R
 };
 
 export type MutationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  addOrderNote?: Resolver<Maybe<ResolversTypes['OrderNote']>, ParentType, ContextType, RequireFields<MutationAddOrderNoteArgs, 'input' | 'orderId'>>;
   checkoutCart?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType, RequireFields<MutationCheckoutCartArgs, 'cartId'>>;
   createCart?: Resolver<Maybe<ResolversTypes['Cart']>, ParentType, ContextType, RequireFields<MutationCreateCartArgs, 'customerId' | 'input'>>;
   createCustomer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<MutationCreateCustomerArgs, 'input'>>;
@@ -457,10 +489,18 @@ export type OrderResolvers<ContextType = GraphqlContext, ParentType extends Reso
   customer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType>;
   customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   items?: Resolver<Array<ResolversTypes['LineItem']>, ParentType, ContextType>;
+  notes?: Resolver<Array<ResolversTypes['OrderNote']>, ParentType, ContextType>;
   orderId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['OrderStatus'], ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type OrderNoteResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['OrderNote'] = ResolversParentTypes['OrderNote']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  noteId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  orderId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type OrderStatusChangeResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['OrderStatusChange'] = ResolversParentTypes['OrderStatusChange']> = {
@@ -476,6 +516,7 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   customers?: Resolver<Array<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
   job?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType, RequireFields<QueryJobArgs, 'jobId'>>;
   order?: Resolver<Maybe<ResolversTypes['Order']>, ParentType, ContextType, RequireFields<QueryOrderArgs, 'orderId'>>;
+  orderNote?: Resolver<Maybe<ResolversTypes['OrderNote']>, ParentType, ContextType, RequireFields<QueryOrderNoteArgs, 'noteId'>>;
 };
 
 export type SubscriptionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -492,6 +533,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   LineItem?: LineItemResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Order?: OrderResolvers<ContextType>;
+  OrderNote?: OrderNoteResolvers<ContextType>;
   OrderStatusChange?: OrderStatusChangeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;

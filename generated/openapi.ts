@@ -162,6 +162,54 @@ export interface paths {
         patch: operations["updateOrder"];
         trace?: never;
     };
+    "/orders/{orderId}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: components["parameters"]["orderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an order's notes, oldest first, one page at a time
+         * @description The notes written on the order, oldest first, a page at a time (`limit`, `cursor`, `Link: <…>; rel="next"`). 404 for an unknown order, 410 when it or its customer was deleted.
+         */
+        get: operations["listOrderNotes"];
+        put?: never;
+        /**
+         * Write a note on an order
+         * @description Adds a note to the order and answers 201 with its `Location`. 404 for an unknown order, 410 when it or its customer was deleted.
+         */
+        post: operations["addOrderNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notes/{noteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                noteId: components["parameters"]["noteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One note of an order
+         * @description The note; 404 when there is none, 410 when its order or the order's customer was deleted.
+         */
+        get: operations["getOrderNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{customerId}/carts": {
         parameters: {
             query?: never;
@@ -377,6 +425,27 @@ export interface components {
         };
         OrderPage: {
             items: components["schemas"]["Order"][];
+            nextCursor: string | null;
+        };
+        /**
+         * @example {
+         *       "noteId": "not_0mhdd7k4p003abcdefgh",
+         *       "orderId": "ord_0mhdd7k4p001abcdefgh",
+         *       "text": "Leave the parcel at the back door",
+         *       "createdAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
+        OrderNote: {
+            noteId: components["schemas"]["Id"];
+            orderId: components["schemas"]["Id"];
+            text: string;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        OrderNoteInput: {
+            text: string;
+        };
+        OrderNotePage: {
+            items: components["schemas"]["OrderNote"][];
             nextCursor: string | null;
         };
         /**
@@ -702,6 +771,7 @@ export interface components {
         orderId: components["schemas"]["Id"];
         cartId: components["schemas"]["Id"];
         jobId: components["schemas"]["Id"];
+        noteId: components["schemas"]["Id"];
         /** @description Page size */
         limit: number;
         /** @description Opaque cursor from the previous page's nextCursor or Link header */
@@ -1387,6 +1457,126 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderNotes: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: components["parameters"]["limit"];
+                /** @description Opaque cursor from the previous page's nextCursor or Link header */
+                cursor?: components["parameters"]["cursor"];
+            };
+            header?: never;
+            path: {
+                orderId: components["parameters"]["orderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the order's notes */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderNotePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addOrderNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: components["parameters"]["orderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Leave the parcel at the back door"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OrderNoteInput"];
+            };
+        };
+        responses: {
+            /** @description Note written */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderNote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["ContentTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrderNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                noteId: components["parameters"]["noteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The note */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderNote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

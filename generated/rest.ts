@@ -381,6 +381,79 @@ export type UpdateOrderResponse =
   | { status: 500; body: operations["updateOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["updateOrder"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
+export interface ListOrderNotesRequest {
+  params: NonNullable<operations["listOrderNotes"]["parameters"]["path"]>;
+  query: NonNullable<operations["listOrderNotes"]["parameters"]["query"]> & Required<Pick<NonNullable<operations["listOrderNotes"]["parameters"]["query"]>, "limit">>;
+  headers: Record<string, never>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+}
+
+export type ListOrderNotesResponse =
+  | { status: 200; body: operations["listOrderNotes"]["responses"][200]["content"]["application/json"]; headers?: { Link?: string } }
+  | { status: 400; body: operations["listOrderNotes"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["listOrderNotes"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["listOrderNotes"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["listOrderNotes"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["listOrderNotes"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["listOrderNotes"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["listOrderNotes"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["listOrderNotes"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["listOrderNotes"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["listOrderNotes"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["listOrderNotes"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["listOrderNotes"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export type AddOrderNoteRequest = {
+  params: NonNullable<operations["addOrderNote"]["parameters"]["path"]>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+} & (
+  | { contentType: "application/json"; body: NonNullable<operations["addOrderNote"]["requestBody"]>["content"]["application/json"] }
+);
+
+export type AddOrderNoteResponse =
+  | { status: 201; body: operations["addOrderNote"]["responses"][201]["content"]["application/json"]; headers: { Location: string } }
+  | { status: 400; body: operations["addOrderNote"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["addOrderNote"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["addOrderNote"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["addOrderNote"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["addOrderNote"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["addOrderNote"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["addOrderNote"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: operations["addOrderNote"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["addOrderNote"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: operations["addOrderNote"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["addOrderNote"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["addOrderNote"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["addOrderNote"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["addOrderNote"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export interface GetOrderNoteRequest {
+  params: NonNullable<operations["getOrderNote"]["parameters"]["path"]>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+}
+
+export type GetOrderNoteResponse =
+  | { status: 200; body: operations["getOrderNote"]["responses"][200]["content"]["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: operations["getOrderNote"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["getOrderNote"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["getOrderNote"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["getOrderNote"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["getOrderNote"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["getOrderNote"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["getOrderNote"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["getOrderNote"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["getOrderNote"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["getOrderNote"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["getOrderNote"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["getOrderNote"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
 export interface ListCustomerCartsRequest {
   params: NonNullable<operations["listCustomerCarts"]["parameters"]["path"]>;
   query: NonNullable<operations["listCustomerCarts"]["parameters"]["query"]> & Required<Pick<NonNullable<operations["listCustomerCarts"]["parameters"]["query"]>, "limit">>;
@@ -575,6 +648,9 @@ export interface RestHandlers {
   placeOrder(req: PlaceOrderRequest, ctx: RequestContext): Promise<PlaceOrderResponse>;
   getOrder(req: GetOrderRequest, ctx: RequestContext): Promise<GetOrderResponse>;
   updateOrder(req: UpdateOrderRequest, ctx: RequestContext): Promise<UpdateOrderResponse>;
+  listOrderNotes(req: ListOrderNotesRequest, ctx: RequestContext): Promise<ListOrderNotesResponse>;
+  addOrderNote(req: AddOrderNoteRequest, ctx: RequestContext): Promise<AddOrderNoteResponse>;
+  getOrderNote(req: GetOrderNoteRequest, ctx: RequestContext): Promise<GetOrderNoteResponse>;
   listCustomerCarts(req: ListCustomerCartsRequest, ctx: RequestContext): Promise<ListCustomerCartsResponse>;
   createCart(req: CreateCartRequest, ctx: RequestContext): Promise<CreateCartResponse>;
   getCart(req: GetCartRequest, ctx: RequestContext): Promise<GetCartResponse>;
@@ -588,6 +664,7 @@ export interface RestHandlers {
 export interface HandlersByTag {
   customers: Pick<RestHandlers, "listCustomers" | "createCustomer" | "getCustomer" | "putCustomer" | "deleteCustomer" | "patchCustomer" | "mergeCustomer" | "getCustomerAvatar" | "putCustomerAvatar" | "deleteCustomerAvatar">;
   orders: Pick<RestHandlers, "listCustomerOrders" | "placeOrder" | "getOrder" | "updateOrder">;
+  notes: Pick<RestHandlers, "listOrderNotes" | "addOrderNote" | "getOrderNote">;
   carts: Pick<RestHandlers, "listCustomerCarts" | "createCart" | "getCart" | "replaceCart" | "deleteCart" | "checkoutCart">;
   jobs: Pick<RestHandlers, "getJob">;
 }
@@ -985,6 +1062,83 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.Problem } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:write"]}]],
+  }),
+  operation({
+    operationId: "listOrderNotes",
+    method: "GET",
+    path: "/orders/{orderId}/notes",
+    routePath: "/orders/:orderId/notes",
+    parameters: [{"name":"orderId","in":"path","type":"string"}, {"name":"limit","in":"query","type":"integer","default":20}, {"name":"cursor","in":"query","type":"string"}],
+    validate: { path: validators.getOrder_path, query: validators.listCustomers_query, header: undefined, cookie: undefined },
+    body: undefined,
+    responses: {
+      "200": { contentTypes: ["application/json"], headers: [{"name":"Link","required":false}], validate: { "application/json": validators.OrderNotePage } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.Problem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.Problem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.Problem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
+  }),
+  operation({
+    operationId: "addOrderNote",
+    method: "POST",
+    path: "/orders/{orderId}/notes",
+    routePath: "/orders/:orderId/notes",
+    parameters: [{"name":"orderId","in":"path","type":"string"}],
+    validate: { path: validators.getOrder_path, query: undefined, header: undefined, cookie: undefined },
+    body: { required: true, contentTypes: ["application/json"], validate: [validators.OrderNoteInput] },
+    responses: {
+      "201": { contentTypes: ["application/json"], headers: [{"name":"Location","required":true}], validate: { "application/json": validators.OrderNote } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.Problem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.Problem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.Problem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["orders:write"]}]],
+  }),
+  operation({
+    operationId: "getOrderNote",
+    method: "GET",
+    path: "/notes/{noteId}",
+    routePath: "/notes/:noteId",
+    parameters: [{"name":"noteId","in":"path","type":"string"}],
+    validate: { path: validators.getOrderNote_path, query: undefined, header: undefined, cookie: undefined },
+    body: undefined,
+    responses: {
+      "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.OrderNote } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.Problem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.Problem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.Problem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
   }),
   operation({
     operationId: "listCustomerCarts",

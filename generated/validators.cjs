@@ -3089,9 +3089,9 @@ return errors === 0;
 }
 validate123.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.CartPage = validate126;
-const schema54 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
-const schema55 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+exports.OrderNotePage = validate126;
+const schema54 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/OrderNote"}},"nextCursor":{"type":["string","null"]}}};
+const schema55 = {"type":"object","required":["noteId","orderId","text","createdAt"],"properties":{"noteId":{"$ref":"response.json#/components/schemas/Id"},"orderId":{"$ref":"response.json#/components/schemas/Id"},"text":{"type":"string","minLength":1,"maxLength":2000},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3104,8 +3104,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cartId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cartId"},message:"must have required property '"+"cartId"+"'"};
+if(data.noteId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "noteId"},message:"must have required property '"+"noteId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3114,8 +3114,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.customerId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
+if(data.orderId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3124,8 +3124,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.items === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(data.text === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3144,8 +3144,23 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.updatedAt === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+if(data.noteId !== undefined){
+if(!(validate57(data.noteId, {instancePath:instancePath+"/noteId",parentData:data,parentDataProperty:"noteId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.orderId !== undefined){
+if(!(validate57(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.text !== undefined){
+let data2 = data.text;
+if(typeof data2 === "string"){
+if(func1(data2) > 2000){
+const err4 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3154,36 +3169,24 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.cartId !== undefined){
-if(!(validate57(data.cartId, {instancePath:instancePath+"/cartId",parentData:data,parentDataProperty:"cartId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
-}
-}
-if(data.customerId !== undefined){
-if(!(validate57(data.customerId, {instancePath:instancePath+"/customerId",parentData:data,parentDataProperty:"customerId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
-}
-}
-if(data.items !== undefined){
-let data2 = data.items;
-if(Array.isArray(data2)){
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate106(data2[i0], {instancePath:instancePath+"/items/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(func1(data2) < 1){
+const err5 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -3194,27 +3197,21 @@ vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.error
 errors = vErrors.length;
 }
 }
-if(data.updatedAt !== undefined){
-if(!(validate64(data.updatedAt, {instancePath:instancePath+"/updatedAt",parentData:data,parentDataProperty:"updatedAt",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-errors = vErrors.length;
-}
-}
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err6];
+vErrors = [err7];
 }
 else {
-vErrors.push(err6);
+vErrors.push(err7);
 }
 errors++;
 }
 validate127.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate127.evaluated = {"props":{"noteId":true,"orderId":true,"text":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3299,13 +3296,13 @@ return errors === 0;
 }
 validate126.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.CartInput = validate134;
-const schema56 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
+exports.OrderNoteInput = validate132;
+const schema56 = {"type":"object","additionalProperties":false,"required":["text"],"properties":{"text":{"type":"string","minLength":1,"maxLength":2000}}};
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate134.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3313,8 +3310,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.items === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(data.text === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3324,7 +3321,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(key0 === "items")){
+if(!(key0 === "text")){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -3335,11 +3332,11 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.items !== undefined){
-let data0 = data.items;
-if(Array.isArray(data0)){
-if(data0.length > 100){
-const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(data.text !== undefined){
+let data0 = data.text;
+if(typeof data0 === "string"){
+if(func1(data0) > 2000){
+const err2 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3348,16 +3345,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate112(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(func1(data0) < 1){
+const err3 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3367,9 +3356,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err4 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3378,17 +3366,199 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate134.errors = vErrors;
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate134.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.Cart = validate136;
+exports.OrderNote = validate133;
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
+const evaluated0 = validate133.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.noteId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "noteId"},message:"must have required property '"+"noteId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.orderId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "orderId"},message:"must have required property '"+"orderId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.text === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.noteId !== undefined){
+if(!(validate57(data.noteId, {instancePath:instancePath+"/noteId",parentData:data,parentDataProperty:"noteId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.orderId !== undefined){
+if(!(validate57(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.text !== undefined){
+let data2 = data.text;
+if(typeof data2 === "string"){
+if(func1(data2) > 2000){
+const err4 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(func1(data2) < 1){
+const err5 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+if(!(validate64(data.createdAt, {instancePath:instancePath+"/createdAt",parentData:data,parentDataProperty:"createdAt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate133.errors = vErrors;
+return errors === 0;
+}
+validate133.evaluated = {"props":{"noteId":true,"orderId":true,"text":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.getOrderNote_path = validate137;
+const schema58 = {"type":"object","properties":{"noteId":{"$ref":"request.json#/components/schemas/Id"}},"required":["noteId"]};
+
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate137.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.noteId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "noteId"},message:"must have required property '"+"noteId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.noteId !== undefined){
+if(!(validate84(data.noteId, {instancePath:instancePath+"/noteId",parentData:data,parentDataProperty:"noteId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate137.errors = vErrors;
+return errors === 0;
+}
+validate137.evaluated = {"props":{"noteId":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.CartPage = validate139;
+const schema59 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
+const schema60 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate140.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3503,18 +3673,310 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate140.errors = vErrors;
 return errors === 0;
 }
-validate136.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate140.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getCart_path = validate142;
-const schema58 = {"type":"object","properties":{"cartId":{"$ref":"request.json#/components/schemas/Id"}},"required":["cartId"]};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
+const evaluated0 = validate139.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.items === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.nextCursor === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nextCursor"},message:"must have required property '"+"nextCursor"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.items !== undefined){
+let data0 = data.items;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate140(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.nextCursor !== undefined){
+let data2 = data.nextCursor;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema59.properties.nextCursor.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate139.errors = vErrors;
+return errors === 0;
+}
+validate139.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.CartInput = validate147;
+const schema61 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
+
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate147.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.items === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "items")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.items !== undefined){
+let data0 = data.items;
+if(Array.isArray(data0)){
+if(data0.length > 100){
+const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate112(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate147.errors = vErrors;
+return errors === 0;
+}
+validate147.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+exports.Cart = validate149;
+
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate149.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cartId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cartId"},message:"must have required property '"+"cartId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.customerId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.items === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.updatedAt === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.cartId !== undefined){
+if(!(validate57(data.cartId, {instancePath:instancePath+"/cartId",parentData:data,parentDataProperty:"cartId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.customerId !== undefined){
+if(!(validate57(data.customerId, {instancePath:instancePath+"/customerId",parentData:data,parentDataProperty:"customerId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.items !== undefined){
+let data2 = data.items;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate106(data2[i0], {instancePath:instancePath+"/items/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+if(!(validate64(data.createdAt, {instancePath:instancePath+"/createdAt",parentData:data,parentDataProperty:"createdAt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+}
+if(data.updatedAt !== undefined){
+if(!(validate64(data.updatedAt, {instancePath:instancePath+"/updatedAt",parentData:data,parentDataProperty:"updatedAt",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate149.errors = vErrors;
+return errors === 0;
+}
+validate149.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.getCart_path = validate155;
+const schema63 = {"type":"object","properties":{"cartId":{"$ref":"request.json#/components/schemas/Id"}},"required":["cartId"]};
+
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate155.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3549,19 +4011,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate155.errors = vErrors;
 return errors === 0;
 }
-validate142.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
+validate155.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.Job = validate144;
-const schema59 = {"type":"object","required":["jobId","customerId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id","description":"The customer whose work it is"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
-const schema60 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
+exports.Job = validate157;
+const schema64 = {"type":"object","required":["jobId","customerId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id","description":"The customer whose work it is"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+const schema65 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate160.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3579,7 +4041,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "PENDING") || (data === "RUNNING")) || (data === "SUCCEEDED")) || (data === "FAILED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3588,16 +4050,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate160.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate160.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate150.evaluated;
+const evaluated0 = validate163.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3905,16 +4367,16 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate150.errors = vErrors;
+validate163.errors = vErrors;
 return errors === 0;
 }
-validate150.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"requestId":true,"errors":true,"allowed":true,"entryPoints":true},"dynamicProps":false,"dynamicItems":false};
+validate163.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"requestId":true,"errors":true,"allowed":true,"entryPoints":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate144.evaluated;
+const evaluated0 = validate157.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3985,8 +4447,8 @@ errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate147(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate160(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
 errors = vErrors.length;
 }
 }
@@ -4044,8 +4506,8 @@ errors++;
 }
 }
 if(data.error !== undefined){
-if(!(validate150(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+if(!(validate163(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 }
@@ -4072,18 +4534,18 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate157.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate157.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getJob_path = validate154;
-const schema62 = {"type":"object","properties":{"jobId":{"$ref":"request.json#/components/schemas/Id"}},"required":["jobId"]};
+exports.getJob_path = validate167;
+const schema67 = {"type":"object","properties":{"jobId":{"$ref":"request.json#/components/schemas/Id"}},"required":["jobId"]};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate167.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4118,7 +4580,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate167.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};
+validate167.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};

@@ -21,6 +21,10 @@ declare const validators: {
   Order: Validator;
   getOrder_path: Validator;
   OrderPatch: Validator;
+  OrderNotePage: Validator;
+  OrderNoteInput: Validator;
+  OrderNote: Validator;
+  getOrderNote_path: Validator;
   CartPage: Validator;
   CartInput: Validator;
   Cart: Validator;

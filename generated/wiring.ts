@@ -2,7 +2,8 @@
 import type { RestHandlers } from "./rest.js";
 import type { Resolvers } from "./graphql.js";
 import type { ResourceTag } from "./contract.js";
-import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, RestContext as BaseRestContext, ServiceDeps } from "twinspec";
+import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, ParentCheck, RestContext as BaseRestContext, ServiceDeps } from "twinspec";
+import { relationLoader, selectedFields } from "twinspec";
 import * as contract from "./contract.js";
 import { operationSpecs, restRoutes } from "./rest.js";
 import { persistedDocuments } from "./persisted-documents.js";
@@ -11,14 +12,17 @@ import * as customersDomain from "../src/domain/customers.js";
 import * as ordersDomain from "../src/domain/orders.js";
 import * as cartsDomain from "../src/domain/carts.js";
 import * as jobsDomain from "../src/domain/jobs.js";
+import * as notesDomain from "../src/domain/notes.js";
 import { handlers as customersHandlers } from "../src/rest/customers.js";
 import { handlers as ordersHandlers } from "../src/rest/orders.js";
 import { handlers as cartsHandlers } from "../src/rest/carts.js";
 import { handlers as jobsHandlers } from "../src/rest/jobs.js";
+import { handlers as notesHandlers } from "../src/rest/notes.js";
 import { resolvers as customersResolvers } from "../src/graphql/customers.js";
 import { resolvers as ordersResolvers } from "../src/graphql/orders.js";
 import { resolvers as cartsResolvers } from "../src/graphql/carts.js";
 import { resolvers as jobsResolvers } from "../src/graphql/jobs.js";
+import { resolvers as notesResolvers } from "../src/graphql/notes.js";
 import { scalars } from "../src/graphql/scalars.js";
 
 /** Every resource's domain service, by tag: what `createService` of src/domain/<tag>.ts returns. */
@@ -27,24 +31,38 @@ export interface Services {
   orders: ReturnType<typeof ordersDomain.createService>;
   carts: ReturnType<typeof cartsDomain.createService>;
   jobs: ReturnType<typeof jobsDomain.createService>;
+  notes: ReturnType<typeof notesDomain.createService>;
 }
 
 /** A resource owned through one of its properties says who owns an instance (undefined: there is none). */
 type OwnerOf = { ownerOf(id: string): Promise<string | undefined> };
+/** A resource owned through a parent says which parent an instance has (undefined: there is no such instance). */
+type ParentOf = { parentOf(id: string): Promise<string | undefined> };
+/** A parent answers its own 404 / 410 (NotFoundError, GoneError) for the children under it. */
+type Lookup = { get(id: string): Promise<unknown> };
+/** A resource a relation lists: its live instances under each of many parents, in one query (`fields`: the ones asked for). */
+type ListByParents<M> = { listByParents(parentIds: readonly string[], fields?: readonly string[]): Promise<Map<string, M[]>> };
 
-export function createServices(deps: ServiceDeps): Services {
-  const services = {
+/** What each createService receives (src/domain/<tag>.ts): the store, bus, queue and log, and every service, typed. */
+export type Deps = ServiceDeps<Services>;
+
+export function createServices(base: Omit<ServiceDeps, "services">): Services {
+  // Each service reaches the others through deps.services, filled in once all are built.
+  const services = {} as Services;
+  const deps: Deps = { ...base, services };
+  const made = {
     customers: customersDomain.createService(deps),
     orders: ordersDomain.createService(deps),
     carts: cartsDomain.createService(deps),
     jobs: jobsDomain.createService(deps),
+    notes: notesDomain.createService(deps),
   };
-  return services satisfies { orders: OwnerOf; carts: OwnerOf; jobs: OwnerOf };
+  return Object.assign(services, made satisfies { orders: OwnerOf & Lookup & ListByParents<ordersDomain.Order>; carts: OwnerOf & ListByParents<cartsDomain.Cart>; jobs: OwnerOf; notes: ParentOf & ListByParents<notesDomain.OrderNote> });
 }
 
 /** Who owns an instance of a resource: a token whose sub is that id acts for it (undefined: no such instance; null: nobody owns it). */
 export function ownerLookup(services: Services): OwnerLookup {
-  return async (resource, id) => {
+  const lookup: OwnerLookup = async (resource, id) => {
     switch (resource as ResourceTag) {
       case "customers":
         return id;
@@ -54,15 +72,60 @@ export function ownerLookup(services: Services): OwnerLookup {
         return services.carts.ownerOf(id);
       case "jobs":
         return services.jobs.ownerOf(id);
+      case "notes": {
+        const parent = await services.notes.parentOf(id);
+        return parent === undefined ? undefined : lookup("orders", parent);
+      }
     }
   };
+  return lookup;
+}
+
+/** Fails with the parent's own 404 / 410 when what a child's operation names is under a parent that cannot be acted on. */
+export function parentCheck(services: Services): ParentCheck {
+  const live = async (resource: string, id: string): Promise<void> => {
+    switch (resource as ResourceTag) {
+      case "orders":
+        await services.orders.get(id);
+        return;
+    }
+  };
+  const parentsOf = async (resource: string, id: string): Promise<void> => {
+    switch (resource as ResourceTag) {
+      case "notes": {
+        const parent = await services.notes.parentOf(id);
+        if (parent !== undefined) await live("orders", parent);
+        return;
+      }
+    }
+  };
+  return (rule, id) => (rule.of === "itself" ? live(rule.resource, id) : parentsOf(rule.resource, id));
 }
 
 /** Every operation's handler, from src/rest/<tag>.ts. */
-export const restHandlers: RestHandlers = { ...customersHandlers, ...ordersHandlers, ...cartsHandlers, ...jobsHandlers };
+export const restHandlers: RestHandlers = { ...customersHandlers, ...ordersHandlers, ...cartsHandlers, ...jobsHandlers, ...notesHandlers };
 
-/** Every resolver, from src/graphql/<tag>.ts and src/graphql/scalars.ts. */
-export const resolvers: Resolvers[] = [scalars, customersResolvers, ordersResolvers, cartsResolvers, jobsResolvers];
+/**
+ * The relations' resolvers (a field listing another resource under its paired REST collection): each over a
+ * per-request batch loader, one query per relation and set of fields however many parents (no N+1).
+ */
+const listed = <M>(service: ListByParents<M>) => service;
+
+const relationResolvers: Resolvers = {
+  Customer: {
+    orders: (parent, _args, context, info) =>
+      relationLoader(context, "Customer.orders", selectedFields(info), (ids, fields) => listed(context.services.orders).listByParents(ids, fields)).load(parent.customerId),
+    carts: (parent, _args, context, info) =>
+      relationLoader(context, "Customer.carts", selectedFields(info), (ids, fields) => listed(context.services.carts).listByParents(ids, fields)).load(parent.customerId),
+  },
+  Order: {
+    notes: (parent, _args, context, info) =>
+      relationLoader(context, "Order.notes", selectedFields(info), (ids, fields) => listed(context.services.notes).listByParents(ids, fields)).load(parent.orderId),
+  },
+};
+
+/** Every resolver, from src/graphql/<tag>.ts and src/graphql/scalars.ts, and the relations'. */
+export const resolvers: Resolvers[] = [scalars, customersResolvers, ordersResolvers, cartsResolvers, jobsResolvers, notesResolvers, relationResolvers];
 
 /** What every resolver receives (codegen.yml contextType): the services, this operation's loaders, the caller. */
 export type GraphqlContext = BaseGraphqlContext<Services, ReturnType<typeof createLoaders>>;
@@ -71,7 +134,7 @@ export type GraphqlContext = BaseGraphqlContext<Services, ReturnType<typeof crea
 export type RestContext = BaseRestContext<Services>;
 
 /** The application, for the framework: buildApp({ definition, … }), serve(definition). */
-export const definition: AppDefinition<Services> = { contract, operationSpecs, restRoutes, restHandlers, resolvers, scalars, createServices, ownerLookup, createLoaders, persistedDocuments };
+export const definition: AppDefinition<Services> = { contract, operationSpecs, restRoutes, restHandlers, resolvers, scalars, createServices, ownerLookup, parentCheck, createLoaders, persistedDocuments };
 
 /** Each domain model carries the fields of its GraphQL type that have no resolver (a missing one is named here). */
 type Carries<M, K extends keyof M> = M;
@@ -79,3 +142,4 @@ export type CustomerModel = Carries<customersDomain.Customer, "customerId" | "fi
 export type OrderModel = Carries<ordersDomain.Order, "orderId" | "customerId" | "status" | "items" | "total" | "createdAt" | "updatedAt">;
 export type CartModel = Carries<cartsDomain.Cart, "cartId" | "customerId" | "items" | "createdAt" | "updatedAt">;
 export type JobModel = Carries<jobsDomain.Job, "jobId" | "customerId" | "status" | "result" | "error" | "createdAt" | "updatedAt">;
+export type OrderNoteModel = Carries<notesDomain.OrderNote, "noteId" | "orderId" | "text" | "createdAt">;

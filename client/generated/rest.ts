@@ -18,6 +18,9 @@ export interface Operations {
   placeOrder: paths["/customers/{customerId}/orders"]["post"];
   getOrder: paths["/orders/{orderId}"]["get"];
   updateOrder: paths["/orders/{orderId}"]["patch"];
+  listOrderNotes: paths["/orders/{orderId}/notes"]["get"];
+  addOrderNote: paths["/orders/{orderId}/notes"]["post"];
+  getOrderNote: paths["/notes/{noteId}"]["get"];
   listCustomerCarts: paths["/customers/{customerId}/carts"]["get"];
   createCart: paths["/customers/{customerId}/carts"]["post"];
   getCart: paths["/carts/{cartId}"]["get"];
@@ -43,6 +46,9 @@ export const operations = {
   placeOrder: { method: "POST", path: "/customers/{customerId}/orders", retry: "key", idempotencyKey: "Idempotency-Key", body: "application/json", headers: ["Location","ETag","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["orders","customers"], writes: ["orders"] },
   getOrder: { method: "GET", path: "/orders/{orderId}", retry: "safe", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["orders"], writes: [] },
   updateOrder: { method: "PATCH", path: "/orders/{orderId}", retry: "never", body: "application/merge-patch+json", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["orders"], writes: ["orders"] },
+  listOrderNotes: { method: "GET", path: "/orders/{orderId}/notes", retry: "safe", headers: ["Link","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["notes","orders"], writes: [] },
+  addOrderNote: { method: "POST", path: "/orders/{orderId}/notes", retry: "never", body: "application/json", headers: ["Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["notes","orders"], writes: ["notes"] },
+  getOrderNote: { method: "GET", path: "/notes/{noteId}", retry: "safe", headers: ["WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["notes"], writes: [] },
   listCustomerCarts: { method: "GET", path: "/customers/{customerId}/carts", retry: "safe", headers: ["Link","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["carts","customers"], writes: [] },
   createCart: { method: "POST", path: "/customers/{customerId}/carts", retry: "key", idempotencyKey: "Idempotency-Key", body: "application/json", headers: ["Location","ETag","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["carts","customers"], writes: ["carts"] },
   getCart: { method: "GET", path: "/carts/{cartId}", retry: "safe", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["carts"], writes: [] },

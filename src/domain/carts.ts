@@ -73,14 +73,14 @@ export class CartService {
    * Live carts of each customer, oldest first, in one query (for batch loading). With `fields`, only those (and the
    * ids) are read: the carts carry no other field.
    */
-  readonly forCustomers: (customerIds: readonly string[], fields?: readonly string[]) => Promise<Map<string, Cart[]>>;
+  readonly listByParents: (customerIds: readonly string[], fields?: readonly string[]) => Promise<Map<string, Cart[]>>;
 
   constructor(private readonly deps: ServiceDeps) {
     const db = (this.db = deps.store.db);
     deps.queue.register("checkout", checkoutJob(deps.bus, cartIn));
     const ofCustomer = (customerId: string) => db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
     this.page = keysetPager(db, ofCustomer, ["c"], "cart_id", (r) => r.cart_id, toCart);
-    this.forCustomers = liveRowsByParent(db, "carts", "customer_id", "cart_id", projection);
+    this.listByParents = liveRowsByParent(db, "carts", "customer_id", "cart_id", projection);
   }
 
   async create(customerId: string, input: { items: LineItem[] }): Promise<Cart> {

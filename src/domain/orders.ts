@@ -90,14 +90,14 @@ export class OrderService {
    * Live orders of each customer, oldest first, in one query (for batch loading). With `fields`, only those (and
    * the ids) are read: the orders carry no other field.
    */
-  readonly forCustomers: (customerIds: readonly string[], fields?: readonly string[]) => Promise<Map<string, Order[]>>;
+  readonly listByParents: (customerIds: readonly string[], fields?: readonly string[]) => Promise<Map<string, Order[]>>;
 
   constructor({ store, bus }: ServiceDeps) {
     const db = (this.db = store.db);
     this.bus = bus;
     const ofCustomer = (customerId: string) => db.selectFrom("orders").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
     this.page = keysetPager(db, ofCustomer, ["c"], "order_id", (r) => r.order_id, toOrder);
-    this.forCustomers = liveRowsByParent(db, "orders", "customer_id", "order_id", projection);
+    this.listByParents = liveRowsByParent(db, "orders", "customer_id", "order_id", projection);
   }
 
   async place(customerId: string, input: { items: LineItem[] }): Promise<Order> {

@@ -1,7 +1,6 @@
 // GraphQL resolvers for the carts fields of schema.graphql: thin calls into the domain (src/domain/carts.ts).
 // `npm run generate` adds a stub here for each new field that needs a resolver; replace its body.
 import type { ResolversByTag } from "../../generated/resolvers.js";
-import { selectedFields } from "twinspec";
 
 export const resolvers: ResolversByTag["carts"] = {
   Query: {
@@ -15,9 +14,6 @@ export const resolvers: ResolversByTag["carts"] = {
       return cartId;
     },
     checkoutCart: (_, { cartId }, { services }) => services.carts.checkout(cartId),
-  },
-  Customer: {
-    carts: (customer, _, { loaders }, info) => loaders.cartsOfCustomer(selectedFields(info)).load(customer.customerId),
   },
   Cart: {
     customer: (cart, _, { loaders }) => loaders.customer.load(cart.customerId),

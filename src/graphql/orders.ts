@@ -4,7 +4,6 @@
 // `npm run generate` adds a stub here for each new field that needs a resolver; replace its body.
 import type { ResolversByTag } from "../../generated/resolvers.js";
 import type { OrderStatusChanged } from "../domain/orders.js";
-import { selectedFields } from "twinspec";
 
 export const resolvers: ResolversByTag["orders"] = {
   Query: {
@@ -13,9 +12,6 @@ export const resolvers: ResolversByTag["orders"] = {
   Mutation: {
     placeOrder: (_, { customerId, input }, { services }) => services.orders.place(customerId, input),
     updateOrderStatus: (_, { orderId, status }, { services }) => services.orders.changeStatus(orderId, status),
-  },
-  Customer: {
-    orders: (customer, _, { loaders }, info) => loaders.ordersOfCustomer(selectedFields(info)).load(customer.customerId),
   },
   Order: {
     customer: (order, _, { loaders }) => loaders.customer.load(order.customerId),

@@ -4,6 +4,7 @@ import type { Server } from "node:http";
 import type Koa from "koa";
 import type { Logger } from "pino";
 import { withAuth } from "./auth/graphql.js";
+import { withParentsRest } from "./auth/parents.js";
 import type { Principal } from "./auth/principal.js";
 import { TokenVerifier, type VerifierOptions } from "./auth/tokens.js";
 import type { GraphqlConfig } from "./config.js";
@@ -86,10 +87,11 @@ export function buildApp<Services>({ definition, store, logger, authSecret, metr
   const queue = new JobQueue(store, logger, jobs);
   const services = definition.createServices({ store, bus, queue, log: logger });
   const owners = definition.ownerLookup(services);
+  const parents = definition.parentCheck(services);
   const verifier = new TokenVerifier({ ...identity, secret: authSecret, jwks: { log: logger, ...identity?.jwks } });
   const limiter = rateLimiterFor(store, contract.rateLimits.budgets, limits, logger);
   // @auth directives of schema.graphql, enforced around the resolvers (src/auth/graphql.ts).
-  const gql = createGraphqlRuntime(definition, services, bus, { ...graphql, log: logger, schema: withAuth(buildSchema(definition), owners, contract.graphqlOwnership), tracing, charge: graphqlCharge(limiter, contract.rateLimits.graphql) });
+  const gql = createGraphqlRuntime(definition, services, bus, { ...graphql, log: logger, schema: withAuth(buildSchema(definition, undefined, parents), owners, contract.graphqlOwnership), tracing, charge: graphqlCharge(limiter, contract.rateLimits.graphql) });
   const http = transports({
     definition,
     logger,
@@ -100,7 +102,7 @@ export function buildApp<Services>({ definition, store, logger, authSecret, metr
     readiness: () => readiness(store, bus),
     graphql: gql,
     rest: {
-      handlers: restHandlers,
+      handlers: withParentsRest(restHandlers, contract.restParents, parents),
       // A literal, not a spread of `base`: the spread cost ~3 % of a point read's CPU in the bench profile.
       context: (_ctx, { requestId, operationId, conditions }, principal): RestContext<Services> => ({ requestId, operationId, conditions, services, principal: principal as Principal | null, preconditions: preconditionsOf(conditions) }),
       mapError: domainOutcome,

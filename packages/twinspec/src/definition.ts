@@ -13,8 +13,21 @@ export interface ResourceInfo {
   idPrefix: string;
   /** "self": an instance is owned by the subject whose id it has; else the property naming its owner */
   owner: string;
+  /** owned through a parent: the parent's tag (`owner` is then the property naming the parent) */
+  through?: string;
   path: string;
 }
+
+/** What must be live before an operation or root field of a child resource runs (generated/contract.ts restParents). */
+export interface ParentRule {
+  resource: string;
+  from: string;
+  /** "itself": the instance `from` names (a child collection's parent); "parents": that instance's parents */
+  of: "itself" | "parents";
+}
+
+/** Rejects with the parent's NotFoundError / GoneError when what `id` names is under a parent that cannot be acted on. */
+export type ParentCheck = (rule: ParentRule, id: string) => Promise<void>;
 
 /** Whose data a request acts on: an instance named by a path parameter or argument, a whole owned collection, or nobody's. */
 export type Ownership = { kind: "instance"; resource: string; from: string } | { kind: "collection"; resource: string } | { kind: "none" };
@@ -40,6 +53,10 @@ export interface ContractFacts {
   resources: Readonly<Record<string, ResourceInfo>>;
   restOwnership: Readonly<Record<string, Ownership>>;
   graphqlOwnership: Readonly<Record<string, Ownership>>;
+  restParents: Readonly<Record<string, ParentRule>>;
+  graphqlParents: Readonly<Record<string, ParentRule>>;
+  /** "Order.notes" → the resource it lists and the parent's id property (generated resolvers over batch loaders) */
+  relations: Readonly<Record<string, { child: string; by: string }>>;
   pairs: Readonly<Record<string, string>>;
   graphqlInputs: Readonly<Record<string, InputRules>>;
   rateLimits: {
@@ -62,8 +79,10 @@ export interface AppDefinition<Services = any> {
   resolvers: IResolvers[];
   /** the custom scalars of schema.graphql */
   scalars: IResolvers;
-  createServices(deps: ServiceDeps): Services;
+  createServices(deps: Omit<ServiceDeps, "services">): Services;
   ownerLookup(services: Services): OwnerLookup;
+  /** the parents' 404 / 410 for the operations and root fields of resources owned through a parent */
+  parentCheck(services: Services): ParentCheck;
   /** per-operation DataLoaders for GraphQL (src/graphql/loaders.ts) */
   createLoaders(services: Services): object;
   /** the client preset's persisted documents: id → text */

@@ -3,7 +3,7 @@
 // "twinspec/events" (declaration merging). Nothing else of the package is an application's to import.
 
 // The application, served: what generated/wiring.ts hands the framework, and the ways to run it.
-export type { AppDefinition, ContractFacts, InputRules, Ownership, OwnerLookup, ResourceInfo, Budget } from "./definition.js";
+export type { AppDefinition, ContractFacts, InputRules, Ownership, OwnerLookup, ParentCheck, ParentRule, ResourceInfo, Budget } from "./definition.js";
 export { buildApp, type App, type AppDeps } from "./app.js";
 export { serve, type ServeOptions } from "./server/serve.js";
 export { serveMock } from "./mock.js";
@@ -27,6 +27,7 @@ export { idsFor, newIdWithPrefix, now } from "./runtime/ids.js";
 export { etagOf, prefersMinimal, resourceHeaders } from "./http/conditional.js";
 export { pageLink } from "./rest/pagination.js";
 export { selectedFields } from "./graphql/selection.js";
+export { relationLoader } from "./graphql/relations.js";
 export { DateTime } from "./graphql/scalars.js";
 
 // The store: its database, transactions, compiled statements, migrations' column types, the job queue, the event bus.

@@ -30,7 +30,8 @@ function decodeCursor(cursor: string, pointer = "/cursor"): [string, string] {
 
 /**
  * Pages of a query in (created_at, id) order, each starting after the cursor's position: the keyset query every
- * list of the domain shares. `idColumn` breaks ties between rows created in the same millisecond. The two queries
+ * list of the domain shares. `idColumn` breaks ties between rows created in the same millisecond; qualified
+ * ("table.id"), it qualifies created_at too, for a base query that joins. The two queries
  * (first page, page after a cursor) are built and compiled once; `scope` are the base query's own parameters (the
  * parent whose children are listed), `sample` example values of them.
  */
@@ -42,13 +43,16 @@ export function keysetPager<DB, TB extends keyof DB, Row extends { created_at: s
   idOf: (row: Row) => string,
   toItem: (row: Row) => T,
 ) {
-  const ordered = (query: SelectQueryBuilder<DB, TB, Row>, limit: number) => query.orderBy(sql.ref("created_at")).orderBy(sql.ref(idColumn)).limit(limit);
+  // A qualified id column ("order_notes.note_id") qualifies created_at alike: a base query joining another table
+  // (a parent, to filter on it) has two of them.
+  const createdAtColumn = sql.ref(`${idColumn.includes(".") ? idColumn.slice(0, idColumn.lastIndexOf(".") + 1) : ""}created_at`);
+  const ordered = (query: SelectQueryBuilder<DB, TB, Row>, limit: number) => query.orderBy(createdAtColumn).orderBy(sql.ref(idColumn)).limit(limit);
   const first = prepared(db, (...args: [...Scope, number]) => ordered(base(...(args.slice(0, -1) as Scope)), args.at(-1) as number), [...sample, 21] as [...Scope, number]);
   const after = prepared(
     db,
     (...args: [...Scope, string, string, string, number]) => {
       const [createdAt, sameCreatedAt, id, limit] = args.slice(-4) as [string, string, string, number];
-      const query = base(...(args.slice(0, -4) as Scope)).where(sql<boolean>`(created_at > ${createdAt} or (created_at = ${sameCreatedAt} and ${sql.ref(idColumn)} > ${id}))`);
+      const query = base(...(args.slice(0, -4) as Scope)).where(sql<boolean>`(${createdAtColumn} > ${createdAt} or (${createdAtColumn} = ${sameCreatedAt} and ${sql.ref(idColumn)} > ${id}))`);
       return ordered(query, limit);
     },
     [...sample, "c1", "c2", "i", 21] as [...Scope, string, string, string, number],

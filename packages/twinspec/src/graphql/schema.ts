@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import { isObjectType, type GraphQLArgument, type GraphQLFieldResolver, type GraphQLSchema } from "graphql";
-import type { AppDefinition, InputRules } from "../definition.js";
+import { withParentsGraphql } from "../auth/parents.js";
+import type { AppDefinition, InputRules, ParentCheck } from "../definition.js";
 import { NotImplementedError } from "../domain/errors.js";
 import { projectFile } from "../paths.js";
 import type { GraphqlContext } from "./context.js";
@@ -16,8 +17,10 @@ export function loadTypeDefs(file = "schema.graphql"): string {
   return readFileSync(projectFile(file), "utf8");
 }
 
-export function buildSchema(definition: Pick<AppDefinition, "resolvers" | "contract">, typeDefs = loadTypeDefs()): GraphQLSchema {
-  return guardResolvers(makeExecutableSchema({ typeDefs, resolvers: definition.resolvers }), definition.contract.graphqlInputs);
+/** With `parents`, the root fields of resources owned through a parent check it first (auth/parents.ts), after their arguments. */
+export function buildSchema(definition: Pick<AppDefinition, "resolvers" | "contract">, typeDefs = loadTypeDefs(), parents?: ParentCheck): GraphQLSchema {
+  const schema = makeExecutableSchema({ typeDefs, resolvers: definition.resolvers });
+  return guardResolvers(parents ? withParentsGraphql(schema, definition.contract.graphqlParents, parents) : schema, definition.contract.graphqlInputs);
 }
 
 /**

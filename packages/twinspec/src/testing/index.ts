@@ -6,6 +6,7 @@
 export { walkApi, describeApiWalk, type WalkOptions, type ApiWalkOptions } from "./walk.js";
 export { describeRestAuthMatrix, type AuthMatrixOptions } from "./rest-auth-matrix.js";
 export { describeGraphqlAuthMatrix } from "./graphql-auth-matrix.js";
+export { describeRelationWalk, type RelationWalkOptions } from "./relation-walk.js";
 export { describeStatusWalks, type StatusWalkOptions } from "./status-walks.js";
 export { describeRestFuzz, type FuzzOptions } from "./fuzz/rest.js";
 export { describeGraphqlFuzz } from "./fuzz/graphql.js";

@@ -1,7 +1,7 @@
 // The status walks: declared statuses that every operation of a kind can answer, produced by walking the
 // application's openapi.yaml with what the specs say of each operation (sample bodies, resources, conditional
 // headers): 204 under Prefer: return=minimal, 400 for a malformed path id or query parameter, 404 for an unknown id,
-// 410 for a deleted target, 304 / 412 for conditional requests, 406 / 413 / 415 for content negotiation and bodies,
+// 410 for a deleted target (a child's parent: over GraphQL too), 304 / 412 for conditional requests, 406 / 413 / 415 for content negotiation and bodies,
 // 409 / 422 for Idempotency-Keys, 429 for a caller over its rate limit, 500 — with only a request id — for an
 // unexpected failure and 503 + Retry-After when the database cannot serve. Operation-specific outcomes are the
 // application's own tests. A new resource in the specs is walked as it is.
@@ -10,7 +10,8 @@ import { after, afterEach, describe } from "mocha";
 import { before, it } from "./pending.js";
 import type { AppDefinition } from "../definition.js";
 import { fingerprint } from "../http/idempotency.js";
-import { call } from "./client.js";
+import { getNamedType, isCompositeType } from "graphql";
+import { call, gql } from "./client.js";
 import { hourly, rateLimitFields as fields } from "./rate-limit.js";
 import { startServer, type Faults, type TestServer, type TestServerOptions } from "./server.js";
 import { declares, pathParams, specOf, urlOf, type Operation } from "./spec.js";
@@ -31,6 +32,7 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
   const send = (base: string, op: Operation, ids: Record<string, string>, init?: Parameters<typeof spec.send>[3]) => spec.send(base, op, ids, init);
   const newWorld = (base: string) => spec.newWorld(base);
   const rateLimits = definition.contract.rateLimits;
+  const restParents = definition.contract.restParents;
 
   describe("declared statuses, walked over every operation", () => {
     let s: TestServer;
@@ -71,14 +73,22 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
       }
 
       if (last && declares(op, 410)) {
-        it(`${op.operationId}: a deleted target (or a deleted owner's) → 410`, async () => {
+        const child = restParents[op.operationId];
+        it(`${op.operationId}: a deleted target (or a deleted ${child ? "parent's, up to its owner" : "owner"}'s) → 410`, async () => {
           const ids = await world();
-          // Delete what the path names, if it can be deleted; else its owner (x-resource owner).
-          const target = deleterOf(last) ?? deleterOf(ownerParamOf(last));
-          assert.ok(target, `nothing deletes ${last} or its owner`);
+          // Delete what the path names, if it can be deleted; else the nearest above it: its parent (x-resource
+          // owner: { through }), the parent's, … up to its owner. A child's operation answers its parent's 410.
+          const target = deleterAbove(last);
+          assert.ok(target, `nothing deletes ${last}, its parents or its owner`);
           assert.equal((await send(s.url, target, ids)).status, 204);
           const res = await send(s.url, op, ids);
           assert.equal(res.status, 410, res.text);
+          // The paired root field of a child's operation answers its parent's GONE too.
+          const field = child ? definition.contract.pairs[op.operationId] : undefined;
+          if (field && definition.contract.graphqlParents[field]) {
+            const answer = await sendField(s.url, field, ids);
+            assert.ok(answer.json?.errors?.some((e: { extensions?: { code?: string } }) => e.extensions?.code === "GONE"), `${field}: ${answer.text}`);
+          }
         });
       }
 
@@ -236,7 +246,30 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
     return operations.find((o) => o.method === "DELETE" && o.path === path);
   }
 
-  /** The path parameter naming the owner of what `param` names (x-resource owner; itself for a self-owned one). */
+  /** Sends a root field ("Query.x") with the arguments the specs give it for the instances `ids` names, as admin. */
+  async function sendField(base: string, coordinate: string, ids: Record<string, string>) {
+    const [root, name] = coordinate.split(".");
+    const field = (root === "Query" ? spec.graphqlSchema.getQueryType() : spec.graphqlSchema.getMutationType())!.getFields()[name];
+    const values = spec.argumentValues(root, field, ids);
+    const args = field.args.filter((a) => a.name in values);
+    const declared = args.length ? `(${args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ")})` : "";
+    const passed = args.length ? `(${args.map((a) => `${a.name}: $${a.name}`).join(", ")})` : "";
+    const selection = isCompositeType(getNamedType(field.type)) ? " { __typename }" : "";
+    return gql(base, `${root === "Query" ? "query" : "mutation"}${declared} { ${name}${passed}${selection} }`, values, { token: await token(ADMIN_SUBJECT, "admin") });
+  }
+
+  /** What deletes the thing `param` names, else the nearest thing above it that something deletes (parent, …, owner). */
+  function deleterAbove(param: string): Operation | undefined {
+    const seen = new Set<string>();
+    for (let at: string | undefined = param; at && !seen.has(at); at = ownerParamOf(at)) {
+      seen.add(at);
+      const found = deleterOf(at);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** The path parameter naming the owner of what `param` names (x-resource owner, or the parent it goes through; itself for a self-owned one). */
   function ownerParamOf(param: string): string | undefined {
     const resource = resourceOfParam(param)?.[1];
     return !resource || resource.owner === "none" ? undefined : resource.owner === "self" ? param : resource.owner;

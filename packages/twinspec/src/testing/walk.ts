@@ -15,6 +15,7 @@ import { describeGraphqlAuthMatrix } from "./graphql-auth-matrix.js";
 import { describeRestAuthMatrix, type AuthMatrixOptions } from "./rest-auth-matrix.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf } from "./spec.js";
+import { describeRelationWalk } from "./relation-walk.js";
 import { describeStatusWalks } from "./status-walks.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
 import type { Reply } from "./client.js";
@@ -34,13 +35,15 @@ export interface WalkOptions extends ApiWalkOptions {
   statusWalks?: boolean;
   /** the REST and GraphQL fuzzers (false: not run) */
   fuzz?: false | Omit<FuzzOptions, "server">;
+  /** the N+1 walk over every relation (false: not run) */
+  relationWalk?: boolean;
   /** the per-(operation, status) coverage gate, registered last (false: not run) */
   coverageGate?: false | CoverageOptions;
 }
 
 /**
  * Everything the kit walks, registered as mocha suites in this order: the API walk (describeApiWalk), both
- * authorization matrices, the status walks, both fuzzers, and the per-(operation, status) coverage gate over what all
+ * authorization matrices, the status walks, both fuzzers, the N+1 walk over the relations, and the per-(operation, status) coverage gate over what all
  * of them (and any test of the application that runs before, with the kit's startServer) produced.
  */
 export function walkApi(definition: AppDefinition, options: WalkOptions = {}): void {
@@ -55,6 +58,7 @@ export function walkApi(definition: AppDefinition, options: WalkOptions = {}): v
     describeRestFuzz(definition, { ...options.fuzz, server });
     describeGraphqlFuzz(definition, { ...options.fuzz, server });
   }
+  if (options.relationWalk !== false) describeRelationWalk(definition, { server });
   if (options.coverageGate !== false) statusCoverageGate(definition, options.coverageGate || {});
 }
 

@@ -11,7 +11,7 @@ describe("graphql-jit gives the results of graphql-js", () => {
     s = await startServer({ jobs: { pollMs: 3_600_000 } });
     for (let n = 0; n < 5; n++) await seedAuthor(s, n, { notes: 2 });
     const a = (await s.app.services.authors.list({ limit: 1 })).items[0];
-    const notes = await s.app.services.notes.ofOwners([a.authorId]);
+    const notes = await s.app.services.notes.listByParents([a.authorId]);
     ids = { author: a.authorId, note: notes.get(a.authorId)![0].noteId };
     await s.app.services.notes.update(ids.note, { title: "Changed" });
   });

@@ -20,19 +20,22 @@ export function tagsWithFiles(contract: Contract): { rest: string[]; graphql: st
   };
   return {
     rest: order([...contract.operations.values()].map((o) => o.tag)),
-    graphql: order(contract.fields.map((f) => f.tag)),
+    graphql: order(contract.fields.filter((f) => !f.relation).map((f) => f.tag)),
     domain: contract.resources.map((r) => r.tag),
   };
 }
 
 export function emitContract(contract: Contract, validators: Map<string, OperationValidators>): string {
   const resources = contract.resources.map(
-    (r) => `  ${prop(r.tag)}: { schema: ${quote(r.schema)}, id: ${quote(r.id)}, idPrefix: ${quote(r.idPrefix)}, owner: ${quote(r.owner)}, path: ${quote(r.path)} },`,
+    (r) => `  ${prop(r.tag)}: { schema: ${quote(r.schema)}, id: ${quote(r.id)}, idPrefix: ${quote(r.idPrefix)}, owner: ${quote(r.owner)}, ${r.through ? `through: ${quote(r.through)}, ` : ""}path: ${quote(r.path)} },`,
   );
   const rest = [...contract.operations].map(([id, o]) => `  ${prop(id)}: ${JSON.stringify(o.ownership)},`);
   const roots = contract.fields.filter((f) => f.root);
   const graphql = roots.map((f) => `  ${quote(f.coordinate)}: ${JSON.stringify(f.ownership)},`);
   const inputs = roots.flatMap((f) => (f.input ? [`  ${quote(f.coordinate)}: ${inputEntry(f, validators)},`] : []));
+  const restParents = [...contract.operations].flatMap(([id, o]) => (o.parent ? [`  ${prop(id)}: ${JSON.stringify(o.parent)},`] : []));
+  const graphqlParents = roots.flatMap((f) => (f.parent ? [`  ${quote(f.coordinate)}: ${JSON.stringify(f.parent)},`] : []));
+  const relations = contract.fields.flatMap((f) => (f.relation ? [`  ${quote(f.coordinate)}: ${JSON.stringify(f.relation)},`] : []));
   const pairs = [...contract.operations].flatMap(([id, o]) => (o.graphql ? [`  ${prop(id)}: ${quote(o.graphql)},`] : []));
   return [
     `import { idsFor, type Validator } from "twinspec/runtime";`,
@@ -64,6 +67,27 @@ export function emitContract(contract: Contract, validators: Map<string, Operati
     "/** By root field (\"Query.book\"). */",
     "export const graphqlOwnership: Record<string, Ownership> = {",
     ...graphql,
+    "};",
+    "",
+    "/**",
+    " * What must be live before an operation or root field of a resource owned through a parent runs: the instance a",
+    " * path parameter or argument names (\"itself\": a child collection's parent), or that instance's parents (\"parents\").",
+    " */",
+    "export type ParentRule = { resource: ResourceTag; from: string; of: \"itself\" | \"parents\" };",
+    "",
+    "/** By operationId. */",
+    "export const restParents: Record<string, ParentRule> = {",
+    ...restParents,
+    "};",
+    "",
+    "/** By root field. */",
+    "export const graphqlParents: Record<string, ParentRule> = {",
+    ...graphqlParents,
+    "};",
+    "",
+    "/** Relations (a field listing a resource under its paired REST collection), resolved over batch loaders: the resource listed and the parent's id property. */",
+    "export const relations: Record<string, { child: ResourceTag; by: string }> = {",
+    ...relations,
     "};",
     "",
     "/** operationId → the GraphQL field it pairs with (x-graphql). */",
@@ -127,7 +151,8 @@ function inputEntry(field: FieldPlan, validators: Map<string, OperationValidator
 
 export function emitResolversByTag(contract: Contract): string {
   const { graphql } = tagsWithFiles(contract);
-  const types = [...new Set(contract.fields.map((f) => f.type))].sort();
+  const written = contract.fields.filter((f) => !f.relation);
+  const types = [...new Set(written.map((f) => f.type))].sort();
   const lines = [
     `import type { ${[...types.map((t) => `${t}Resolvers`), "Resolvers"].join(", ")} } from "./graphql.js";`,
     "",
@@ -143,7 +168,7 @@ export function emitResolversByTag(contract: Contract): string {
   for (const tag of graphql) {
     lines.push(`  ${prop(tag)}: {`);
     const byType = new Map<string, string[]>();
-    for (const f of contract.fields.filter((x) => x.tag === tag)) byType.set(f.type, [...(byType.get(f.type) ?? []), f.field]);
+    for (const f of written.filter((x) => x.tag === tag)) byType.set(f.type, [...(byType.get(f.type) ?? []), f.field]);
     for (const [type, fields] of byType) lines.push(`    ${type}: Must<${type}Resolvers, ${fields.map(quote).join(" | ")}>;`);
     lines.push("  };");
   }
@@ -154,12 +179,24 @@ export function emitResolversByTag(contract: Contract): string {
 
 export function emitWiring(contract: Contract, modelFields: Map<string, string[]>): string {
   const { rest, graphql, domain } = tagsWithFiles(contract);
-  const owned = contract.resources.filter((r) => r.owner !== "self" && r.owner !== "none");
+  const owned = contract.resources.filter((r) => r.owner !== "self" && r.owner !== "none" && !r.through);
+  const children = contract.resources.filter((r) => r.through);
+  const parents = contract.resources.filter((r) => children.some((c) => c.through === r.tag));
+  const byTag = new Map(contract.resources.map((r) => [r.tag, r]));
+  const relations = contract.fields.filter((f) => f.relation);
+  const listed = new Set(relations.map((f) => f.relation!.child));
+  // What the compiler asks of each domain service: who owns an instance, which parent it is under, a parent's
+  // lookup, the batched list of a relation's instances under many parents.
+  const asked = contract.resources.flatMap((r) => {
+    const needs = [owned.includes(r) ? "OwnerOf" : "", r.through ? "ParentOf" : "", parents.includes(r) ? "Lookup" : "", listed.has(r.tag) ? `ListByParents<${ident(r.tag)}Domain.${r.schema}>` : ""].filter(Boolean);
+    return needs.length ? [`${prop(r.tag)}: ${needs.join(" & ")}`] : [];
+  });
   const lines = [
     `import type { RestHandlers } from "./rest.js";`,
     `import type { Resolvers } from "./graphql.js";`,
     `import type { ResourceTag } from "./contract.js";`,
-    `import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, RestContext as BaseRestContext, ServiceDeps } from "twinspec";`,
+    `import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, ParentCheck, RestContext as BaseRestContext, ServiceDeps } from "twinspec";`,
+    ...(relations.length ? [`import { relationLoader, selectedFields } from "twinspec";`] : []),
     `import * as contract from "./contract.js";`,
     `import { operationSpecs, restRoutes } from "./rest.js";`,
     `import { persistedDocuments } from "./persisted-documents.js";`,
@@ -176,32 +213,80 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     "",
     "/** A resource owned through one of its properties says who owns an instance (undefined: there is none). */",
     "type OwnerOf = { ownerOf(id: string): Promise<string | undefined> };",
+    "/** A resource owned through a parent says which parent an instance has (undefined: there is no such instance). */",
+    "type ParentOf = { parentOf(id: string): Promise<string | undefined> };",
+    "/** A parent answers its own 404 / 410 (NotFoundError, GoneError) for the children under it. */",
+    "type Lookup = { get(id: string): Promise<unknown> };",
+    "/** A resource a relation lists: its live instances under each of many parents, in one query (`fields`: the ones asked for). */",
+    "type ListByParents<M> = { listByParents(parentIds: readonly string[], fields?: readonly string[]): Promise<Map<string, M[]>> };",
     "",
-    "export function createServices(deps: ServiceDeps): Services {",
-    "  const services = {",
+    "/** What each createService receives (src/domain/<tag>.ts): the store, bus, queue and log, and every service, typed. */",
+    "export type Deps = ServiceDeps<Services>;",
+    "",
+    "export function createServices(base: Omit<ServiceDeps, \"services\">): Services {",
+    "  // Each service reaches the others through deps.services, filled in once all are built.",
+    "  const services = {} as Services;",
+    "  const deps: Deps = { ...base, services };",
+    "  const made = {",
     ...domain.map((t) => `    ${prop(t)}: ${ident(t)}Domain.createService(deps),`),
     "  };",
-    `  return services satisfies { ${owned.map((r) => `${prop(r.tag)}: OwnerOf`).join("; ")} };`,
+    `  return Object.assign(services, made satisfies { ${asked.join("; ")} });`,
     "}",
     "",
     "/** Who owns an instance of a resource: a token whose sub is that id acts for it (undefined: no such instance; null: nobody owns it). */",
     "export function ownerLookup(services: Services): OwnerLookup {",
-    "  return async (resource, id) => {",
+    "  const lookup: OwnerLookup = async (resource, id) => {",
     "    switch (resource as ResourceTag) {",
     ...contract.resources.map((r) =>
-      r.owner === "self" ? `      case ${quote(r.tag)}:\n        return id;`
+      r.through ? `      case ${quote(r.tag)}: {\n        const parent = await services.${ident(r.tag)}.parentOf(id);\n        return parent === undefined ? undefined : lookup(${quote(r.through)}, parent);\n      }`
+      : r.owner === "self" ? `      case ${quote(r.tag)}:\n        return id;`
       : r.owner === "none" ? `      case ${quote(r.tag)}:\n        return null;`
       : `      case ${quote(r.tag)}:\n        return services.${ident(r.tag)}.ownerOf(id);`,
     ),
     "    }",
     "  };",
+    "  return lookup;",
     "}",
+    "",
+    "/** Fails with the parent's own 404 / 410 when what a child's operation names is under a parent that cannot be acted on. */",
+    ...(children.length === 0
+      ? ["export function parentCheck(services: Services): ParentCheck {", "  void services;", "  return async () => {};", "}"]
+      : [
+        "export function parentCheck(services: Services): ParentCheck {",
+        "  const live = async (resource: string, id: string): Promise<void> => {",
+        "    switch (resource as ResourceTag) {",
+        ...parents.map((r) => `      case ${quote(r.tag)}:\n        await services.${ident(r.tag)}.get(id);${r.through ? `\n        await parentsOf(${quote(r.tag)}, id);` : ""}\n        return;`),
+        "    }",
+        "  };",
+        "  const parentsOf = async (resource: string, id: string): Promise<void> => {",
+        "    switch (resource as ResourceTag) {",
+        ...children.map((r) => `      case ${quote(r.tag)}: {\n        const parent = await services.${ident(r.tag)}.parentOf(id);\n        if (parent !== undefined) await live(${quote(byTag.get(r.through!)?.tag ?? r.through!)}, parent);\n        return;\n      }`),
+        "    }",
+        "  };",
+          "  return (rule, id) => (rule.of === \"itself\" ? live(rule.resource, id) : parentsOf(rule.resource, id));",
+          "}",
+        ]),
     "",
     "/** Every operation's handler, from src/rest/<tag>.ts. */",
     `export const restHandlers: RestHandlers = { ${rest.map((t) => `...${ident(t)}Handlers`).join(", ")} };`,
     "",
-    "/** Every resolver, from src/graphql/<tag>.ts and src/graphql/scalars.ts. */",
-    `export const resolvers: Resolvers[] = [scalars, ${graphql.map((t) => `${ident(t)}Resolvers`).join(", ")}];`,
+    "/**",
+    " * The relations' resolvers (a field listing another resource under its paired REST collection): each over a",
+    " * per-request batch loader, one query per relation and set of fields however many parents (no N+1).",
+    " */",
+    ...(relations.length ? ["const listed = <M>(service: ListByParents<M>) => service;", ""] : []),
+    "const relationResolvers: Resolvers = {",
+    ...[...new Set(relations.map((f) => f.type))].flatMap((type) => [
+      `  ${type}: {`,
+      ...relations
+        .filter((f) => f.type === type)
+        .map((f) => `    ${f.field}: (parent, _args, context, info) =>\n      relationLoader(context, ${quote(f.coordinate)}, selectedFields(info), (ids, fields) => listed(context.services.${ident(f.relation!.child)}).listByParents(ids, fields)).load(parent.${f.relation!.by}),`),
+      "  },",
+    ]),
+    "};",
+    "",
+    "/** Every resolver, from src/graphql/<tag>.ts and src/graphql/scalars.ts, and the relations'. */",
+    `export const resolvers: Resolvers[] = [scalars, ${graphql.map((t) => `${ident(t)}Resolvers`).join(", ")}, relationResolvers];`,
     "",
     "/** What every resolver receives (codegen.yml contextType): the services, this operation's loaders, the caller. */",
     "export type GraphqlContext = BaseGraphqlContext<Services, ReturnType<typeof createLoaders>>;",
@@ -210,7 +295,7 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     "export type RestContext = BaseRestContext<Services>;",
     "",
     "/** The application, for the framework: buildApp({ definition, … }), serve(definition). */",
-    "export const definition: AppDefinition<Services> = { contract, operationSpecs, restRoutes, restHandlers, resolvers, scalars, createServices, ownerLookup, createLoaders, persistedDocuments };",
+    "export const definition: AppDefinition<Services> = { contract, operationSpecs, restRoutes, restHandlers, resolvers, scalars, createServices, ownerLookup, parentCheck, createLoaders, persistedDocuments };",
     "",
     "/** Each domain model carries the fields of its GraphQL type that have no resolver (a missing one is named here). */",
     "type Carries<M, K extends keyof M> = M;",

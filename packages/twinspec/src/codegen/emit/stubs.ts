@@ -59,7 +59,7 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
 
   for (const tag of graphql) {
     const file = `src/graphql/${tag}.ts`;
-    const fields = contract.fields.filter((f) => f.tag === tag);
+    const fields = contract.fields.filter((f) => f.tag === tag && !f.relation);
     const path = join(root, file);
     if (!existsSync(path)) {
       const byType = group(fields);
@@ -166,11 +166,20 @@ function domainStub(resource: Resource, doc: JsonObject): string {
   const props = Object.entries(isObject(schema.properties) ? schema.properties : {});
   const service = `${resource.schema}Service`;
   const owned = resource.owner !== "self" && resource.owner !== "none";
+  const method = resource.through
+    ? [
+        `  /** Which ${resource.through} instance ${resource.id} is under (its ${resource.owner}: whoever owns that one owns it); undefined when there is no such ${resource.schema}. */`,
+        `  async parentOf(${resource.id}: string): Promise<string | undefined> ${throwing(`${resource.tag}.parentOf`, "  ")}`,
+      ]
+    : [
+        `  /** Who owns ${resource.id} (its ${resource.owner}); undefined when there is no such ${resource.schema}. */`,
+        `  async ownerOf(${resource.id}: string): Promise<string | undefined> ${throwing(`${resource.tag}.ownerOf`, "  ")}`,
+      ];
   return [
     `// The ${resource.tag} domain: its rules, once, for REST and GraphQL alike. \`npm run generate\` wrote this stub because`,
     `// openapi.yaml declares the resource (tag ${resource.tag}); fill it in. Its table comes from a migration in src/migrations/.`,
     "// The building blocks (ids, pages, 404/410, If-Match, transactions, the table type): README, \"Filling in the stubs\".",
-    `import type { ServiceDeps } from "twinspec";`,
+    `import type { Deps } from "../../generated/wiring.js";`,
     ...(owned ? [STUB_IMPORT] : []),
     "",
     `/** One ${resource.schema} as the domain holds it; GraphQL resolves ${resource.schema}'s fields from it. */`,
@@ -182,17 +191,12 @@ function domainStub(resource: Resource, doc: JsonObject): string {
     "}",
     "",
     `export class ${service} {`,
-    "  constructor(private readonly deps: ServiceDeps) {}",
-    ...(owned
-      ? [
-          "",
-          `  /** Who owns ${resource.id} (its ${resource.owner}); undefined when there is no such ${resource.schema}. */`,
-          `  async ownerOf(${resource.id}: string): Promise<string | undefined> ${throwing(`${resource.tag}.ownerOf`, "  ")}`,
-        ]
-      : []),
+    "  // deps: the store (deps.store.db), bus, queue, log, and every other service, typed (deps.services.<tag>).",
+    "  constructor(private readonly deps: Deps) {}",
+    ...(owned ? ["", ...method] : []),
     "}",
     "",
-    `export function createService(deps: ServiceDeps): ${service} {`,
+    `export function createService(deps: Deps): ${service} {`,
     `  return new ${service}(deps);`,
     "}",
     "",

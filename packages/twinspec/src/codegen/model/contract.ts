@@ -16,24 +16,13 @@ import {
 } from "graphql";
 import type { ContractProblem } from "../load/diagnostics.js";
 import { answersEtag, type Operation } from "./operations.js";
+import { checkParents, parentRule, type ParentRule } from "./parents.js";
+import type { Resource } from "./resource.js";
+import { relationOf, type Relation } from "./relations.js";
 import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./rate-limits.js";
 import { deref, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 
-export interface Resource {
-  /** the tag: names its files (src/domain/<tag>.ts, src/rest/<tag>.ts, src/graphql/<tag>.ts) */
-  tag: string;
-  /** the component schema (and GraphQL type) of one such resource */
-  schema: string;
-  /** the property, path parameter and GraphQL argument that identify one */
-  id: string;
-  idPrefix: string;
-  /** "self": an instance is its own owner (a token whose sub is its id acts for it); "none": nobody owns it; else the property naming its owner */
-  owner: string;
-  /** path template of one resource (its GET), for Location headers */
-  path: string;
-  /** its GET answers an ETag: the domain model needs the version that ETag is made from */
-  etag: boolean;
-}
+export type { Resource };
 
 /** Whose data an operation or root field acts on. */
 type Ownership =
@@ -64,6 +53,10 @@ export interface FieldPlan {
   operationId?: string;
   /** root fields: whose data they act on */
   ownership?: Ownership;
+  /** root fields of a resource owned through a parent: the parent that must be live before the resolver runs */
+  parent?: ParentRule;
+  /** a relation (relations.ts): its resolver is generated, over a batch loader, not written in src/graphql/ */
+  relation?: Relation;
   input?: InputPlan;
 }
 
@@ -71,7 +64,7 @@ export interface Contract {
   scopes: Record<string, string>;
   resources: Resource[];
   /** every operation's ownership and pairing, by operationId */
-  operations: Map<string, { tag: string; graphql?: string; ownership: Ownership }>;
+  operations: Map<string, { tag: string; graphql?: string; ownership: Ownership; parent?: ParentRule }>;
   /** GraphQL fields that need a resolver: every root field, and fields a domain object does not carry */
   fields: FieldPlan[];
   /** GraphQL object type → the tag of its domain model (types paired with a resource schema) */
@@ -143,7 +136,8 @@ export function readContract(
     } else if (typeof unpaired !== "string" || unpaired.trim() === "") {
       rest(where, `${op.operationId} is not paired: add x-graphql: <Type.field> naming its GraphQL counterpart, or x-unpaired: <why it is REST-only>`);
     }
-    opInfo.set(op.operationId, { tag, graphql, ownership: restOwnership(op, byId, byTag) });
+    const parent = parentRule(byTag.get(tag), [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]), byTag);
+    opInfo.set(op.operationId, { tag, graphql, ownership: restOwnership(op, byId, byTag), ...(parent ? { parent } : {}) });
   }
 
   // GraphQL fields: where each resolver lives, who owns what a root field touches, which input rules it shares.
@@ -170,7 +164,12 @@ export function readContract(
       const plan: FieldPlan = { coordinate, type: type.name, field: field.name, root, tag, ...(op ? { operationId: op.operationId } : {}) };
       if (root) {
         plan.ownership = fieldOwnership(field, op, byId, byTag, bySchema);
+        const parent = parentRule(byTag.get(tag), field.args.map((a) => a.name), byTag);
+        if (parent) plan.parent = parent;
         if (op) plan.input = inputPlan(doc, field, op, files.rest, (message) => gql(coordinate, message));
+      } else {
+        const relation = relationOf(type.name, field, op, bySchema, byTag);
+        if (relation) plan.relation = relation;
       }
       fields.push(plan);
     }
@@ -211,21 +210,29 @@ function readResources(doc: JsonObject, operations: Operation[], file: string, p
     if (spec === undefined) return;
     const where = `/tags/${i}/x-resource`;
     const name = textOf(tag.name);
-    if (!isObject(spec) || typeof spec.schema !== "string" || typeof spec.id !== "string" || typeof spec.idPrefix !== "string" || typeof spec.owner !== "string") {
-      return problem(where, `tag ${name}: x-resource needs schema, id, idPrefix and owner ("none", or the property naming the owner)`);
+    const through = isObject(spec) && isObject(spec.owner) ? spec.owner : undefined;
+    if (!isObject(spec) || typeof spec.schema !== "string" || typeof spec.id !== "string" || typeof spec.idPrefix !== "string" || (typeof spec.owner !== "string" && !through)) {
+      return problem(where, `tag ${name}: x-resource needs schema, id, idPrefix and owner ("none", the property naming the owner, or { through: <parent tag>, by: <property naming the parent> })`);
+    }
+    if (through && (typeof through.through !== "string" || typeof through.by !== "string")) {
+      return problem(`${where}/owner`, `tag ${name}: an owner through a parent is { through: <the parent's tag>, by: <the property naming the parent> }`);
     }
     if (!(spec.schema in schemas)) return problem(`${where}/schema`, `tag ${name}: no schema ${spec.schema} under components/schemas`);
     const props = propertiesOf(doc, schemas[spec.schema], file, `/components/schemas/${spec.schema}`);
     if (!props.has(spec.id)) problem(`${where}/id`, `tag ${name}: ${spec.schema} has no property ${spec.id}`);
     if (!/^[a-z][a-z0-9]{1,7}$/.test(spec.idPrefix)) problem(`${where}/idPrefix`, `tag ${name}: idPrefix must be 2-8 lowercase letters or digits`);
-    if (spec.owner !== "none" && !props.has(spec.owner)) problem(`${where}/owner`, `tag ${name}: owner must be "none" or a property of ${spec.schema}, not "${spec.owner}"`);
+    const ownerProp = through ? (through.by as string) : (spec.owner as string);
+    if (ownerProp !== "none" && !props.has(ownerProp)) {
+      problem(`${where}/owner${through ? "/by" : ""}`, through ? `tag ${name}: owner.by must be a property of ${spec.schema}, not "${ownerProp}"` : `tag ${name}: owner must be "none" or a property of ${spec.schema}, not "${ownerProp}"`);
+    }
     const id = spec.id;
     const reads = operations.filter((op) => op.method === "get" && op.path.endsWith(`/{${id}}`));
     if (reads.length !== 1) problem(where, `tag ${name}: expected exactly one GET …/{${spec.id}} (the resource's URL), found ${reads.length}`);
-    const owner = spec.owner === spec.id ? "self" : spec.owner;
+    const owner = ownerProp === spec.id ? "self" : ownerProp;
     const read = reads[0];
-    resources.push({ tag: name, schema: spec.schema, id: spec.id, idPrefix: spec.idPrefix, owner, path: read?.path ?? "", etag: !!read && answersEtag(read) });
+    resources.push({ tag: name, schema: spec.schema, id: spec.id, idPrefix: spec.idPrefix, owner, ...(through ? { through: through.through as string } : {}), path: read?.path ?? "", etag: !!read && answersEtag(read) });
   });
+  checkParents(resources, problem);
   return resources;
 }
 

@@ -52,6 +52,38 @@ describe("the contract of openapi.yaml and schema.graphql", () => {
     assert.deepEqual(contract.operations.get("getNote")!.ownership, { kind: "none" });
   });
 
+  describe("owners through a parent (x-resource owner: { through, by })", () => {
+    const through = (owner: unknown, prop = "authorId") => (doc: any) => {
+      doc.components.schemas.Note.properties[prop] = { type: "string" };
+      doc.tags[0]["x-resource"].owner = owner;
+    };
+
+    it("records the parent, and what must be live before each operation and root field of the child runs", () => {
+      const { contract, problems } = read(through({ through: "authors", by: "authorId" }));
+      assert.deepEqual(problems, []);
+      const notes = contract.resources.find((r) => r.tag === "notes")!;
+      assert.deepEqual([notes.owner, notes.through], ["authorId", "authors"]);
+      assert.deepEqual(contract.operations.get("listAuthorNotes")!.parent, { resource: "authors", from: "authorId", of: "itself" });
+      assert.deepEqual(contract.operations.get("getNote")!.parent, { resource: "notes", from: "noteId", of: "parents" });
+      assert.equal(contract.operations.get("getAuthor")!.parent, undefined, "the parent's own operations check nothing more");
+      assert.deepEqual(contract.fields.find((f) => f.coordinate === "Mutation.updateNote")!.parent, { resource: "notes", from: "noteId", of: "parents" });
+      assert.deepEqual(contract.operations.get("getNote")!.ownership, { kind: "instance", resource: "notes", from: "noteId" });
+    });
+
+    it("names a parent that is no resource, a property that is not the parent's id, a missing property, and a loop", () => {
+      assert.match(messages(read(through({ through: "books", by: "authorId" }))).join("\n"), /owner.through names books, which is no tag with x-resource/);
+      assert.match(messages(read(through({ through: "authors", by: "ownerId" }))).join("\n"), /owner.by must be authorId, the id of its parent authors, not ownerId/);
+      assert.match(messages(read(through({ through: "authors", by: "writer" }, "other"))).join("\n"), /owner.by must be a property of Note, not "writer"/);
+      assert.match(messages(read(through({ through: "authors" }))).join("\n"), /an owner through a parent is \{ through/);
+      const loop = (doc: any) => {
+        through({ through: "authors", by: "authorId" })(doc);
+        doc.components.schemas.Author.properties.noteId = { type: "string" };
+        doc.tags[1]["x-resource"].owner = { through: "notes", by: "noteId" };
+      };
+      assert.match(messages(read(loop)).join("\n"), /its owners go round in a loop \(notes → authors → notes\)/);
+    });
+  });
+
   it("places every resolver in a tag's file: paired fields with their operation, others with their type", () => {
     const { contract } = read();
     const where = Object.fromEntries(contract.fields.map((f) => [f.coordinate, f.tag]));
