@@ -4,6 +4,7 @@
 // hand-written loader answered: packages/twinspec/test/graphql/lookups.test.ts).
 import assert from "node:assert/strict";
 import { gql, startServer, type TestServer } from "../support/server.js";
+import { token } from "../support/auth.js";
 import { seedCustomer } from "./helpers.js";
 
 describe("GraphQL relations to one customer (Order.customer, Cart.customer)", () => {
@@ -26,5 +27,13 @@ describe("GraphQL relations to one customer (Order.customer, Cart.customer)", ()
     const orphan = await gql(s.url, `query($o: ID!) { order(orderId: $o) { orderId customer { customerId } } }`, { o: orderId });
     assert.equal(orphan.json.data.order, null);
     assert.deepEqual(orphan.json.errors.map((e: { extensions: { code: string }; path: string[] }) => [e.extensions.code, e.path.join(".")]), [["GONE", "order"]]);
+  });
+
+  it("keeps @auth on the generated resolvers: without customers:read, Order.customer is FORBIDDEN", async () => {
+    const customer = await seedCustomer(s, 2, { orders: 1 });
+    const [{ orderId }] = [...((await s.app.services.orders.listByParents([customer.customerId])).get(customer.customerId) ?? [])];
+    const res = await gql(s.url, `query($o: ID!) { order(orderId: $o) { customer { firstName } } }`, { o: orderId }, { token: await token(customer.customerId, "orders:read") });
+    assert.equal(res.json.data.order, null);
+    assert.deepEqual(res.json.errors.map((e: { extensions: { code: string }; path: string[] }) => [e.extensions.code, e.path.join(".")]), [["FORBIDDEN", "order.customer"]]);
   });
 });
