@@ -98,11 +98,13 @@ export const graphqlParents: Record<string, ParentRule> = {
   "Mutation.addOrderNote": {"resource":"orders","from":"orderId","of":"itself"},
 };
 
-/** Relations (a field listing a resource under its paired REST collection), resolved over batch loaders: the resource listed and the parent's id property. */
-export const relations: Record<string, { child: ResourceTag; by: string }> = {
-  "Customer.orders": {"child":"orders","by":"customerId"},
-  "Customer.carts": {"child":"carts","by":"customerId"},
-  "Order.notes": {"child":"notes","by":"orderId"},
+/** Relations (a field reading a resource through its paired REST collection or lookup), resolved over batch loaders: what is read, and the property batched on. */
+export const relations: Record<string, { kind: "list" | "one"; resource: ResourceTag; by: string; nullable?: boolean }> = {
+  "Customer.orders": {"kind":"list","resource":"orders","by":"customerId"},
+  "Customer.carts": {"kind":"list","resource":"carts","by":"customerId"},
+  "Order.customer": {"kind":"one","resource":"customers","by":"customerId"},
+  "Order.notes": {"kind":"list","resource":"notes","by":"orderId"},
+  "Cart.customer": {"kind":"one","resource":"customers","by":"customerId"},
 };
 
 /** operationId → the GraphQL field it pairs with (x-graphql). */

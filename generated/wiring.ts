@@ -3,7 +3,7 @@ import type { RestHandlers } from "./rest.js";
 import type { Resolvers } from "./graphql.js";
 import type { ResourceTag } from "./contract.js";
 import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, ParentCheck, RestContext as BaseRestContext, ServiceDeps } from "twinspec";
-import { relationLoader, selectedFields } from "twinspec";
+import { loadRequired, lookupLoader, relationLoader, selectedFields } from "twinspec";
 import * as contract from "./contract.js";
 import { operationSpecs, restRoutes } from "./rest.js";
 import { persistedDocuments } from "./persisted-documents.js";
@@ -42,6 +42,8 @@ type ParentOf = { parentOf(id: string): Promise<string | undefined> };
 type Lookup = { get(id: string): Promise<unknown> };
 /** A resource a relation lists: its live instances under each of many parents, in one query (`fields`: the ones asked for). */
 type ListByParents<M> = { listByParents(parentIds: readonly string[], fields?: readonly string[]): Promise<Map<string, M[]>> };
+/** A resource a relation names one instance of: the live ones among many ids, in one query, in any order (missing or deleted: left out). */
+type GetMany<M> = { getMany(ids: readonly string[]): Promise<M[]> };
 
 /** What each createService receives (src/domain/<tag>.ts): the store, bus, queue and log, and every service, typed. */
 export type Deps = ServiceDeps<Services>;
@@ -57,7 +59,7 @@ export function createServices(base: Omit<ServiceDeps, "services">): Services {
     jobs: jobsDomain.createService(deps),
     notes: notesDomain.createService(deps),
   };
-  return Object.assign(services, made satisfies { orders: OwnerOf & Lookup & ListByParents<ordersDomain.Order>; carts: OwnerOf & ListByParents<cartsDomain.Cart>; jobs: OwnerOf; notes: ParentOf & ListByParents<notesDomain.OrderNote> });
+  return Object.assign(services, made satisfies { customers: GetMany<customersDomain.Customer>; orders: OwnerOf & Lookup & ListByParents<ordersDomain.Order>; carts: OwnerOf & ListByParents<cartsDomain.Cart>; jobs: OwnerOf; notes: ParentOf & ListByParents<notesDomain.OrderNote> });
 }
 
 /** Who owns an instance of a resource: a token whose sub is that id acts for it (undefined: no such instance; null: nobody owns it). */
@@ -106,10 +108,11 @@ export function parentCheck(services: Services): ParentCheck {
 export const restHandlers: RestHandlers = { ...customersHandlers, ...ordersHandlers, ...cartsHandlers, ...jobsHandlers, ...notesHandlers };
 
 /**
- * The relations' resolvers (a field listing another resource under its paired REST collection): each over a
- * per-request batch loader, one query per relation and set of fields however many parents (no N+1).
+ * The relations' resolvers (a field reading another resource through its paired REST collection or lookup): each
+ * over a per-request batch loader, one query per relation (and set of fields) however many parents (no N+1).
  */
 const listed = <M>(service: ListByParents<M>) => service;
+const fetched = <M>(service: GetMany<M>) => service;
 
 const relationResolvers: Resolvers = {
   Customer: {
@@ -119,8 +122,14 @@ const relationResolvers: Resolvers = {
       relationLoader(context, "Customer.carts", selectedFields(info), (ids, fields) => listed(context.services.carts).listByParents(ids, fields)).load(parent.customerId),
   },
   Order: {
+    customer: (parent, _args, context) =>
+      loadRequired(lookupLoader(context, "customers", (ids) => fetched(context.services.customers).getMany(ids), (item) => item.customerId), "customer", parent.customerId),
     notes: (parent, _args, context, info) =>
       relationLoader(context, "Order.notes", selectedFields(info), (ids, fields) => listed(context.services.notes).listByParents(ids, fields)).load(parent.orderId),
+  },
+  Cart: {
+    customer: (parent, _args, context) =>
+      loadRequired(lookupLoader(context, "customers", (ids) => fetched(context.services.customers).getMany(ids), (item) => item.customerId), "customer", parent.customerId),
   },
 };
 

@@ -15,7 +15,4 @@ export const resolvers: ResolversByTag["carts"] = {
     },
     checkoutCart: (_, { cartId }, { services }) => services.carts.checkout(cartId),
   },
-  Cart: {
-    customer: (cart, _, { loaders }) => loaders.customer.load(cart.customerId),
-  },
 };

@@ -1,17 +1,19 @@
 // GraphQL resolvers for the customers fields of schema.graphql: thin calls into the domain (src/domain/customers.ts).
 // `npm run generate` adds a stub here for each new field that needs a resolver; replace its body.
 import type { ResolversByTag } from "../../generated/resolvers.js";
-import { selectedFields } from "twinspec";
+import { primeLookup, selectedFields } from "twinspec";
 
 export const resolvers: ResolversByTag["customers"] = {
   Query: {
     // Only the selected fields' columns are read (three of the seven for a typical query).
     customer: (_, { customerId }, { services }, info) => services.customers.get(customerId, selectedFields(info)),
-    customers: async (_, { first, after }, { services, loaders }) => {
+    customers: async (_, { first, after }, context) => {
+      const { services } = context;
       // `after` is a customerId: continue right after that customer.
       const cursor = after ? await services.customers.cursorAfter(after) : undefined;
       const page = await services.customers.list({ limit: first ?? 20, cursor });
-      for (const c of page.items) loaders.customer.prime(c.customerId, c);
+      // Order.customer and Cart.customer under them cost no query: their loader knows these already.
+      for (const c of page.items) primeLookup(context, "customers", c.customerId, c);
       return page.items;
     },
   },

@@ -13,9 +13,6 @@ export const resolvers: ResolversByTag["orders"] = {
     placeOrder: (_, { customerId, input }, { services }) => services.orders.place(customerId, input),
     updateOrderStatus: (_, { orderId, status }, { services }) => services.orders.changeStatus(orderId, status),
   },
-  Order: {
-    customer: (order, _, { loaders }) => loaders.customer.load(order.customerId),
-  },
   Subscription: {
     orderStatusChanged: {
       subscribe: async (_, { customerId, after }, { services, streams, bus, lastEventId }) => {

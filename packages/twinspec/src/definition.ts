@@ -55,8 +55,11 @@ export interface ContractFacts {
   graphqlOwnership: Readonly<Record<string, Ownership>>;
   restParents: Readonly<Record<string, ParentRule>>;
   graphqlParents: Readonly<Record<string, ParentRule>>;
-  /** "Order.notes" → the resource it lists and the parent's id property (generated resolvers over batch loaders) */
-  relations: Readonly<Record<string, { child: string; by: string }>>;
+  /**
+   * Relations (generated resolvers over batch loaders): "Order.notes" → { kind: "list", resource: "notes", by: the
+   * parent's id property }; "Order.customer" → { kind: "one", resource: "customers", by: the property naming it }
+   */
+  relations: Readonly<Record<string, { kind: "list" | "one"; resource: string; by: string; nullable?: boolean }>>;
   pairs: Readonly<Record<string, string>>;
   graphqlInputs: Readonly<Record<string, InputRules>>;
   rateLimits: {

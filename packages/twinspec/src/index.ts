@@ -28,6 +28,7 @@ export { etagOf, prefersMinimal, resourceHeaders } from "./http/conditional.js";
 export { pageLink } from "./rest/pagination.js";
 export { selectedFields } from "./graphql/selection.js";
 export { relationLoader } from "./graphql/relations.js";
+export { loadOptional, loadRequired, lookupLoader, primeLookup } from "./graphql/lookups.js";
 export { DateTime } from "./graphql/scalars.js";
 
 // The store: its database, transactions, compiled statements, migrations' column types, the job queue, the event bus.

@@ -1,5 +1,5 @@
 // The N+1 walk: every relation of the specs (generated/contract.ts relations: a field listing a resource under its
-// paired REST collection) is read under a few parents, then under many, in one GraphQL document each, and what the
+// paired REST collection, or naming one instance through its paired lookup) is read under a few parents, then under many, in one GraphQL document each, and what the
 // relation itself costs in database queries (db_queries_total on /metrics: the document with it, less the same
 // document without it) must not grow with the number of parents. The parents are reached from the schema alone:
 // a root field listing them, or listing what lists them, with no required argument.
@@ -55,7 +55,7 @@ export function describeRelationWalk(definition: AppDefinition, options: Relatio
       const [typeName, fieldName] = coordinate.split(".");
       const path = pathTo(spec.graphqlSchema, typeName);
       assert.ok(path, `no root field lists ${typeName} (or what lists it) without a required argument: the N+1 walk cannot reach ${coordinate}`);
-      const childId = resources[relations[coordinate].child].id;
+      const childId = resources[relations[coordinate].resource].id;
       const document = (leaf: string) => `{ ${path.reduceRight((inner, field) => `${field} { ${inner} }`, leaf)} }`;
       const queries = async (leaf: string) => {
         // The least of five readings: a query of background work (a job poll, a rate limit's flush) does not count

@@ -26,11 +26,12 @@ function graphqlScopes(schema: GraphQLSchema, path: string): string[] | undefine
 
 const show = (scopes: string[] | undefined) => (scopes === undefined ? "(public)" : scopes.length ? [...scopes].sort().join(" ") : "(any token)");
 
-export function checkScopes(doc: JsonObject, sdl: string, pairs: Record<string, string>, file = "openapi.yaml"): ScopeMismatch[] {
+/** `pairs`: operationId → the field it pairs with, or the fields (a lookup's root field, then its relation fields). */
+export function checkScopes(doc: JsonObject, sdl: string, pairs: Record<string, string | readonly string[]>, file = "openapi.yaml"): ScopeMismatch[] {
   const schema = buildSchema(sdl);
   const operations = new Map(collectOperations(doc, file).map((op) => [op.operationId, op]));
   const mismatches: ScopeMismatch[] = [];
-  for (const [operationId, field] of Object.entries(pairs)) {
+  for (const [operationId, field] of Object.entries(pairs).flatMap(([id, fields]) => (typeof fields === "string" ? [fields] : fields).map((f) => [id, f] as const))) {
     const op = operations.get(operationId);
     const gql = graphqlScopes(schema, field);
     if (!op || gql === null) {

@@ -135,7 +135,7 @@ function pairSameNames(c: Comparison) {
 /** The request body and result of each operation paired with a GraphQL field, with the field's input and type. */
 function pairOperations(c: Comparison) {
   const { schema } = c;
-  for (const { operationId, graphql, unpaired, body, result } of restOperations(c.openapi, c.resolve)) {
+  for (const { operationId, graphql, unpaired, body, result } of restOperations(c.openapi, c.resolve).flatMap((op) => (op.graphql.length ? op.graphql : [undefined]).map((graphql) => ({ ...op, graphql })))) {
     if (unpaired) continue;
     const [typeName, fieldName] = graphql?.split(".") ?? [];
     const owner = typeName ? schema.getType(typeName) : (schema.getMutationType()?.getFields()[operationId] ? schema.getMutationType() : schema.getQueryType());
@@ -371,7 +371,8 @@ function describeRest(value: JsonObject, raw?: Json): string {
 
 interface RestOperation {
   operationId: string;
-  graphql?: string;
+  /** the fields x-graphql names (a lookup's root field, then relation fields reading what it reads) */
+  graphql: string[];
   unpaired: boolean;
   /** the request body schema and the first 2xx response schema, as written (maybe $refs) */
   body?: Json;
@@ -387,7 +388,7 @@ function restOperations(openapi: JsonObject, resolve: (raw: Json, at: string) =>
       const ok = Object.entries(isObject(op.responses) ? op.responses : {}).find(([status]) => /^2\d\d$/.test(status))?.[1];
       out.push({
         operationId: op.operationId,
-        graphql: typeof op["x-graphql"] === "string" ? op["x-graphql"] : undefined,
+        graphql: (Array.isArray(op["x-graphql"]) ? op["x-graphql"] : [op["x-graphql"]]).filter((f): f is string => typeof f === "string"),
         unpaired: typeof op["x-unpaired"] === "string",
         body,
         result: ok === undefined ? undefined : firstSchema(resolve(ok, path).value.content),

@@ -52,7 +52,9 @@ export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.grap
     report.info.push(`${contract.resources.length} resources; ${paired} of ${operations.length} operations paired with GraphQL fields, every status and conditional header the server answers declared`);
   }
 
-  const pairs = Object.fromEntries([...contract.operations].flatMap(([id, o]) => (o.graphql ? [[id, o.graphql]] : [])));
+  // The fields x-graphql names after an operation's first (relations reading what it reads) share its scopes too.
+  const alsoPaired = (id: string, first: string) => contract.fields.filter((f) => f.operationId === id && f.coordinate !== first).map((f) => f.coordinate);
+  const pairs = Object.fromEntries([...contract.operations].flatMap(([id, o]) => (o.graphql ? [[id, [o.graphql, ...alsoPaired(id, o.graphql)]]] : [])));
   const scopeMismatches = checkScopes(restDoc, sdl, pairs, openapi);
   if (scopeMismatches.length > 0) {
     report.failed = true;

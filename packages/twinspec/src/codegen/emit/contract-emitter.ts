@@ -7,6 +7,7 @@
 //   GraphQL resolvers) and assembles them, so a missing module, handler, resolver or ownerOf is a type error.
 import type { Contract, FieldPlan } from "../model/contract.js";
 import { prop, quote } from "../model/operations.js";
+import { emitRelationResolvers, RELATION_TYPES, relationImports, relationNeeds } from "./relation-resolvers.js";
 import type { OperationValidators } from "./validators.js";
 
 const ident = (tag: string) => tag.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(\d)/, "_$1");
@@ -85,8 +86,8 @@ export function emitContract(contract: Contract, validators: Map<string, Operati
     ...graphqlParents,
     "};",
     "",
-    "/** Relations (a field listing a resource under its paired REST collection), resolved over batch loaders: the resource listed and the parent's id property. */",
-    "export const relations: Record<string, { child: ResourceTag; by: string }> = {",
+    "/** Relations (a field reading a resource through its paired REST collection or lookup), resolved over batch loaders: what is read, and the property batched on. */",
+    "export const relations: Record<string, { kind: \"list\" | \"one\"; resource: ResourceTag; by: string; nullable?: boolean }> = {",
     ...relations,
     "};",
     "",
@@ -184,11 +185,10 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
   const parents = contract.resources.filter((r) => children.some((c) => c.through === r.tag));
   const byTag = new Map(contract.resources.map((r) => [r.tag, r]));
   const relations = contract.fields.filter((f) => f.relation);
-  const listed = new Set(relations.map((f) => f.relation!.child));
   // What the compiler asks of each domain service: who owns an instance, which parent it is under, a parent's
-  // lookup, the batched list of a relation's instances under many parents.
+  // lookup, the batched read a relation makes of it (its instances under many parents, or many instances by id).
   const asked = contract.resources.flatMap((r) => {
-    const needs = [owned.includes(r) ? "OwnerOf" : "", r.through ? "ParentOf" : "", parents.includes(r) ? "Lookup" : "", listed.has(r.tag) ? `ListByParents<${ident(r.tag)}Domain.${r.schema}>` : ""].filter(Boolean);
+    const needs = [owned.includes(r) ? "OwnerOf" : "", r.through ? "ParentOf" : "", parents.includes(r) ? "Lookup" : "", ...relationNeeds(relations, r)].filter(Boolean);
     return needs.length ? [`${prop(r.tag)}: ${needs.join(" & ")}`] : [];
   });
   const lines = [
@@ -196,7 +196,7 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     `import type { Resolvers } from "./graphql.js";`,
     `import type { ResourceTag } from "./contract.js";`,
     `import type { AppDefinition, GraphqlContext as BaseGraphqlContext, OwnerLookup, ParentCheck, RestContext as BaseRestContext, ServiceDeps } from "twinspec";`,
-    ...(relations.length ? [`import { relationLoader, selectedFields } from "twinspec";`] : []),
+    ...relationImports(relations),
     `import * as contract from "./contract.js";`,
     `import { operationSpecs, restRoutes } from "./rest.js";`,
     `import { persistedDocuments } from "./persisted-documents.js";`,
@@ -217,8 +217,7 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     "type ParentOf = { parentOf(id: string): Promise<string | undefined> };",
     "/** A parent answers its own 404 / 410 (NotFoundError, GoneError) for the children under it. */",
     "type Lookup = { get(id: string): Promise<unknown> };",
-    "/** A resource a relation lists: its live instances under each of many parents, in one query (`fields`: the ones asked for). */",
-    "type ListByParents<M> = { listByParents(parentIds: readonly string[], fields?: readonly string[]): Promise<Map<string, M[]>> };",
+    ...RELATION_TYPES,
     "",
     "/** What each createService receives (src/domain/<tag>.ts): the store, bus, queue and log, and every service, typed. */",
     "export type Deps = ServiceDeps<Services>;",
@@ -270,20 +269,7 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     "/** Every operation's handler, from src/rest/<tag>.ts. */",
     `export const restHandlers: RestHandlers = { ${rest.map((t) => `...${ident(t)}Handlers`).join(", ")} };`,
     "",
-    "/**",
-    " * The relations' resolvers (a field listing another resource under its paired REST collection): each over a",
-    " * per-request batch loader, one query per relation and set of fields however many parents (no N+1).",
-    " */",
-    ...(relations.length ? ["const listed = <M>(service: ListByParents<M>) => service;", ""] : []),
-    "const relationResolvers: Resolvers = {",
-    ...[...new Set(relations.map((f) => f.type))].flatMap((type) => [
-      `  ${type}: {`,
-      ...relations
-        .filter((f) => f.type === type)
-        .map((f) => `    ${f.field}: (parent, _args, context, info) =>\n      relationLoader(context, ${quote(f.coordinate)}, selectedFields(info), (ids, fields) => listed(context.services.${ident(f.relation!.child)}).listByParents(ids, fields)).load(parent.${f.relation!.by}),`),
-      "  },",
-    ]),
-    "};",
+    ...emitRelationResolvers(relations, byTag),
     "",
     "/** Every resolver, from src/graphql/<tag>.ts and src/graphql/scalars.ts, and the relations'. */",
     `export const resolvers: Resolvers[] = [scalars, ${graphql.map((t) => `${ident(t)}Resolvers`).join(", ")}, relationResolvers];`,

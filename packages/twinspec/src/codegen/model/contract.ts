@@ -18,7 +18,7 @@ import type { ContractProblem } from "../load/diagnostics.js";
 import { answersEtag, type Operation } from "./operations.js";
 import { checkParents, parentRule, type ParentRule } from "./parents.js";
 import type { Resource } from "./resource.js";
-import { relationOf, type Relation } from "./relations.js";
+import { notARelation, relationOf, type Relation } from "./relations.js";
 import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./rate-limits.js";
 import { deref, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 
@@ -115,24 +115,31 @@ export function readContract(
   // Pairing: every operation is paired with one GraphQL field, or says why not.
   const opInfo: Contract["operations"] = new Map();
   const pairedField = new Map<string, Operation>();
+  // Fields x-graphql names after an operation's first: each must be a relation (relations.ts).
+  const extras = new Map<string, Operation>();
   for (const op of operations) {
     const where = `/paths/${op.operationId}`;
     const tag = op.tags[0] ?? "default";
     if (op.tags.length === 0) rest(where, `${op.operationId} has no tag; its first tag names the file that implements it (src/rest/<tag>.ts)`);
     else if (!declaredTags.has(tag)) rest(where, `${op.operationId}'s tag "${tag}" is not declared under tags`);
-    const target = op.extensions["x-graphql"];
+    const targets = pairedTargets(op.extensions["x-graphql"]);
     const unpaired = op.extensions["x-unpaired"];
     let graphql: string | undefined;
-    if (typeof target === "string") {
-      const [typeName, fieldName] = target.split(".");
-      const type = schema.getType(typeName);
-      if (!isObjectType(type) || !type.getFields()[fieldName]) rest(where, `${op.operationId}: x-graphql names ${target}, which ${files.graphql} does not have`);
-      else if (pairedField.has(target)) rest(where, `${op.operationId}: ${target} is already paired with ${pairedField.get(target)!.operationId}`);
-      else {
-        pairedField.set(target, op);
-        graphql = target;
-      }
+    if (targets) {
+      targets.forEach((target, i) => {
+        const [typeName, fieldName] = target.split(".");
+        const type = schema.getType(typeName);
+        if (!isObjectType(type) || !type.getFields()[fieldName]) rest(where, `${op.operationId}: x-graphql names ${target}, which ${files.graphql} does not have`);
+        else if (pairedField.has(target)) rest(where, `${op.operationId}: ${target} is already paired with ${pairedField.get(target)!.operationId}`);
+        else {
+          pairedField.set(target, op);
+          if (i === 0) graphql = target;
+          else extras.set(target, op);
+        }
+      });
       if (unpaired !== undefined) rest(where, `${op.operationId} has both x-graphql and x-unpaired; keep one`);
+    } else if (op.extensions["x-graphql"] !== undefined) {
+      rest(where, `${op.operationId}: x-graphql is a field (Type.field), or a list of them: its counterpart first, then relation fields that read what it reads`);
     } else if (typeof unpaired !== "string" || unpaired.trim() === "") {
       rest(where, `${op.operationId} is not paired: add x-graphql: <Type.field> naming its GraphQL counterpart, or x-unpaired: <why it is REST-only>`);
     }
@@ -168,9 +175,11 @@ export function readContract(
         if (parent) plan.parent = parent;
         if (op) plan.input = inputPlan(doc, field, op, files.rest, (message) => gql(coordinate, message));
       } else {
-        const relation = relationOf(type.name, field, op, bySchema, byTag);
+        const relation = relationOf(type.name, field, op, props, bySchema, byTag);
         if (relation) plan.relation = relation;
+        else if (extras.has(coordinate)) rest(`/paths/${op!.operationId}`, notARelation(coordinate, op!, byTag));
       }
+      if (root && extras.has(coordinate)) rest(`/paths/${op!.operationId}`, notARelation(coordinate, op!, byTag));
       fields.push(plan);
     }
   }
@@ -181,6 +190,12 @@ export function readContract(
   const graphqlLimits = readGraphqlRateLimits(schema, gql);
   const rateLimits = { budgets: { ...restLimits.budgets, ...graphqlLimits.budgets }, rest: restLimits.rest, graphql: graphqlLimits.graphql };
   return { contract: { scopes, resources, operations: opInfo, fields, models, scalars, rateLimits }, problems };
+}
+
+/** The fields x-graphql names: one (a string), or a non-empty list of them; undefined when it is neither. */
+function pairedTargets(value: Json | undefined): string[] | undefined {
+  if (typeof value === "string") return [value];
+  return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === "string") ? value : undefined;
 }
 
 export function readScopes(doc: JsonObject, problem: (pointer: string, message: string) => void): Record<string, string> {

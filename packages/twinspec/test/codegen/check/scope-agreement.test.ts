@@ -35,4 +35,14 @@ describe("scope agreement between openapi.yaml and schema.graphql", () => {
     const report = formatScopes(mismatches);
     assert.match(report, /getAuthor ↔ Query\.author: REST needs authors:read, GraphQL needs authors:write/);
   });
+
+  it("a lookup pairs with its root field and the relation fields after it (x-graphql: a list): each is compared", () => {
+    const pairs = { getAuthor: ["Query.author", "Note.author"] };
+    assert.deepEqual(
+      checkScopes(doc, sdl, pairs).map((m) => `${m.operationId}|${m.field}|${m.rest}|${m.graphql}`),
+      ["getAuthor|Note.author|authors:read|(public)"],
+    );
+    const agreeing = sdl.replace(/author: Author @unpaired/, 'author: Author @auth(scopes: ["authors:read"]) @unpaired');
+    assert.deepEqual(checkScopes(doc, agreeing, pairs), []);
+  });
 });

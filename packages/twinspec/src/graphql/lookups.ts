@@ -1,0 +1,63 @@
+// The per-request batch loaders of single-object relations (generated/wiring.ts relationResolvers: Order.customer,
+// paired with the lookup GET /customers/{customerId}): one DataLoader per request and resource read, so every
+// object of one document that names an instance is answered by one batched call (getMany) per tick, however many
+// objects there are. A root field that has already read instances may prime the loader (primeLookup): a relation
+// to them then costs no query at all.
+import DataLoader from "dataloader";
+import { NotFoundError } from "../domain/errors.js";
+
+type Fetch<T> = (ids: readonly string[]) => Promise<readonly T[]>;
+
+interface Entry {
+  loader?: DataLoader<string, unknown>;
+  /** instances primed before the loader was first asked for */
+  primed: Map<string, unknown>;
+}
+
+// Keyed by the request's context object: the loaders live as long as the request does.
+const perRequest = new WeakMap<object, Map<string, Entry>>();
+
+function entryOf(context: object, resource: string): Entry {
+  let byResource = perRequest.get(context);
+  if (!byResource) perRequest.set(context, (byResource = new Map()));
+  let entry = byResource.get(resource);
+  if (!entry) byResource.set(resource, (entry = { primed: new Map() }));
+  return entry;
+}
+
+/**
+ * The loader of `resource`'s live instances ("customers") for this request: `fetch` reads many in one query (getMany:
+ * live ones only, in any order), `idOf` tells which is which; a missing or deleted one loads undefined.
+ */
+export function lookupLoader<T>(context: object, resource: string, fetch: Fetch<T>, idOf: (item: T) => string): DataLoader<string, T | undefined> {
+  const entry = entryOf(context, resource);
+  if (!entry.loader) {
+    const loader = new DataLoader<string, T | undefined>(async (ids) => {
+      const found = new Map((await fetch(ids)).map((item) => [idOf(item), item]));
+      return ids.map((id) => found.get(id));
+    });
+    for (const [id, item] of entry.primed) loader.prime(id, item as T);
+    entry.primed.clear();
+    entry.loader = loader;
+  }
+  return entry.loader as DataLoader<string, T | undefined>;
+}
+
+/** Tells this request's loader of `resource` an instance it has already read (a live one), so no query reads it again. */
+export function primeLookup(context: object, resource: string, id: string, item: unknown): void {
+  const entry = entryOf(context, resource);
+  if (entry.loader) entry.loader.prime(id, item);
+  else entry.primed.set(id, item);
+}
+
+/** A non-null relation: the instance, or NOT_FOUND (`noun` names it: "customer cus_… does not exist"). */
+export async function loadRequired<T>(loader: DataLoader<string, T | undefined>, noun: string, id: string): Promise<T> {
+  const item = await loader.load(id);
+  if (item === undefined) throw new NotFoundError(noun, id);
+  return item;
+}
+
+/** A nullable relation: the instance, or null when the object names none or a missing one. */
+export async function loadOptional<T>(loader: DataLoader<string, T | undefined>, id: string | null | undefined): Promise<T | null> {
+  return id == null ? null : ((await loader.load(id)) ?? null);
+}
