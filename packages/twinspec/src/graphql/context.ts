@@ -18,6 +18,8 @@ export type GraphqlContext<Services = unknown, Loaders = object> = {
   streams: LiveStreams;
   /** SSE: the Last-Event-ID a reconnecting client sent, to resume a subscription after (`after` ?? this) */
   lastEventId?: string;
+  /** What lives as long as this operation, made by `make` the first time `key` is asked for (the relations' batch loaders). */
+  memo<T>(key: string, make: () => T): T;
 };
 
 interface Shared<Services = unknown, Loaders = object> {
@@ -36,6 +38,7 @@ export type Caller = { principal?: Principal | null; requestId?: string; log?: L
  */
 class OperationContext<Services, Loaders> {
   #loaders: Loaders | undefined;
+  #memos: Map<string, unknown> | undefined;
   readonly #createLoaders: (services: Services) => Loaders;
   readonly #caller: Caller;
   readonly services: Services;
@@ -56,6 +59,12 @@ class OperationContext<Services, Loaders> {
   }
   get loaders(): Loaders {
     return (this.#loaders ??= this.#createLoaders(this.services));
+  }
+  memo<T>(key: string, make: () => T): T {
+    const memos = (this.#memos ??= new Map());
+    let value = memos.get(key) as T | undefined;
+    if (value === undefined) memos.set(key, (value = make()));
+    return value;
   }
   get log(): Logger | undefined {
     const log = this.#caller.log;

@@ -5,6 +5,7 @@
 // to them then costs no query at all.
 import DataLoader from "dataloader";
 import { NotFoundError } from "../domain/errors.js";
+import type { OperationMemo } from "./relations.js";
 
 type Fetch<T> = (ids: readonly string[]) => Promise<readonly T[]>;
 
@@ -14,22 +15,14 @@ interface Entry {
   primed: Map<string, unknown>;
 }
 
-// Keyed by the request's context object: the loaders live as long as the request does.
-const perRequest = new WeakMap<object, Map<string, Entry>>();
-
-function entryOf(context: object, resource: string): Entry {
-  let byResource = perRequest.get(context);
-  if (!byResource) perRequest.set(context, (byResource = new Map()));
-  let entry = byResource.get(resource);
-  if (!entry) byResource.set(resource, (entry = { primed: new Map() }));
-  return entry;
-}
+/** The operation's entry for `resource`, kept on its context (GraphqlContext.memo): as long-lived as the request. */
+const entryOf = (context: OperationMemo, resource: string): Entry => context.memo(resource, (): Entry => ({ primed: new Map() }));
 
 /**
  * The loader of `resource`'s live instances ("customers") for this request: `fetch` reads many in one query (getMany:
  * live ones only, in any order), `idOf` tells which is which; a missing or deleted one loads undefined.
  */
-export function lookupLoader<T>(context: object, resource: string, fetch: Fetch<T>, idOf: (item: T) => string): DataLoader<string, T | undefined> {
+export function lookupLoader<T>(context: OperationMemo, resource: string, fetch: Fetch<T>, idOf: (item: T) => string): DataLoader<string, T | undefined> {
   const entry = entryOf(context, resource);
   if (!entry.loader) {
     const loader = new DataLoader<string, T | undefined>(async (ids) => {
@@ -44,7 +37,7 @@ export function lookupLoader<T>(context: object, resource: string, fetch: Fetch<
 }
 
 /** Tells this request's loader of `resource` an instance it has already read (a live one), so no query reads it again. */
-export function primeLookup(context: object, resource: string, id: string, item: unknown): void {
+export function primeLookup(context: OperationMemo, resource: string, id: string, item: unknown): void {
   const entry = entryOf(context, resource);
   if (entry.loader) entry.loader.prime(id, item);
   else entry.primed.set(id, item);

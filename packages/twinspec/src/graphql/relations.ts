@@ -5,19 +5,21 @@ import DataLoader from "dataloader";
 
 type Batch<T> = (parentIds: readonly string[], fields: readonly string[]) => Promise<Map<string, T[]>>;
 
-// Keyed by the request's context object: the loaders live as long as the request does.
-const perRequest = new WeakMap<object, Map<string, Map<readonly string[], DataLoader<string, unknown[]>>>>();
+/**
+ * What keeps the loaders: the operation's context (GraphqlContext.memo), so that they live as long as the request does
+ * (keyed by the relation, "Type.field", or by the resource tag of a lookup).
+ */
+export interface OperationMemo {
+  memo<T>(key: string, make: () => T): T;
+}
 
 /**
  * The loader of `relation` ("Order.notes") for this request and these selected fields (selectedFields(info): the
  * same array for every parent of one document's field); a parent with nothing under it loads [].
  */
-export function relationLoader<T>(context: object, relation: string, fields: readonly string[], batch: Batch<T>): DataLoader<string, T[]> {
-  let relations = perRequest.get(context);
-  if (!relations) perRequest.set(context, (relations = new Map()));
-  let byFields = relations.get(relation);
-  if (!byFields) relations.set(relation, (byFields = new Map()));
-  let loader = byFields.get(fields) as DataLoader<string, T[]> | undefined;
+export function relationLoader<T>(context: OperationMemo, relation: string, fields: readonly string[], batch: Batch<T>): DataLoader<string, T[]> {
+  const byFields = context.memo(relation, () => new Map<readonly string[], DataLoader<string, T[]>>());
+  let loader = byFields.get(fields);
   if (!loader) {
     loader = new DataLoader<string, T[]>(async (ids) => {
       const found = await batch(ids, fields);

@@ -3,6 +3,11 @@
 import assert from "node:assert/strict";
 import { loadOptional, loadRequired, lookupLoader, primeLookup } from "../../src/graphql/lookups.js";
 import { NotFoundError } from "../../src/domain/errors.js";
+import { createContext } from "../../src/graphql/context.js";
+import type { OperationMemo } from "../../src/graphql/relations.js";
+
+/** A fresh operation's context: what keeps its loaders. */
+const operation = (): OperationMemo => createContext({ services: {}, bus: undefined as never, streams: undefined as never, createLoaders: () => ({}) }, {});
 
 interface Item {
   id: string;
@@ -14,13 +19,13 @@ function counting(live: string[]) {
     calls.push(ids);
     return ids.filter((id) => live.includes(id)).map((id) => ({ id }));
   };
-  return { calls, loader: (context: object) => lookupLoader(context, "items", fetch, (item) => item.id) };
+  return { calls, loader: (context: OperationMemo) => lookupLoader(context, "items", fetch, (item) => item.id) };
 }
 
 describe("lookup loaders (single-object relations)", () => {
   it("one fetch for every id asked in one tick, per request; a missing one is NOT_FOUND or null", async () => {
     const { calls, loader } = counting(["a", "b"]);
-    const context = {};
+    const context = operation();
     const [a, b, none, missing] = await Promise.allSettled([
       loadRequired(loader(context), "item", "a"),
       loadOptional(loader(context), "b"),
@@ -32,13 +37,13 @@ describe("lookup loaders (single-object relations)", () => {
     assert.ok(missing.status === "rejected" && missing.reason instanceof NotFoundError);
     assert.equal((missing).reason.message, "item gone does not exist");
     assert.equal(await loadOptional(loader(context), null), null, "an object naming nothing: null, no fetch");
-    await loadRequired(loader({}), "item", "a");
+    await loadRequired(loader(operation()), "item", "a");
     assert.equal(calls.length, 2, "another request, another loader");
   });
 
   it("primed instances cost no fetch, whether primed before or after the loader is first asked for", async () => {
     const { calls, loader } = counting(["a", "b"]);
-    const context = {};
+    const context = operation();
     primeLookup(context, "items", "a", { id: "a" });
     assert.deepEqual(await loadRequired(loader(context), "item", "a"), { id: "a" });
     primeLookup(context, "items", "b", { id: "b" });
