@@ -2948,13 +2948,69 @@ return errors === 0;
 }
 validate114.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getOrder_path = validate121;
-const schema51 = {"type":"object","properties":{"orderId":{"$ref":"request.json#/components/schemas/Id"}},"required":["orderId"]};
+exports.streamOrderEvents_header = validate121;
+const schema51 = {"type":"object","properties":{"Last-Event-ID":{"type":"string","pattern":"^(0|[1-9][0-9]{0,15})$"}},"required":[]};
+const pattern7 = new RegExp("^(0|[1-9][0-9]{0,15})$", "u");
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate121.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["Last-Event-ID"] !== undefined){
+let data0 = data["Last-Event-ID"];
+if(typeof data0 === "string"){
+if(!pattern7.test(data0)){
+const err0 = {instancePath:instancePath+"/Last-Event-ID",schemaPath:"#/properties/Last-Event-ID/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]{0,15})$"},message:"must match pattern \""+"^(0|[1-9][0-9]{0,15})$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/Last-Event-ID",schemaPath:"#/properties/Last-Event-ID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate121.errors = vErrors;
+return errors === 0;
+}
+validate121.evaluated = {"props":{"Last-Event-ID":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.getOrder_path = validate122;
+const schema52 = {"type":"object","properties":{"orderId":{"$ref":"request.json#/components/schemas/Id"}},"required":["orderId"]};
+
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate122.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2989,19 +3045,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate122.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
+validate122.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.OrderPatch = validate123;
-const schema52 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"request.json#/components/schemas/OrderStatus"}}};
-const schema53 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
+exports.OrderPatch = validate124;
+const schema53 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"request.json#/components/schemas/OrderStatus"}}};
+const schema54 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
+const evaluated0 = validate125.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3019,7 +3075,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "PENDING") || (data === "PAID")) || (data === "SHIPPED")) || (data === "DELIVERED")) || (data === "CANCELLED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3028,16 +3084,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate124.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3068,8 +3124,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate124(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+if(!(validate125(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
 }
@@ -3084,19 +3140,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate124.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.CartPage = validate126;
-const schema54 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
-const schema55 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+exports.CartPage = validate127;
+const schema55 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
+const schema56 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3211,16 +3267,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
+const evaluated0 = validate127.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3253,8 +3309,8 @@ let data0 = data.items;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate127(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate128(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 }
@@ -3273,7 +3329,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data2 = data.nextCursor;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema54.properties.nextCursor.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema55.properties.nextCursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3294,18 +3350,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate127.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.CartInput = validate134;
-const schema56 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
+exports.CartInput = validate135;
+const schema57 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate134.evaluated;
+const evaluated0 = validate135.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3378,17 +3434,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate134.errors = vErrors;
+validate135.errors = vErrors;
 return errors === 0;
 }
-validate134.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate135.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.Cart = validate136;
+exports.Cart = validate137;
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
+const evaluated0 = validate137.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3503,18 +3559,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
-validate136.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate137.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getCart_path = validate142;
-const schema58 = {"type":"object","properties":{"cartId":{"$ref":"request.json#/components/schemas/Id"}},"required":["cartId"]};
+exports.getCart_path = validate143;
+const schema59 = {"type":"object","properties":{"cartId":{"$ref":"request.json#/components/schemas/Id"}},"required":["cartId"]};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
+const evaluated0 = validate143.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3549,19 +3605,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate143.errors = vErrors;
 return errors === 0;
 }
-validate142.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
+validate143.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.Job = validate144;
-const schema59 = {"type":"object","required":["jobId","customerId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id","description":"The customer whose work it is"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
-const schema60 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
+exports.Job = validate145;
+const schema60 = {"type":"object","required":["jobId","customerId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id","description":"The customer whose work it is"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+const schema61 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate148.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3579,7 +3635,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "PENDING") || (data === "RUNNING")) || (data === "SUCCEEDED")) || (data === "FAILED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3588,16 +3644,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate148.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate148.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate150.evaluated;
+const evaluated0 = validate151.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3905,16 +3961,16 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate150.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
-validate150.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"requestId":true,"errors":true,"allowed":true,"entryPoints":true},"dynamicProps":false,"dynamicItems":false};
+validate151.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"requestId":true,"errors":true,"allowed":true,"entryPoints":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate144.evaluated;
+const evaluated0 = validate145.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3985,8 +4041,8 @@ errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate147(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate148(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
 }
 }
@@ -4044,8 +4100,8 @@ errors++;
 }
 }
 if(data.error !== undefined){
-if(!(validate150(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+if(!(validate151(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 }
@@ -4072,18 +4128,18 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate145.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getJob_path = validate154;
-const schema62 = {"type":"object","properties":{"jobId":{"$ref":"request.json#/components/schemas/Id"}},"required":["jobId"]};
+exports.getJob_path = validate155;
+const schema63 = {"type":"object","properties":{"jobId":{"$ref":"request.json#/components/schemas/Id"}},"required":["jobId"]};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate155.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4118,7 +4174,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate155.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};
+validate155.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};

@@ -15,6 +15,7 @@ import {
   type GraphQLSchema,
 } from "graphql";
 import type { ContractProblem } from "../load/diagnostics.js";
+import { EVENT_STREAM } from "../../runtime/body.js";
 import { answersEtag, type Operation } from "./operations.js";
 import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./rate-limits.js";
 import { deref, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
@@ -138,6 +139,10 @@ export function readContract(
       else {
         pairedField.set(target, op);
         graphql = target;
+        const streams = op.responses.some((r) => r.status === "200" && r.contentTypes.includes(EVENT_STREAM));
+        if (typeName === schema.getSubscriptionType()?.name) {
+          if (op.method !== "get" || !streams) rest(where, `${op.operationId} pairs with the subscription ${target}: it must be a GET answering 200 ${EVENT_STREAM} (each event one message)`);
+        } else if (streams) rest(where, `${op.operationId} answers ${EVENT_STREAM}: pair it with a subscription field (x-graphql: Subscription.<field>)`);
       }
       if (unpaired !== undefined) rest(where, `${op.operationId} has both x-graphql and x-unpaired; keep one`);
     } else if (typeof unpaired !== "string" || unpaired.trim() === "") {
