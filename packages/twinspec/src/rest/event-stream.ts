@@ -9,7 +9,7 @@
 import { PassThrough, type Readable } from "node:stream";
 import { getNamedType, GraphQLError, isLeafType, isNonNullType, isObjectType, parse, type DocumentNode, type ExecutionResult, type GraphQLField, type GraphQLObjectType } from "graphql";
 import type { Principal } from "../auth/principal.js";
-import { DomainError } from "../domain/errors.js";
+import { DomainError, MovedError } from "../domain/errors.js";
 import { ERRORS, problemType, type Kind } from "../error-table.js";
 import type { GraphqlRuntime } from "../graphql/runtime.js";
 import { EVENT_STREAM } from "../runtime/body.js";
@@ -56,20 +56,26 @@ function streamHandler(op: OperationSpec, field: GraphQLField<unknown, unknown>,
     const lastEventId = lastEventIdHeader === undefined ? undefined : (req.headers[lastEventIdHeader] as string | undefined);
     const contextValue = gql.context({ principal: req.principal ?? null, requestId: ctx.requestId, log: gql.log, lastEventId });
     const result = await gql.subscribe({ schema: gql.schema, document, variableValues: variables, contextValue });
-    if (!(Symbol.asyncIterator in result)) throw refusal(result.errors?.[0]);
+    if (!(Symbol.asyncIterator in result)) throw refusal(result.errors?.[0], req.params);
     const body = writeEvents(result, field.name, keepAliveMs, gql);
     return { status: 200, contentType: EVENT_STREAM, headers: { "Cache-Control": "no-store", "X-Accel-Buffering": "no" }, body };
   };
 }
 
 /** What refused a subscription, as the REST runtime answers it: the domain's error, or the status of its code. */
-function refusal(error: GraphQLError | undefined): unknown {
+function refusal(error: GraphQLError | undefined, params: Record<string, unknown>): unknown {
   if (!error) return new Error("the subscription answered neither a stream nor an error");
   const original = error.originalError;
   if (original instanceof DomainError || original instanceof HttpError) return original;
   // The schema's resolvers answer domain errors as coded GraphQL errors (graphql/schema.ts): the code's kind again.
   const kind = (Object.keys(ERRORS) as Kind[]).find((k) => ERRORS[k].code === error.extensions?.code);
-  return kind ? httpError(ERRORS[kind].status, error.message, { type: problemType(kind) }) : (original ?? error);
+  if (!kind) return original ?? error;
+  // Moved: what the path names (its last parameter) lives at movedTo; the runtime answers 301 with that Location.
+  const movedTo = error.extensions?.movedTo;
+  const last = Object.values(params).at(-1);
+  if (kind === "moved" && typeof movedTo === "string" && typeof last === "string") return new MovedError("resource", last, movedTo);
+  const retryAfter = error.extensions?.retryAfterSeconds as number | undefined;
+  return httpError(ERRORS[kind].status, error.message, { type: problemType(kind) }, retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) });
 }
 
 /** `subscription($a: T, …) { field(a: $a, …) { every field of its type, DEPTH deep } }` */
