@@ -24,7 +24,8 @@ describe("REST event stream", function () {
     const overWs: Received[] = [];
     const reading = readWs(client, customerId, overWs);
     try {
-      await until(() => listeners() === 2, "both subscriptions to listen");
+      // The subscription listens before the answer's head reaches the client.
+      await until(() => listeners() === 2 && stream.head() !== undefined, "both subscriptions to listen");
       const head = stream.head()!;
       assert.equal(head.status, 200);
       assert.match(head.headers.get("content-type") ?? "", /^text\/event-stream/);
@@ -103,7 +104,7 @@ describe("REST event stream", function () {
     assert.equal(unknown.status, 404, unknown.body);
     const own = restStream(s.url, customerId, { token: await token(customerId, "orders:read") });
     try {
-      await until(() => listeners() === 1, "the owner's stream to listen");
+      await until(() => listeners() === 1 && own.head() !== undefined, "the owner's stream to listen");
       assert.equal(own.head()?.status, 200);
     } finally {
       await own.stop();
