@@ -93,6 +93,14 @@ describe("REST event stream", function () {
     assert.equal(listeners(), 0);
   });
 
+  it("HEAD answers the stream's head and leaves no listener behind", async () => {
+    const customerId = await newCustomer(s.url, 7);
+    const res = await fetch(`${s.url}/customers/${customerId}/order-events`, { method: "HEAD", headers: { authorization: `Bearer ${await token(customerId, "orders:read")}` } });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
+    await until(() => listeners() === 0, "no listener left");
+  });
+
   it("no token → 401; another customer's token → 403; an unknown customer → 404; the owner's own → 200", async () => {
     const customerId = await newCustomer(s.url, 5);
     const other = await newCustomer(s.url, 6);
