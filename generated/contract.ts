@@ -44,6 +44,7 @@ export const restOwnership: Record<string, Ownership> = {
   deleteCustomerAvatar: {"kind":"instance","resource":"customers","from":"customerId"},
   listCustomerOrders: {"kind":"instance","resource":"customers","from":"customerId"},
   placeOrder: {"kind":"instance","resource":"customers","from":"customerId"},
+  streamOrderEvents: {"kind":"instance","resource":"customers","from":"customerId"},
   getOrder: {"kind":"instance","resource":"orders","from":"orderId"},
   updateOrder: {"kind":"instance","resource":"orders","from":"orderId"},
   listOrderNotes: {"kind":"instance","resource":"orders","from":"orderId"},
@@ -116,6 +117,7 @@ export const pairs: Record<string, string> = {
   patchCustomer: "Mutation.updateCustomer",
   listCustomerOrders: "Customer.orders",
   placeOrder: "Mutation.placeOrder",
+  streamOrderEvents: "Subscription.orderStatusChanged",
   getOrder: "Query.order",
   updateOrder: "Mutation.updateOrderStatus",
   listOrderNotes: "Order.notes",
@@ -156,6 +158,7 @@ export const graphqlInputs: Record<string, InputRules> = {
   "Mutation.replaceCartItems": { operationId: "replaceCart", path: { args: ["cartId"], validate: validators.getCart_path }, body: { arg: "input", validate: validators.CartInput } },
   "Mutation.deleteCart": { operationId: "deleteCart", path: { args: ["cartId"], validate: validators.getCart_path } },
   "Mutation.checkoutCart": { operationId: "checkoutCart", path: { args: ["cartId"], validate: validators.getCart_path } },
+  "Subscription.orderStatusChanged": { operationId: "streamOrderEvents", path: { args: ["customerId"], validate: validators.getCustomer_path } },
 };
 
 /**
@@ -184,6 +187,7 @@ export const rateLimits = {
     deleteCustomerAvatar: "default",
     listCustomerOrders: "default",
     placeOrder: "default",
+    streamOrderEvents: "default",
     getOrder: "default",
     updateOrder: "default",
     listOrderNotes: "default",

@@ -136,6 +136,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{customerId}/order-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Stream the status changes of a customer's orders (Server-Sent Events), resumable with Last-Event-ID
+         * @description The changes of status of the customer's orders as they happen, one SSE message each (`id:` the event id, `data:` the change as JSON); the same events, ids, auth and ownership as GraphQL's `orderStatusChanged`. A client reconnecting with `Last-Event-ID` receives every change after that id first, once each and in order. An id older than the event log's retention answers 410 (`urn:twinspec:problem:expired`); a reader too slow to keep up is sent `event: error` (code `EVENTS_OVERFLOW`, its `lastEventId`) and the stream ends, to be resumed from that id.
+         */
+        get: operations["streamOrderEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orders/{orderId}": {
         parameters: {
             query?: never;
@@ -383,6 +405,12 @@ export interface components {
         };
         MergeInput: {
             into: components["schemas"]["Id"];
+        };
+        OrderStatusChange: {
+            orderId: components["schemas"]["Id"];
+            customerId: components["schemas"]["Id"];
+            status: components["schemas"]["OrderStatus"];
+            sentAt: components["schemas"]["Timestamp"];
         };
         /** @enum {string} */
         OrderStatus: "PENDING" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELLED";
@@ -786,6 +814,8 @@ export interface components {
         IfModifiedSince: string;
         /** @description Only change the resource when it has not changed since this HTTP date (else 412; ignored with If-Match) */
         IfUnmodifiedSince: string;
+        /** @description The id of the last event received (an SSE message's `id:`); the stream resumes after it. */
+        LastEventId: string;
         /** @description `return=minimal` answers 204 instead of the new representation */
         Prefer: string;
     };
@@ -1358,6 +1388,44 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamOrderEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last event received (an SSE message's `id:`); the stream resumes after it. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path: {
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of changes, until the client disconnects */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["OrderStatusChange"];
+                };
+            };
+            301: components["responses"]["MovedPermanently"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            408: components["responses"]["RequestTimeout"];
+            410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

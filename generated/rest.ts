@@ -327,6 +327,30 @@ export type PlaceOrderResponse =
   | { status: 500; body: operations["placeOrder"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["placeOrder"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
+export interface StreamOrderEventsRequest {
+  params: NonNullable<operations["streamOrderEvents"]["parameters"]["path"]>;
+  query: Record<string, never>;
+  headers: NonNullable<operations["streamOrderEvents"]["parameters"]["header"]>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+}
+
+export type StreamOrderEventsResponse =
+  | { status: 200; body: operations["streamOrderEvents"]["responses"][200]["content"]["text/event-stream"]; headers?: Record<string, string> }
+  | { status: 301; body: operations["streamOrderEvents"]["responses"][301]["content"]["application/problem+json"]; headers: { Location: string } }
+  | { status: 400; body: operations["streamOrderEvents"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["streamOrderEvents"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["streamOrderEvents"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["streamOrderEvents"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["streamOrderEvents"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["streamOrderEvents"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["streamOrderEvents"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["streamOrderEvents"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["streamOrderEvents"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["streamOrderEvents"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["streamOrderEvents"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["streamOrderEvents"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
 export interface GetOrderRequest {
   params: NonNullable<operations["getOrder"]["parameters"]["path"]>;
   query: Record<string, never>;
@@ -646,6 +670,8 @@ export interface RestHandlers {
   deleteCustomerAvatar(req: DeleteCustomerAvatarRequest, ctx: RequestContext): Promise<DeleteCustomerAvatarResponse>;
   listCustomerOrders(req: ListCustomerOrdersRequest, ctx: RequestContext): Promise<ListCustomerOrdersResponse>;
   placeOrder(req: PlaceOrderRequest, ctx: RequestContext): Promise<PlaceOrderResponse>;
+  /** served from its paired subscription (Subscription.orderStatusChanged); a handler given here replaces it */
+  streamOrderEvents?(req: StreamOrderEventsRequest, ctx: RequestContext): Promise<StreamOrderEventsResponse>;
   getOrder(req: GetOrderRequest, ctx: RequestContext): Promise<GetOrderResponse>;
   updateOrder(req: UpdateOrderRequest, ctx: RequestContext): Promise<UpdateOrderResponse>;
   listOrderNotes(req: ListOrderNotesRequest, ctx: RequestContext): Promise<ListOrderNotesResponse>;
@@ -663,7 +689,7 @@ export interface RestHandlers {
 /** The handlers of each tag's operations (by first tag): what one handler file implements. */
 export interface HandlersByTag {
   customers: Pick<RestHandlers, "listCustomers" | "createCustomer" | "getCustomer" | "putCustomer" | "deleteCustomer" | "patchCustomer" | "mergeCustomer" | "getCustomerAvatar" | "putCustomerAvatar" | "deleteCustomerAvatar">;
-  orders: Pick<RestHandlers, "listCustomerOrders" | "placeOrder" | "getOrder" | "updateOrder">;
+  orders: Pick<RestHandlers, "listCustomerOrders" | "placeOrder" | "streamOrderEvents" | "getOrder" | "updateOrder">;
   notes: Pick<RestHandlers, "listOrderNotes" | "addOrderNote" | "getOrderNote">;
   carts: Pick<RestHandlers, "listCustomerCarts" | "createCart" | "getCart" | "replaceCart" | "deleteCart" | "checkoutCart">;
   jobs: Pick<RestHandlers, "getJob">;
@@ -1006,6 +1032,32 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.Problem } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:write"]}]],
+  }),
+  operation({
+    operationId: "streamOrderEvents",
+    method: "GET",
+    path: "/customers/{customerId}/order-events",
+    routePath: "/customers/:customerId/order-events",
+    parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"Last-Event-ID","in":"header","type":"string"}],
+    validate: { path: validators.getCustomer_path, query: undefined, header: validators.streamOrderEvents_header, cookie: undefined },
+    body: undefined,
+    responses: {
+      "200": { contentTypes: ["text/event-stream"], headers: [] },
+      "301": { contentTypes: ["application/problem+json"], headers: [{"name":"Location","required":true}], validate: { "application/problem+json": validators.Problem } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.Problem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.Problem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.Problem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.Problem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
   }),
   operation({
     operationId: "getOrder",

@@ -2948,13 +2948,69 @@ return errors === 0;
 }
 validate114.evaluated = {"props":{"orderId":true,"customerId":true,"status":true,"items":true,"total":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getOrder_path = validate121;
-const schema51 = {"type":"object","properties":{"orderId":{"$ref":"request.json#/components/schemas/Id"}},"required":["orderId"]};
+exports.streamOrderEvents_header = validate121;
+const schema51 = {"type":"object","properties":{"Last-Event-ID":{"type":"string","pattern":"^(0|[1-9][0-9]{0,15})$"}},"required":[]};
+const pattern7 = new RegExp("^(0|[1-9][0-9]{0,15})$", "u");
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate121.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["Last-Event-ID"] !== undefined){
+let data0 = data["Last-Event-ID"];
+if(typeof data0 === "string"){
+if(!pattern7.test(data0)){
+const err0 = {instancePath:instancePath+"/Last-Event-ID",schemaPath:"#/properties/Last-Event-ID/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]{0,15})$"},message:"must match pattern \""+"^(0|[1-9][0-9]{0,15})$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/Last-Event-ID",schemaPath:"#/properties/Last-Event-ID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate121.errors = vErrors;
+return errors === 0;
+}
+validate121.evaluated = {"props":{"Last-Event-ID":true},"dynamicProps":false,"dynamicItems":false};
+
+exports.getOrder_path = validate122;
+const schema52 = {"type":"object","properties":{"orderId":{"$ref":"request.json#/components/schemas/Id"}},"required":["orderId"]};
+
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate122.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2989,19 +3045,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate122.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
+validate122.evaluated = {"props":{"orderId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.OrderPatch = validate123;
-const schema52 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"request.json#/components/schemas/OrderStatus"}}};
-const schema53 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
+exports.OrderPatch = validate124;
+const schema53 = {"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"$ref":"request.json#/components/schemas/OrderStatus"}}};
+const schema54 = {"type":"string","enum":["PENDING","PAID","SHIPPED","DELIVERED","CANCELLED"]};
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
+const evaluated0 = validate125.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3019,7 +3075,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "PENDING") || (data === "PAID")) || (data === "SHIPPED")) || (data === "DELIVERED")) || (data === "CANCELLED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3028,16 +3084,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate124.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3068,8 +3124,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate124(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+if(!(validate125(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
 }
@@ -3084,19 +3140,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate124.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.OrderNotePage = validate126;
-const schema54 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/OrderNote"}},"nextCursor":{"type":["string","null"]}}};
-const schema55 = {"type":"object","required":["noteId","orderId","text","createdAt"],"properties":{"noteId":{"$ref":"response.json#/components/schemas/Id"},"orderId":{"$ref":"response.json#/components/schemas/Id"},"text":{"type":"string","minLength":1,"maxLength":2000},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+exports.OrderNotePage = validate127;
+const schema55 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/OrderNote"}},"nextCursor":{"type":["string","null"]}}};
+const schema56 = {"type":"object","required":["noteId","orderId","text","createdAt"],"properties":{"noteId":{"$ref":"response.json#/components/schemas/Id"},"orderId":{"$ref":"response.json#/components/schemas/Id"},"text":{"type":"string","minLength":1,"maxLength":2000},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3208,16 +3264,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"noteId":true,"orderId":true,"text":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"props":{"noteId":true,"orderId":true,"text":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
+const evaluated0 = validate127.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3250,8 +3306,8 @@ let data0 = data.items;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate127(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate128(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 }
@@ -3270,7 +3326,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data2 = data.nextCursor;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema54.properties.nextCursor.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema55.properties.nextCursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3291,18 +3347,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate127.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.OrderNoteInput = validate132;
-const schema56 = {"type":"object","additionalProperties":false,"required":["text"],"properties":{"text":{"type":"string","minLength":1,"maxLength":2000}}};
+exports.OrderNoteInput = validate133;
+const schema57 = {"type":"object","additionalProperties":false,"required":["text"],"properties":{"text":{"type":"string","minLength":1,"maxLength":2000}}};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
+const evaluated0 = validate133.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3378,17 +3434,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate132.errors = vErrors;
+validate133.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate133.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.OrderNote = validate133;
+exports.OrderNote = validate134;
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate133.evaluated;
+const evaluated0 = validate134.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3500,18 +3556,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate133.errors = vErrors;
+validate134.errors = vErrors;
 return errors === 0;
 }
-validate133.evaluated = {"props":{"noteId":true,"orderId":true,"text":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
+validate134.evaluated = {"props":{"noteId":true,"orderId":true,"text":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getOrderNote_path = validate137;
-const schema58 = {"type":"object","properties":{"noteId":{"$ref":"request.json#/components/schemas/Id"}},"required":["noteId"]};
+exports.getOrderNote_path = validate138;
+const schema59 = {"type":"object","properties":{"noteId":{"$ref":"request.json#/components/schemas/Id"}},"required":["noteId"]};
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate137.evaluated;
+const evaluated0 = validate138.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3546,19 +3602,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate137.errors = vErrors;
+validate138.errors = vErrors;
 return errors === 0;
 }
-validate137.evaluated = {"props":{"noteId":true},"dynamicProps":false,"dynamicItems":false};
+validate138.evaluated = {"props":{"noteId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.CartPage = validate139;
-const schema59 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
-const schema60 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+exports.CartPage = validate140;
+const schema60 = {"type":"object","required":["items","nextCursor"],"properties":{"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/Cart"}},"nextCursor":{"type":["string","null"]}}};
+const schema61 = {"type":"object","required":["cartId","customerId","items","createdAt","updatedAt"],"properties":{"cartId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id"},"items":{"type":"array","items":{"$ref":"response.json#/components/schemas/LineItem"}},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
+const evaluated0 = validate141.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3673,16 +3729,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate140.errors = vErrors;
+validate141.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate141.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate140.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3715,8 +3771,8 @@ let data0 = data.items;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate140(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+if(!(validate141(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
 errors = vErrors.length;
 }
 }
@@ -3735,7 +3791,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data2 = data.nextCursor;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema59.properties.nextCursor.type},message:"must be string,null"};
+const err3 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema60.properties.nextCursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3756,18 +3812,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate140.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate140.evaluated = {"props":{"items":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.CartInput = validate147;
-const schema61 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
+exports.CartInput = validate148;
+const schema62 = {"type":"object","additionalProperties":false,"required":["items"],"properties":{"items":{"type":"array","maxItems":100,"items":{"$ref":"request.json#/components/schemas/LineItem"}}}};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate148.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3840,17 +3896,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate148.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate148.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.Cart = validate149;
+exports.Cart = validate150;
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate150.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3965,18 +4021,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate150.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate150.evaluated = {"props":{"cartId":true,"customerId":true,"items":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getCart_path = validate155;
-const schema63 = {"type":"object","properties":{"cartId":{"$ref":"request.json#/components/schemas/Id"}},"required":["cartId"]};
+exports.getCart_path = validate156;
+const schema64 = {"type":"object","properties":{"cartId":{"$ref":"request.json#/components/schemas/Id"}},"required":["cartId"]};
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
+const evaluated0 = validate156.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4011,19 +4067,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate155.errors = vErrors;
+validate156.errors = vErrors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
+validate156.evaluated = {"props":{"cartId":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.Job = validate157;
-const schema64 = {"type":"object","required":["jobId","customerId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id","description":"The customer whose work it is"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
-const schema65 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
+exports.Job = validate158;
+const schema65 = {"type":"object","required":["jobId","customerId","status","createdAt","updatedAt"],"properties":{"jobId":{"$ref":"response.json#/components/schemas/Id"},"customerId":{"$ref":"response.json#/components/schemas/Id","description":"The customer whose work it is"},"status":{"$ref":"response.json#/components/schemas/JobStatus"},"result":{"type":"object","required":["orderId","orderUrl"],"properties":{"orderId":{"$ref":"response.json#/components/schemas/Id"},"orderUrl":{"type":"string"}}},"error":{"$ref":"response.json#/components/schemas/Problem"},"createdAt":{"$ref":"response.json#/components/schemas/Timestamp"},"updatedAt":{"$ref":"response.json#/components/schemas/Timestamp"}}};
+const schema66 = {"type":"string","enum":["PENDING","RUNNING","SUCCEEDED","FAILED"]};
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate161.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4041,7 +4097,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "PENDING") || (data === "RUNNING")) || (data === "SUCCEEDED")) || (data === "FAILED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema66.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4050,16 +4106,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate160.errors = vErrors;
+validate161.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate161.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate163.evaluated;
+const evaluated0 = validate164.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4367,16 +4423,16 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate163.errors = vErrors;
+validate164.errors = vErrors;
 return errors === 0;
 }
-validate163.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"requestId":true,"errors":true,"allowed":true,"entryPoints":true},"dynamicProps":false,"dynamicItems":false};
+validate164.evaluated = {"props":{"type":true,"title":true,"status":true,"detail":true,"instance":true,"requestId":true,"errors":true,"allowed":true,"entryPoints":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
+const evaluated0 = validate158.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4447,8 +4503,8 @@ errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate160(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate161(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 }
@@ -4506,8 +4562,8 @@ errors++;
 }
 }
 if(data.error !== undefined){
-if(!(validate163(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+if(!(validate164(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 }
@@ -4534,18 +4590,18 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate157.errors = vErrors;
+validate158.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate158.evaluated = {"props":{"jobId":true,"customerId":true,"status":true,"result":true,"error":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getJob_path = validate167;
-const schema67 = {"type":"object","properties":{"jobId":{"$ref":"request.json#/components/schemas/Id"}},"required":["jobId"]};
+exports.getJob_path = validate168;
+const schema68 = {"type":"object","properties":{"jobId":{"$ref":"request.json#/components/schemas/Id"}},"required":["jobId"]};
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
+const evaluated0 = validate168.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4580,7 +4636,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate167.errors = vErrors;
+validate168.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};
+validate168.evaluated = {"props":{"jobId":true},"dynamicProps":false,"dynamicItems":false};

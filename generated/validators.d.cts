@@ -19,6 +19,7 @@ declare const validators: {
   OrderPage: Validator;
   OrderInput: Validator;
   Order: Validator;
+  streamOrderEvents_header: Validator;
   getOrder_path: Validator;
   OrderPatch: Validator;
   OrderNotePage: Validator;

@@ -16,6 +16,7 @@ export interface Operations {
   deleteCustomerAvatar: paths["/customers/{customerId}/avatar"]["delete"];
   listCustomerOrders: paths["/customers/{customerId}/orders"]["get"];
   placeOrder: paths["/customers/{customerId}/orders"]["post"];
+  streamOrderEvents: paths["/customers/{customerId}/order-events"]["get"];
   getOrder: paths["/orders/{orderId}"]["get"];
   updateOrder: paths["/orders/{orderId}"]["patch"];
   listOrderNotes: paths["/orders/{orderId}/notes"]["get"];
@@ -44,6 +45,7 @@ export const operations = {
   deleteCustomerAvatar: { method: "DELETE", path: "/customers/{customerId}/avatar", retry: "idempotent", headers: ["Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["customers"], writes: ["customers"] },
   listCustomerOrders: { method: "GET", path: "/customers/{customerId}/orders", retry: "safe", headers: ["Link","Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["orders","customers"], writes: [] },
   placeOrder: { method: "POST", path: "/customers/{customerId}/orders", retry: "key", idempotencyKey: "Idempotency-Key", body: "application/json", headers: ["Location","ETag","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["orders","customers"], writes: ["orders"] },
+  streamOrderEvents: { method: "GET", path: "/customers/{customerId}/order-events", retry: "safe", headers: ["Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], events: true, reads: ["orders","customers"], writes: [] },
   getOrder: { method: "GET", path: "/orders/{orderId}", retry: "safe", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["orders"], writes: [] },
   updateOrder: { method: "PATCH", path: "/orders/{orderId}", retry: "never", body: "application/merge-patch+json", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["orders"], writes: ["orders"] },
   listOrderNotes: { method: "GET", path: "/orders/{orderId}/notes", retry: "safe", headers: ["Link","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["notes","orders"], writes: [] },

@@ -1,7 +1,7 @@
 // Nothing lost across instances, under faults (PostgreSQL pass). Instance A reaches the database through a TCP proxy
 // the test can cut; B writes.
 // - A subscriber on A drops its connection, B makes 50 changes over REST and GraphQL, the subscriber resumes on A
-//   with its last id: exactly those 50, in order, over graphql-ws, over SSE (Last-Event-ID).
+//   with its last id: exactly those 50, in order, over graphql-ws, over SSE and the REST event stream (Last-Event-ID).
 // - A loses its database (its listener with it) while B writes 50 changes; A's subscriber, connected throughout,
 //   receives all 50 once A is back, in order, once each.
 // - B is SIGKILLed right after a change is acknowledged: a subscriber on A receives the event.
@@ -13,6 +13,7 @@ import { onPostgres, startInstances } from "../support/instances.js";
 import { mergePatch } from "../support/fixtures.js";
 import { call } from "../support/server.js";
 import { assertIncreasing, changes, newCustomer, newOrder, readWs, sse, wsClient, type Received } from "../support/events.js";
+import { restStream } from "../support/rest-events.js";
 import { until as waitUntil } from "../support/wait.js";
 
 const until = (condition: () => boolean | Promise<boolean>, what: string, ms = 15_000) => waitUntil(condition, what, ms, 10);
@@ -55,7 +56,7 @@ const until = (condition: () => boolean | Promise<boolean>, what: string, ms = 1
     return got[0].id;
   }
 
-  it("a subscriber that drops, misses 50 changes made on B and resumes on A receives each once, in order: graphql-ws and SSE", async () => {
+  it("a subscriber that drops, misses 50 changes made on B and resumes on A receives each once, in order: graphql-ws, SSE and the REST event stream", async () => {
     const customerId = await newCustomer(b.url, 1);
     const last = await seenOnA(customerId);
     const missed = await changes(b.url, customerId, 50);
@@ -65,10 +66,12 @@ const until = (condition: () => boolean | Promise<boolean>, what: string, ms = 1
     await until(() => got.length === 50, "the 50 missed changes over graphql-ws");
     const stream = sse(a.url, customerId, last);
     await until(() => stream.changes().length === 50, "the 50 missed changes over SSE");
+    const rest = restStream(a.url, customerId, { lastEventId: last });
+    await until(() => rest.changes().length === 50, "the 50 missed changes over the REST event stream");
     const [live] = await changes(b.url, customerId, 1);
-    await until(() => got.length === 51 && stream.changes().length === 51, "the live change on both");
+    await until(() => got.length === 51 && stream.changes().length === 51 && rest.changes().length === 51, "the live change on all three");
     await new Promise((r) => setTimeout(r, 200));
-    for (const received of [got, stream.changes()]) {
+    for (const received of [got, stream.changes(), rest.changes()]) {
       assert.deepEqual(
         received.map((g) => g.change),
         [...missed, live],
@@ -80,9 +83,16 @@ const until = (condition: () => boolean | Promise<boolean>, what: string, ms = 1
       got.map((g) => g.id),
       "the same ids on both transports",
     );
+    assert.deepEqual(
+      rest.changes().map((g) => g.id),
+      got.map((g) => g.id),
+      "the same ids over REST",
+    );
     await client.dispose();
     await reading;
     await stream.stop();
+    await rest.stop();
+    await until(() => listeners() === 0, "every listener freed");
   });
 
   for (const how of ["refuse", "blackhole"] satisfies Cut[]) {

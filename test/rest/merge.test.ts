@@ -29,6 +29,7 @@ describe("REST merge and 301", () => {
       ["POST orders", { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] }, url: "/orders" } as never, `/customers/${into.customerId}/orders`],
       ["GET carts", { url: "/carts" } as never, `/customers/${into.customerId}/carts`],
       ["POST carts", { method: "POST", json: { items: [] }, url: "/carts" } as never, `/customers/${into.customerId}/carts`],
+      ["GET order-events", { headers: { accept: "text/event-stream" }, url: "/order-events" } as never, `/customers/${into.customerId}/order-events`],
       ["POST merge", { method: "POST", json: { into: into.customerId }, url: "/merge" } as never, `/customers/${into.customerId}/merge`],
     ];
     for (const [name, init, location] of calls) {

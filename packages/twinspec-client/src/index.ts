@@ -7,6 +7,7 @@ export type {
   ArgsOf,
   BodyOf,
   CallOptions,
+  EventsOptions,
   HeadersOf,
   ItemOf,
   Method,
@@ -19,6 +20,8 @@ export type {
   RestClientOptions,
   RestHelpers,
   RetryOptions,
+  StreamEvent,
+  StreamIds,
   Token,
   WaitOptions,
 } from "./rest/types.js";

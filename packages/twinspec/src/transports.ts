@@ -26,6 +26,7 @@ import type { MountOptions } from "./runtime/index.js";
 import type { Tracing } from "./telemetry/types.js";
 import type { RateLimiter } from "./rate-limit/limiter.js";
 import { rateLimited } from "./rate-limit/rest.js";
+import { eventStreamHandlers } from "./rest/event-stream.js";
 import { koaListener, type RequestListener } from "./server/listener.js";
 
 export interface TransportDeps {
@@ -102,7 +103,8 @@ export function transports(deps: TransportDeps): Transports {
   mountDocs(router);
   // The spec's paths are found by the generated wiring's own trie, ahead of the router: its cost does not grow
   // with the number of operations, and REST requests skip the router's regex walk.
-  const rest = restRoutes(deps.rest.handlers, {
+  // Event-stream operations are served from their paired subscriptions, unless the app gives a handler of its own.
+  const rest = restRoutes({ ...eventStreamHandlers(operationSpecs, contract.pairs, gql), ...deps.rest.handlers }, {
     bodyLimit,
     validateResponses: deps.responseValidation,
     authorize: deps.rateLimiter ? rateLimited(restAuthorizer(verifier, owners, contract.restOwnership), deps.rateLimiter, contract.rateLimits.rest) : restAuthorizer(verifier, owners, contract.restOwnership),

@@ -6,7 +6,8 @@ import { RestError } from "./error.js";
 import { bodyOf, outcomeOf, setHeaders, urlOf, type Args } from "./request.js";
 import { bearer } from "../token.js";
 import { RETRY_STATUSES, RetryBudget, retryAfter, sleep } from "./retry.js";
-import type { CallOptions, OperationSpec, OperationTable, OutcomeBase, RestClient, RestClientOptions, WaitOptions } from "./types.js";
+import { readEvents, type Connect } from "./events.js";
+import type { CallOptions, EventsOptions, OperationSpec, OperationTable, OutcomeBase, RestClient, RestClientOptions, WaitOptions } from "./types.js";
 
 /** The statuses of a job that is not done yet (the representation's `status`, in any case). */
 const PENDING = /^(pending|queued|accepted|running|started|processing|in[_-]?progress)$/i;
@@ -105,6 +106,21 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
       const next = nextUrl(page);
       // Read like the page before it, so the spec's headers stay typed page after page.
       return next === undefined ? undefined : follow(next, sent.get(page)?.headers, callOptions);
+    },
+    events(operationId: keyof T, args: Args = {}, eventOptions: EventsOptions = {}) {
+      const spec = table[operationId];
+      const url = urlOf(baseUrl, spec, args);
+      const connect: Connect = async (lastEventId, signal) => {
+        const headers = new Headers(options.headers);
+        setHeaders(headers, args.headers);
+        setHeaders(headers, eventOptions.headers);
+        headers.set("accept", "text/event-stream");
+        if (lastEventId !== undefined) headers.set("last-event-id", lastEventId);
+        const authorization = await bearer(options.token);
+        if (authorization) headers.set("authorization", authorization);
+        return fetchImpl(url, { method: "GET", headers, signal });
+      };
+      return readEvents(connect, spec, eventOptions);
     },
     async waitFor(accepted: OutcomeBase, { signal, interval = 250, maxInterval = 2_000 }: WaitOptions = {}) {
       const location = accepted.response.headers.get("location");

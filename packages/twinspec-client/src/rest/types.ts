@@ -22,6 +22,8 @@ export interface OperationSpec {
   headers?: readonly string[];
   /** answers Link pages: where the 200 body holds a page's items ("" when the body is the array) */
   items?: string;
+  /** answers 200 text/event-stream: read with the client's `events(operationId, …)` */
+  events?: true;
   /** the resources it reads, first its own (query keys); writes invalidate the first of `writes` and the rest */
   reads?: readonly string[];
   writes?: readonly string[];
@@ -122,6 +124,28 @@ export type ItemOf<Op, Items> = Items extends "" ? ElementOf<OkBody<Op>> : Items
 /** The operations that answer Link pages (their spec has `items`). */
 export type PagedIds<T> = { [K in keyof T]: T[K] extends { items: string } ? K : never }[keyof T];
 
+/** The operations that answer event streams (their spec has `events: true`). */
+export type StreamIds<T> = { [K in keyof T]: T[K] extends { events: true } ? K : never }[keyof T];
+
+/** One message of an event stream: its event id (what a reconnect resumes after) and its data, as JSON. */
+export interface StreamEvent<T> {
+  id?: string;
+  /** the SSE event name ("message" unless the server named it) */
+  event: string;
+  data: T;
+}
+
+export interface EventsOptions extends CallOptions {
+  /** resume after this event id (sent as Last-Event-ID), e.g. the last one a previous run received */
+  lastEventId?: string;
+  /** wait before reconnecting, in ms (default 1 000; a `retry:` from the server replaces it) */
+  reconnectDelay?: number;
+  /** consecutive failed connections before giving up (default 5) */
+  maxReconnects?: number;
+  /** false: end the iteration when the stream ends instead of reconnecting */
+  reconnect?: false;
+}
+
 export interface WaitOptions {
   signal?: AbortSignal;
   /** the first wait between two polls without Retry-After, in ms (default 250), growing to `maxInterval` (2 000) */
@@ -134,6 +158,12 @@ export interface RestHelpers<O, T> {
   paginate<K extends PagedIds<T> & keyof O>(operationId: K, ...args: Parameters<Call<O[K]>>): AsyncIterableIterator<ItemOf<O[K], T[K] extends { items: infer I } ? I : never>>;
   /** The page after this one (its `Link: rel="next"`), or undefined on the last page. */
   nextPage<R extends OutcomeBase>(page: R, options?: CallOptions): Promise<R | undefined>;
+  /**
+   * An event stream's messages as they come; when the connection drops or the server ends the stream, it reconnects
+   * with Last-Event-ID set to the last id received, so each event arrives once and in order. An answer other than
+   * 200 (an id older than the server keeps: 410) throws a RestError. Breaking out of the loop closes the connection.
+   */
+  events<K extends StreamIds<T> & keyof O>(operationId: K, args: ArgsOf<O[K]>, options?: EventsOptions): AsyncIterableIterator<StreamEvent<NonNullable<BodyOf<O[K], 200>>>>;
   /** For a 202 whose Location names a job: polls it (honouring Retry-After) until it is no longer pending; its last representation. */
   waitFor<B>(accepted: { status: 202; body: B; response: Response }, options?: WaitOptions): Promise<B>;
 }

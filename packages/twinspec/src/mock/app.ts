@@ -16,6 +16,7 @@ import { createMetrics, type Metrics } from "../http/metrics.js";
 import type { HandlerResponse, RequestContext } from "../runtime/index.js";
 import { projectFile } from "../paths.js";
 import { InProcessBus } from "../store/events.js";
+import { pairedSubscription } from "../rest/event-stream.js";
 import { transports, type Transports } from "../transports.js";
 import { createAnswers, schemaSampler, type MockRequest } from "./answers.js";
 import { mockSchema, TICK } from "./graphql.js";
@@ -64,7 +65,8 @@ export function buildMockApp({ definition, logger, authSecret, identity, metrics
   const bus = new InProcessBus();
   const gql = createGraphqlRuntime(definition, noDomain, bus, { ...graphql, log: logger, schema: withAuth(mockSchema(schemaSampler(doc), contract, scalars), owners, contract.graphqlOwnership) });
   const handlers = Object.fromEntries(
-    operationSpecs.map((op) => [op.operationId, async (req: MockRequest, ctx: RequestContext & { prefer: Map<string, string> }): Promise<HandlerResponse> => answer(op, ctx.prefer, req)]),
+    // Event streams are served from the mock's subscriptions (src/rest/event-stream.ts), with its ticking events.
+    operationSpecs.filter((op) => !pairedSubscription(op, contract.pairs)).map((op) => [op.operationId, async (req: MockRequest, ctx: RequestContext & { prefer: Map<string, string> }): Promise<HandlerResponse> => answer(op, ctx.prefer, req)]),
   ); // one generic handler per operation, where the real ones are typed per operation
   const http = transports({
     definition,

@@ -134,3 +134,6 @@ export async function readBody(ctx: Context, type: string, limit: number, fields
   }
   return kind === "form" ? parseForm(text, fields) : text;
 }
+
+/** The media type of an event stream: an operation answering it (200) is served by its paired subscription. */
+export const EVENT_STREAM = "text/event-stream";

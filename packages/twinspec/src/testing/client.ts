@@ -2,6 +2,7 @@
 // when it is JSON.
 import { NotYetImplemented } from "./pending.js";
 import { ADMIN_TOKEN } from "./tokens.js";
+import { responseText } from "./body.js";
 
 export interface Reply {
   status: number;
@@ -23,7 +24,7 @@ export async function call(url: string, init: RequestInit & { json?: unknown; an
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   const res = await fetch(url, { ...init, headers, body });
-  const text = await res.text();
+  const text = await responseText(res);
   let json: any;
   try {
     json = text ? JSON.parse(text) : undefined;

@@ -20,6 +20,7 @@ import { describeStatusWalks } from "./status-walks.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
 import type { Reply } from "./client.js";
 import { newWorld, specReader, urlOf } from "./world.js";
+import { responseText } from "./body.js";
 
 export interface ApiWalkOptions {
   /** the application's migrations folder (default: src/migrations of the project) */
@@ -87,11 +88,12 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
   const stubs = new Set<string>();
 
   const request = async (method: string, path: string, init: { token?: string | null; body?: unknown; type?: string } = {}): Promise<Reply> => {
-    const headers: Record<string, string> = { accept: "application/json, application/problem+json" };
+    // An event stream's 200 is acceptable too: its head is read, then it is closed (body.ts).
+    const headers: Record<string, string> = { accept: "application/json, application/problem+json, text/event-stream;q=0.1" };
     if (init.token !== null) headers.authorization = `Bearer ${init.token ?? admin}`;
     if (init.body !== undefined) headers["content-type"] = init.type ?? "application/json";
     const res = await fetch(`${base}${path}`, { method, headers, body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body), redirect: "manual" });
-    const text = await res.text();
+    const text = await responseText(res);
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;

@@ -5,9 +5,10 @@
 import type { Operation } from "../model/operations.js";
 import { prop, quote } from "../model/operations.js";
 import { deref, isObject, type Json, type JsonObject } from "../load/spec.js";
+import { EVENT_STREAM } from "../../runtime/body.js";
 
 /** twinspec-client's own methods on the client object: an operation of the same name is renamed. */
-const HELPERS = new Set(["paginate", "nextPage", "waitFor"]);
+const HELPERS = new Set(["paginate", "nextPage", "waitFor", "events"]);
 
 const CLIENT_RUNTIME = "twinspec-client";
 
@@ -68,6 +69,7 @@ function specOf(doc: JsonObject, o: Operation, idOwners: Map<string, string>, fi
   if (headers.length) fields.push(`headers: ${JSON.stringify(headers)}`);
   const items = headers.some((h) => h.toLowerCase() === "link") ? pageItems(doc, o, file) : undefined;
   if (items !== undefined) fields.push(`items: ${quote(items)}`);
+  if (o.responses.some((r) => r.status === "200" && r.contentTypes.includes(EVENT_STREAM))) fields.push("events: true");
   fields.push(`reads: ${JSON.stringify(reads)}`);
   // The resources a successful call changes (none for a safe one): what TanStack invalidates, and what a GraphQL
   // mutation paired with it invalidates too (documents.ts refers to it).

@@ -1,7 +1,7 @@
 // Emits generated/rest.ts: request/response types per operation, the RestHandlers interface,
 // the route table that the runtime mounts, and mountRest().
 import { bodyKind } from "../../runtime/body.js";
-import { identifier, prop, quote, type Operation, type Parameter, type ResponseSpec } from "../model/operations.js";
+import { identifier, isEventStream, prop, quote, type Operation, type Parameter, type ResponseSpec } from "../model/operations.js";
 import { PARAM_LOCATIONS, type OperationValidators } from "./validators.js";
 
 export interface RestEmitOptions {
@@ -152,7 +152,10 @@ function byTag(operations: Operation[]): Map<string, Operation[]> {
 export function emitRest(operations: Operation[], validators: Map<string, OperationValidators>, options: RestEmitOptions): string {
   const uploads = operations.some((op) => op.requestBody?.contentTypes.some((type) => bodyKind(type) === "multipart"));
   const handlers = operations.map(
-    (op) => `  ${method(op.operationId)}(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`,
+    (op) =>
+      isEventStream(op)
+        ? `  /** served from its paired subscription (${op.extensions["x-graphql"] as string}); a handler given here replaces it */\n  ${method(op.operationId)}?(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`
+        : `  ${method(op.operationId)}(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`,
   );
   const tags = [...byTag(operations)].map(([tag, ops]) => `  ${prop(tag)}: Pick<RestHandlers, ${ops.map((op) => quote(op.operationId)).join(" | ")}>;`);
   const context = options.context

@@ -33,7 +33,8 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
 
   for (const tag of rest) {
     const file = `src/rest/${tag}.ts`;
-    const ops = [...contract.operations].filter(([, o]) => o.tag === tag).map(([id]) => id);
+    // An event stream is served from its paired subscription (isEventStream): no handler to write.
+    const ops = [...contract.operations].filter(([, o]) => o.tag === tag && !o.graphql?.startsWith("Subscription.")).map(([id]) => id);
     const member = (id: string) => `  async ${id}() ${throwing(id, "  ")},\n`;
     const path = join(root, file);
     if (!existsSync(path)) {

@@ -15,6 +15,7 @@ import {
   type GraphQLSchema,
 } from "graphql";
 import type { ContractProblem } from "../load/diagnostics.js";
+import { EVENT_STREAM } from "../../runtime/body.js";
 import { answersEtag, type Operation } from "./operations.js";
 import { checkParents, parentRule, type ParentRule } from "./parents.js";
 import type { Resource } from "./resource.js";
@@ -133,8 +134,12 @@ export function readContract(
         else if (pairedField.has(target)) rest(where, `${op.operationId}: ${target} is already paired with ${pairedField.get(target)!.operationId}`);
         else {
           pairedField.set(target, op);
-          if (i === 0) graphql = target;
-          else extras.set(target, op);
+          if (i > 0) return void extras.set(target, op);
+          graphql = target;
+          const streams = op.responses.some((r) => r.status === "200" && r.contentTypes.includes(EVENT_STREAM));
+          if (typeName === schema.getSubscriptionType()?.name) {
+            if (op.method !== "get" || !streams) rest(where, `${op.operationId} pairs with the subscription ${target}: it must be a GET answering 200 ${EVENT_STREAM} (each event one message)`);
+          } else if (streams) rest(where, `${op.operationId} answers ${EVENT_STREAM}: pair it with a subscription field (x-graphql: Subscription.<field>)`);
         }
       });
       if (unpaired !== undefined) rest(where, `${op.operationId} has both x-graphql and x-unpaired; keep one`);

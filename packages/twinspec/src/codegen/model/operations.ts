@@ -379,3 +379,12 @@ function security(raw: Json, at: string, warnings: Warnings): SecurityRequiremen
     }));
   });
 }
+
+/**
+ * An operation served from the GraphQL subscription it pairs with (x-graphql: Subscription.<field>): Twinspec's
+ * runtime runs the subscription and writes each payload as a Server-Sent Event; no handler is written for it.
+ */
+export function isEventStream(op: Pick<Operation, "responses" | "extensions">): boolean {
+  const target = op.extensions["x-graphql"];
+  return typeof target === "string" && target.startsWith("Subscription.");
+}

@@ -13,6 +13,7 @@ import { checkResponse, declaredFor } from "../../runtime/response-check.js";
 import type { TestServerOptions } from "../server.js";
 import { pathParams, specOf, type Operation } from "../spec.js";
 import { authorization, fuzz, fuzzTarget, headerValue, hugeString, idOf, mutated as mutatedBy, oddString, settings, valid as validBy, wrong, type Ids } from "./support.js";
+import { responseText } from "../body.js";
 
 export interface FuzzOptions {
   /** the test file, named in the command that replays a failure */
@@ -139,7 +140,7 @@ export function describeRestFuzz(definition: AppDefinition, options: FuzzOptions
       const base = target.server.url;
       await fuzz(options.file, base, request(target.ids), async (req) => {
         const res = await fetch(`${base}${req.url}`, { method: req.method, headers: req.headers, body: req.body, redirect: "manual" });
-        const text = await res.text();
+        const text = await responseText(res);
         const what = `${describeRequest(req)}\n→ ${res.status} ${text.slice(0, 500)}`;
         assert.ok(res.status < 500, `a ${res.status}: ${what}`);
         assert.ok(declaredFor(req.op.responses, res.status), `${req.op.operationId} does not declare ${res.status}: ${what}`);

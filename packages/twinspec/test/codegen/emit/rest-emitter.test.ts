@@ -253,3 +253,21 @@ describe("emitRest with an operationId that is a keyword of interfaces", () => {
     );
   });
 });
+
+describe("emitRest with an event stream paired with a subscription", () => {
+  const stream = op({ operationId: "streamThings", responses: [res("200", ["text/event-stream"])], extensions: { "x-graphql": "Subscription.thingChanged" } });
+  const text = emitRest([stream, op()], new Map(), { runtime: "./runtime.js", types: "./openapi.js", validators: "./validators.cjs" });
+
+  it("makes its handler optional (Twinspec serves it from the subscription); others stay required", () => {
+    const file = ts.createSourceFile("rest.ts", text, ts.ScriptTarget.Latest);
+    const handlers = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === "RestHandlers")!;
+    assert.deepEqual(
+      handlers.members.map((m) => [m.name?.getText(file), m.questionToken !== undefined]),
+      [
+        ["streamThings", true],
+        ["getThing", false],
+      ],
+    );
+    assert.deepEqual(tsErrors(text), []);
+  });
+});

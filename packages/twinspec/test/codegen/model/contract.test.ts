@@ -117,6 +117,8 @@ describe("the contract of openapi.yaml and schema.graphql", () => {
     ["a scope no scheme declares (GraphQL)", () => {}, (s) => s.replace('note(noteId: ID!): Note @auth(scopes: ["notes:read"])', 'note(noteId: ID!): Note @auth(scopes: ["notes:admin"])'), /@auth asks for scope "notes:admin"/],
     ["an owner that is not a property", (doc) => (doc.tags[0]["x-resource"].owner = "writerId"), (s) => s, /owner must be "none" or a property of Note, not "writerId"/],
     ["an operation without a tag", (doc) => delete doc.paths["/notes/{noteId}"].get.tags, (s) => s, /getNote has no tag/],
+    ["a subscription paired with an operation that is no event stream", (doc) => (doc.paths["/notes/{noteId}"].get["x-graphql"] = "Subscription.noteChanged"), (s) => s.replace(/\n    @unpaired\(reason: "changes are pushed[^\n]*/, ""), /getNote pairs with the subscription Subscription\.noteChanged: it must be a GET answering 200 text\/event-stream/],
+    ["an event stream paired with a field that is no subscription", (doc) => (doc.paths["/notes/{noteId}"].get.responses["200"] = { description: "a stream", content: { "text/event-stream": { schema: { type: "object" } } } }), (s) => s, /getNote answers text\/event-stream: pair it with a subscription field/],
     ["a GraphQL-only root field with no home", () => {}, (s) => s.replace("type Query {", 'type Query {\n  ping: String @unpaired(reason: "health")'), /cannot tell which tag's file holds the resolver of Query\.ping/],
   ];
   for (const [name, editRest, editSdl, expected] of broken) {
