@@ -107,7 +107,7 @@ export function graphqlQueries(client: GraphqlDataClient, resources: DocumentRes
     },
     /**
      * Pages of a list field: the schema says nothing of how its pages chain, so `next` gives the variables of the page
-     * after `last` (e.g. `{ after: last.customers.at(-1)?.customerId }`), or undefined on the last page.
+     * after `last` (e.g. `{ after: last.books.at(-1)?.bookId }`), or undefined on the last page.
      */
     infiniteQueryOptions<R, V>(document: TypedDocumentNode<R, V>, variables: NoInfer<V>, next: (last: R) => Partial<NoInfer<V>> | undefined) {
       const { reads } = of(document);

@@ -56,8 +56,8 @@ export interface ContractFacts {
   restParents: Readonly<Record<string, ParentRule>>;
   graphqlParents: Readonly<Record<string, ParentRule>>;
   /**
-   * Relations (generated resolvers over batch loaders): "Order.notes" → { kind: "list", resource: "notes", by: the
-   * parent's id property }; "Order.customer" → { kind: "one", resource: "customers", by: the property naming it }
+   * Relations (generated resolvers over batch loaders): "Book.reviews" → { kind: "list", resource: "reviews", by: the
+   * parent's id property }; "Review.author" → { kind: "one", resource: "authors", by: the property naming it }
    */
   relations: Readonly<Record<string, { kind: "list" | "one"; resource: string; by: string; nullable?: boolean }>>;
   pairs: Readonly<Record<string, string>>;

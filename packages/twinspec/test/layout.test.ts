@@ -86,4 +86,13 @@ describe("the package's layout", () => {
     const wrong = imports(inCodegen).filter(([f, d]) => inCodegen(d) && codegenFolder(d) !== codegenFolder(f) && !CODEGEN_LAYERS[codegenFolder(f)].includes(codegenFolder(d)));
     assert.deepEqual(wrong.map(([f, d]) => `${name(f)} → ${name(d)}`), []);
   });
+
+  it("no file names a resource of the commerce service (the package is generic: its examples are other APIs')", () => {
+    // The service's resources, less the two words the package has of its own (jobs: its job queue; notes: init's starter).
+    const named = /\b(customers?|Customers?|customerId|orders|Orders?|orderId|carts?|Carts?|cartId|OrderNotes?|order_notes)\b/;
+    const clientSrc = fileURLToPath(new URL("../../twinspec-client/src", import.meta.url));
+    const clientFiles = readdirSync(clientSrc, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) => join(clientSrc, f));
+    const naming = [...files, ...clientFiles].flatMap((f) => readFileSync(f, "utf8").split("\n").flatMap((line, i) => (named.test(line) ? [`${relative(SRC, f)}:${i + 1}: ${line.trim()}`] : [])));
+    assert.deepEqual(naming, []);
+  });
 });

@@ -7,7 +7,7 @@ export type Method = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "P
 /** What the spec says of one operation that the runtime acts on. */
 export interface OperationSpec {
   method: Method;
-  /** the path template, e.g. "/customers/{customerId}" */
+  /** the path template, e.g. "/books/{bookId}" */
   path: string;
   /**
    * May a call be sent again after 429, 503 or a lost connection? "safe" (GET, HEAD, OPTIONS) and "idempotent"

@@ -12,7 +12,7 @@ export interface ServiceDeps<Services = unknown> {
   log: Logger;
   /**
    * Every service of the application, by tag: typed with generated/wiring.ts's `Deps` (= ServiceDeps<Services>),
-   * e.g. `deps.services.orders.get(orderId)`. Filled in once all are built: call them at request time, not from a
+   * e.g. `deps.services.books.get(bookId)`. Filled in once all are built: call them at request time, not from a
    * constructor.
    */
   services: Services;

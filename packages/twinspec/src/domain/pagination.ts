@@ -43,7 +43,7 @@ export function keysetPager<DB, TB extends keyof DB, Row extends { created_at: s
   idOf: (row: Row) => string,
   toItem: (row: Row) => T,
 ) {
-  // A qualified id column ("order_notes.note_id") qualifies created_at alike: a base query joining another table
+  // A qualified id column ("reviews.review_id") qualifies created_at alike: a base query joining another table
   // (a parent, to filter on it) has two of them.
   const createdAtColumn = sql.ref(`${idColumn.includes(".") ? idColumn.slice(0, idColumn.lastIndexOf(".") + 1) : ""}created_at`);
   const ordered = (query: SelectQueryBuilder<DB, TB, Row>, limit: number) => query.orderBy(createdAtColumn).orderBy(sql.ref(idColumn)).limit(limit);

@@ -1,5 +1,5 @@
-// The per-request batch loaders of single-object relations (generated/wiring.ts relationResolvers: Order.customer,
-// paired with the lookup GET /customers/{customerId}): one DataLoader per request and resource read, so every
+// The per-request batch loaders of single-object relations (generated/wiring.ts relationResolvers: Review.author,
+// paired with the lookup GET /authors/{authorId}): one DataLoader per request and resource read, so every
 // object of one document that names an instance is answered by one batched call (getMany) per tick, however many
 // objects there are. A root field that has already read instances may prime the loader (primeLookup): a relation
 // to them then costs no query at all.
@@ -19,7 +19,7 @@ interface Entry {
 const entryOf = (context: OperationMemo, resource: string): Entry => context.memo(resource, (): Entry => ({ primed: new Map() }));
 
 /**
- * The loader of `resource`'s live instances ("customers") for this request: `fetch` reads many in one query (getMany:
+ * The loader of `resource`'s live instances ("authors") for this request: `fetch` reads many in one query (getMany:
  * live ones only, in any order), `idOf` tells which is which; a missing or deleted one loads undefined.
  */
 export function lookupLoader<T>(context: OperationMemo, resource: string, fetch: Fetch<T>, idOf: (item: T) => string): DataLoader<string, T | undefined> {
@@ -43,7 +43,7 @@ export function primeLookup(context: OperationMemo, resource: string, id: string
   else entry.primed.set(id, item);
 }
 
-/** A non-null relation: the instance, or NOT_FOUND (`noun` names it: "customer cus_… does not exist"). */
+/** A non-null relation: the instance, or NOT_FOUND (`noun` names it: "author aut_… does not exist"). */
 export async function loadRequired<T>(loader: DataLoader<string, T | undefined>, noun: string, id: string): Promise<T> {
   const item = await loader.load(id);
   if (item === undefined) throw new NotFoundError(noun, id);

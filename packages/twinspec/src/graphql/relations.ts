@@ -14,7 +14,7 @@ export interface OperationMemo {
 }
 
 /**
- * The loader of `relation` ("Order.notes") for this request and these selected fields (selectedFields(info): the
+ * The loader of `relation` ("Book.reviews") for this request and these selected fields (selectedFields(info): the
  * same array for every parent of one document's field); a parent with nothing under it loads [].
  */
 export function relationLoader<T>(context: OperationMemo, relation: string, fields: readonly string[], batch: Batch<T>): DataLoader<string, T[]> {

@@ -7,7 +7,7 @@ import { quote } from "../model/operations.js";
 const ident = (tag: string) => tag.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(\d)/, "_$1");
 const noun = (schema: string) => schema.charAt(0).toLowerCase() + schema.slice(1);
 
-/** The batched method each resource read by a relation must have: "orders" → "ListByParents<ordersDomain.Order>". */
+/** The batched method each resource read by a relation must have: "reviews" → "ListByParents<reviewsDomain.Review>". */
 export function relationNeeds(relations: FieldPlan[], resource: Resource): string[] {
   const kinds = new Set(relations.filter((f) => f.relation!.resource === resource.tag).map((f) => f.relation!.kind));
   const model = `${ident(resource.tag)}Domain.${resource.schema}`;

@@ -1,7 +1,7 @@
 // Relations: a GraphQL field of one type that reads another resource's instances, paired (x-graphql) with the REST
-// operation that reads them. Two kinds: a list under a parent (Order.notes, paired with the collection
-// GET /orders/{orderId}/notes), and the one instance an object names (Order.customer, paired with the lookup
-// GET /customers/{customerId}, after the lookup's own root field: x-graphql: [Query.customer, Order.customer]).
+// operation that reads them. Two kinds: a list under a parent (Book.reviews, paired with the collection
+// GET /books/{bookId}/reviews), and the one instance an object names (Review.author, paired with the lookup
+// GET /authors/{authorId}, after the lookup's own root field: x-graphql: [Query.author, Review.author]).
 // `generate` writes the resolver of each itself, over a per-request batch loader, and the compiler asks the domain
 // module read for exactly one batched method — listByParents(parentIds, fields?) for a list, getMany(ids) for one
 // instance: no relation can be resolved one query per parent.
@@ -16,7 +16,7 @@ export interface Relation {
   resource: string;
   /**
    * The property of the object the field is on that the loader batches on: a list's parent id, read from the parent;
-   * for "one", the property naming the instance (named like the resource's id, `Order.customerId`)
+   * for "one", the property naming the instance (named like the resource's id, `Review.authorId`)
    */
   by: string;
   /** "one" on a nullable field: a missing instance answers null, not NOT_FOUND */
