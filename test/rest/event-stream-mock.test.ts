@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { buildMockApp, createLogger } from "twinspec";
+import { createLogger } from "twinspec";
+import { buildMockApp } from "twinspec/mock";
 import { definition } from "../../generated/wiring.js";
 import { ADMIN_TOKEN, TEST_SECRET } from "../support/auth.js";
 

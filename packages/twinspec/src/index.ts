@@ -1,13 +1,12 @@
 // The `twinspec` package's public API: what an application built with Twinspec imports (README, "The public API").
 // Generated code imports "twinspec/runtime"; a domain module adds its tables to "twinspec/schema" and its events to
-// "twinspec/events" (declaration merging). Nothing else of the package is an application's to import.
+// "twinspec/events" (declaration merging); the mock server is "twinspec/mock", so that a production server never
+// loads it (nor the spec loader it reads the specs with). Nothing else of the package is an application's to import.
 
 // The application, served: what generated/wiring.ts hands the framework, and the ways to run it.
 export type { AppDefinition, ContractFacts, InputRules, Ownership, OwnerLookup, ParentCheck, ParentRule, ResourceInfo, Budget } from "./definition.js";
 export { buildApp, type App, type AppDeps } from "./app.js";
 export { serve, type ServeOptions } from "./server/serve.js";
-export { serveMock } from "./mock.js";
-export { buildMockApp, type MockApp, type MockAppDeps } from "./mock/app.js";
 export { configFromEnv, type Config, type GraphqlConfig } from "./config.js";
 export { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server/factory.js";
 export { createMetrics, type Metrics } from "./http/metrics.js";
@@ -35,7 +34,7 @@ export { DateTime } from "./graphql/scalars.js";
 export { openStore, isPostgresUrl, DEFAULT_DATABASE_URL, type Store, type StoreOptions } from "./store/database.js";
 export type { Database } from "./store/schema.js";
 export { lockRows, transaction } from "./store/transactions.js";
-export { prepared, preparedFirst, preparedIn, preparedInRaw, projectedByKey, type ValuesProjection } from "./store/prepared.js";
+export { prepared, preparedFirst, preparedIn, preparedInRaw, projectedByKey, type AmongIds, type ValuesProjection } from "./store/prepared.js";
 export { bytes, text } from "./store/columns.js";
 export { isPostgres, isUniqueViolation } from "./store/dialect.js";
 export { JobFailed, JobQueue, type JobHandler, type QueueOptions } from "./store/job-queue.js";

@@ -1,4 +1,4 @@
-// `twinspec mock` (npm run mock): the mock server (src/mock/app.ts) as a process, on HOST:PORT like `npm start`, with no database.
+// "twinspec/mock": `twinspec mock` (npm run mock), the mock server (src/mock/app.ts) as a process, on HOST:PORT like `npm start`, with no database.
 // SIGTERM/SIGINT end subscriptions, let in-flight requests finish (10 s at most) and exit 0.
 import { createHttpServer } from "./server/factory.js";
 import { createMetrics } from "./http/metrics.js";
@@ -6,6 +6,8 @@ import { createServerLogger } from "./logger.js";
 import type { AppDefinition } from "./definition.js";
 import { buildMockApp } from "./mock/app.js";
 import { configOrExit, logDevToken } from "./server/startup.js";
+
+export { buildMockApp, type MockApp, type MockAppDeps } from "./mock/app.js";
 
 export async function serveMock(definition: AppDefinition): Promise<void> {
   const config = configOrExit(definition.contract.rateLimits.budgets);
