@@ -9,7 +9,7 @@ type CustomerRow = Selectable<Database["customers"]>;
 
 export function customerReads(db: Kysely<Database>) {
   const whole = prepared(db, (customerId: string) => db.selectFrom("customers").selectAll().where("customer_id", "=", customerId), ["sample"]);
-  const live = preparedIn(db, (ids) => db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null).where("customer_id", "in", ids));
+  const live = preparedIn(db, (among) => db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null).where(among("customer_id")));
   return {
     /** A customer's whole row, whatever its state (undefined: none). */
     row: async (customerId: string): Promise<CustomerRow | undefined> => (await whole(customerId))[0],

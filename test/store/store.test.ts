@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import type { Services } from "../../generated/wiring.js";
 import { projections } from "../../packages/twinspec/src/domain/projection.js";
 import { openStore, type Store } from "../../packages/twinspec/src/store/database.js";
-import { prepared, projectedByKey } from "../../packages/twinspec/src/store/prepared.js";
+import { prepared, preparedIn, preparedInRaw, projectedByKey } from "../../packages/twinspec/src/store/prepared.js";
 import { freshDatabase, testDatabaseKind, type TestDatabase } from "../support/database.js";
 import { domainOn } from "../support/services.js";
 
@@ -128,6 +128,35 @@ describe(`store on ${testDatabaseKind()}`, function () {
         rows.map((r) => r.statement),
         ['select "email" from "customers" where "customer_id" = $1', 'select "email" from "customers" where "customer_id" = $1 /* values */'],
       );
+    } finally {
+      await one.close();
+    }
+  });
+
+  it("preparedIn reads the rows whose column is among the ids, for any number of ids; on PostgreSQL as one statement with one array parameter", async () => {
+    const one = await openStore(database.url, { poolMax: 1 });
+    try {
+      const emails = preparedIn(one.db, (among, columns: ("customer_id" | "email")[]) => one.db.selectFrom("customers").select(columns).where(among("customer_id")).orderBy("email"));
+      const values = preparedInRaw(one.db, (among) => one.db.selectFrom("customers").select("email").where(among("customer_id")).orderBy("email"));
+      const ids = [];
+      for (let n = 1; n <= 3; n++) ids.push((await customer(n)).customerId);
+      assert.deepEqual(await emails([ids[0]], ["email"], "email"), [{ email: "s1@example.com" }]);
+      assert.deepEqual(await emails([ids[2], "nobody", ids[0]], ["email"], "email"), [{ email: "s1@example.com" }, { email: "s3@example.com" }]);
+      assert.deepEqual(await emails(ids, ["customer_id", "email"], "both"), ids.map((customerId, i) => ({ customer_id: customerId, email: `s${i + 1}@example.com` })));
+      assert.deepEqual(await values([ids[1], ids[0]], undefined, ""), [["s1@example.com"], ["s2@example.com"]]);
+      // An id with quotes, commas or braces is one value, not array syntax.
+      assert.deepEqual(await emails(['a","b', "{c}", ids[1]], ["email"], "email"), [{ email: "s2@example.com" }]);
+      if (store.dialect === "postgres") {
+        const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements order by statement`.execute(one.db);
+        assert.deepEqual(
+          rows.map((r) => r.statement),
+          [
+            'select "customer_id", "email" from "customers" where "customer_id" = any($1) order by "email"',
+            'select "email" from "customers" where "customer_id" = any($1) order by "email"',
+            'select "email" from "customers" where "customer_id" = any($1) order by "email" /* values */',
+          ],
+        );
+      }
     } finally {
       await one.close();
     }

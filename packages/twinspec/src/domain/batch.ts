@@ -23,8 +23,8 @@ export function liveRowsByParent<Row, Model>(
   projection: (fields?: readonly string[]) => Projection<Row, Model>,
 ) {
   // Rows come as arrays of values (no row object per row): the projection maps them to models by position.
-  const read = preparedInRaw(db, (ids, columns: string[]) =>
-    db.selectFrom(table).select(columns).where(parentColumn, "in", ids).where("deleted_at", "is", null).orderBy(parentColumn).orderBy("created_at").orderBy(idColumn),
+  const read = preparedInRaw(db, (among, columns: string[]) =>
+    db.selectFrom(table).select(columns).where(among(parentColumn)).where("deleted_at", "is", null).orderBy(parentColumn).orderBy("created_at").orderBy(idColumn),
   );
   return async (parentIds: readonly string[], fields?: readonly string[]): Promise<Map<string, Model[]>> => {
     const { columns, key, mapValues } = projection(fields);

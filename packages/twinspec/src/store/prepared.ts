@@ -5,7 +5,8 @@
 // so it never sees another request's uncommitted writes. On PostgreSQL it runs through Kysely as a named statement
 // (statement-names.ts): parsed and planned once per connection.
 import type SQLite from "better-sqlite3";
-import type { Compilable, CompiledQuery, Kysely, LogEvent } from "kysely";
+import { sql, type Compilable, type CompiledQuery, type Expression, type Kysely, type LogEvent, type SqlBool } from "kysely";
+import { isPostgres } from "./dialect.js";
 import type { StatementNames } from "./statement-names.js";
 
 interface Hooks {
@@ -121,30 +122,43 @@ function run<T>(handle: Hooks, compiled: CompiledQuery, args: unknown[], query: 
   return result;
 }
 
+/** The condition "`column` is one of the ids" a batch read is built with (see `preparedIn`). */
+export type AmongIds = (column: string) => Expression<SqlBool>;
+
 /**
- * A query over a list (an `in (…)` of ids), compiled once per list length and `variant` (e.g. the columns a projection
- * reads) and then run like a `prepared` one: a loader's batch read skips Kysely's building and compiling per request.
- * `build` must take exactly the ids as its parameters, in order. At most `max` compiled forms are kept.
+ * A query over a list of ids, compiled once and then run like a `prepared` one: a loader's batch read skips Kysely's
+ * building and compiling per request. `build` states which column holds the ids with `among(column)`: on
+ * PostgreSQL `column = any($1)` (one array parameter, one named statement whatever the number of ids), on SQLite
+ * `column in (?, …)`, compiled once per number of ids. It is compiled again per `variant` (e.g. the columns a
+ * projection reads) and must take no other parameter. At most `max` compiled forms are kept.
  */
-export function preparedIn<Row, Variant>(db: Kysely<any>, build: (ids: readonly string[], variant: Variant) => Compilable<Row>, max = 256) {
-  return formsPerLength<Variant, Row[]>((ids, variant) => prepared(db, (...args: string[]) => build(args, variant), ids), max);
+export function preparedIn<Row, Variant>(db: Kysely<any>, build: (among: AmongIds, variant: Variant) => Compilable<Row>, max = 256) {
+  return formsPerLength<Variant, Row[]>(db, (sample, variant, among) => prepared(db, () => build(among, variant), sample as []) as (...ids: unknown[]) => Promise<Row[]>, max);
 }
 
 /** The same, each row as its values in the order of the selection (see `prepared`'s `raw`). */
-export function preparedInRaw<Row, Variant>(db: Kysely<any>, build: (ids: readonly string[], variant: Variant) => Compilable<Row>, max = 256) {
-  return formsPerLength<Variant, unknown[][]>((ids, variant) => prepared(db, (...args: string[]) => build(args, variant), ids, true), max);
+export function preparedInRaw<Row, Variant>(db: Kysely<any>, build: (among: AmongIds, variant: Variant) => Compilable<Row>, max = 256) {
+  return formsPerLength<Variant, unknown[][]>(db, (sample, variant, among) => prepared(db, () => build(among, variant), sample as [], true) as (...ids: unknown[]) => Promise<unknown[][]>, max);
 }
 
-function formsPerLength<Variant, Result>(compile: (sample: string[], variant: Variant) => (...ids: string[]) => Promise<Result>, max: number) {
-  const forms = new Map<string, (...ids: string[]) => Promise<Result>>();
+type Compile<Variant, Result> = (sample: unknown[], variant: Variant, among: AmongIds) => (...args: unknown[]) => Promise<Result>;
+
+function formsPerLength<Variant, Result>(db: Kysely<any>, compile: Compile<Variant, Result>, max: number) {
+  const forms = new Map<string, (...args: unknown[]) => Promise<Result>>();
+  const array = isPostgres(db);
   return (ids: readonly string[], variant: Variant, variantKey: string): Promise<Result> => {
-    const key = `${ids.length}:${variantKey}`;
+    const key = array ? variantKey : `${ids.length}:${variantKey}`;
     let run = forms.get(key);
     if (!run) {
-      run = compile([...ids], variant);
+      // The sample is the ids themselves: the compiled query's parameters must be exactly them.
+      const sample = array ? [[...ids]] : [...ids];
+      const among: AmongIds = array
+        ? (column) => sql<SqlBool>`${sql.ref(column)} = any(${sample[0]})`
+        : (column) => sql<SqlBool>`${sql.ref(column)} in (${sql.join(sample)})`;
+      run = compile(sample, variant, among);
       if (forms.size >= max) forms.delete(forms.keys().next().value!);
       forms.set(key, run);
     }
-    return run(...ids);
+    return array ? run(ids) : run(...ids);
   };
 }
