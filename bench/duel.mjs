@@ -11,7 +11,7 @@
 // more steadily than runs one after the other. `--apart` loads one server at a time (50 connections, as the peer
 // bench; the other waits idle beside it), which is how the peer bench measures: the servers do not share the core's
 // caches, so the ratio is not pulled toward 1, but rounds drift more. `<build>@<flag>,<flag>` runs a build with
-// these node flags instead of npm start's `--max-semi-space-size=8`. `--data postgres`: every server on PostgreSQL (the
+// these node flags (npm start's are none). `--data postgres`: every server on PostgreSQL (the
 // shared bench's BENCH_DATA=postgres; ours on a fresh copy of the seeded database, a pool of the peers' size).
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -56,7 +56,7 @@ async function start(dist, i) {
   const database = await freshData(seed, `duel_${i}`);
   // `<build>@<flag>,<flag>`: the build run with these node flags instead of npm start's.
   const [folder, flags] = dist.split("@");
-  const nodeFlags = flags ? flags.split(",") : ["--max-semi-space-size=8"];
+  const nodeFlags = flags ? flags.split(",") : [];
   const proc = spawn("taskset", ["-c", "0", process.execPath, ...nodeFlags, path.join(folder, "app", "src", "main.js")], {
     cwd: project,
     env: { ...process.env, ...target.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", ...database },

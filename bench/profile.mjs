@@ -32,7 +32,7 @@ fs.rmSync(profiles, { recursive: true, force: true });
 
 const port = 4291;
 const url = `http://127.0.0.1:${port}`;
-const nodeArgs = ["--max-semi-space-size=8", ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`] : []), path.join(dist, "app", "src", "main.js")];
+const nodeArgs = [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`] : []), path.join(dist, "app", "src", "main.js")];
 const server = spawn("taskset", ["-c", "0", process.execPath, ...nodeArgs], {
   cwd: project,
   env: { ...process.env, ...target.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", ...database },

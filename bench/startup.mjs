@@ -9,7 +9,7 @@ import { join } from "node:path";
 
 const dir = mkdtempSync(join(tmpdir(), "twinspec-startup-"));
 const variants = [
-  ["compiled: node --max-semi-space-size=8 dist/app/src/main.js", ["--max-semi-space-size=8", "dist/app/src/main.js"]],
+  ["compiled: node dist/app/src/main.js", ["dist/app/src/main.js"]],
   ["tsx: node --import tsx src/main.ts", ["--import", "tsx", "src/main.ts"]],
 ];
 const rows = [];
