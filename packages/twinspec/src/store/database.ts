@@ -58,7 +58,7 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   const plugins = options.beforeQuery ? [beforeQueryPlugin(options.beforeQuery)] : [];
   if (isPostgresUrl(url)) {
     const { db, handle, statementNames } = await openPostgres(url, { ...options, onQuery: log, plugins }, (db, schema) => migrate(db, schema, options.migrations));
-    prepareOn(db, { beforeQuery: options.beforeQuery, statementNames });
+    prepareOn(db, { beforeQuery: options.beforeQuery, statementNames, pool: handle.pool, onQuery, countQuery });
     return { db, dialect: "postgres", postgres: handle, idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
   }
   const path = sqlitePath(url);

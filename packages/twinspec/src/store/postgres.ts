@@ -3,7 +3,7 @@
 import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogEvent } from "kysely";
 import type pg from "pg";
 import type { Logger } from "pino";
-import { Availability, GuardedPool, type AvailabilityOptions, type PoolLike } from "./availability.js";
+import { Availability, GuardedPool, type AvailabilityOptions } from "./availability.js";
 import { loadPg, pgDriver } from "./pg-driver.js";
 import { namingClient, StatementNames } from "./statement-names.js";
 import type { Database } from "./schema.js";
@@ -19,7 +19,7 @@ const types = {
 
 export interface PostgresHandle {
   /** the pool behind the availability probe: refuses at once (DatabaseUnavailableError) while the database is down */
-  pool: PoolLike;
+  pool: GuardedPool;
   availability: Availability;
   /** settings for a connection of its own (the event bus's LISTEN connection) */
   clientConfig: pg.ClientConfig;

@@ -2,9 +2,11 @@
 // The query must take exactly `args` as its parameters, in order (checked once, at build time). On SQLite, outside
 // any transaction, it runs on its better-sqlite3 statement directly, without Kysely's connection queue: a point read
 // then costs what the read costs. Inside a transaction (any, on the one connection) it waits its turn through Kysely,
-// so it never sees another request's uncommitted writes. On PostgreSQL it runs through Kysely as a named statement
-// (statement-names.ts): parsed and planned once per connection.
+// so it never sees another request's uncommitted writes. On PostgreSQL it runs as a named statement
+// (statement-names.ts), parsed and planned once per connection, on a connection it checks out of the pool itself:
+// Kysely's executor would add a dozen promises per query for a connection it hands over unchanged.
 import type SQLite from "better-sqlite3";
+import type Pg from "pg";
 import { sql, type Compilable, type CompiledQuery, type Expression, type Kysely, type LogEvent, type SqlBool } from "kysely";
 import { isPostgres } from "./dialect.js";
 import type { StatementNames } from "./statement-names.js";
@@ -17,6 +19,15 @@ interface Hooks {
   beforeQuery?: () => void;
   /** set on PostgreSQL: prepared queries run as named statements */
   statementNames?: StatementNames;
+  /** set on PostgreSQL: prepared queries on `db` (not on its transactions) run on a connection of this pool */
+  pool?: DirectPool;
+}
+
+/** The pool prepared queries check connections out of (availability.ts's GuardedPool). */
+export interface DirectPool {
+  connect(): Promise<Pg.PoolClient>;
+  /** a query failed on a connection of it: a lost one makes the database's probe look at once */
+  observe(error: unknown): void;
 }
 
 const hooks = new WeakMap<Kysely<any>, Hooks>();
@@ -42,7 +53,29 @@ function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...ar
     handle.beforeQuery?.();
     return (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
   };
-  return { compiled, handle, throughKysely };
+  const pool = handle.pool;
+  if (!pool) return { compiled, handle, throughKysely };
+  const text = compiled.sql;
+  const name = handle.statementNames?.named(text)?.name;
+  const rowMode = raw ? "array" : undefined;
+  const onPool = async (args: Args): Promise<Row[]> => {
+    handle.beforeQuery?.();
+    handle.countQuery?.();
+    const started = handle.onQuery ? performance.now() : 0;
+    const client = await pool.connect();
+    try {
+      const { rows } = await client.query({ name, text, values: args, rowMode } as Pg.QueryConfig);
+      handle.onQuery?.({ level: "query", isStream: false, query: { ...compiled, parameters: args }, queryDurationMillis: performance.now() - started });
+      return rows as Row[];
+    } catch (error) {
+      pool.observe(error);
+      handle.onQuery?.({ level: "error", error, query: { ...compiled, parameters: args }, queryDurationMillis: performance.now() - started });
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  return { compiled, handle, throughKysely: onPool };
 }
 
 /**
