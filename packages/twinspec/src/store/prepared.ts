@@ -166,12 +166,12 @@ export type AmongIds = (column: string) => Expression<SqlBool>;
  * projection reads) and must take no other parameter. At most `max` compiled forms are kept.
  */
 export function preparedIn<Row, Variant>(db: Kysely<any>, build: (among: AmongIds, variant: Variant) => Compilable<Row>, max = 256) {
-  return formsPerLength<Variant, Row[]>(db, (sample, variant, among) => prepared(db, () => build(among, variant), sample as []) as (...ids: unknown[]) => Promise<Row[]>, max);
+  return formsPerLength<Variant, Row[]>(db, (sample, variant, among) => prepared<unknown[], Row>(db, () => build(among, variant), sample), max);
 }
 
 /** The same, each row as its values in the order of the selection (see `prepared`'s `raw`). */
 export function preparedInRaw<Row, Variant>(db: Kysely<any>, build: (among: AmongIds, variant: Variant) => Compilable<Row>, max = 256) {
-  return formsPerLength<Variant, unknown[][]>(db, (sample, variant, among) => prepared(db, () => build(among, variant), sample as [], true) as (...ids: unknown[]) => Promise<unknown[][]>, max);
+  return formsPerLength<Variant, unknown[][]>(db, (sample, variant, among) => prepared<unknown[], Row>(db, () => build(among, variant), sample, true), max);
 }
 
 type Compile<Variant, Result> = (sample: unknown[], variant: Variant, among: AmongIds) => (...args: unknown[]) => Promise<Result>;
