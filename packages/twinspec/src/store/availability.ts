@@ -129,7 +129,7 @@ function deadline<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /** The part of pg.Pool that Kysely, the event bus and /readyz use. */
-export interface PoolLike {
+interface PoolLike {
   connect(): Promise<pg.PoolClient>;
   query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
   end(): Promise<void>;

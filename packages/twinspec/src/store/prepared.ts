@@ -24,7 +24,7 @@ interface Hooks {
 }
 
 /** The pool prepared queries check connections out of (availability.ts's GuardedPool). */
-export interface DirectPool {
+interface DirectPool {
   connect(): Promise<Pg.PoolClient>;
   /** a query failed on a connection of it: a lost one makes the database's probe look at once */
   observe(error: unknown): void;
