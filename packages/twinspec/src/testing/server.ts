@@ -49,7 +49,7 @@ export type TestServerOptions = {
   faults?: Faults;
   /** null: no HS256 secret at all */
   authSecret?: string | null;
-} & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "tracing" | "identity" | "rateLimits"> & {
+} & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "events" | "tracing" | "identity" | "rateLimits"> & {
     logger?: AppDeps["logger"];
     /** a database shared with other servers (several instances), left for its owner to drop */
     database?: TestDatabase;
@@ -77,6 +77,7 @@ export async function startServer(definition: AppDefinition, options: TestServer
     corsOrigins: options.corsOrigins,
     tracing: options.tracing,
     jobs: options.jobs ?? { pollMs: 50, leaseMs: 1000 },
+    events: options.events,
     maxUrlLength: options.server?.maxUrlLength,
     rateLimits: options.rateLimits ?? TEST_RATE_LIMITS,
   });
