@@ -6,11 +6,10 @@
 // - generated/wiring.ts: the one place that imports every hand-written tag file (domain services, REST handlers,
 //   GraphQL resolvers) and assembles them, so a missing module, handler, resolver or ownerOf is a type error.
 import type { Contract, FieldPlan } from "../model/contract.js";
-import { prop, quote } from "../model/operations.js";
+import { ident, prop, quote } from "../model/operations.js";
 import { emitRelationResolvers, RELATION_TYPES, relationImports, relationNeeds } from "./relation-resolvers.js";
 import type { OperationValidators } from "./validators.js";
 
-const ident = (tag: string) => tag.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(\d)/, "_$1");
 
 /** Tags that have a REST or GraphQL file, in the order resources are declared, then the rest by name. */
 export function tagsWithFiles(contract: Contract): { rest: string[]; graphql: string[]; domain: string[] } {

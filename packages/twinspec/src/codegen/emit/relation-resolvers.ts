@@ -2,9 +2,8 @@
 // domain service a relation reads (listByParents for a list, getMany for one instance), and the relations'
 // resolvers, each over a per-request batch loader (relationLoader, lookupLoader), none written in src/graphql/.
 import type { FieldPlan, Resource } from "../model/contract.js";
-import { quote } from "../model/operations.js";
+import { ident, quote } from "../model/operations.js";
 
-const ident = (tag: string) => tag.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(\d)/, "_$1");
 const noun = (schema: string) => schema.charAt(0).toLowerCase() + schema.slice(1);
 
 /** The batched method each resource read by a relation must have: "reviews" → "ListByParents<reviewsDomain.Review>". */

@@ -172,6 +172,9 @@ export const answersEtag = (op: Operation) => op.responses.some((r) => /^2/.test
 /** A string as a TypeScript string literal. */
 export const quote = (s: string) => JSON.stringify(s);
 
+/** A tag as a JavaScript identifier (what generated code names its imports of a tag's modules). */
+export const ident = (tag: string) => tag.replace(/[^A-Za-z0-9_$]/g, "_").replace(/^(\d)/, "_$1");
+
 /** A name as an object or interface property key: bare when it is an identifier, quoted otherwise. */
 export const prop = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name));
 
