@@ -182,9 +182,9 @@ export function readContract(
       } else {
         const relation = relationOf(type.name, field, op, props, bySchema, byTag);
         if (relation) plan.relation = relation;
-        else if (extras.has(coordinate)) rest(`/paths/${op!.operationId}`, notARelation(coordinate, op!, byTag));
       }
-      if (root && extras.has(coordinate)) rest(`/paths/${op!.operationId}`, notARelation(coordinate, op!, byTag));
+      // Only a relation may follow an operation's first field in its x-graphql (a root field never is one).
+      if (extras.has(coordinate) && !plan.relation) rest(`/paths/${op!.operationId}`, notARelation(coordinate, op!, byTag));
       fields.push(plan);
     }
   }
