@@ -1,18 +1,11 @@
 // Resources owned through a parent (x-resource owner: { through: <parent tag>, by: <property naming the parent> }):
 // the chain is checked once here, and each operation or root field of such a resource gets the rule the framework
 // applies before its handler or resolver runs — the parent it names (or its own instance's parent) must be live.
+import type { ParentRule } from "../../definition.js";
 import type { Resource } from "./resource.js";
 
-/**
- * What must be live before an operation or root field of a child resource runs: the instance `from` names (an
- * instance of `resource`) itself ("itself": a child collection, `GET /parents/{parentId}/children`), or the parents
- * of that instance ("parents": the child's own path, `GET /children/{childId}`). Each parent up the chain too.
- */
-export interface ParentRule {
-  resource: string;
-  from: string;
-  of: "itself" | "parents";
-}
+// The rule is the runtime's own (definition.ts): what generated/contract.ts hands the framework.
+export type { ParentRule };
 
 /** The rule of an operation or root field of `own` (its tag's resource) that names `names` (path parameters or arguments). */
 export function parentRule(own: Resource | undefined, names: string[], byTag: Map<string, Resource>): ParentRule | undefined {
