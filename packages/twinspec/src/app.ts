@@ -73,8 +73,8 @@ export interface App<Services = any> extends Pick<Transports, "callback" | "arou
   graphql: GraphqlRuntime;
   /** serves GraphQL over WebSocket (graphql-ws) on /graphql of this server; call once the server exists */
   attach(server: Server): void;
-  /** starts background work (the job queue) */
-  start(): void;
+  /** starts background work (the job queue); resolves once its first pass is over */
+  start(): Promise<void>;
   /** pauses the job queue (waits for the job in hand), and resumes it */
   stopJobs(): Promise<void>;
   resumeJobs(): void;

@@ -69,7 +69,7 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
   // GraphQL subscriptions over WebSocket share this server's port (/graphql).
   app.attach(server);
 
-  app.start();
+  void app.start();
   // On PostgreSQL: hear other instances' events before taking requests, so no subscriber misses one.
   await app.bus.ready?.();
   await logDevToken(config, logger, definition.contract.scopes);

@@ -61,11 +61,13 @@ export class JobQueue {
     this.handlers[kind] = handler;
   }
 
-  start() {
+  /** Starts claiming; resolves once the first pass is over (a failed pass is logged and retried, never thrown). */
+  start(): Promise<void> {
     this.started = true;
     this.timer = setInterval(() => this.kick(), this.pollMs);
     this.timer.unref();
     this.kick();
+    return this.running ?? Promise.resolve();
   }
 
   /** Work now (new jobs call this); overlapping kicks coalesce into one more pass. Nothing before start(). */
@@ -104,7 +106,7 @@ export class JobQueue {
   resume() {
     if (!this.stopped) return;
     this.stopped = false;
-    this.start();
+    void this.start();
   }
 
   private async drain() {

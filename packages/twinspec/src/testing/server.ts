@@ -82,8 +82,8 @@ export async function startServer(definition: AppDefinition, options: TestServer
     rateLimits: options.rateLimits ?? TEST_RATE_LIMITS,
   });
   for (const middleware of options.middleware ?? []) app.use(middleware);
-  app.start();
-  await app.bus.ready?.();
+  // Both before the first request: a test counting queries must not meet the queue's first pass or the bus's catch-up.
+  await Promise.all([app.start(), app.bus.ready?.()]);
   // Outermost, so it sees the final status (after 304s and thrown problems).
   app.around(recordStatuses);
   // The server `serve` runs: its timeouts and size limits (server/factory.ts).
