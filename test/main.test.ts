@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADMIN_TOKEN } from "./support/auth.js";
-import { startProcess } from "./support/process.js";
+import { startProcess } from "twinspec/testing";
 import { ada, call } from "./support/server.js";
 
 describe("main.ts process", function () {

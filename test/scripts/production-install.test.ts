@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { build, stale } from "../../packages/twinspec/bin/build.mjs";
 import { ADMIN_TOKEN } from "../support/auth.js";
-import { spawnServer, type ServerProcess } from "../support/process.js";
+import { spawnServer, type ServerProcess } from "twinspec/testing";
 import { call, gql } from "../support/server.js";
 
 const ROOT = process.cwd();

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { ADMIN_TOKEN, TEST_SECRET } from "../support/auth.js";
-import { spawnServer } from "../support/process.js";
+import { spawnServer } from "twinspec/testing";
 import { call } from "../support/server.js";
 
 /** Every process below `pid`, with its command line. */

@@ -11,6 +11,7 @@ export { describeStatusWalks, type StatusWalkOptions } from "./status-walks.js";
 export { describeRestFuzz, type FuzzOptions } from "./fuzz/rest.js";
 export { describeGraphqlFuzz } from "./fuzz/graphql.js";
 export { statusCoverageGate, answered, recordStatuses, BEFORE_ROUTING, type CoverageOptions } from "./coverage.js";
+export { startProcess, spawnServer, type ServerProcess, type SpawnOptions } from "./process.js";
 export { startServer, TEST_RATE_LIMITS, type Faults, type TestServer, type TestServerOptions } from "./server.js";
 export { freshDatabase, testDatabaseKind, testPostgresUrl, SCHEMA_PREFIX, type TestDatabase, type TestDatabaseKind } from "./database.js";
 export { call, gql, type Reply } from "./client.js";
