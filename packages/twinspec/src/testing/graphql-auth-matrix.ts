@@ -4,14 +4,14 @@
 // (neither) — each time with the rest of `data` intact. Input arguments take the sample body of the paired REST
 // operation. Also: an invalid token refuses the whole request, introspection and GraphiQL's page need no token.
 import assert from "node:assert/strict";
-import { getNamedType, isNonNullType, isObjectType, type GraphQLField } from "graphql";
+import { isNonNullType, type GraphQLField } from "graphql";
 import { after, describe } from "mocha";
 import { before, it } from "./pending.js";
 import type { AppDefinition } from "../definition.js";
 import { call, gql } from "./client.js";
 import type { AuthMatrixOptions } from "./rest-auth-matrix.js";
 import { startServer, type TestServer } from "./server.js";
-import { specOf } from "./spec.js";
+import { fieldCall, specOf } from "./spec.js";
 import { token } from "./tokens.js";
 
 function scopesOf(field: GraphQLField<unknown, unknown>): string[] | undefined {
@@ -33,19 +33,11 @@ export function describeGraphqlAuthMatrix(definition: AppDefinition, options: Au
       .filter((f): f is { root: "Query" | "Mutation"; field: GraphQLField<unknown, unknown>; scopes: string[] } => f.scopes !== undefined),
   );
 
-  /** An operation calling just this field with values for its arguments, selecting __typename when it is an object. */
+  /** An operation calling just this field (its required arguments and those naming `ids`), and `ok: __typename`. */
   function operation(root: string, field: GraphQLField<unknown, unknown>, ids: Record<string, string>) {
     const all = argumentValues(root, field, ids);
-    const args = field.args.filter((a) => (isNonNullType(a.type) || a.name in ids) && a.name in all);
-    const values = Object.fromEntries(args.map((a) => [a.name, all[a.name]]));
-    const declared = args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ");
-    const passed = args.map((a) => `${a.name}: $${a.name}`).join(", ");
-    const selection = isObjectType(getNamedType(field.type)) ? " { __typename }" : "";
-    const keyword = root === "Query" ? "query" : "mutation";
-    return {
-      query: `${keyword}${declared ? `(${declared})` : ""} { target: ${field.name}${passed ? `(${passed})` : ""}${selection} ok: __typename }`,
-      variables: values,
-    };
+    const values = Object.fromEntries(field.args.filter((a) => (isNonNullType(a.type) || a.name in ids) && a.name in all).map((a) => [a.name, all[a.name]]));
+    return fieldCall(root, field, values, { alias: "target", also: "ok: __typename" });
   }
 
   describe("GraphQL authorization matrix (every protected root field of schema.graphql)", () => {

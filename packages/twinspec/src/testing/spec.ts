@@ -3,7 +3,7 @@
 // (x-resource), request schemas, and a "world" — one instance of every resource, made through the API the way a client
 // would (the operation that answers 201/202 with that resource; what its path or body names of other resources made
 // first), and what the PUTs of paths beside them set. A new resource in the specs is walked without editing anything.
-import { buildSchema, type GraphQLField, type GraphQLSchema } from "graphql";
+import { buildSchema, getNamedType, isCompositeType, type GraphQLField, type GraphQLSchema } from "graphql";
 import { isObject, loadDocument, type JsonObject } from "../codegen/load/spec.js";
 import type { AppDefinition, ResourceInfo } from "../definition.js";
 import { loadTypeDefs } from "../graphql/schema.js";
@@ -36,6 +36,22 @@ function formData(op: Operation, example: Record<string, unknown>): FormData {
 }
 
 /** Polls a status monitor until its representation stops changing (the same ETag five reads running, 50 ms apart). */
+/**
+ * A document calling the root field `root.field` alone, one variable per argument `values` gives, selecting
+ * __typename under an object; `alias` names its answer, `also` is selected beside it.
+ */
+export function fieldCall(root: string, field: GraphQLField<unknown, unknown>, values: Record<string, unknown>, { alias, also }: { alias?: string; also?: string } = {}) {
+  const args = field.args.filter((a) => a.name in values);
+  const declared = args.length ? `(${args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ")})` : "";
+  const passed = args.length ? `(${args.map((a) => `${a.name}: $${a.name}`).join(", ")})` : "";
+  const selection = isCompositeType(getNamedType(field.type)) ? " { __typename }" : "";
+  const answer = `${alias ? `${alias}: ` : ""}${field.name}${passed}${selection}`;
+  return {
+    query: `${root === "Query" ? "query" : "mutation"}${declared} { ${answer}${also ? ` ${also}` : ""} }`,
+    variables: Object.fromEntries(args.map((a) => [a.name, values[a.name]])),
+  };
+}
+
 export async function settle(base: string, url: string, timeoutMs = 10_000) {
   const until = Date.now() + timeoutMs;
   let last = "";

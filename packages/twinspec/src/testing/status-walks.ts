@@ -10,11 +10,10 @@ import { after, afterEach, describe } from "mocha";
 import { before, it } from "./pending.js";
 import type { AppDefinition } from "../definition.js";
 import { fingerprint } from "../http/idempotency.js";
-import { getNamedType, isCompositeType } from "graphql";
 import { call, gql } from "./client.js";
 import { hourly, rateLimitFields as fields } from "./rate-limit.js";
 import { startServer, type Faults, type TestServer, type TestServerOptions } from "./server.js";
-import { declares, pathParams, specOf, urlOf, type Operation } from "./spec.js";
+import { declares, fieldCall, pathParams, specOf, urlOf, type Operation } from "./spec.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
 
 export interface StatusWalkOptions {
@@ -250,12 +249,8 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
   async function sendField(base: string, coordinate: string, ids: Record<string, string>) {
     const [root, name] = coordinate.split(".");
     const field = (root === "Query" ? spec.graphqlSchema.getQueryType() : spec.graphqlSchema.getMutationType())!.getFields()[name];
-    const values = spec.argumentValues(root, field, ids);
-    const args = field.args.filter((a) => a.name in values);
-    const declared = args.length ? `(${args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ")})` : "";
-    const passed = args.length ? `(${args.map((a) => `${a.name}: $${a.name}`).join(", ")})` : "";
-    const selection = isCompositeType(getNamedType(field.type)) ? " { __typename }" : "";
-    return gql(base, `${root === "Query" ? "query" : "mutation"}${declared} { ${name}${passed}${selection} }`, values, { token: await token(ADMIN_SUBJECT, "admin") });
+    const { query, variables } = fieldCall(root, field, spec.argumentValues(root, field, ids));
+    return gql(base, query, variables, { token: await token(ADMIN_SUBJECT, "admin") });
   }
 
   /** What deletes the thing `param` names, else the nearest thing above it that something deletes (parent, …, owner). */
