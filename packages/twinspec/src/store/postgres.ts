@@ -5,7 +5,7 @@ import type pg from "pg";
 import type { Logger } from "pino";
 import { Availability, GuardedPool, type AvailabilityOptions } from "./availability.js";
 import { loadPg, pgDriver } from "./pg-driver.js";
-import { namingClient, StatementNames } from "./statement-names.js";
+import { StatementNames } from "./statement-names.js";
 import type { Database } from "./schema.js";
 
 // pg returns int8 (count(*), sums) and numeric as strings to avoid precision loss; our values are far below
@@ -53,7 +53,7 @@ export async function openPostgres(url: string, options: PostgresOptions, migrat
   const clientConfig: pg.ClientConfig = { connectionString: url, types, application_name: "twinspec", connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000 };
   const statementNames = new StatementNames();
   const newPool = () => {
-    const pool = new (pgDriver().Pool)({ ...clientConfig, max: options.poolMax ?? 10, Client: namingClient(pgDriver(), statementNames) });
+    const pool = new (pgDriver().Pool)({ ...clientConfig, max: options.poolMax ?? 10 });
     // An idle connection that breaks (server restart, network) is dropped by the pool; the next query opens a new
     // one. Without a listener the error would crash the process.
     pool.on("error", (err) => options.logger?.warn({ err }, "idle PostgreSQL connection lost"));

@@ -17,7 +17,7 @@ interface Hooks {
   onQuery?: (event: LogEvent) => void;
   countQuery?: () => void;
   beforeQuery?: () => void;
-  /** set on PostgreSQL: prepared queries run as named statements */
+  /** set on PostgreSQL (with `pool`): prepared queries run as named statements */
   statementNames?: StatementNames;
   /** set on PostgreSQL: prepared queries on `db` (not on its transactions) run on a connection of this pool */
   pool?: DirectPool;
@@ -39,16 +39,11 @@ export function prepareOn(db: Kysely<any>, handle: Hooks): void {
 
 /** A query compiled once (its parameters checked to be its arguments), and how it runs through Kysely. */
 function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw: boolean) {
-  let compiled = build(...sample).compile();
+  const compiled = build(...sample).compile();
   if (JSON.stringify(compiled.parameters) !== JSON.stringify(sample)) {
     throw new Error(`prepared query's parameters ${JSON.stringify(compiled.parameters)} are not its arguments ${JSON.stringify(sample)}`);
   }
   const handle = hooks.get(db) ?? {};
-  if (handle.statementNames) {
-    // A read of values is marked, so that no query built elsewhere with the same text gets its rows as arrays.
-    if (raw) compiled = { ...compiled, sql: `${compiled.sql} /* values */` };
-    handle.statementNames.register(compiled.sql, raw);
-  }
   const throughKysely = async (args: Args): Promise<Row[]> => {
     handle.beforeQuery?.();
     return (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
@@ -56,7 +51,7 @@ function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...ar
   const pool = handle.pool;
   if (!pool) return { compiled, handle, throughKysely };
   const text = compiled.sql;
-  const name = handle.statementNames?.named(text)?.name;
+  const name = handle.statementNames?.nameOf(text);
   const rowMode = raw ? "array" : undefined;
   const onPool = async (args: Args): Promise<Row[]> => {
     handle.beforeQuery?.();
