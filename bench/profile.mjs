@@ -4,7 +4,9 @@
 // the peer bench's seeded SQLite data, pinned to CPU 0; autocannon (from ../shared/bench, or BENCH_PEERS_DIR) loads
 // it from CPU 1 with the bench's request. Prints req/s, p99 and the server's CPU time per request (read from /proc:
 // steadier than req/s on a shared machine), and with --prof the functions and packages with the most self time
-// (node --cpu-prof; the profile stays in bench/results/profile/, git-ignored). DIST=<folder> profiles another build.
+// (node --cpu-prof; the profile stays in bench/results/profile/, git-ignored). DIST=<folder> profiles another build;
+// PROFILE_NODE_FLAGS="--trace-gc-nvp" (or --inspect=…) runs it with more node flags (its output: the server log in
+// $TMPDIR/twinspec-profile/server.log).
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -32,7 +34,7 @@ fs.rmSync(profiles, { recursive: true, force: true });
 
 const port = 4291;
 const url = `http://127.0.0.1:${port}`;
-const nodeArgs = [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`] : []), path.join(dist, "app", "src", "main.js")];
+const nodeArgs = [...(process.env.PROFILE_NODE_FLAGS ? process.env.PROFILE_NODE_FLAGS.split(" ") : []), ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`] : []), path.join(dist, "app", "src", "main.js")];
 const server = spawn("taskset", ["-c", "0", process.execPath, ...nodeArgs], {
   cwd: project,
   env: { ...process.env, ...target.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", ...database },
