@@ -8,13 +8,16 @@ import type { MountOptions, OperationSpec, RestMiddleware, Validator } from "./r
 
 /** A resource (an OpenAPI tag with x-resource): schema, identifying property, id prefix, owner property, URL template. */
 export interface ResourceInfo {
+  /** the component schema (and GraphQL type) of one such resource */
   schema: string;
+  /** the property, path parameter and GraphQL argument that identify one */
   id: string;
   idPrefix: string;
-  /** "self": an instance is owned by the subject whose id it has; else the property naming its owner */
+  /** "self": an instance is its own owner (a token whose sub is its id acts for it); "none": nobody owns it; else the property naming its owner */
   owner: string;
-  /** owned through a parent: the parent's tag (`owner` is then the property naming the parent) */
+  /** owned through a parent (x-resource owner: { through, by }): the parent's tag; `owner` is then the property naming the parent */
   through?: string;
+  /** path template of one resource (its GET), for Location headers */
   path: string;
 }
 
