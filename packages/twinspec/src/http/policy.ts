@@ -66,9 +66,8 @@ function large(ctx: Context, threshold: number): boolean {
   const body = ctx.response.body;
   const status = ctx.res.statusCode;
   if (body === undefined || body === null || ctx.req.method === "HEAD" || status === 204 || status === 304) return false;
-  // An event stream is written message by message: compressed, its messages would wait in the compressor.
-  if (ctx.response.type === "text/event-stream") return false;
   if (typeof body === "string") return body.length >= threshold / 3 && Buffer.byteLength(body) >= threshold;
   if (Buffer.isBuffer(body)) return body.length >= threshold;
-  return true;
+  // An event stream is written message by message: compressed, its messages would wait in the compressor.
+  return ctx.response.type !== "text/event-stream";
 }

@@ -11,21 +11,24 @@ type Value = number | string | string[];
 // a frame that copies their arguments on every call. What fails is handed to them, so errors are Node's own.
 const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
 const INVALID_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
-function validate(name: string, value: Value | undefined): void {
-  if (typeof name !== "string" || !TOKEN.test(name)) validateHeaderName(name);
-  if (value === undefined || INVALID_VALUE_CHAR.test(typeof value === "string" ? value : String(value))) validateHeaderValue(name, value as string);
-}
 
-/** Lower-case names, kept for the names this server sets (a few dozen): the same string each time, compared at once. */
-const lowerCase = new Map<string, string>();
-function keyOf(name: string): string {
-  let key = lowerCase.get(name);
+/** The lower-case forms of the valid names this server sets (a few dozen): each name is checked and lowered once. */
+const checkedNames = new Map<string, string>();
+
+/** The field's lower-case name, once its name and value pass Node's checks. */
+function checkedKey(name: string, value: Value | undefined): string {
+  let key = checkedNames.get(name);
   if (key === undefined) {
+    if (typeof name !== "string" || !TOKEN.test(name)) validateHeaderName(name);
     key = name.toLowerCase();
-    if (lowerCase.size < 512) lowerCase.set(name, key);
+    if (checkedNames.size < 512) checkedNames.set(name, key);
   }
+  if (value === undefined || INVALID_VALUE_CHAR.test(typeof value === "string" ? value : String(value))) validateHeaderValue(name, value as string);
   return key;
 }
+
+/** A name's lower-case form, for reading and removing (a name never set is lowered each time, and not checked). */
+const keyOf = (name: string): string => checkedNames.get(name) ?? name.toLowerCase();
 
 /** Servers whose answers not yet begun must say Connection: close (shutdown.ts drains them). */
 const closing = new WeakSet<object>();
@@ -48,8 +51,7 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
   override setHeader(name: string, value: Value): this {
     // Once the head is sent, Node's own throws ERR_HTTP_HEADERS_SENT.
     if (this.headersSent) return super.setHeader(name, value);
-    validate(name, value);
-    const key = keyOf(name);
+    const key = checkedKey(name, value);
     const index = this.#keys.indexOf(key);
     if (index < 0) this.#add(key, name, value);
     else {
@@ -61,8 +63,7 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
 
   override appendHeader(name: string, value: string | readonly string[]): this {
     if (this.headersSent) return super.appendHeader(name, value);
-    validate(name, value as Value);
-    const key = keyOf(name);
+    const key = checkedKey(name, value as Value);
     const index = this.#keys.indexOf(key);
     if (index < 0) {
       this.#add(key, name, typeof value === "string" ? value : [...value]);
