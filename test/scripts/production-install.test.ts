@@ -44,7 +44,7 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     }
     assert.ok(!existsSync(join(dir, "node_modules/mocha")), "devDependencies are not installed");
     // npm start there: twinspec start finds no sources and no compiler, and serves the dist/ it was given.
-    server = await spawnServer(process.execPath, ["--max-semi-space-size=8", "node_modules/twinspec/bin/twinspec.js", "start"], { cwd: dir, env: { NODE_ENV: "production", DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
+    server = await spawnServer(process.execPath, ["node_modules/twinspec/bin/twinspec.js", "start"], { cwd: dir, env: { NODE_ENV: "production", DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
   });
 
   after(async () => {
