@@ -143,22 +143,22 @@ export interface InputRules {
 }
 
 export const graphqlInputs: Record<string, InputRules> = {
-  "Query.customer": { operationId: "getCustomer", path: { args: ["customerId"], validate: validators.getCustomer_path } },
-  "Query.order": { operationId: "getOrder", path: { args: ["orderId"], validate: validators.getOrder_path } },
-  "Query.orderNote": { operationId: "getOrderNote", path: { args: ["noteId"], validate: validators.getOrderNote_path } },
-  "Query.cart": { operationId: "getCart", path: { args: ["cartId"], validate: validators.getCart_path } },
-  "Query.job": { operationId: "getJob", path: { args: ["jobId"], validate: validators.getJob_path } },
+  "Query.customer": { operationId: "getCustomer", path: { args: ["customerId"], validate: validators.path_customerId } },
+  "Query.order": { operationId: "getOrder", path: { args: ["orderId"], validate: validators.path_orderId } },
+  "Query.orderNote": { operationId: "getOrderNote", path: { args: ["noteId"], validate: validators.path_noteId } },
+  "Query.cart": { operationId: "getCart", path: { args: ["cartId"], validate: validators.path_cartId } },
+  "Query.job": { operationId: "getJob", path: { args: ["jobId"], validate: validators.path_jobId } },
   "Mutation.createCustomer": { operationId: "createCustomer", body: { arg: "input", validate: validators.CustomerInput } },
-  "Mutation.updateCustomer": { operationId: "patchCustomer", path: { args: ["customerId"], validate: validators.getCustomer_path }, body: { arg: "input", validate: validators.CustomerPatch } },
-  "Mutation.deleteCustomer": { operationId: "deleteCustomer", path: { args: ["customerId"], validate: validators.getCustomer_path } },
-  "Mutation.placeOrder": { operationId: "placeOrder", path: { args: ["customerId"], validate: validators.getCustomer_path }, body: { arg: "input", validate: validators.OrderInput } },
-  "Mutation.addOrderNote": { operationId: "addOrderNote", path: { args: ["orderId"], validate: validators.getOrder_path }, body: { arg: "input", validate: validators.OrderNoteInput } },
-  "Mutation.updateOrderStatus": { operationId: "updateOrder", path: { args: ["orderId"], validate: validators.getOrder_path }, body: { args: ["status"], validate: validators.OrderPatch } },
-  "Mutation.createCart": { operationId: "createCart", path: { args: ["customerId"], validate: validators.getCustomer_path }, body: { arg: "input", validate: validators.CartInput } },
-  "Mutation.replaceCartItems": { operationId: "replaceCart", path: { args: ["cartId"], validate: validators.getCart_path }, body: { arg: "input", validate: validators.CartInput } },
-  "Mutation.deleteCart": { operationId: "deleteCart", path: { args: ["cartId"], validate: validators.getCart_path } },
-  "Mutation.checkoutCart": { operationId: "checkoutCart", path: { args: ["cartId"], validate: validators.getCart_path } },
-  "Subscription.orderStatusChanged": { operationId: "streamOrderEvents", path: { args: ["customerId"], validate: validators.getCustomer_path } },
+  "Mutation.updateCustomer": { operationId: "patchCustomer", path: { args: ["customerId"], validate: validators.path_customerId }, body: { arg: "input", validate: validators.CustomerPatch } },
+  "Mutation.deleteCustomer": { operationId: "deleteCustomer", path: { args: ["customerId"], validate: validators.path_customerId } },
+  "Mutation.placeOrder": { operationId: "placeOrder", path: { args: ["customerId"], validate: validators.path_customerId }, body: { arg: "input", validate: validators.OrderInput } },
+  "Mutation.addOrderNote": { operationId: "addOrderNote", path: { args: ["orderId"], validate: validators.path_orderId }, body: { arg: "input", validate: validators.OrderNoteInput } },
+  "Mutation.updateOrderStatus": { operationId: "updateOrder", path: { args: ["orderId"], validate: validators.path_orderId }, body: { args: ["status"], validate: validators.OrderPatch } },
+  "Mutation.createCart": { operationId: "createCart", path: { args: ["customerId"], validate: validators.path_customerId }, body: { arg: "input", validate: validators.CartInput } },
+  "Mutation.replaceCartItems": { operationId: "replaceCart", path: { args: ["cartId"], validate: validators.path_cartId }, body: { arg: "input", validate: validators.CartInput } },
+  "Mutation.deleteCart": { operationId: "deleteCart", path: { args: ["cartId"], validate: validators.path_cartId } },
+  "Mutation.checkoutCart": { operationId: "checkoutCart", path: { args: ["cartId"], validate: validators.path_cartId } },
+  "Subscription.orderStatusChanged": { operationId: "streamOrderEvents", path: { args: ["customerId"], validate: validators.path_customerId } },
 };
 
 /**

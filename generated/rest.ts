@@ -707,7 +707,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers",
     routePath: "/customers",
     parameters: [{"name":"limit","in":"query","type":"integer","default":20}, {"name":"cursor","in":"query","type":"string"}],
-    validate: { path: undefined, query: validators.listCustomers_query, header: undefined, cookie: undefined },
+    validate: { path: undefined, query: validators.query_cursor_limit, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"Link","required":false}], validate: { "application/json": validators.CustomerPage } },
@@ -730,7 +730,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers",
     routePath: "/customers",
     parameters: [{"name":"Idempotency-Key","in":"header","type":"string"}],
-    validate: { path: undefined, query: undefined, header: validators.createCustomer_header, cookie: undefined },
+    validate: { path: undefined, query: undefined, header: validators.header_idempotencyKey, cookie: undefined },
     body: { required: true, contentTypes: ["application/json"], validate: [validators.CustomerInput] },
     responses: {
       "201": { contentTypes: ["application/json"], headers: [{"name":"Location","required":true},{"name":"ETag","required":true}], validate: { "application/json": validators.Customer } },
@@ -757,7 +757,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}",
     routePath: "/customers/:customerId",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Modified-Since","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.getCustomer_header, cookie: undefined },
+    validate: { path: validators.path_customerId, query: undefined, header: validators.header_ifModifiedSince_ifNoneMatch, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.Customer } },
@@ -784,7 +784,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}",
     routePath: "/customers/:customerId",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.putCustomer_header, cookie: undefined },
+    validate: { path: validators.path_customerId, query: undefined, header: validators.header_ifMatch_ifNoneMatch_ifUnmodifiedSince, cookie: undefined },
     body: { required: true, contentTypes: ["application/json"], validate: [validators.CustomerInput] },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.Customer } },
@@ -813,7 +813,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}",
     routePath: "/customers/:customerId",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.deleteCustomer_header, cookie: undefined },
+    validate: { path: validators.path_customerId, query: undefined, header: validators.header_ifMatch_ifUnmodifiedSince, cookie: undefined },
     body: undefined,
     responses: {
       "204": { contentTypes: [], headers: [] },
@@ -839,7 +839,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}",
     routePath: "/customers/:customerId",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}, {"name":"Prefer","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.patchCustomer_header, cookie: undefined },
+    validate: { path: validators.path_customerId, query: undefined, header: validators.header_ifMatch_ifUnmodifiedSince_prefer, cookie: undefined },
     body: { required: true, contentTypes: ["application/merge-patch+json"], validate: [validators.CustomerPatch] },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.Customer } },
@@ -869,7 +869,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}/merge",
     routePath: "/customers/:customerId/merge",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"Idempotency-Key","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.createCustomer_header, cookie: undefined },
+    validate: { path: validators.path_customerId, query: undefined, header: validators.header_idempotencyKey, cookie: undefined },
     body: { required: true, contentTypes: ["application/json"], validate: [validators.MergeInput] },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.Customer } },
@@ -899,7 +899,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}/avatar",
     routePath: "/customers/:customerId/avatar",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Modified-Since","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.getCustomer_header, cookie: undefined },
+    validate: { path: validators.path_customerId, query: undefined, header: validators.header_ifModifiedSince_ifNoneMatch, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["image/png","image/jpeg","image/webp"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}] },
@@ -926,7 +926,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}/avatar",
     routePath: "/customers/:customerId/avatar",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.putCustomer_header, cookie: undefined },
+    validate: { path: validators.path_customerId, query: undefined, header: validators.header_ifMatch_ifNoneMatch_ifUnmodifiedSince, cookie: undefined },
     body: { required: true, contentTypes: ["multipart/form-data"], validate: [validators.AvatarUpload], multipart: {"image":{"type":"file","contentTypes":["image/png","image/jpeg","image/webp"],"maxBytes":524288}} },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.Avatar } },
@@ -957,7 +957,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}/avatar",
     routePath: "/customers/:customerId/avatar",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.deleteCustomer_header, cookie: undefined },
+    validate: { path: validators.path_customerId, query: undefined, header: validators.header_ifMatch_ifUnmodifiedSince, cookie: undefined },
     body: undefined,
     responses: {
       "204": { contentTypes: [], headers: [] },
@@ -983,7 +983,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}/orders",
     routePath: "/customers/:customerId/orders",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"limit","in":"query","type":"integer","default":20}, {"name":"cursor","in":"query","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: validators.listCustomers_query, header: undefined, cookie: undefined },
+    validate: { path: validators.path_customerId, query: validators.query_cursor_limit, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"Link","required":false}], validate: { "application/json": validators.OrderPage } },
@@ -1009,7 +1009,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}/orders",
     routePath: "/customers/:customerId/orders",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"Idempotency-Key","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.createCustomer_header, cookie: undefined },
+    validate: { path: validators.path_customerId, query: undefined, header: validators.header_idempotencyKey, cookie: undefined },
     body: { required: true, contentTypes: ["application/json"], validate: [validators.OrderInput] },
     responses: {
       "201": { contentTypes: ["application/json"], headers: [{"name":"Location","required":true},{"name":"ETag","required":true}], validate: { "application/json": validators.Order } },
@@ -1039,7 +1039,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}/order-events",
     routePath: "/customers/:customerId/order-events",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"Last-Event-ID","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.streamOrderEvents_header, cookie: undefined },
+    validate: { path: validators.path_customerId, query: undefined, header: validators.header_lastEventID, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["text/event-stream"], headers: [] },
@@ -1065,7 +1065,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/orders/{orderId}",
     routePath: "/orders/:orderId",
     parameters: [{"name":"orderId","in":"path","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Modified-Since","in":"header","type":"string"}],
-    validate: { path: validators.getOrder_path, query: undefined, header: validators.getCustomer_header, cookie: undefined },
+    validate: { path: validators.path_orderId, query: undefined, header: validators.header_ifModifiedSince_ifNoneMatch, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.Order } },
@@ -1091,7 +1091,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/orders/{orderId}",
     routePath: "/orders/:orderId",
     parameters: [{"name":"orderId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}, {"name":"Prefer","in":"header","type":"string"}],
-    validate: { path: validators.getOrder_path, query: undefined, header: validators.patchCustomer_header, cookie: undefined },
+    validate: { path: validators.path_orderId, query: undefined, header: validators.header_ifMatch_ifUnmodifiedSince_prefer, cookie: undefined },
     body: { required: true, contentTypes: ["application/merge-patch+json"], validate: [validators.OrderPatch] },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.Order } },
@@ -1121,7 +1121,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/orders/{orderId}/notes",
     routePath: "/orders/:orderId/notes",
     parameters: [{"name":"orderId","in":"path","type":"string"}, {"name":"limit","in":"query","type":"integer","default":20}, {"name":"cursor","in":"query","type":"string"}],
-    validate: { path: validators.getOrder_path, query: validators.listCustomers_query, header: undefined, cookie: undefined },
+    validate: { path: validators.path_orderId, query: validators.query_cursor_limit, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"Link","required":false}], validate: { "application/json": validators.OrderNotePage } },
@@ -1146,7 +1146,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/orders/{orderId}/notes",
     routePath: "/orders/:orderId/notes",
     parameters: [{"name":"orderId","in":"path","type":"string"}],
-    validate: { path: validators.getOrder_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_orderId, query: undefined, header: undefined, cookie: undefined },
     body: { required: true, contentTypes: ["application/json"], validate: [validators.OrderNoteInput] },
     responses: {
       "201": { contentTypes: ["application/json"], headers: [{"name":"Location","required":true}], validate: { "application/json": validators.OrderNote } },
@@ -1173,7 +1173,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/notes/{noteId}",
     routePath: "/notes/:noteId",
     parameters: [{"name":"noteId","in":"path","type":"string"}],
-    validate: { path: validators.getOrderNote_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_noteId, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.OrderNote } },
@@ -1198,7 +1198,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}/carts",
     routePath: "/customers/:customerId/carts",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"limit","in":"query","type":"integer","default":20}, {"name":"cursor","in":"query","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: validators.listCustomers_query, header: undefined, cookie: undefined },
+    validate: { path: validators.path_customerId, query: validators.query_cursor_limit, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"Link","required":false}], validate: { "application/json": validators.CartPage } },
@@ -1224,7 +1224,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/customers/{customerId}/carts",
     routePath: "/customers/:customerId/carts",
     parameters: [{"name":"customerId","in":"path","type":"string"}, {"name":"Idempotency-Key","in":"header","type":"string"}],
-    validate: { path: validators.getCustomer_path, query: undefined, header: validators.createCustomer_header, cookie: undefined },
+    validate: { path: validators.path_customerId, query: undefined, header: validators.header_idempotencyKey, cookie: undefined },
     body: { required: true, contentTypes: ["application/json"], validate: [validators.CartInput] },
     responses: {
       "201": { contentTypes: ["application/json"], headers: [{"name":"Location","required":true},{"name":"ETag","required":true}], validate: { "application/json": validators.Cart } },
@@ -1254,7 +1254,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/carts/{cartId}",
     routePath: "/carts/:cartId",
     parameters: [{"name":"cartId","in":"path","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Modified-Since","in":"header","type":"string"}],
-    validate: { path: validators.getCart_path, query: undefined, header: validators.getCustomer_header, cookie: undefined },
+    validate: { path: validators.path_cartId, query: undefined, header: validators.header_ifModifiedSince_ifNoneMatch, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.Cart } },
@@ -1280,7 +1280,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/carts/{cartId}",
     routePath: "/carts/:cartId",
     parameters: [{"name":"cartId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
-    validate: { path: validators.getCart_path, query: undefined, header: validators.putCustomer_header, cookie: undefined },
+    validate: { path: validators.path_cartId, query: undefined, header: validators.header_ifMatch_ifNoneMatch_ifUnmodifiedSince, cookie: undefined },
     body: { required: true, contentTypes: ["application/json"], validate: [validators.CartInput] },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.Cart } },
@@ -1309,7 +1309,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/carts/{cartId}",
     routePath: "/carts/:cartId",
     parameters: [{"name":"cartId","in":"path","type":"string"}, {"name":"If-Match","in":"header","type":"string"}, {"name":"If-Unmodified-Since","in":"header","type":"string"}],
-    validate: { path: validators.getCart_path, query: undefined, header: validators.deleteCustomer_header, cookie: undefined },
+    validate: { path: validators.path_cartId, query: undefined, header: validators.header_ifMatch_ifUnmodifiedSince, cookie: undefined },
     body: undefined,
     responses: {
       "204": { contentTypes: [], headers: [] },
@@ -1334,7 +1334,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/carts/{cartId}/checkout",
     routePath: "/carts/:cartId/checkout",
     parameters: [{"name":"cartId","in":"path","type":"string"}, {"name":"Idempotency-Key","in":"header","type":"string"}],
-    validate: { path: validators.getCart_path, query: undefined, header: validators.createCustomer_header, cookie: undefined },
+    validate: { path: validators.path_cartId, query: undefined, header: validators.header_idempotencyKey, cookie: undefined },
     body: undefined,
     responses: {
       "202": { contentTypes: ["application/json"], headers: [{"name":"Location","required":true}], validate: { "application/json": validators.Job } },
@@ -1361,7 +1361,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/jobs/{jobId}",
     routePath: "/jobs/:jobId",
     parameters: [{"name":"jobId","in":"path","type":"string"}, {"name":"If-None-Match","in":"header","type":"string"}, {"name":"If-Modified-Since","in":"header","type":"string"}],
-    validate: { path: validators.getJob_path, query: undefined, header: validators.getCustomer_header, cookie: undefined },
+    validate: { path: validators.path_jobId, query: undefined, header: validators.header_ifModifiedSince_ifNoneMatch, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"ETag","required":true},{"name":"Last-Modified","required":true}], validate: { "application/json": validators.Job } },

@@ -22,6 +22,12 @@ export const PARAM_LOCATIONS: ParamLocation[] = ["path", "query", "header", "coo
 /** Export name of the validator for one part of one operation. */
 export const validatorName = (operationId: string, part: string) => `${identifier(operationId)}_${part}`;
 
+/**
+ * Export name of the validator of the parameters in one location, named by what it checks ("path_customerId"): every
+ * operation with the same parameters shares it.
+ */
+export const parametersValidatorName = (location: ParamLocation, names: string[]) => `${location}_${[...names].sort().map(identifier).join("_")}`;
+
 /** The schema component a media type's schema is, when it is nothing but a reference to one. */
 function componentOf(schema: Json): string | undefined {
   if (!isObject(schema) || typeof schema.$ref !== "string" || Object.keys(schema).length !== 1) return undefined;
@@ -90,7 +96,8 @@ function partsOf(op: Operation, entry: OperationValidators, contexts: Record<Dir
   for (const location of PARAM_LOCATIONS) {
     if (!op.parameters.some((p) => p.in === location)) continue;
     const schema = parametersSchema(op, location, contexts.request);
-    parts.push({ name: validatorName(op.operationId, location), schema, pointer: `${at}/parameters`, direction: "request", use: (name) => (entry.params[location] = name) });
+    const name = parametersValidatorName(location, op.parameters.filter((p) => p.in === location).map((p) => p.name));
+    parts.push({ name, schema, pointer: `${at}/parameters`, direction: "request", use: (used) => (entry.params[location] = used) });
   }
   op.requestBody?.contentTypes.forEach((type, i) => {
     if (!checkable(type) || op.requestBody!.raw?.includes(type)) return;

@@ -55,10 +55,10 @@ const validators = loadValidators(compiled.source);
 
 describe("compileValidators: names", () => {
   it("exports one validator per distinct schema: parameter locations in use and body media types, nothing for parameterless operations", () => {
-    assert.deepEqual(compiled.names, ["getCurator_path", "putCurator_query", "putCurator_header", "NewCurator", "putCurator_body1"]);
-    // putCurator's path parameters are getCurator's (declared at path level): one validator serves both.
+    assert.deepEqual(compiled.names, ["path_id", "query_dryRun", "header_ifMatch", "NewCurator", "putCurator_body1"]);
+    // putCurator's path parameters are getCurator's (declared at path level): one validator, named by them, serves both.
     assert.deepEqual(compiled.byOperation.get("putCurator"), {
-      params: { path: "getCurator_path", query: "putCurator_query", header: "putCurator_header" },
+      params: { path: "path_id", query: "query_dryRun", header: "header_ifMatch" },
       body: { "application/json": "NewCurator", "text/plain": "putCurator_body1" },
       responses: { "200": {} },
     });
@@ -127,14 +127,14 @@ describe("compileValidators: behaviour of the emitted code", () => {
   const valid = { name: "Ada", email: "ada@example.com" };
   const cases: [string, string, unknown, string[]][] = [
     // [validator, description, input, expected "instancePath keyword" of each error ([] = valid)]
-    ["getCurator_path", "a positive integer id", { id: 5 }, []],
-    ["getCurator_path", "a missing id", {}, [" required"]],
-    ["getCurator_path", "id below minimum", { id: 0 }, ["/id minimum"]],
-    ["getCurator_path", "an uncoerced string id", { id: "5" }, ["/id type"]],
-    ["putCurator_query", "no query at all (optional)", {}, []],
-    ["putCurator_query", "unknown query parameters (not forbidden)", { other: "x" }, []],
-    ["putCurator_query", "a string where a boolean is declared", { dryRun: "yes" }, ["/dryRun type"]],
-    ["putCurator_header", "a missing required header", {}, [" required"]],
+    ["path_id", "a positive integer id", { id: 5 }, []],
+    ["path_id", "a missing id", {}, [" required"]],
+    ["path_id", "id below minimum", { id: 0 }, ["/id minimum"]],
+    ["path_id", "an uncoerced string id", { id: "5" }, ["/id type"]],
+    ["query_dryRun", "no query at all (optional)", {}, []],
+    ["query_dryRun", "unknown query parameters (not forbidden)", { other: "x" }, []],
+    ["query_dryRun", "a string where a boolean is declared", { dryRun: "yes" }, ["/dryRun type"]],
+    ["header_ifMatch", "a missing required header", {}, [" required"]],
     ["NewCurator", "a valid body", valid, []],
     ["NewCurator", "a valid body with $ref'd nested parts", { ...valid, tier: "pro", address: { zip: "12345" } }, []],
     ["NewCurator", "a missing required field", { name: "Ada" }, [" required"]],
@@ -219,9 +219,9 @@ describe("compileValidators: leniency", () => {
       },
     });
     const compiled = compileValidators(d, collectOperations(d, FILE), FILE);
-    assert.deepEqual(compiled.byOperation.get("op"), { params: { query: "op_query" }, body: {}, responses: { "200": {} } });
+    assert.deepEqual(compiled.byOperation.get("op"), { params: { query: "query_q" }, body: {}, responses: { "200": {} } });
     assert.deepEqual(compiled.warnings.map((w) => w.pointer), ["/paths/~1x/post/requestBody/content/application~1json/schema"]);
     assert.match(compiled.warnings[0].message, /not validated: ajv cannot compile this schema/);
-    assert.equal(loadValidators(compiled.source).op_query({ q: "x" }), false);
+    assert.equal(loadValidators(compiled.source).query_q({ q: "x" }), false);
   });
 });

@@ -149,7 +149,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/widgets",
     routePath: "/widgets",
     parameters: [{"name":"sort","in":"query","type":"string"}, {"name":"limit","in":"query","type":"number"}, {"name":"ids","in":"query","type":"array","items":"integer","style":"form","explode":true}, {"name":"tags","in":"query","type":"array","items":"string","style":"form","explode":false}, {"name":"filter","in":"query","type":"object","props":{"min":"integer","active":"boolean"},"style":"deepObject","explode":true}, {"name":"page[size]","in":"query","type":"number"}, {"name":"X-Trace-Id","in":"header","type":"string"}, {"name":"X-Flags","in":"header","type":"array","items":"boolean","style":"simple","explode":false}, {"name":"session","in":"cookie","type":"integer"}],
-    validate: { path: undefined, query: validators.listWidgets_query, header: validators.listWidgets_header, cookie: validators.listWidgets_cookie },
+    validate: { path: undefined, query: validators.query_filter_ids_limit_pageSize_sort_tags, header: validators.header_xFlags_xTraceId, cookie: validators.cookie_session },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.Echo } },
@@ -163,7 +163,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/widgets",
     routePath: "/widgets",
     parameters: [{"name":"limit","in":"query","type":"integer"}, {"name":"sort","in":"query","type":"string"}],
-    validate: { path: undefined, query: validators.createWidget_query, header: undefined, cookie: undefined },
+    validate: { path: undefined, query: validators.query_limit_sort, header: undefined, cookie: undefined },
     body: { required: true, contentTypes: ["application/json","application/x-www-form-urlencoded","text/plain"], validate: [validators.NewWidget, validators.NewWidgetForm, validators.createWidget_body2], form: {"name":{"type":"string"},"sizes":{"type":"array","items":"integer"},"gift":{"type":"boolean"}} },
     responses: {
       "201": { contentTypes: ["application/json"], headers: [{"name":"Location","required":true}], validate: { "application/json": validators.Widget } },
@@ -190,7 +190,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/widgets/{id}",
     routePath: "/widgets/:id",
     parameters: [{"name":"id","in":"path","type":"integer"}],
-    validate: { path: validators.getWidgetV2_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_id, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json","text/csv"], headers: [{"name":"ETag","required":true}], validate: { "application/json": validators.Widget } },
@@ -205,7 +205,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/widgets/{id}",
     routePath: "/widgets/:id",
     parameters: [{"name":"id","in":"path","type":"integer"}],
-    validate: { path: validators.getWidgetV2_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_id, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "204": { contentTypes: [], headers: [] },
@@ -218,7 +218,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/widgets/{id}",
     routePath: "/widgets/:id",
     parameters: [{"name":"id","in":"path","type":"integer"}],
-    validate: { path: validators.getWidgetV2_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_id, query: undefined, header: undefined, cookie: undefined },
     body: { required: true, contentTypes: ["application/merge-patch+json"], validate: [validators.WidgetPatch] },
     responses: {
       "2XX": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.Widget } },
@@ -231,7 +231,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/files/{name}.{ext}",
     routePath: "/files/:name.:ext",
     parameters: [{"name":"name","in":"path","type":"string"}, {"name":"ext","in":"path","type":"string"}],
-    validate: { path: validators.getFilesByNameExt_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_ext_name, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.Echo } },

@@ -336,7 +336,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/pet/findByStatus",
     routePath: "/pet/findByStatus",
     parameters: [{"name":"status","in":"query","type":"array","items":"string","style":"form","explode":true}],
-    validate: { path: undefined, query: validators.findPetsByStatus_query, header: undefined, cookie: undefined },
+    validate: { path: undefined, query: validators.query_status, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.findPetsByStatus_res200_1 } },
@@ -350,7 +350,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/pet/findByTags",
     routePath: "/pet/findByTags",
     parameters: [{"name":"tags","in":"query","type":"array","items":"string","style":"form","explode":true}],
-    validate: { path: undefined, query: validators.findPetsByTags_query, header: undefined, cookie: undefined },
+    validate: { path: undefined, query: validators.query_tags, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.findPetsByStatus_res200_1 } },
@@ -364,7 +364,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/pet/{petId}",
     routePath: "/pet/:petId",
     parameters: [{"name":"petId","in":"path","type":"integer"}],
-    validate: { path: validators.getPetById_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_petId, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.Pet_response } },
@@ -380,7 +380,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/pet/{petId}",
     routePath: "/pet/:petId",
     parameters: [{"name":"petId","in":"path","type":"integer"}],
-    validate: { path: validators.getPetById_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_petId, query: undefined, header: undefined, cookie: undefined },
     body: { required: false, contentTypes: ["application/x-www-form-urlencoded"], validate: [validators.updatePetWithForm_body0], form: {"name":{"type":"string"},"status":{"type":"string"}} },
     responses: {
       "405": { contentTypes: [], headers: [] },
@@ -393,7 +393,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/pet/{petId}",
     routePath: "/pet/:petId",
     parameters: [{"name":"api_key","in":"header","type":"string"}, {"name":"petId","in":"path","type":"integer"}],
-    validate: { path: validators.getPetById_path, query: undefined, header: validators.deletePet_header, cookie: undefined },
+    validate: { path: validators.path_petId, query: undefined, header: validators.header_apiKey, cookie: undefined },
     body: undefined,
     responses: {
       "400": { contentTypes: [], headers: [] },
@@ -407,7 +407,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/pet/{petId}/uploadImage",
     routePath: "/pet/:petId/uploadImage",
     parameters: [{"name":"petId","in":"path","type":"integer"}],
-    validate: { path: validators.getPetById_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_petId, query: undefined, header: undefined, cookie: undefined },
     body: { required: false, contentTypes: ["multipart/form-data"], validate: [validators.uploadFile_body0], multipart: {"additionalMetadata":{"type":"string"},"file":{"type":"file"}} },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.ApiResponse } },
@@ -447,7 +447,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/store/order/{orderId}",
     routePath: "/store/order/:orderId",
     parameters: [{"name":"orderId","in":"path","type":"integer"}],
-    validate: { path: validators.getOrderById_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_orderId, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.Order_response } },
@@ -462,7 +462,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/store/order/{orderId}",
     routePath: "/store/order/:orderId",
     parameters: [{"name":"orderId","in":"path","type":"integer"}],
-    validate: { path: validators.deleteOrder_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_orderId_2, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "400": { contentTypes: [], headers: [] },
@@ -515,7 +515,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/user/login",
     routePath: "/user/login",
     parameters: [{"name":"username","in":"query","type":"string"}, {"name":"password","in":"query","type":"string"}],
-    validate: { path: undefined, query: validators.loginUser_query, header: undefined, cookie: undefined },
+    validate: { path: undefined, query: validators.query_password_username, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/xml","application/json"], headers: [{"name":"X-Rate-Limit","required":false},{"name":"X-Expires-After","required":false}], validate: { "application/json": validators.loginUser_res200_1 } },
@@ -542,7 +542,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/user/{username}",
     routePath: "/user/:username",
     parameters: [{"name":"username","in":"path","type":"string"}],
-    validate: { path: validators.getUserByName_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_username, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/xml","application/json"], headers: [], validate: { "application/json": validators.User_response } },
@@ -557,7 +557,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/user/{username}",
     routePath: "/user/:username",
     parameters: [{"name":"username","in":"path","type":"string"}],
-    validate: { path: validators.getUserByName_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_username, query: undefined, header: undefined, cookie: undefined },
     body: { required: true, contentTypes: ["application/json"], validate: [validators.User_request] },
     responses: {
       "400": { contentTypes: [], headers: [] },
@@ -571,7 +571,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/user/{username}",
     routePath: "/user/:username",
     parameters: [{"name":"username","in":"path","type":"string"}],
-    validate: { path: validators.getUserByName_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_username, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "400": { contentTypes: [], headers: [] },

@@ -285,7 +285,7 @@ validate22.errors = vErrors;
 return errors === 0;
 }
 
-exports.findPetsByStatus_query = validate27;
+exports.query_status = validate27;
 const schema10 = {"type":"object","properties":{"status":{"type":"array","items":{"type":"string","enum":["available","pending","sold"],"default":"available"}}},"required":["status"]};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -658,7 +658,7 @@ validate29.errors = vErrors;
 return errors === 0;
 }
 
-exports.findPetsByTags_query = validate36;
+exports.query_tags = validate36;
 const schema16 = {"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}},"required":["tags"]};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -718,7 +718,7 @@ validate36.errors = vErrors;
 return errors === 0;
 }
 
-exports.getPetById_path = validate37;
+exports.path_petId = validate37;
 const schema17 = {"type":"object","properties":{"petId":{"type":"integer","format":"int64"}},"required":["petId"]};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -978,7 +978,7 @@ validate41.errors = vErrors;
 return errors === 0;
 }
 
-exports.deletePet_header = validate42;
+exports.header_apiKey = validate42;
 const schema20 = {"type":"object","properties":{"api_key":{"type":"string"}},"required":[]};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1492,7 +1492,7 @@ validate47.errors = vErrors;
 return errors === 0;
 }
 
-exports.getOrderById_path = validate48;
+exports.path_orderId = validate48;
 const schema26 = {"type":"object","properties":{"orderId":{"type":"integer","format":"int64","minimum":1,"maximum":10}},"required":["orderId"]};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1569,7 +1569,7 @@ validate48.errors = vErrors;
 return errors === 0;
 }
 
-exports.deleteOrder_path = validate49;
+exports.path_orderId_2 = validate49;
 const schema27 = {"type":"object","properties":{"orderId":{"type":"integer","format":"int64","minimum":1}},"required":["orderId"]};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1951,7 +1951,7 @@ validate51.errors = vErrors;
 return errors === 0;
 }
 
-exports.loginUser_query = validate54;
+exports.query_password_username = validate54;
 const schema31 = {"type":"object","properties":{"username":{"type":"string"},"password":{"type":"string"}},"required":["username","password"]};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2037,7 +2037,7 @@ validate55.errors = vErrors;
 return errors === 0;
 }
 
-exports.getUserByName_path = validate56;
+exports.path_username = validate56;
 const schema33 = {"type":"object","properties":{"username":{"type":"string"}},"required":["username"]};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

@@ -176,7 +176,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/trips",
     routePath: "/trips",
     parameters: [{"name":"origin","in":"query","type":"string"}, {"name":"destination","in":"query","type":"string"}, {"name":"date","in":"query","type":"string"}, {"name":"bicycles","in":"query","type":"boolean","default":false}, {"name":"dogs","in":"query","type":"boolean","default":false}],
-    validate: { path: undefined, query: validators.getTrips_query, header: undefined, cookie: undefined },
+    validate: { path: undefined, query: validators.query_bicycles_date_destination_dogs_origin, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json","application/xml"], headers: [{"name":"RateLimit","required":false}], validate: { "application/json": validators.getTrips_res200 } },
@@ -231,7 +231,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/bookings/{bookingId}",
     routePath: "/bookings/:bookingId",
     parameters: [{"name":"bookingId","in":"path","type":"string"}],
-    validate: { path: validators.getBooking_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_bookingId, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json","application/xml"], headers: [{"name":"RateLimit","required":false}], validate: { "application/json": validators.createBooking_res201 } },
@@ -250,7 +250,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/bookings/{bookingId}",
     routePath: "/bookings/:bookingId",
     parameters: [{"name":"bookingId","in":"path","type":"string"}],
-    validate: { path: validators.getBooking_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_bookingId, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "204": { contentTypes: [], headers: [] },
@@ -269,7 +269,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/bookings/{bookingId}/payment",
     routePath: "/bookings/:bookingId/payment",
     parameters: [{"name":"bookingId","in":"path","type":"string"}],
-    validate: { path: validators.getBooking_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_bookingId, query: undefined, header: undefined, cookie: undefined },
     body: { required: false, contentTypes: ["application/json"], validate: [validators.BookingPayment] },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [{"name":"RateLimit","required":false}], validate: { "application/json": validators.createBookingPayment_res200 } },

@@ -488,7 +488,7 @@ return errors === 0;
 }
 validate62.evaluated = {"props":{"type":true,"title":true,"detail":true,"instance":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getTrips_query = validate64;
+exports.query_bicycles_date_destination_dogs_origin = validate64;
 const schema27 = {"type":"object","properties":{"origin":{"type":"string","format":"uuid"},"destination":{"type":"string","format":"uuid"},"date":{"type":"string","format":"date-time"},"bicycles":{"type":"boolean","default":false},"dogs":{"type":"boolean","default":false}},"required":["origin","destination","date"]};
 const formats12 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 
@@ -1213,7 +1213,7 @@ return errors === 0;
 }
 validate78.evaluated = {"props":{"links":true,"id":true,"trip_id":true,"passenger_name":true,"has_bicycle":true,"has_dog":true},"dynamicProps":false,"dynamicItems":false};
 
-exports.getBooking_path = validate81;
+exports.path_bookingId = validate81;
 const schema34 = {"type":"object","properties":{"bookingId":{"type":"string","format":"uuid"}},"required":["bookingId"]};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

@@ -3,12 +3,12 @@ import type { Validator } from "twinspec/runtime";
 declare const validators: {
   getStations_res200: Validator;
   Problem: Validator;
-  getTrips_query: Validator;
+  query_bicycles_date_destination_dogs_origin: Validator;
   getTrips_res200: Validator;
   getBookings_res200: Validator;
   Booking: Validator;
   createBooking_res201: Validator;
-  getBooking_path: Validator;
+  path_bookingId: Validator;
   BookingPayment: Validator;
   createBookingPayment_res200: Validator;
 };

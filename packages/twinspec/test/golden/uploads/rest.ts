@@ -59,7 +59,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/curators/{curatorId}/avatar",
     routePath: "/curators/:curatorId/avatar",
     parameters: [{"name":"curatorId","in":"path","type":"string"}],
-    validate: { path: validators.putAvatar_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_curatorId, query: undefined, header: undefined, cookie: undefined },
     body: { required: true, contentTypes: ["multipart/form-data"], validate: [validators.AvatarUpload], multipart: {"image":{"type":"file","contentTypes":["image/png","image/jpeg"],"maxBytes":1000},"caption":{"type":"string"},"crop":{"type":"json"},"tags":{"type":"array","items":"string"},"attachments":{"type":"files"},"size":{"type":"integer"}} },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.Echo } },

@@ -82,7 +82,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/{dataset}/{version}/fields",
     routePath: "/:dataset/:version/fields",
     parameters: [{"name":"dataset","in":"path","type":"string"}, {"name":"version","in":"path","type":"string"}],
-    validate: { path: validators.listSearchableFields_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_dataset_version, query: undefined, header: undefined, cookie: undefined },
     body: undefined,
     responses: {
       "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.listSearchableFields_res200 } },
@@ -96,7 +96,7 @@ export const operationSpecs: readonly OperationSpec[] = [
     path: "/{dataset}/{version}/records",
     routePath: "/:dataset/:version/records",
     parameters: [{"name":"version","in":"path","type":"string"}, {"name":"dataset","in":"path","type":"string"}],
-    validate: { path: validators.performSearch_path, query: undefined, header: undefined, cookie: undefined },
+    validate: { path: validators.path_dataset_version_2, query: undefined, header: undefined, cookie: undefined },
     body: { required: false, contentTypes: ["application/x-www-form-urlencoded"], validate: [validators.performSearch_body0], form: {"criteria":{"type":"string"},"start":{"type":"integer"},"rows":{"type":"integer"}} },
     responses: {
       "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.performSearch_res200 } },

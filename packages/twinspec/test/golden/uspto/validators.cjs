@@ -114,7 +114,7 @@ validate22.errors = vErrors;
 return errors === 0;
 }
 
-exports.listSearchableFields_path = validate24;
+exports.path_dataset_version = validate24;
 const schema9 = {"type":"object","properties":{"dataset":{"type":"string"},"version":{"type":"string"}},"required":["dataset","version"]};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -200,7 +200,7 @@ validate25.errors = vErrors;
 return errors === 0;
 }
 
-exports.performSearch_path = validate26;
+exports.path_dataset_version_2 = validate26;
 const schema11 = {"type":"object","properties":{"version":{"type":"string","default":"v1"},"dataset":{"type":"string","default":"oa_citations"}},"required":["version","dataset"]};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

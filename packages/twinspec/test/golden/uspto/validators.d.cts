@@ -2,9 +2,9 @@
 import type { Validator } from "twinspec/runtime";
 declare const validators: {
   dataSetList: Validator;
-  listSearchableFields_path: Validator;
+  path_dataset_version: Validator;
   listSearchableFields_res200: Validator;
-  performSearch_path: Validator;
+  path_dataset_version_2: Validator;
   performSearch_body0: Validator;
   performSearch_res200: Validator;
 };
