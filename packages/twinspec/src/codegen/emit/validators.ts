@@ -26,7 +26,7 @@ export const validatorName = (operationId: string, part: string) => `${identifie
  * Export name of the validator of the parameters in one location, named by what it checks ("path_customerId"): every
  * operation with the same parameters shares it.
  */
-export const parametersValidatorName = (location: ParamLocation, names: string[]) => `${location}_${[...names].sort().map(identifier).join("_")}`;
+const parametersValidatorName = (location: ParamLocation, names: string[]) => `${location}_${[...names].sort().map(identifier).join("_")}`;
 
 /** The schema component a media type's schema is, when it is nothing but a reference to one. */
 function componentOf(schema: Json): string | undefined {
