@@ -23,8 +23,8 @@ export const PARAM_LOCATIONS: ParamLocation[] = ["path", "query", "header", "coo
 export const validatorName = (operationId: string, part: string) => `${identifier(operationId)}_${part}`;
 
 /**
- * Export name of the validator of the parameters in one location, named by what it checks ("path_customerId"): every
- * operation with the same parameters shares it.
+ * Export name of the validator of the parameters in one location, named by what it checks ("path_petId",
+ * "header_ifMatch"): every operation with the same parameters shares it.
  */
 const parametersValidatorName = (location: ParamLocation, names: string[]) => `${location}_${[...names].sort().map(identifier).join("_")}`;
 
@@ -94,10 +94,10 @@ function partsOf(op: Operation, entry: OperationValidators, contexts: Record<Dir
   const at = pointerOf(op);
   const parts: Part[] = [];
   for (const location of PARAM_LOCATIONS) {
-    if (!op.parameters.some((p) => p.in === location)) continue;
+    const names = op.parameters.filter((p) => p.in === location).map((p) => p.name);
+    if (names.length === 0) continue;
     const schema = parametersSchema(op, location, contexts.request);
-    const name = parametersValidatorName(location, op.parameters.filter((p) => p.in === location).map((p) => p.name));
-    parts.push({ name, schema, pointer: `${at}/parameters`, direction: "request", use: (used) => (entry.params[location] = used) });
+    parts.push({ name: parametersValidatorName(location, names), schema, pointer: `${at}/parameters`, direction: "request", use: (used) => (entry.params[location] = used) });
   }
   op.requestBody?.contentTypes.forEach((type, i) => {
     if (!checkable(type) || op.requestBody!.raw?.includes(type)) return;
