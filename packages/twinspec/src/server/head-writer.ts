@@ -12,23 +12,29 @@ type Value = number | string | string[];
 const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
 const INVALID_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
 
-/** The lower-case forms of the valid names this server sets (a few dozen): each name is checked and lowered once. */
+/** The lower-case forms of the valid names this server sets or reads (a few dozen): each is checked and lowered once. */
 const checkedNames = new Map<string, string>();
+
+/** A name's lower-case form (kept when the name is valid: a name read before it is set, such as Vary, too). */
+function keyOf(name: string): string {
+  let key = checkedNames.get(name);
+  if (key === undefined) {
+    key = name.toLowerCase();
+    if (checkedNames.size < 512 && TOKEN.test(name)) checkedNames.set(name, key);
+  }
+  return key;
+}
 
 /** The field's lower-case name, once its name and value pass Node's checks. */
 function checkedKey(name: string, value: Value | undefined): string {
   let key = checkedNames.get(name);
   if (key === undefined) {
     if (typeof name !== "string" || !TOKEN.test(name)) validateHeaderName(name);
-    key = name.toLowerCase();
-    if (checkedNames.size < 512) checkedNames.set(name, key);
+    key = keyOf(name);
   }
   if (value === undefined || INVALID_VALUE_CHAR.test(typeof value === "string" ? value : String(value))) validateHeaderValue(name, value as string);
   return key;
 }
-
-/** A name's lower-case form, for reading and removing (a name never set is lowered each time, and not checked). */
-const keyOf = (name: string): string => checkedNames.get(name) ?? name.toLowerCase();
 
 /** Servers whose answers not yet begun must say Connection: close (shutdown.ts drains them). */
 const closing = new WeakSet<object>();
