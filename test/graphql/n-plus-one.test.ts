@@ -6,9 +6,8 @@ import { metric, seedCustomer } from "./helpers.js";
 
 describe("GraphQL relationships without N+1", () => {
   let s: TestServer;
-  // No job or event-log polling during the test: only the request's own queries move the counter.
   before(async () => {
-    s = await startServer({ jobs: { pollMs: 3_600_000 }, events: { pollMs: 3_600_000 } });
+    s = await startServer({ quiet: true });
     for (let n = 0; n < 60; n++) await seedCustomer(s, n, { orders: 2, carts: 1 });
   });
   after(() => s.close());

@@ -34,8 +34,7 @@ export function describeRelationWalk(definition: AppDefinition, options: Relatio
     const costs = new Map<string, { few: Cost; many: Cost }>();
 
     before(async () => {
-      // No job or event-log polling: only the documents' own queries move the counter.
-      s = await startServer(definition, { jobs: QUIET_JOBS, events: QUIET_EVENTS, ...options.server });
+      s = await startServer(definition, { quiet: true, ...options.server });
       admin = await token(ADMIN_SUBJECT, [...new Set([...Object.keys(definition.contract.scopes), "admin"])].join(" "));
       for (let n = 0; n < few; n++) await spec.newWorld(s.url);
       // One after another: the counter is the server's, shared by every request.
@@ -89,9 +88,6 @@ export function describeRelationWalk(definition: AppDefinition, options: Relatio
     }
   });
 }
-
-const QUIET_JOBS = { pollMs: 3_600_000, leaseMs: 30_000 };
-const QUIET_EVENTS = { pollMs: 3_600_000 };
 
 interface Cost {
   queries: number;

@@ -57,7 +57,12 @@ export type TestServerOptions = {
     server?: Partial<ServerLimits>;
     /** the application's Koa middleware (App.use), as `serve`'s `middleware` adds it */
     middleware?: Middleware[];
+    /** no background polling (jobs, the event log): only requests move db_queries_total, for tests that count queries */
+    quiet?: boolean;
   };
+
+/** A poll interval no test outlives. */
+const NEVER_MS = 3_600_000;
 
 export async function startServer(definition: AppDefinition, options: TestServerOptions = {}): Promise<TestServer> {
   const database = options.database ?? (await freshDatabase());
@@ -76,8 +81,8 @@ export async function startServer(definition: AppDefinition, options: TestServer
     bodyLimit: options.bodyLimit,
     corsOrigins: options.corsOrigins,
     tracing: options.tracing,
-    jobs: options.jobs ?? { pollMs: 50, leaseMs: 1000 },
-    events: options.events,
+    jobs: options.quiet ? { ...options.jobs, pollMs: NEVER_MS } : (options.jobs ?? { pollMs: 50, leaseMs: 1000 }),
+    events: options.quiet ? { ...options.events, pollMs: NEVER_MS } : options.events,
     maxUrlLength: options.server?.maxUrlLength,
     rateLimits: options.rateLimits ?? TEST_RATE_LIMITS,
   });

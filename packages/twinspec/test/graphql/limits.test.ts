@@ -14,13 +14,10 @@ const chain = (levels: number) => {
 /** authors (1) + chain + leaf: depth levels + 2 */
 const nest = (levels: number) => `{ authors(first: 1) { ${chain(levels)} } }`;
 
-/** No event-log poll during these tests: only the request's own queries move db_queries_total. */
-const QUIET_EVENTS = { pollMs: 3_600_000 };
-
 describe("GraphQL limits", () => {
   let s: TestServer;
   // A generous cost limit here so depth can be tested alone; the cost test has its own server.
-  before(async () => (s = await startServer({ graphql: { maxCost: 1_000_000 }, jobs: { pollMs: 3_600_000 }, events: QUIET_EVENTS })));
+  before(async () => (s = await startServer({ graphql: { maxCost: 1_000_000 }, quiet: true })));
   after(() => s.close());
 
   const rejected = async (query: string, code: string, variables?: Record<string, unknown>, on = s) => {
@@ -51,7 +48,7 @@ describe("GraphQL limits", () => {
 
   it("cost: list fields weigh by first (literal or variable); over the limit → COST_LIMIT_EXCEEDED", async () => {
     const query = `query($n: Int) { authors(first: $n) { notes { author { notes { noteId } } } } }`;
-    const cheap = await startServer({ graphql: { maxCost: 500 }, jobs: { pollMs: 3_600_000 }, events: QUIET_EVENTS });
+    const cheap = await startServer({ graphql: { maxCost: 500 }, quiet: true });
     try {
       // 1 + n × (1 + 10 × (1 + 1 × 1)) = 1 + 21n
       assert.equal((await gql(cheap.url, query, { n: 20 })).json.errors, undefined);
@@ -81,7 +78,7 @@ describe("GraphQL limits", () => {
   it("document and variables size: over GRAPHQL_MAX_DOCUMENT_BYTES / GRAPHQL_MAX_VARIABLES_BYTES → coded errors, before parsing", async () => {
     assert.deepEqual([configFromEnv({}).graphql.maxDocumentBytes, configFromEnv({}).graphql.maxVariablesBytes], [65536, 65536]);
     assert.equal(configFromEnv({ GRAPHQL_MAX_DOCUMENT_BYTES: "100" }).graphql.maxDocumentBytes, 100);
-    const small = await startServer({ graphql: { maxDocumentBytes: 200, maxVariablesBytes: 100 }, jobs: { pollMs: 3_600_000 }, events: QUIET_EVENTS });
+    const small = await startServer({ graphql: { maxDocumentBytes: 200, maxVariablesBytes: 100 }, quiet: true });
     try {
       // 200 bytes pass; 201 (a comment: parsing never sees it) do not. Multi-byte characters count as bytes.
       const padded = (bytes: number) => `{ __typename }#${"x".repeat(bytes - 15)}`;
