@@ -21,7 +21,7 @@ export function newIdWithPrefix(prefix: string): string {
 export function idsFor<Tag extends string>(resources: Readonly<Record<Tag, { idPrefix: string; id: string; path: string }>>) {
   return {
     newId: (resource: Tag): string => newIdWithPrefix(resources[resource].idPrefix),
-    /** The id of `resource` that stands for `id` of another resource (same suffix): e.g. the order a job places. */
+    /** The id of `resource` that stands for `id` of another resource (same suffix): e.g. what a background job creates, named after the job. */
     derivedId: (resource: Tag, id: string): string => `${resources[resource].idPrefix}_${id.slice(id.indexOf("_") + 1)}`,
     location: (resource: Tag, id: string): string => {
       const { path, id: param } = resources[resource];
