@@ -6,7 +6,7 @@
 // request opens fresh connections. No restart is needed either way.
 import { EventEmitter } from "node:events";
 import type pg from "pg";
-import { pgDriver } from "./pg-driver.js";
+import { pgDriver, queryOn } from "./pg-driver.js";
 import type { Logger } from "pino";
 import { DatabaseUnavailableError, unavailable } from "./unavailable.js";
 
@@ -199,7 +199,7 @@ export class GuardedPool implements PoolLike {
   async query(text: string, values?: unknown[]): Promise<pg.QueryResult> {
     const client = await this.connect();
     try {
-      return await client.query(text, values);
+      return await queryOn(client, { text, values });
     } finally {
       client.release();
     }

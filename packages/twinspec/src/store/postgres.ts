@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogEvent } from "
 import type pg from "pg";
 import type { Logger } from "pino";
 import { Availability, GuardedPool, type AvailabilityOptions } from "./availability.js";
-import { loadPg, pgDriver } from "./pg-driver.js";
+import { kyselyPool, loadPg, pgDriver } from "./pg-driver.js";
 import { StatementNames } from "./statement-names.js";
 import type { Database } from "./schema.js";
 
@@ -65,7 +65,7 @@ export async function openPostgres(url: string, options: PostgresOptions, migrat
     if (event.level === "error") pool.observe(event.error);
     options.onQuery?.(event);
   };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log, plugins: options.plugins });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: kyselyPool(pool) }), log, plugins: options.plugins });
   try {
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
     const schema = rows[0]?.schema;

@@ -9,6 +9,7 @@ import type SQLite from "better-sqlite3";
 import type Pg from "pg";
 import { sql, type Compilable, type CompiledQuery, type Expression, type Kysely, type LogEvent, type SqlBool } from "kysely";
 import { isPostgres } from "./dialect.js";
+import { queryOn } from "./pg-driver.js";
 import type { StatementNames } from "./statement-names.js";
 
 interface Hooks {
@@ -59,7 +60,7 @@ function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...ar
     const started = handle.onQuery ? performance.now() : 0;
     const client = await pool.connect();
     try {
-      const { rows } = await client.query({ name, text, values: args, rowMode } as Pg.QueryConfig);
+      const { rows } = await queryOn(client, { name, text, values: args, rowMode } as Pg.QueryConfig);
       handle.onQuery?.({ level: "query", isStream: false, query: { ...compiled, parameters: args }, queryDurationMillis: performance.now() - started });
       return rows as Row[];
     } catch (error) {
