@@ -44,6 +44,11 @@ describe("HTTP rules shared by all resources", () => {
     assert.equal(JSON.parse(gunzipSync(gzip.body).toString()).items.length, 20);
     const plain = await rawGet(`${s.url}/customers?limit=20`, { "Accept-Encoding": "identity" });
     assert.equal(plain.headers["content-encoding"], undefined);
+    // No Accept-Encoding at all: the body as it is, still marked as varying by it.
+    const none = await rawGet(`${s.url}/customers?limit=20`, {});
+    assert.equal(none.headers["content-encoding"], undefined);
+    assert.ok(String(none.headers.vary).includes("Accept-Encoding"));
+    assert.deepEqual(none.body, plain.body);
     const small = await rawGet(`${s.url}/customers?limit=1`, { "Accept-Encoding": "br, gzip" });
     assert.equal(small.headers["content-encoding"], undefined);
     assert.ok(br.body.length < plain.body.length / 2);

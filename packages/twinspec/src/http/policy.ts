@@ -44,7 +44,9 @@ export function requestPolicy(options: PolicyOptions): Middleware {
       answerError(ctx, error);
     }
     cacheHeadersOf(ctx, options.corsOn);
-    if (large(ctx, compressThreshold)) await compress(ctx, noop);
+    // A request without Accept-Encoding gets the body as it is (koa-compress's default, identity): its negotiation
+    // is not run for it. Every answer already varies by Accept-Encoding (cacheHeadersOf).
+    if (ctx.req.headers["accept-encoding"] !== undefined && large(ctx, compressThreshold)) await compress(ctx, noop);
   };
 
   return async (ctx, next) => {
