@@ -65,7 +65,8 @@ const toCustomer = projection().map;
 
 export class CustomerService {
   private readonly reads: CustomerReads;
-  private readonly page;
+  /** a keyset pager for each projection read (whole customers: the one of no fields) */
+  private readonly pagers = new Map<string, (page: PageRequest) => Promise<Page<Customer>>>();
   private readonly db: Kysely<Database>;
   /** the customer's avatar image (src/domain/avatars.ts) */
   readonly avatars: CustomerAvatars;
@@ -74,8 +75,6 @@ export class CustomerService {
     const db = (this.db = store.db);
     this.reads = customerReads(db);
     this.avatars = new CustomerAvatars(db);
-    const live = () => db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null);
-    this.page = keysetPager(db, live, [], "customer_id", (r) => r.customer_id, toCustomer);
   }
 
   /**
@@ -93,8 +92,21 @@ export class CustomerService {
     return (await this.reads.liveRows(ids)).map(toCustomer);
   }
 
-  list(page: PageRequest): Promise<Page<Customer>> {
-    return this.page(page);
+  /**
+   * A page of live customers. With `fields` (a GraphQL selection), only those fields and customerId are read: read
+   * no other field of them.
+   */
+  list(page: PageRequest, fields?: readonly string[]): Promise<Page<Customer>> {
+    const { columns, key, map } = projection(fields);
+    let pager = this.pagers.get(key);
+    if (!pager) {
+      // created_at besides: the cursor is made of it.
+      const selected = [...new Set([...columns, "created_at" as const])];
+      const live = () => this.db.selectFrom("customers").select(selected).where("deleted_at", "is", null).where("merged_into", "is", null);
+      pager = keysetPager(this.db, live, [], "customer_id", (r) => r.customer_id, map);
+      this.pagers.set(key, pager);
+    }
+    return pager(page);
   }
 
   /** Cursor that continues a listing right after `customerId` (GraphQL's `after`). */

@@ -25,7 +25,7 @@ export { groupBy, liveRowsByParent } from "./domain/batch.js";
 export { idsFor, newIdWithPrefix, now } from "./runtime/ids.js";
 export { etagOf, prefersMinimal, resourceHeaders } from "./http/conditional.js";
 export { pageLink } from "./rest/pagination.js";
-export { selectedFields } from "./graphql/selection.js";
+export { selectedFields, selectsOwnType } from "./graphql/selection.js";
 export { relationLoader } from "./graphql/relations.js";
 export { loadOptional, loadRequired, lookupLoader, primeLookup } from "./graphql/lookups.js";
 export { DateTime } from "./graphql/scalars.js";
