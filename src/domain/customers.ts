@@ -3,7 +3,7 @@
 // both transports); what is here is what a spec cannot say: tombstones, merges, versions.
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "twinspec/schema";
-import { isUniqueViolation, lockRows, transaction, type ServiceDeps, ConflictError, InvalidInputError, PreconditionError, now, encodeCursor, keysetPager, type Page, type PageRequest, holds, type Preconditions, projections } from "twinspec";
+import { isUniqueViolation, lockRows, transaction, type ServiceDeps, ConflictError, InvalidInputError, PreconditionError, now, encodeCursor, projectedPager, type Page, type PageRequest, holds, type Preconditions, projections } from "twinspec";
 import { newId } from "../../generated/contract.js";
 import { customerReads, type CustomerReads } from "../store/customer-reads.js";
 import { CustomerAvatars, deleteAvatarOf } from "./avatars.js";
@@ -65,8 +65,7 @@ const toCustomer = projection().map;
 
 export class CustomerService {
   private readonly reads: CustomerReads;
-  /** a keyset pager for each projection read (whole customers: the one of no fields) */
-  private readonly pagers = new Map<string, (page: PageRequest) => Promise<Page<Customer>>>();
+  private readonly page;
   private readonly db: Kysely<Database>;
   /** the customer's avatar image (src/domain/avatars.ts) */
   readonly avatars: CustomerAvatars;
@@ -75,6 +74,9 @@ export class CustomerService {
     const db = (this.db = store.db);
     this.reads = customerReads(db);
     this.avatars = new CustomerAvatars(db);
+    const live = (columns: string[]) => () =>
+      db.selectFrom("customers").select(columns as (keyof CustomersTable)[]).where("deleted_at", "is", null).where("merged_into", "is", null);
+    this.page = projectedPager(db, live, [], "customer_id", (r) => r.customer_id);
   }
 
   /**
@@ -97,16 +99,7 @@ export class CustomerService {
    * no other field of them.
    */
   list(page: PageRequest, fields?: readonly string[]): Promise<Page<Customer>> {
-    const { columns, key, map } = projection(fields);
-    let pager = this.pagers.get(key);
-    if (!pager) {
-      // created_at besides: the cursor is made of it.
-      const selected = [...new Set([...columns, "created_at" as const])];
-      const live = () => this.db.selectFrom("customers").select(selected).where("deleted_at", "is", null).where("merged_into", "is", null);
-      pager = keysetPager(this.db, live, [], "customer_id", (r) => r.customer_id, map);
-      this.pagers.set(key, pager);
-    }
-    return pager(page);
+    return this.page(projection(fields), page);
   }
 
   /** Cursor that continues a listing right after `customerId` (GraphQL's `after`). */

@@ -2,6 +2,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
 import { prepared } from "../store/prepared.js";
 import { InvalidInputError } from "./errors.js";
+import type { Projection } from "./projection.js";
 
 export interface PageRequest {
   /** page size, within the bounds the specs give (limit / first) */
@@ -69,5 +70,28 @@ export function keysetPager<DB, TB extends keyof DB, Row extends { created_at: s
     const kept = rows.length > limit ? rows.slice(0, limit) : rows;
     const last = kept.at(-1);
     return { items: kept.map(toItem), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, idOf(last)) : null };
+  };
+}
+
+/**
+ * Pages of a query in whichever projection of its model a caller asks for (the fields a GraphQL selection needs,
+ * projection.ts): `base(columns)` is the keyset query selecting those columns, and created_at besides (the cursor is
+ * made of it). Each projection's pager (its two compiled queries) is made on first use; a model's fields bound them.
+ */
+export function projectedPager<Row extends { created_at: string }, Scope extends string[]>(
+  db: Kysely<any>,
+  base: (columns: string[]) => (...scope: Scope) => SelectQueryBuilder<any, any, Row>,
+  sample: Scope,
+  idColumn: string,
+  idOf: (row: Row) => string,
+) {
+  const pagers = new Map<string, (page: PageRequest, ...scope: Scope) => Promise<Page<unknown>>>();
+  return <Model>(projection: Pick<Projection<Row, Model>, "columns" | "key" | "map">, page: PageRequest, ...scope: Scope): Promise<Page<Model>> => {
+    let pager = pagers.get(projection.key);
+    if (!pager) {
+      pager = keysetPager(db, base([...new Set<string>([...projection.columns, "created_at"])]), sample, idColumn, idOf, projection.map);
+      pagers.set(projection.key, pager);
+    }
+    return pager(page, ...scope) as Promise<Page<Model>>;
   };
 }
