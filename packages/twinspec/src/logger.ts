@@ -93,7 +93,7 @@ class RequestLineBatch {
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       this.#append(
-        `{"level":30${isoTime(this.#times[i])},"requestId":${JSON.stringify(line.requestId)},"method":${JSON.stringify(line.method)},"url":${JSON.stringify(line.url)},"status":${line.status},"ms":${line.ms},"msg":"request"}\n`,
+        `{"level":30${isoTime(this.#times[i])},"requestId":${quoted(line.requestId)},"method":${quoted(line.method)},"url":${quoted(line.url)},"status":${line.status},"ms":${line.ms},"msg":"request"}\n`,
       );
     }
   }
@@ -123,6 +123,12 @@ class RequestLineBatch {
     cb?.();
   }
 }
+
+/** What JSON.stringify escapes in a string of HTTP's (latin-1: no lone surrogates). */
+const ESCAPED = /["\\]|[^\x20-\uffff]/;
+
+/** A string as JSON.stringify writes it; most need no escaping, and a test costs less than the call. */
+const quoted = (text: string): string => (ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`);
 
 /** The server loggers (without a mixin) whose request lines logRequestLine formats itself. */
 const requestLineBatches = new WeakMap<Logger, RequestLineBatch>();

@@ -136,7 +136,7 @@ export function transports(deps: TransportDeps): Transports {
   const graphqlPost: Middleware = (ctx, next) => caller(ctx, () => graphqlEndpoint(ctx, next));
   const routed = router.routes() as Middleware;
   // One layer answers: the REST runtime takes the spec's paths and hands on every other one.
-  const answer: Middleware = (ctx, next) => rest(ctx, () => (ctx.path === "/graphql" ? graphqlPost(ctx, next) : routed(ctx, next)));
+  const answer: Middleware = (ctx, next) => rest(ctx, () => (ctx.request.path === "/graphql" ? graphqlPost(ctx, next) : routed(ctx, next)));
   koa.use(answer);
   const server = koaListener(koa);
   let ws: ReturnType<typeof attachWebSocket> | undefined;

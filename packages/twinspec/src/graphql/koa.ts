@@ -9,13 +9,13 @@ export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: numb
   const { handle } = createGraphqlHandler(runtime);
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   return async (ctx) => {
-    send(ctx, await handle(graphqlRequest(ctx, ctx.method === "POST" ? await readGraphqlBody(ctx, bodyLimit) : undefined)));
+    send(ctx, await handle(graphqlRequest(ctx, ctx.req.method === "POST" ? await readGraphqlBody(ctx, bodyLimit) : undefined)));
   };
 }
 
 /** The core's view of the request: ctx.state is the caller (principal, requestId, log) the caller middleware set. */
 export function graphqlRequest(ctx: Context, body: string | undefined): GraphqlRequest {
-  return { method: ctx.method, url: ctx.url, headers: ctx.req.headers, body, caller: ctx.state, address: () => ctx.ip };
+  return { method: ctx.req.method!, url: ctx.req.url!, headers: ctx.req.headers, body, caller: ctx.state, address: () => ctx.ip };
 }
 
 /** Writes the core's answer; headers before the body, so that Koa does not guess a content type. */
@@ -24,9 +24,10 @@ export function send(ctx: Context, [body, init]: GraphqlResponse): void {
   const headers = init.headers;
   if (headers) for (const name in headers) res.setHeader(name, headers[name]);
   // No body at all (405, 406, 415): an empty answer, as graphql-http's Koa adapter gives.
-  if (body === null) ctx.body = null;
-  ctx.status = init.status;
-  if (body !== null) ctx.body = body;
+  const response = ctx.response;
+  if (body === null) response.body = null;
+  response.status = init.status;
+  if (body !== null) response.body = body;
 }
 
 /** GraphQL's 413 detail. */

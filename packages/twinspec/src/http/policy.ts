@@ -39,7 +39,7 @@ export function requestPolicy(options: PolicyOptions): Middleware {
         throw httpError(414, `The URL is ${ctx.originalUrl.length} characters long; at most ${maxUrlLength} are accepted. Send large inputs in a request body.`);
       }
       await next();
-      if (ctx.res.statusCode === 404 && ctx.response.body === undefined) throw httpError(404, `No resource at ${ctx.path}. Start from one of the entry points.`, { entryPoints });
+      if (ctx.res.statusCode === 404 && ctx.response.body === undefined) throw httpError(404, `No resource at ${ctx.request.path}. Start from one of the entry points.`, { entryPoints });
     } catch (error) {
       answerError(ctx, error);
     }
@@ -53,11 +53,11 @@ export function requestPolicy(options: PolicyOptions): Middleware {
     const started = performance.now();
     assignRequestId(ctx, logger);
     try {
-      if (ctx.headers.origin !== undefined) await cors(ctx, () => inner(ctx, next));
+      if (ctx.req.headers.origin !== undefined) await cors(ctx, () => inner(ctx, next));
       else await inner(ctx, next);
     } finally {
       const ms = performance.now() - started;
-      metrics.record(ctx.req.method!, (ctx.state.route as string | undefined) ?? routeOf(ctx.path), ctx.res.statusCode, ms / 1000);
+      metrics.record(ctx.req.method!, (ctx.state.route as string | undefined) ?? routeOf(ctx.request.path), ctx.res.statusCode, ms / 1000);
       logRequest(ctx, logger, ms);
     }
   };

@@ -180,7 +180,7 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
   function dispatch(ctx: Context, next: Next): Promise<unknown> {
     let found;
     try {
-      found = match(ctx.path);
+      found = match(ctx.request.path);
     } catch (error) {
       if (error instanceof MalformedPath) throw httpError(400, `The path is malformed: ${error.message}.`);
       throw error;
@@ -228,7 +228,7 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
   const errors: FieldError[] = [];
   const parts: Record<Location, Record<string, unknown>> = { path: {}, query: {}, header: {}, cookie: {} };
   // Koa parses the query string on first read: only for operations that have query parameters.
-  const query = (prepared.readsQuery ? ctx.query : NO_QUERY) as Query;
+  const query = (prepared.readsQuery ? ctx.request.query : NO_QUERY) as Query;
   for (const { spec: p, header: name } of prepared.params) {
     const raw =
       p.in === "path" ? pathParams[p.name]
@@ -283,7 +283,7 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
     }
   };
   let response = await (prepared.around ? prepared.around(call, invoke) : invoke());
-  if (conditions && (ctx.method === "GET" || ctx.method === "HEAD") && response.status >= 200 && response.status < 300) {
+  if (conditions && (ctx.req.method === "GET" || ctx.req.method === "HEAD") && response.status >= 200 && response.status < 300) {
     response = afterConditions(op, response, conditions);
   }
   writeResponse(ctx, prepared, response, options);
@@ -340,7 +340,9 @@ function writeResponse(ctx: Context, { op }: Prepared, response: HandlerResponse
       throw httpError(500, detail, { type: "urn:twinspec:problem:response-validation", title: "Response does not match the spec", errors: mismatch.errors });
     }
   }
-  ctx.status = response.status;
+  // Koa's response itself rather than ctx's delegates: this runs on every answer.
+  const answer = ctx.response;
+  answer.status = response.status;
   if (response.headers) setHeaders(ctx, response.headers);
   if (response.body === undefined || response.status === 304) return;
   // Every problem names the request it answers, as thrown ones do.
@@ -350,11 +352,11 @@ function writeResponse(ctx: Context, { op }: Prepared, response: HandlerResponse
     // again to send it; and it would send a JSON string as text, and null as "no content". The type first: Koa
     // then does not guess one from the text.
     ctx.res.setHeader("Content-Type", type === "application/json" ? "application/json; charset=utf-8" : type!);
-    ctx.body = JSON.stringify(body);
+    answer.body = JSON.stringify(body);
     return;
   }
-  ctx.body = body;
-  ctx.type = type!;
+  answer.body = body;
+  answer.type = type!;
 }
 
 // For authorizers and handlers written against "twinspec/runtime".

@@ -32,7 +32,10 @@ function checkedKey(name: string, value: Value | undefined): string {
     if (typeof name !== "string" || !TOKEN.test(name)) validateHeaderName(name);
     key = keyOf(name);
   }
-  if (value === undefined || INVALID_VALUE_CHAR.test(typeof value === "string" ? value : String(value))) validateHeaderValue(name, value as string);
+  // A number's digits always pass (Node's check reads its String() too).
+  if (typeof value === "string" ? INVALID_VALUE_CHAR.test(value) : typeof value !== "number" && (value === undefined || INVALID_VALUE_CHAR.test(String(value)))) {
+    validateHeaderValue(name, value as string);
+  }
   return key;
 }
 

@@ -57,7 +57,7 @@ function answered(ctx: Context): boolean {
   if (ctx.respond === false) return true;
   const { res } = ctx;
   const body: unknown = ctx.response.body;
-  if (body === null || body === undefined || !ctx.writable || ctx.req.method === "HEAD" || EMPTY.has(res.statusCode)) return false;
+  if (body === null || body === undefined || !ctx.response.writable || ctx.req.method === "HEAD" || EMPTY.has(res.statusCode)) return false;
   if (typeof body === "string" || Buffer.isBuffer(body)) {
     res.end(body);
     return true;
@@ -65,7 +65,7 @@ function answered(ctx: Context): boolean {
   const proto: unknown = Object.getPrototypeOf(body);
   if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
   const json = JSON.stringify(body);
-  if (!res.headersSent) ctx.length = Buffer.byteLength(json);
+  if (!res.headersSent) ctx.response.length = Buffer.byteLength(json);
   res.end(json);
   return true;
 }
