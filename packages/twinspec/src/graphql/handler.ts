@@ -20,6 +20,8 @@ export type MediaType = "application/graphql-response+json" | "application/json"
 
 /** graphql-http's Response: the body (null: none) and how to send it. */
 export type GraphqlResponse = readonly [body: string | null, init: { readonly status: number; readonly statusText: string; readonly headers?: Readonly<Record<string, string>> }];
+/** What `handle` answers: a GraphqlResponse, or a large result as its bytes (asSent). */
+export type GraphqlAnswer = readonly [body: string | Buffer | null, init: GraphqlResponse[1]];
 
 export interface GraphqlRequest {
   method: string;
@@ -104,6 +106,17 @@ function headersOf(media: MediaType, spent: Decision | undefined): Record<string
   headers["content-type"] = CONTENT_TYPE[media];
   return headers;
 }
+
+/** Results of this many characters or more are answered as bytes. */
+const LARGE = 8192;
+
+/**
+ * A large result's text as the bytes sent. The answer outlives its operation's reads in the promise `handle` returns,
+ * which was made before them: when that promise has reached V8's old generation by then (the operation waited for a
+ * pooled database connection), what it resolves with lives until the next full collection. Bytes are kept off the
+ * heap, and the text they were made from dies young.
+ */
+const asSent = (text: string): string | Buffer => (text.length >= LARGE ? Buffer.from(text) : text);
 
 /** As graphql-http serializes: errors that are not GraphQL errors keep only their message. */
 function replacer(_key: string, value: unknown): unknown {
@@ -237,9 +250,9 @@ export function createGraphqlHandler(runtime: GraphqlRuntime) {
   }
 
   /** The executed operation's answer: written by its compiled serializer unless there are errors. */
-  function answer(result: ExecutionResult, { args, spent }: Ready, media: MediaType): GraphqlResponse {
+  function answer(result: ExecutionResult, { args, spent }: Ready, media: MediaType): GraphqlAnswer {
     const headers = headersOf(media, spent);
-    if (!result.errors) return [runtime.serialize(args.document, args.operationName, result), { status: 200, statusText: OK, headers }];
+    if (!result.errors) return [asSent(runtime.serialize(args.document, args.operationName, result)), { status: 200, statusText: OK, headers }];
     const errors = result.errors.map(formatError);
     // The database could not serve some field now: tell when to retry, as a REST 503 does.
     const down = errors.find((e) => (e as GraphQLError).extensions?.code === "SERVICE_UNAVAILABLE") as GraphQLError | undefined;
@@ -250,7 +263,7 @@ export function createGraphqlHandler(runtime: GraphqlRuntime) {
   }
 
   /** GET and POST /graphql. */
-  async function handle(request: GraphqlRequest): Promise<GraphqlResponse> {
+  async function handle(request: GraphqlRequest): Promise<GraphqlAnswer> {
     const accept = request.headers.accept;
     const method = request.method;
     if ((method === "GET" || method === "HEAD") && accept && wantsHtml(accept)) return GRAPHIQL;

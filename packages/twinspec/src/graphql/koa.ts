@@ -2,7 +2,7 @@
 // (handler.ts), which decides everything, and writes its answer.
 import type { Context, Middleware } from "koa";
 import { decodeText, readBytes } from "../runtime/body.js";
-import { createGraphqlHandler, type GraphqlRequest, type GraphqlResponse } from "./handler.js";
+import { createGraphqlHandler, type GraphqlAnswer, type GraphqlRequest } from "./handler.js";
 import type { GraphqlRuntime } from "./runtime.js";
 
 export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: number } = {}): Middleware {
@@ -19,7 +19,7 @@ export function graphqlRequest(ctx: Context, body: string | undefined): GraphqlR
 }
 
 /** Writes the core's answer; headers before the body, so that Koa does not guess a content type. */
-export function send(ctx: Context, [body, init]: GraphqlResponse): void {
+export function send(ctx: Context, [body, init]: GraphqlAnswer): void {
   const res = ctx.res;
   const headers = init.headers;
   if (headers) for (const name in headers) res.setHeader(name, headers[name]);

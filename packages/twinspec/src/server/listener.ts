@@ -60,13 +60,17 @@ function answered(ctx: Context): boolean {
   if (body === null || body === undefined || !ctx.response.writable || ctx.req.method === "HEAD" || EMPTY.has(res.statusCode)) return false;
   if (typeof body === "string" || Buffer.isBuffer(body)) {
     res.end(body);
-    return true;
+  } else {
+    const proto: unknown = Object.getPrototypeOf(body);
+    if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
+    const json = JSON.stringify(body);
+    if (!res.headersSent) ctx.response.length = Buffer.byteLength(json);
+    res.end(json);
   }
-  const proto: unknown = Object.getPrototypeOf(body);
-  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
-  const json = JSON.stringify(body);
-  if (!res.headersSent) ctx.response.length = Buffer.byteLength(json);
-  res.end(json);
+  // Written: the context lets go of the body (Koa's setter only drops it once the head is sent). A request that
+  // waited, for a pooled database connection say, has its context in V8's old generation by now, and what an old
+  // object points to outlives every young collection until the next full one.
+  ctx.response.body = undefined;
   return true;
 }
 

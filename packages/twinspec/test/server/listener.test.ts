@@ -127,6 +127,31 @@ describe("the server's request listener answers as Koa's own callback() does", (
     }
   });
 
+  it("lets go of a body it has written: the context no longer holds it", async () => {
+    const koa = new Koa();
+    const contexts: Koa.Context[] = [];
+    koa.use(async (ctx, next) => {
+      contexts.push(ctx);
+      await next();
+    });
+    koa.use((ctx, next) => (BODIES[ctx.path] ? BODIES[ctx.path](ctx, next) : next()));
+    const { url, server } = await listen(koaListener(koa).listener);
+    try {
+      for (const path of ["/json", "/text", "/bytes"]) await (await fetch(url + path)).arrayBuffer();
+      // Koa's setter leaves its constant "null" where a JSON body was.
+      assert.deepEqual(
+        contexts.map((ctx) => [ctx.path, ctx.status, ctx.body]),
+        [
+          ["/json", 200, "null"],
+          ["/text", 200, undefined],
+          ["/bytes", 200, undefined],
+        ],
+      );
+    } finally {
+      server.close();
+    }
+  });
+
   describe("for a whole Twinspec server", () => {
     let s: TestServer;
     before(async () => (s = await startServer()));
@@ -134,6 +159,9 @@ describe("the server's request listener answers as Koa's own callback() does", (
 
     it("REST reads and writes, HEAD, conditional reads, refusals, GraphQL, health and the docs", async () => {
       const { authorId } = await newAuthor(s.url);
+      for (let i = 0; i < 60; i++) await newAuthor(s.url, `${i} ${"x".repeat(96)}`);
+      const large = await call(`${s.url}/graphql`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, json: { query: "{ authors(first: 60) { authorId name createdAt updatedAt } }" } });
+      assert.ok(large.text.length > 8192, `${large.status}: ${large.text.length} characters`);
       const note = await call(`${s.url}/authors/${authorId}/notes`, { method: "POST", json: { title: "Both", body: "ways" } });
       assert.equal(note.status, 201);
       const etag = (await call(`${s.url}/authors/${authorId}`)).headers.get("etag")!;
@@ -151,6 +179,8 @@ describe("the server's request listener answers as Koa's own callback() does", (
         [`/authors/${authorId}`, { method: "PATCH", headers: { ...admin, "content-type": "application/merge-patch+json" }, body: "{}" }],
         ["/graphql", { method: "POST", headers: { ...json, accept: "application/graphql-response+json" }, body: JSON.stringify({ query: `{ author(authorId: "${authorId}") { authorId name } }` }) }],
         ["/graphql", { method: "POST", headers: json, body: "{ not json" }],
+        // A large result (more than 8,192 characters) is answered as its bytes.
+        ["/graphql", { method: "POST", headers: json, body: JSON.stringify({ query: "{ authors(first: 60) { authorId name createdAt updatedAt } }" }) }],
         ["/healthz"],
         ["/docs"],
         ["/openapi.json"],
