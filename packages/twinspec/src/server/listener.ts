@@ -18,6 +18,9 @@ export interface KoaListener {
 
 const EMPTY = new Set([204, 205, 304]);
 
+/** Bodies of this many characters or bytes and more are let go of once written (answered). */
+const LARGE_BODY = 8192;
+
 type Chain = (ctx: Context) => Promise<unknown>;
 /** What Koa's callback() is made of (koa/lib/application.js), not in its type declarations. */
 interface KoaParts {
@@ -58,19 +61,23 @@ function answered(ctx: Context): boolean {
   const { res } = ctx;
   const body: unknown = ctx.response.body;
   if (body === null || body === undefined || !ctx.response.writable || ctx.req.method === "HEAD" || EMPTY.has(res.statusCode)) return false;
+  let size: number;
   if (typeof body === "string" || Buffer.isBuffer(body)) {
     res.end(body);
+    size = body.length;
   } else {
     const proto: unknown = Object.getPrototypeOf(body);
     if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
     const json = JSON.stringify(body);
     if (!res.headersSent) ctx.response.length = Buffer.byteLength(json);
     res.end(json);
+    size = json.length;
   }
-  // Written: the context lets go of the body (Koa's setter only drops it once the head is sent). A request that
-  // waited, for a pooled database connection say, has its context in V8's old generation by now, and what an old
-  // object points to outlives every young collection until the next full one.
-  ctx.response.body = undefined;
+  // A large body written, the context lets go of it (Koa's setter only drops it once the head is sent). A request
+  // that waited, for a pooled database connection say, has its context in V8's old generation by now, and what an
+  // old object points to outlives every young collection until the next full one. Small bodies are left: Koa's
+  // setter costs more than keeping them.
+  if (size >= LARGE_BODY) ctx.response.body = undefined;
   return true;
 }
 
