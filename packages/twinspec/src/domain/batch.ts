@@ -1,6 +1,6 @@
 // Batch reads for loaders: rows of many parents fetched in one query, handed back per parent.
 import type { Kysely } from "kysely";
-import { preparedInRaw } from "../store/prepared.js";
+import { preparedInColumns } from "../store/columnar.js";
 import type { Projection } from "./projection.js";
 
 /** Every id of `ids` mapped to its rows (possibly none), in the order the rows came. */
@@ -23,7 +23,7 @@ export function liveRowsByParent<Row, Model>(
   projection: (fields?: readonly string[]) => Projection<Row, Model>,
 ) {
   // Rows come as arrays of values (no row object per row): the projection maps them to models by position.
-  const read = preparedInRaw(db, (among, columns: string[]) =>
+  const read = preparedInColumns(db, table, (among, columns) =>
     db.selectFrom(table).select(columns).where(among(parentColumn)).where("deleted_at", "is", null).orderBy(parentColumn).orderBy("created_at").orderBy(idColumn),
   );
   return async (parentIds: readonly string[], fields?: readonly string[]): Promise<Map<string, Model[]>> => {
