@@ -21,27 +21,26 @@ export function preparedInColumns(db: Kysely<any>, table: string, build: Build):
   const asColumns = preparedInRaw(db, (among, columns: string[]) =>
     db.selectFrom(build(among, columns).as("rows")).select(columns.map((column, i) => jsonArrayOf(postgres, `rows.${column}`).as(`c${i}`))),
   );
+  const asJson: Read = (ids, columns, key) => asColumns(ids, columns, key).then(([texts]) => rowsOf(texts));
+  const exactType = postgres ? (type: string | undefined) => type !== undefined && EXACT_PG_TYPES.has(type) : textAffinity;
   // The table's declared types, asked for now: before the first read, so that no read waits for them, and a
   // request's queries are its own. A table not found is read row by row; a lookup that failed (the database
   // unreachable) is tried again by the next read, which meanwhile goes row by row.
   const lookUp = () => columnTypes(db, postgres, table).catch(() => undefined);
   let types = lookUp();
-  /** per set of columns (its key): whether JSON carries them exactly */
-  const exact = new Map<string, boolean>();
-  const read = (ids: readonly string[], columns: string[], key: string, json: boolean) =>
-    json ? asColumns(ids, columns, key).then(([values]) => rowsOf(values)) : rows(ids, columns, key);
-  return async (ids, columns, key) => {
-    let json = exact.get(key);
-    if (json === undefined) {
-      const declared = await types;
-      if (!declared) {
-        types = lookUp();
-        return rows(ids, columns, key);
-      }
-      exact.set(key, (json = columns.every((column) => (postgres ? EXACT_PG_TYPES.has(declared.get(column) ?? "") : textAffinity(declared.get(column))))));
+  /** the read of each set of columns (by its key), chosen at its first read */
+  const chosen = new Map<string, Read>();
+  const choose: Read = async (ids, columns, key) => {
+    const declared = await types;
+    if (!declared) {
+      types = lookUp();
+      return rows(ids, columns, key);
     }
-    return read(ids, columns, key, json);
+    const read = columns.every((column) => exactType(declared.get(column))) ? asJson : rows;
+    chosen.set(key, read);
+    return read(ids, columns, key);
   };
+  return (ids, columns, key) => (chosen.get(key) ?? choose)(ids, columns, key);
 }
 
 /** The values of `column` across the rows, as the text of one JSON array ("[]" for none). */
