@@ -133,6 +133,29 @@ describe(`store on ${testDatabaseKind()}`, function () {
     }
   });
 
+  it("on PostgreSQL, a query waits for a busy pool's connection at most connectTimeoutMs; the connection it gave up on goes back to the pool", async function () {
+    if (store.dialect !== "postgres") this.skip();
+    const one = await openStore(database.url, { poolMax: 1, connectTimeoutMs: 300 });
+    try {
+      const pool = one.postgres!.pool;
+      const held = await pool.connect();
+      const started = performance.now();
+      const late = pool.query({ text: "select 1 as n" });
+      await assert.rejects(late, /^Error: timeout exceeded when trying to connect$/);
+      const waited = performance.now() - started;
+      assert.ok(waited >= 250 && waited < 3_000, `waited ${waited} ms`);
+      held.release();
+      // The one connection was returned, not dropped: the next queries run on it.
+      for (let i = 0; i < 3; i++) assert.deepEqual((await pool.query({ text: "select $1::int as n", values: [i] })).rows, [{ n: i }]);
+      assert.deepEqual([pool.totalCount, pool.idleCount, pool.waitingCount], [1, 1, 0]);
+      // Queries beyond the pool's size queue for it and all run when it is free in time.
+      const many = await Promise.all(Array.from({ length: 5 }, (_, i) => pool.query({ text: "select $1::int as n", values: [i] })));
+      assert.deepEqual(many.map((r) => r.rows[0].n), [0, 1, 2, 3, 4]);
+    } finally {
+      await one.close();
+    }
+  });
+
   it("preparedIn reads the rows whose column is among the ids, for any number of ids; on PostgreSQL as one statement with one array parameter", async () => {
     const one = await openStore(database.url, { poolMax: 1 });
     try {

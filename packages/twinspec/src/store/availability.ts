@@ -6,7 +6,7 @@
 // request opens fresh connections. No restart is needed either way.
 import { EventEmitter } from "node:events";
 import type pg from "pg";
-import { pgDriver, queryOn } from "./pg-driver.js";
+import { pgDriver } from "./pg-driver.js";
 import type { Logger } from "pino";
 import { DatabaseUnavailableError, unavailable } from "./unavailable.js";
 
@@ -131,7 +131,7 @@ function deadline<T>(work: Promise<T>, ms: number): Promise<T> {
 /** The part of pg.Pool that Kysely, the event bus and /readyz use. */
 interface PoolLike {
   connect(): Promise<pg.PoolClient>;
-  query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
+  query(config: pg.QueryConfig): Promise<pg.QueryResult>;
   end(): Promise<void>;
   readonly totalCount: number;
   readonly idleCount: number;
@@ -139,9 +139,13 @@ interface PoolLike {
   readonly max: number;
 }
 
+type Checkout = (error: Error | undefined, client?: pg.PoolClient) => void;
+
 /**
  * A pg pool behind the availability probe: refuses at once while the database is down, and on going down drops
- * every connection it had (in use or idle) by starting over with a new pool.
+ * every connection it had (in use or idle) by starting over with a new pool. `newPool` makes a pool without a
+ * connection timeout of its own (its clients time out connecting): the wait for a connection is timed here, and
+ * only when none is free, so a checkout that is handed an idle connection arms no timer.
  */
 export class GuardedPool implements PoolLike {
   private pool: pg.Pool;
@@ -151,58 +155,73 @@ export class GuardedPool implements PoolLike {
   constructor(
     private readonly newPool: () => pg.Pool,
     readonly availability: Availability,
+    private readonly waitMs: number,
   ) {
-    this.pool = newPool();
+    this.pool = this.open();
     availability.on("down", (error) => this.dropAll(error));
   }
 
-  async connect(): Promise<pg.PoolClient> {
-    const down = this.availability.error;
-    if (down) throw down;
-    const pool = this.pool;
-    let client: pg.PoolClient;
-    try {
-      client = await new Promise<pg.PoolClient>((resolve, reject) => {
-        const giveUp = (error: Error) => reject(error);
-        this.waiting.add(giveUp);
-        pool.connect().then(
-          (c) => {
-            // Given up on while waiting (the database went down): this connection is not to be used.
-            if (!this.waiting.delete(giveUp)) c.release(new Error("the database went down meanwhile"));
-            else resolve(c);
-          },
-          (error) => {
-            this.waiting.delete(giveUp);
-            reject(error);
-          },
-        );
-      });
-    } catch (error) {
-      // Refused, timed out, or given up on: the probe looks now. The error stays as pg said it (503 at the edge).
-      if (!(error instanceof DatabaseUnavailableError)) this.availability.suspect();
-      throw error;
-    }
-    this.inUse.add(client);
-    // pg emits "error" on a checked-out client whose connection dies; the pool listens only while it is idle, and
-    // an unheard "error" would end the process. The query in flight fails by itself (→ 503).
-    const onError = () => this.availability.suspect();
-    client.on("error", onError);
-    const release = client.release.bind(client);
-    client.release = (err?: Error | boolean) => {
-      this.inUse.delete(client);
-      client.off("error", onError);
-      return release(err);
-    };
-    return client;
+  connect(): Promise<pg.PoolClient> {
+    return new Promise((resolve, reject) => this.checkout((error, client) => (error ? reject(error) : resolve(client!))));
   }
 
-  async query(text: string, values?: unknown[]): Promise<pg.QueryResult> {
-    const client = await this.connect();
-    try {
-      return await queryOn(client, { text, values });
-    } finally {
-      client.release();
-    }
+  /** One query on a connection of the pool, returned to it before the answer is. */
+  query(config: pg.QueryConfig): Promise<pg.QueryResult> {
+    return new Promise((resolve, reject) =>
+      this.checkout((error, client) => {
+        if (error) return reject(error);
+        client!.query(config, (failure: Error | undefined, result: pg.QueryResult) => {
+          client!.release();
+          if (failure) reject(failure);
+          else resolve(result);
+        });
+      }),
+    );
+  }
+
+  private checkout(done: Checkout): void {
+    const down = this.availability.error;
+    if (down) return done(down);
+    const pool = this.pool;
+    // pg-pool hands an idle connection over on the next tick, to each waiter in turn, and opens a new one (timed
+    // by the client) while below max; otherwise this checkout waits for a release.
+    const free = pool.idleCount > pool.waitingCount || (pool.idleCount === 0 && pool.totalCount < this.max);
+    let settled = false;
+    const giveUp = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      this.waiting.delete(giveUp);
+      // Refused, timed out, or given up on: the probe looks now. The error stays as pg said it (503 at the edge).
+      if (!(error instanceof DatabaseUnavailableError)) this.availability.suspect();
+      done(error);
+    };
+    const timer = free ? undefined : setTimeout(() => giveUp(new Error("timeout exceeded when trying to connect")), this.waitMs).unref();
+    this.waiting.add(giveUp);
+    pool.connect((error: Error | undefined, client: pg.PoolClient | undefined) => {
+      if (error) return giveUp(error);
+      if (settled) {
+        // Given up on while waiting: a timeout returns the connection; the database going down drops it.
+        client!.release(this.availability.error ? new Error("the database went down meanwhile") : undefined);
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      this.waiting.delete(giveUp);
+      this.inUse.add(client!);
+      done(undefined, client);
+    });
+  }
+
+  /**
+   * A pool whose connections report to the probe: pg emits "error" on a checked-out client whose connection dies
+   * (the pool listens only while it is idle), and an unheard "error" would end the process.
+   */
+  private open(): pg.Pool {
+    const pool = this.newPool();
+    pool.on("connect", (client) => client.on("error", () => this.inUse.has(client) && this.availability.suspect()));
+    pool.on("release", (_error, client) => this.inUse.delete(client));
+    return pool;
   }
 
   /** Kysely reports query errors here (its log hook): a lost connection makes the probe look at once. */
@@ -230,7 +249,7 @@ export class GuardedPool implements PoolLike {
 
   private dropAll(error: DatabaseUnavailableError) {
     const old = this.pool;
-    this.pool = this.newPool();
+    this.pool = this.open();
     for (const giveUp of this.waiting) giveUp(error);
     this.waiting.clear();
     // Queries in flight on the old connections fail now (→ 503) instead of waiting on a dead socket.

@@ -21,7 +21,7 @@ export function pgDriver(): typeof Pg {
  * kept every query's rows alive through young-generation collections, to be promoted and freed only by a full one;
  * through the callback they die young.
  */
-export function queryOn<Row extends Pg.QueryResultRow = Pg.QueryResultRow>(client: Pg.ClientBase, config: Pg.QueryConfig): Promise<Pg.QueryResult<Row>> {
+function queryOn<Row extends Pg.QueryResultRow = Pg.QueryResultRow>(client: Pg.ClientBase, config: Pg.QueryConfig): Promise<Pg.QueryResult<Row>> {
   return new Promise((resolve, reject) => {
     client.query<Row>(config, (error: Error | undefined, result: Pg.QueryResult<Row>) => (error ? reject(error) : resolve(result)));
   });

@@ -3,13 +3,12 @@
 // any transaction, it runs on its better-sqlite3 statement directly, without Kysely's connection queue: a point read
 // then costs what the read costs. Inside a transaction (any, on the one connection) it waits its turn through Kysely,
 // so it never sees another request's uncommitted writes. On PostgreSQL it runs as a named statement
-// (statement-names.ts), parsed and planned once per connection, on a connection it checks out of the pool itself:
-// Kysely's executor would add a dozen promises per query for a connection it hands over unchanged.
+// (statement-names.ts), parsed and planned once per connection, on a connection of the pool directly: Kysely's
+// executor would add a dozen promises per query for a connection it hands over unchanged.
 import type SQLite from "better-sqlite3";
 import type Pg from "pg";
 import { sql, type Compilable, type CompiledQuery, type Expression, type Kysely, type LogEvent, type SqlBool } from "kysely";
 import { isPostgres } from "./dialect.js";
-import { queryOn } from "./pg-driver.js";
 import type { StatementNames } from "./statement-names.js";
 
 interface Hooks {
@@ -26,7 +25,8 @@ interface Hooks {
 
 /** The pool prepared queries check connections out of (availability.ts's GuardedPool). */
 interface DirectPool {
-  connect(): Promise<Pg.PoolClient>;
+  /** one query on a connection of the pool, returned to it before the answer is */
+  query(config: Pg.QueryConfig): Promise<Pg.QueryResult>;
   /** a query failed on a connection of it: a lost one makes the database's probe look at once */
   observe(error: unknown): void;
 }
@@ -58,17 +58,14 @@ function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...ar
     handle.beforeQuery?.();
     handle.countQuery?.();
     const started = handle.onQuery ? performance.now() : 0;
-    const client = await pool.connect();
     try {
-      const { rows } = await queryOn(client, { name, text, values: args, rowMode } as Pg.QueryConfig);
+      const { rows } = await pool.query({ name, text, values: args, rowMode } as Pg.QueryConfig);
       handle.onQuery?.({ level: "query", isStream: false, query: { ...compiled, parameters: args }, queryDurationMillis: performance.now() - started });
       return rows as Row[];
     } catch (error) {
       pool.observe(error);
       handle.onQuery?.({ level: "error", error, query: { ...compiled, parameters: args }, queryDurationMillis: performance.now() - started });
       throw error;
-    } finally {
-      client.release();
     }
   };
   return { compiled, handle, throughKysely: onPool };
