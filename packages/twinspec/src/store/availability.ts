@@ -139,6 +139,12 @@ interface PoolLike {
   readonly max: number;
 }
 
+/** Takes `item` out of `list`, where it is (waiters are served first in, first out: near the front). */
+function remove<T>(list: T[], item: T): void {
+  const at = list.indexOf(item);
+  if (at >= 0) list.splice(at, 1);
+}
+
 type Checkout = (error: Error | undefined, client?: pg.PoolClient) => void;
 
 /**
@@ -150,7 +156,9 @@ type Checkout = (error: Error | undefined, client?: pg.PoolClient) => void;
 export class GuardedPool implements PoolLike {
   private pool: pg.Pool;
   private readonly inUse = new Set<pg.PoolClient>();
-  private readonly waiting = new Set<(error: Error) => void>();
+  // An array, not a Set: a Set that every query adds to and deletes from made V8 promote the young objects of
+  // queries into the old generation, to be freed only by full collections.
+  private readonly waiting: ((error: Error) => void)[] = [];
 
   constructor(
     private readonly newPool: () => pg.Pool,
@@ -191,13 +199,13 @@ export class GuardedPool implements PoolLike {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      this.waiting.delete(giveUp);
+      remove(this.waiting, giveUp);
       // Refused, timed out, or given up on: the probe looks now. The error stays as pg said it (503 at the edge).
       if (!(error instanceof DatabaseUnavailableError)) this.availability.suspect();
       done(error);
     };
     const timer = free ? undefined : setTimeout(() => giveUp(new Error("timeout exceeded when trying to connect")), this.waitMs).unref();
-    this.waiting.add(giveUp);
+    this.waiting.push(giveUp);
     pool.connect((error: Error | undefined, client: pg.PoolClient | undefined) => {
       if (error) return giveUp(error);
       if (settled) {
@@ -207,7 +215,7 @@ export class GuardedPool implements PoolLike {
       }
       settled = true;
       clearTimeout(timer);
-      this.waiting.delete(giveUp);
+      remove(this.waiting, giveUp);
       this.inUse.add(client!);
       done(undefined, client);
     });
@@ -250,8 +258,7 @@ export class GuardedPool implements PoolLike {
   private dropAll(error: DatabaseUnavailableError) {
     const old = this.pool;
     this.pool = this.open();
-    for (const giveUp of this.waiting) giveUp(error);
-    this.waiting.clear();
+    for (const giveUp of this.waiting.splice(0)) giveUp(error);
     // Queries in flight on the old connections fail now (→ 503) instead of waiting on a dead socket.
     // (A pool's client is a pg.Client; @types/pg leaves end() off PoolClient.)
     for (const client of this.inUse) (client as unknown as pg.Client).end().catch(() => {});
