@@ -18,7 +18,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { argsWithoutData, dataEnv, freshData, preparePeerBench, project, seededTarget, shared } from "./shared-bench.mjs";
+import { argsWithoutData, dataEnv, freshData, preparePeerBench, project, serverEnv, seededTarget, shared } from "./shared-bench.mjs";
 
 const apart = process.argv.includes("--apart");
 const [a, b, scenario = "q1", seconds = "5", rounds = "4"] = argsWithoutData(process.argv.slice(2)).filter((arg) => arg !== "--apart");
@@ -59,9 +59,7 @@ async function start(dist, i) {
   const nodeFlags = flags ? flags.split(",") : [];
   const proc = spawn("taskset", ["-c", "0", process.execPath, ...nodeFlags, path.join(folder, "app", "src", "main.js")], {
     cwd: project,
-    // RATE_LIMIT_FACTOR: the shared bench's 1000 admits 600,000 requests a minute, which a run of ~20 s here exceeds
-    // (the last rounds then measure 429s); the limiter's work per request is the same whatever its budgets.
-    env: { ...process.env, ...target.env, RATE_LIMIT_FACTOR: "100000", PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", ...database },
+    env: serverEnv(target, port, database),
     stdio: ["ignore", "ignore", "inherit"],
   });
   running.add(proc);

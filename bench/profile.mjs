@@ -12,7 +12,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { argsWithoutData, freshData, preparePeerBench, project, run, seededTarget, shared } from "./shared-bench.mjs";
+import { argsWithoutData, freshData, preparePeerBench, project, run, seededTarget, serverEnv, shared } from "./shared-bench.mjs";
 
 const [scenario = "rest", seconds = "8"] = argsWithoutData(process.argv.slice(2)).filter((a) => !a.startsWith("--"));
 const profile = process.argv.includes("--prof");
@@ -37,9 +37,7 @@ const url = `http://127.0.0.1:${port}`;
 const nodeArgs = [...(process.env.PROFILE_NODE_FLAGS ? process.env.PROFILE_NODE_FLAGS.split(" ") : []), ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`] : []), path.join(dist, "app", "src", "main.js")];
 const server = spawn("taskset", ["-c", "0", process.execPath, ...nodeArgs], {
   cwd: project,
-  // RATE_LIMIT_FACTOR: the shared bench's 1000 admits 600,000 requests a minute, which a run of ~20 s here exceeds
-  // (the last rounds then measure 429s); the limiter's work per request is the same whatever its budgets.
-  env: { ...process.env, ...target.env, RATE_LIMIT_FACTOR: "100000", PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", ...database },
+  env: serverEnv(target, port, database),
   stdio: ["ignore", fs.openSync(path.join(work, "server.log"), "w"), "inherit"],
 });
 const stop = () => server.exitCode === null && server.kill("SIGTERM");

@@ -133,7 +133,7 @@ describe(`store on ${testDatabaseKind()}`, function () {
     }
   });
 
-  it("on PostgreSQL, a query waits for a busy pool's connection at most connectTimeoutMs; the connection it gave up on goes back to the pool", async function () {
+  it("on PostgreSQL, a query waits for a busy pool's connection at most connectTimeoutMs; the pool then serves the next ones on its connection", async function () {
     if (store.dialect !== "postgres") this.skip();
     const one = await openStore(database.url, { poolMax: 1, connectTimeoutMs: 300 });
     try {
@@ -145,7 +145,7 @@ describe(`store on ${testDatabaseKind()}`, function () {
       const waited = performance.now() - started;
       assert.ok(waited >= 250 && waited < 3_000, `waited ${waited} ms`);
       held.release();
-      // The one connection was returned, not dropped: the next queries run on it.
+      // The one connection, released, serves the next queries: the timeout took nothing from the pool.
       for (let i = 0; i < 3; i++) assert.deepEqual((await pool.query({ text: "select $1::int as n", values: [i] })).rows, [{ n: i }]);
       assert.deepEqual([pool.totalCount, pool.idleCount, pool.waitingCount], [1, 1, 0]);
       // Queries beyond the pool's size queue for it and all run when it is free in time.

@@ -149,9 +149,7 @@ type Checkout = (error: Error | undefined, client?: pg.PoolClient) => void;
 
 /**
  * A pg pool behind the availability probe: refuses at once while the database is down, and on going down drops
- * every connection it had (in use or idle) by starting over with a new pool. `newPool` makes a pool without a
- * connection timeout of its own (its clients time out connecting): the wait for a connection is timed here, and
- * only when none is free, so a checkout that is handed an idle connection arms no timer.
+ * every connection it had (in use or idle) by starting over with a new pool.
  */
 export class GuardedPool implements PoolLike {
   private pool: pg.Pool;
@@ -163,7 +161,6 @@ export class GuardedPool implements PoolLike {
   constructor(
     private readonly newPool: () => pg.Pool,
     readonly availability: Availability,
-    private readonly waitMs: number,
   ) {
     this.pool = this.open();
     availability.on("down", (error) => this.dropAll(error));
@@ -190,31 +187,19 @@ export class GuardedPool implements PoolLike {
   private checkout(done: Checkout): void {
     const down = this.availability.error;
     if (down) return done(down);
-    const pool = this.pool;
-    // pg-pool hands an idle connection over on the next tick, to each waiter in turn, and opens a new one (timed
-    // by the client) while below max; otherwise this checkout waits for a release.
-    const free = pool.idleCount > pool.waitingCount || (pool.idleCount === 0 && pool.totalCount < this.max);
-    let settled = false;
+    let givenUp = false;
     const giveUp = (error: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
+      givenUp = true;
       remove(this.waiting, giveUp);
       // Refused, timed out, or given up on: the probe looks now. The error stays as pg said it (503 at the edge).
       if (!(error instanceof DatabaseUnavailableError)) this.availability.suspect();
       done(error);
     };
-    const timer = free ? undefined : setTimeout(() => giveUp(new Error("timeout exceeded when trying to connect")), this.waitMs).unref();
     this.waiting.push(giveUp);
-    pool.connect((error: Error | undefined, client: pg.PoolClient | undefined) => {
+    this.pool.connect((error: Error | undefined, client: pg.PoolClient | undefined) => {
+      // Given up on while waiting (the database went down): this connection is not to be used.
+      if (givenUp) return client?.release(new Error("the database went down meanwhile"));
       if (error) return giveUp(error);
-      if (settled) {
-        // Given up on while waiting: a timeout returns the connection; the database going down drops it.
-        client!.release(this.availability.error ? new Error("the database went down meanwhile") : undefined);
-        return;
-      }
-      settled = true;
-      clearTimeout(timer);
       remove(this.waiting, giveUp);
       this.inUse.add(client!);
       done(undefined, client);

@@ -52,22 +52,15 @@ export async function openPostgres(url: string, options: PostgresOptions, migrat
   // Every connection of ours (pool, event bus, migration lock) gives up connecting after connectTimeoutMs.
   const clientConfig: pg.ClientConfig = { connectionString: url, types, application_name: "twinspec", connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000 };
   const statementNames = new StatementNames();
-  const connectTimeoutMs = clientConfig.connectionTimeoutMillis!;
-  // The pool's clients time their own connecting; GuardedPool times the wait for a free one.
-  const Client = class extends pgDriver().Client {
-    constructor(config?: pg.ClientConfig) {
-      super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
-    }
-  };
   const newPool = () => {
-    const pool = new (pgDriver().Pool)({ ...clientConfig, connectionTimeoutMillis: undefined, Client, max: options.poolMax ?? 10 });
+    const pool = new (pgDriver().Pool)({ ...clientConfig, max: options.poolMax ?? 10 });
     // An idle connection that breaks (server restart, network) is dropped by the pool; the next query opens a new
     // one. Without a listener the error would crash the process.
     pool.on("error", (err) => options.logger?.warn({ err }, "idle PostgreSQL connection lost"));
     return pool;
   };
   const availability = new Availability(clientConfig, { ...options.availability, logger: options.availability?.logger ?? options.logger });
-  const pool = new GuardedPool(newPool, availability, connectTimeoutMs);
+  const pool = new GuardedPool(newPool, availability);
   const log = (event: LogEvent) => {
     if (event.level === "error") pool.observe(event.error);
     options.onQuery?.(event);
