@@ -1,14 +1,12 @@
-// npm run lint: ESLint with typescript-eslint, then knip. The type-aware rules (promises, unbound methods, exhaustive
-// switches) check the code that ships: the application's and the packages' src/, in one program (tsconfig.lint.json).
-// Tests, benchmarks, examples and scripts get the rules that need no types: building their program too would double
-// the lint's time. The rule sets are ESLint's and typescript-eslint's recommended ones, less those that only fight
-// this code base's style (each with its reason below), plus two that catch real bugs the sets leave out.
-import js from "@eslint/js";
+// npm run lint: oxlint (.oxlintrc.json: ESLint's and typescript-eslint's recommended rules that need no types, over
+// every file), ESLint with typescript-eslint's type-aware rules (here), then knip. The type-aware rules (promises,
+// unbound methods, exhaustive switches) check the code that ships: the application's and the packages' src/, in one
+// program (tsconfig.lint.json); tests, benchmarks and examples get oxlint's rules only, since building their program
+// too would double the lint's time. ESLint runs no rule oxlint runs: the type program is what takes its time.
 import { defineConfig, globalIgnores } from "eslint/config";
-import globals from "globals";
 import tseslint from "typescript-eslint";
 
-/** What ships, linted with type information: npm run lint runs ESLint over these and over the rest in parallel. */
+/** What ships: ESLint lints these (npm run lint), with type information. */
 const SHIPPED = ["src/**/*.ts", "packages/*/src/**/*.ts"];
 
 export default defineConfig(
@@ -27,31 +25,15 @@ export default defineConfig(
     "bench/results/",
     "test/.tmp/",
   ]),
-  js.configs.recommended,
-  tseslint.configs.recommended,
-  {
-    languageOptions: { globals: globals.node },
-    rules: {
-      // `any` is how this code reads parsed documents (OpenAPI and GraphQL specs, JSON bodies in tests): typing each
-      // walk over them would be a rewrite (~1,350 findings), not a fix. tsc's strict mode stays the guard.
-      "@typescript-eslint/no-explicit-any": "off",
-      // `{}` is meant where it appears: `{} extends V` asks whether every variable is optional, `{}` is the neutral
-      // element of the client's mapped-type intersections, and EventMap is empty for applications to augment.
-      "@typescript-eslint/no-empty-object-type": "off",
-      // The regular expressions with runs of spaces match generated code's indentation (`\n    throw`), which reads
-      // better as the code itself than as ` {4}`.
-      "no-regex-spaces": "off",
-      // The code base's convention for what is unused on purpose: a leading underscore (`_db`, `for (const _ of …)`),
-      // and the rest of an object without some of its properties.
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true }],
-    },
-  },
   {
     files: SHIPPED,
     extends: [tseslint.configs.recommendedTypeCheckedOnly],
     languageOptions: { parserOptions: { project: "./tsconfig.lint.json", tsconfigRootDir: import.meta.dirname } },
     rules: {
-      // What the code does with an `any` (see no-explicit-any above).
+      // Rules that need no types, which typescript-eslint's sets turn on: oxlint runs them (.oxlintrc.json).
+      ...Object.fromEntries(["no-var", "prefer-const", "prefer-rest-params", "prefer-spread"].map((rule) => [rule, "off"])),
+      // `any` is how this code reads parsed documents (OpenAPI and GraphQL specs, JSON bodies): typing each walk over
+      // them would be a rewrite (~1,350 findings), not a fix; tsc's strict mode stays the guard.
       "@typescript-eslint/no-unsafe-argument": "off",
       "@typescript-eslint/no-unsafe-assignment": "off",
       "@typescript-eslint/no-unsafe-call": "off",

@@ -64,7 +64,7 @@ describe("rest/event-stream: REST event streams from subscriptions", () => {
     assert.equal(answer.status, 200);
     assert.equal(answer.contentType, "text/event-stream");
     assert.deepEqual(seen.args?.variableValues, { thingId: "t1" });
-    assert.equal((seen.args?.contextValue as { lastEventId?: string }).lastEventId, "40");
+    assert.equal((seen.args?.contextValue as { lastEventId?: string } | undefined)?.lastEventId, "40");
     const text = await read(answer.body as Readable, /EVENTS_OVERFLOW.*\n\n/);
     assert.equal(text, ': stream\n\nid: 41\ndata: {"thingId":"t1","n":1}\n\nevent: error\ndata: {"code":"EVENTS_OVERFLOW","message":"fell behind","lastEventId":"41"}\n\n');
 
