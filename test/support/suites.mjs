@@ -15,13 +15,18 @@ function run(command) {
   return new Promise((resolve) => {
     const child = spawn(command, { shell: true, stdio: ["inherit", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? "1" : process.env.FORCE_COLOR } });
     let output = "";
-    child.stdout.on("data", (chunk) => ((output += chunk), process.stdout.write(chunk)));
-    child.stderr.on("data", (chunk) => ((output += chunk), process.stderr.write(chunk)));
-    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output: stripVTControlCharacters(output) }));
+    // Decoded as UTF-8 by the streams, so a character split between two chunks (mocha's ✔) stays whole.
+    child.stdout.setEncoding("utf8").on("data", (text) => ((output += text), process.stdout.write(text)));
+    child.stderr.setEncoding("utf8").on("data", (text) => ((output += text), process.stderr.write(text)));
+    // A suite killed by a signal has no exit code: it failed.
+    child.on("close", (code) => resolve({ code: code ?? 1, output: stripVTControlCharacters(output) }));
   });
 }
 
-/** Mocha's counts ("737 passing", "2 failing") and its failures: from each "N failing" line to the end of that run. */
+/**
+ * Mocha's counts ("737 passing", "2 failing") and its failures: from each "N failing" line to the end of that run,
+ * which is the end of the output or, in the PostgreSQL pass, the "PostgreSQL pass:" line starting its second run.
+ */
 function summarize(output) {
   const counts = [...output.matchAll(/^ {2}(\d+) (passing|pending|failing)\b/gm)].map((m) => `${m[1]} ${m[2]}`);
   const failures = [...output.matchAll(/^ {2}\d+ failing\b[\s\S]*?(?=^PostgreSQL pass:|(?![\s\S]))/gm)].map((m) => m[0].trimEnd());
