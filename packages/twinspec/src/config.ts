@@ -42,6 +42,11 @@ export interface GraphqlConfig {
   maxAliases: number;
   maxDocumentBytes: number;
   maxVariablesBytes: number;
+  /** most tokens a document may have (GRAPHQL_MAX_TOKENS), directives it may apply (GRAPHQL_MAX_DIRECTIVES) */
+  maxTokens: number;
+  maxDirectives: number;
+  /** longest parse + validation of one document, in ms (GRAPHQL_VALIDATION_TIMEOUT_MS) */
+  validationTimeoutMs: number;
   /** GRAPHQL_PERSISTED_ONLY: run only the documents of the client preset's manifest (a safelist) */
   persistedOnly: boolean;
 }
@@ -82,6 +87,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, budgets?: Re
       maxAliases: positive(env, "GRAPHQL_MAX_ALIASES", 30),
       maxDocumentBytes: positive(env, "GRAPHQL_MAX_DOCUMENT_BYTES", 64 * 1024),
       maxVariablesBytes: positive(env, "GRAPHQL_MAX_VARIABLES_BYTES", 64 * 1024),
+      maxTokens: positive(env, "GRAPHQL_MAX_TOKENS", 1000),
+      maxDirectives: positive(env, "GRAPHQL_MAX_DIRECTIVES", 50),
+      validationTimeoutMs: positive(env, "GRAPHQL_VALIDATION_TIMEOUT_MS", 1000),
       persistedOnly: env.GRAPHQL_PERSISTED_ONLY === "true",
     },
     database: {

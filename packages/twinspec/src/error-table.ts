@@ -52,4 +52,10 @@ export const GRAPHQL_CODES = [
   "DEPTH_LIMIT_EXCEEDED",
   "COST_LIMIT_EXCEEDED",
   "ALIAS_LIMIT_EXCEEDED",
+  "TOKEN_LIMIT_EXCEEDED",
+  "DIRECTIVE_LIMIT_EXCEEDED",
+  "VALIDATION_TIMEOUT",
+  // GraphQL over HTTP's refusals of the request itself (406, 415), with what to send instead.
+  "NOT_ACCEPTABLE",
+  "UNSUPPORTED_MEDIA_TYPE",
 ] as const;

@@ -94,3 +94,9 @@ export function formatError(error: Readonly<GraphQLError | Error>): GraphQLError
         : "GRAPHQL_VALIDATION_FAILED";
   return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: { ...error.extensions, code } });
 }
+
+/** Suggestions name what the schema has ("Did you mean …?"): `error` without them, for a schema not to be discovered. */
+export function withoutSuggestions(error: GraphQLError): GraphQLError {
+  const message = error.message.replace(/ ?Did you mean [^?]*\?/g, "");
+  return message === error.message ? error : new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: error.extensions });
+}

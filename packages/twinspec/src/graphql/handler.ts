@@ -14,6 +14,7 @@ import type { Caller, GraphqlContext } from "./context.js";
 import { formatError } from "./errors.js";
 import { graphiqlPage, wantsHtml } from "./graphiql.js";
 import { Lru } from "./lru.js";
+import { JsonProblem, parseJson } from "../runtime/json.js";
 import type { GraphqlRuntime } from "./runtime.js";
 
 export type MediaType = "application/graphql-response+json" | "application/json";
@@ -134,15 +135,28 @@ function errorsResponse(errors: readonly GraphQLError[], media: MediaType, statu
   return [JSON.stringify({ errors: errors.map(formatError) }, replacer), { status, statusText: status === 200 ? OK : BAD_REQUEST, headers: headersOf(media, spent) }];
 }
 
-/** A malformed request: 400 whatever the media type, with a BAD_REQUEST error that says what to fix. */
-const malformed = (message: string, media: MediaType): GraphqlResponse => [
-  JSON.stringify({ errors: [{ message, extensions: { code: "BAD_REQUEST" } }] }),
-  { status: 400, statusText: BAD_REQUEST, headers: { "content-type": CONTENT_TYPE[media] } },
-];
+/** Why a request is refused before its document is read: what to fix, coded (BAD_REQUEST unless a limit says more). */
+class Refusal {
+  constructor(
+    readonly message: string,
+    readonly code = "BAD_REQUEST",
+    readonly limit?: number,
+  ) {}
+}
 
-const NOT_ACCEPTABLE: GraphqlResponse = [null, { status: 406, statusText: "Not Acceptable", headers: { accept: `${CONTENT_TYPE[GRAPHQL_RESPONSE]}, ${CONTENT_TYPE["application/json"]}` } }];
-const METHOD_NOT_ALLOWED: GraphqlResponse = [null, { status: 405, statusText: "Method Not Allowed", headers: { allow: "GET, POST" } }];
-const UNSUPPORTED_MEDIA_TYPE: GraphqlResponse = [null, { status: 415, statusText: "Unsupported Media Type" }];
+/** A refused request: `status` (400 by default) whatever the media type, with a coded error that says what to fix. */
+const refused = ({ message, code, limit }: Refusal, media: MediaType, status = 400, statusText = BAD_REQUEST, headers: Record<string, string> = {}): GraphqlResponse => [
+  JSON.stringify({ errors: [{ message, extensions: limit === undefined ? { code } : { code, limit } }] }),
+  { status, statusText, headers: { ...headers, "content-type": CONTENT_TYPE[media] } },
+];
+const malformed = (message: string, media: MediaType) => refused(new Refusal(message), media);
+
+const ACCEPTED = `${CONTENT_TYPE[GRAPHQL_RESPONSE]}, ${CONTENT_TYPE["application/json"]}`;
+// Their bodies say what to send; the 406's is JSON, as no type the client accepts can be answered.
+const NOT_ACCEPTABLE = refused(new Refusal(`No media type the Accept header allows can be answered; accept ${ACCEPTED}.`, "NOT_ACCEPTABLE"), "application/json", 406, "Not Acceptable", { accept: ACCEPTED });
+const METHOD_NOT_ALLOWED = (media: MediaType) => refused(new Refusal("GraphQL is served over GET and POST; send the operation with one of them.", "METHOD_NOT_ALLOWED"), media, 405, "Method Not Allowed", { allow: "GET, POST" });
+const UNSUPPORTED_MEDIA_TYPE = (media: MediaType) =>
+  refused(new Refusal('Send the POST body as JSON, with Content-Type: application/json (charset utf-8), such as {"query": "{ __typename }"}.', "UNSUPPORTED_MEDIA_TYPE"), media, 415, "Unsupported Media Type");
 const GRAPHIQL: GraphqlResponse = [graphiqlPage, { status: 200, statusText: OK, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } }];
 
 /** 405 + Allow: POST (GraphQL over HTTP), as a coded error in the negotiated media type. */
@@ -174,39 +188,44 @@ const bodies = new Lru<string, Record<string, unknown>>(256);
 const MAX_CACHED_BODY = 4096;
 
 /** A POST body as the object it must be, or what is wrong with it. */
-function bodyParams(text: string | undefined): Record<string, unknown> | string {
-  if (!text) return NO_BODY;
+function bodyParams(text: string | undefined): Record<string, unknown> | Refusal {
+  if (!text) return new Refusal(NO_BODY);
   const cacheable = text.length <= MAX_CACHED_BODY;
   const cached = cacheable ? bodies.get(text) : undefined;
   if (cached) return cached;
   let data: unknown;
   try {
-    data = JSON.parse(text);
-  } catch {
-    return "The request body is not valid JSON.";
+    data = parseJson(text);
+  } catch (error) {
+    return badJson(error as JsonProblem, "The request body");
   }
-  if (!data || typeof data !== "object" || Array.isArray(data)) return NOT_AN_OBJECT;
+  if (!data || typeof data !== "object" || Array.isArray(data)) return new Refusal(NOT_AN_OBJECT);
   const params = data as Record<string, unknown>;
   if (cacheable && params.variables == null) bodies.set(text, params);
   return params;
 }
 
 /** A GET's parameters from its query string (graphql-http's reading, and the client preset's documentId), or what is wrong. */
-function searchParams(url: string): Record<string, unknown> | string {
+function searchParams(url: string): Record<string, unknown> | Refusal {
   const search = new URLSearchParams(url.split("?")[1]);
+  const json = (name: string) => {
+    const text = search.get(name);
+    return text ? parseJson(text) : undefined;
+  };
+  let name = "variables";
   try {
-    const variables = search.get("variables");
-    const extensions = search.get("extensions");
-    return {
-      query: search.get("query") ?? undefined,
-      operationName: search.get("operationName") ?? undefined,
-      variables: variables ? JSON.parse(variables) : undefined,
-      extensions: extensions ? JSON.parse(extensions) : undefined,
-      documentId: search.get("documentId") ?? undefined,
-    };
-  } catch {
-    return "The URL's `variables` or `extensions` parameter is not valid JSON.";
+    const variables = json(name);
+    name = "extensions";
+    return { query: search.get("query") ?? undefined, operationName: search.get("operationName") ?? undefined, variables, extensions: json(name), documentId: search.get("documentId") ?? undefined };
+  } catch (error) {
+    return badJson(error as JsonProblem, `The URL's \`${name}\` parameter`);
   }
+}
+
+/** What is wrong with a JSON text the client sent (`what`): a BAD_REQUEST message, or BAD_USER_INPUT past a limit. */
+function badJson(problem: JsonProblem, what: string): Refusal {
+  if (problem.reason === "syntax") return new Refusal(`${what} is not valid JSON.`);
+  return new Refusal(`${what} is ${problem.message}.`, problem.reason === "depth" ? "BAD_USER_INPUT" : "BAD_REQUEST", problem.limit);
 }
 
 export function createGraphqlHandler(runtime: GraphqlRuntime) {
@@ -216,13 +235,13 @@ export function createGraphqlHandler(runtime: GraphqlRuntime) {
    */
   function params(request: GraphqlRequest, media: MediaType, errorStatus?: number): Params | GraphqlResponse {
     const method = request.method;
-    let sent: Record<string, unknown> | string;
+    let sent: Record<string, unknown> | Refusal;
     if (method === "POST") {
-      if (!jsonBody(request.headers["content-type"])) return UNSUPPORTED_MEDIA_TYPE;
+      if (!jsonBody(request.headers["content-type"])) return UNSUPPORTED_MEDIA_TYPE(media);
       sent = bodyParams(request.body);
     } else if (method === "GET") sent = searchParams(request.url);
-    else return METHOD_NOT_ALLOWED;
-    if (typeof sent === "string") return malformed(sent, media);
+    else return METHOD_NOT_ALLOWED(media);
+    if (sent instanceof Refusal) return refused(sent, media);
     const resolved = runtime.persisted.resolve(sent);
     if (resolved?.errors) return errorsResponse(resolved.errors, media, requestErrorStatus(media, errorStatus));
     if (resolved) sent = { ...sent, query: resolved.query };

@@ -1,6 +1,7 @@
 // Rate limits on GraphQL, for every transport (HTTP, graphql-ws, SSE): each operation spends its query cost (the one
 // the cost limit computes, at least 1) from the budget of its operation type (generated/contract.ts), before it runs.
-// A document that does not parse or validate spends 1 from the query budget. Over budget: RATE_LIMITED, and on HTTP
+// A document refused by validation spends what validation found it would cost (at most the cost limit); one that does
+// not parse, or whose cost was not reached, spends 1 from the query budget. Over budget: RATE_LIMITED, and on HTTP
 // a 429 with Retry-After; the RateLimit-Policy and RateLimit fields go on every HTTP answer.
 import { GraphQLError } from "graphql";
 import type { Response } from "graphql-http";

@@ -1,7 +1,8 @@
 // The GraphQL side of the app, built once: schema, persisted documents, operation preparation (cache + limits),
 // execution, the live subscription streams, and a context per operation. Every transport (HTTP, WebSocket, SSE)
 // uses this one object.
-import type { GraphQLSchema } from "graphql";
+import type { ExecutionArgs, ExecutionResult, GraphQLError, GraphQLSchema } from "graphql";
+import { withoutSuggestions } from "./errors.js";
 import type { Logger } from "pino";
 import type { AppDefinition } from "../definition.js";
 import type { GraphqlCharge } from "./rate-limit.js";
@@ -29,6 +30,7 @@ export function createGraphqlRuntime<Services>(
   const schema = options.schema ?? buildSchema(definition);
   const streams = new LiveStreams();
   const execute = createExecute(schema, options.tracing);
+  const hidden = options.introspection === false ? withoutSuggestions : undefined;
   return {
     schema,
     streams,
@@ -36,13 +38,28 @@ export function createGraphqlRuntime<Services>(
     persisted: createPersistedDocuments({ documents: definition.persistedDocuments, only: options.persistedOnly }),
     prepare: createPreparer(schema, options),
     charge: options.charge ?? (() => undefined),
-    execute,
+    execute: hidden ? scrubbed(execute, hidden) : execute,
     /** an executed result as JSON (compiled for the operation's selections where it can be: see execute.ts) */
     serialize: execute.serialize,
     /** graphql-js's subscribe, each payload with its event id (subscribe.ts) */
-    subscribe: traced(options.tracing, subscribeWithIds),
+    subscribe: hidden ? scrubbed(traced(options.tracing, subscribeWithIds), hidden) : traced(options.tracing, subscribeWithIds),
     context: (caller: Caller): GraphqlContext => createContext({ services, bus, streams, createLoaders: definition.createLoaders }, caller),
   };
 }
 
 export type GraphqlRuntime = ReturnType<typeof createGraphqlRuntime>;
+
+/**
+ * `run` whose request errors (no `data`: the variables did not coerce, where graphql-js suggests enum values) pass
+ * through `scrub`.
+ */
+function scrubbed<R>(run: (args: ExecutionArgs) => R, scrub: (error: GraphQLError) => GraphQLError): (args: ExecutionArgs) => R {
+  const clean = (result: unknown) => {
+    const r = result as ExecutionResult;
+    return r && Array.isArray(r.errors) && !("data" in r) ? { ...r, errors: r.errors.map(scrub) } : result;
+  };
+  return (args) => {
+    const result = run(args);
+    return (result instanceof Promise ? result.then(clean) : clean(result)) as R;
+  };
+}

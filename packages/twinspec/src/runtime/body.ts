@@ -1,9 +1,11 @@
 // Reads and parses a request body by its media type, within a size limit. The one body reader of the server: REST
 // bodies (readBody) and GraphQL POST bodies (src/graphql/koa.ts) both come through readBytes; multipart/form-data
 // alone streams through busboy (multipart.ts), which parses parts as they arrive and limits each.
+import { isUtf8 } from "node:buffer";
 import type { Readable } from "node:stream";
 import type { Context } from "koa";
 import { readMultipart, type MultipartFields } from "./multipart.js";
+import { JsonProblem, parseJson } from "./json.js";
 import { coerceScalar, type Scalar } from "./params.js";
 import { HttpError, httpError } from "./problem.js";
 
@@ -101,8 +103,9 @@ export function readBytes(req: Readable, limit: number, length: string | undefin
 const UTF8 = /^utf-?8$/i;
 
 /**
- * Bytes as text in `charset` (UTF-8 when none is given), a leading BOM dropped, malformed sequences as U+FFFD: what
- * TextDecoder answers. UTF-8 by Buffer#toString, its shortest path (the same text as TextDecoder's). A charset
+ * Bytes as text in `charset` (UTF-8 when none is given), a leading BOM dropped: what TextDecoder answers. UTF-8 by
+ * Buffer#toString, its shortest path (the same text as TextDecoder's), once the bytes are known to be UTF-8: a
+ * malformed sequence would become U+FFFD and be stored without a word, so it is refused (400). A charset
  * TextDecoder does not know → 415.
  */
 export function decodeText(bytes: Buffer, charset = ""): string {
@@ -113,6 +116,7 @@ export function decodeText(bytes: Buffer, charset = ""): string {
       throw httpError(415, `Unsupported charset "${charset}"; send UTF-8.`);
     }
   }
+  if (!isUtf8(bytes)) throw httpError(400, "The request body is not valid UTF-8; send its text encoded as UTF-8 (RFC 8259 requires it of JSON).");
   const text = bytes.toString();
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
@@ -125,11 +129,11 @@ export async function readBody(ctx: Context, type: string, limit: number, fields
   const text = decodeText(raw, ctx.request.charset);
   if (kind === "json") {
     try {
-      return JSON.parse(text);
+      return parseJson(text);
     } catch (error) {
-      throw httpError(400, `The request body is not valid JSON: ${(error as Error).message}`, {
-        errors: [{ in: "body", pointer: "", message: "malformed JSON" }],
-      });
+      const problem = error as JsonProblem;
+      const message = problem.reason === "syntax" ? "malformed JSON" : problem.message;
+      throw httpError(400, `The request body is ${problem.message}`, { errors: [{ in: "body", pointer: "", message }], ...(problem.limit ? { limit: problem.limit } : {}) });
     }
   }
   return kind === "form" ? parseForm(text, fields) : text;

@@ -4,6 +4,7 @@
 // for complex values).
 import type { BusboyHeaders, BusboyInstance } from "@fastify/busboy";
 import type { Context } from "koa";
+import { JsonProblem, parseJson } from "./json.js";
 import { coerceScalar, type Scalar } from "./params.js";
 import { httpError, type FieldError } from "./problem.js";
 
@@ -38,12 +39,13 @@ export function mediaAllowed(type: string, allowed: string[]): boolean {
   return allowed.some((range) => range === "*/*" || range === type || (range.endsWith("/*") && range.slice(0, -2) === main));
 }
 
-function textValue(value: string, field: MultipartFields[string] | undefined): unknown {
+function textValue(name: string, value: string, field: MultipartFields[string] | undefined): unknown {
   if (field?.type === "json") {
     try {
-      return JSON.parse(value);
-    } catch {
-      return value; // validation names it
+      return parseJson(value);
+    } catch (error) {
+      if ((error as JsonProblem).reason === "syntax") return value; // validation names it
+      throw httpError(400, `The multipart part "${name}" is ${(error as JsonProblem).message}.`);
     }
   }
   return coerceScalar(value, ((field?.type === "array" ? field.items : field?.type) ?? "none") as Scalar);
@@ -86,7 +88,9 @@ export async function readMultipart(ctx: Context, limit: number, fields: Multipa
       received += chunk.length;
       if (received > limit) tooLarge();
     });
-    ctx.req.on("aborted", () => fail(httpError(400, "The request body could not be read completely.")));
+    const incomplete = () => fail(httpError(400, "The request body could not be read completely."));
+    ctx.req.on("aborted", incomplete);
+    ctx.req.on("error", incomplete);
     busboy.on("file", (name, stream, filename, _encoding, mimeType) => {
       const chunks: Buffer[] = [];
       const max = fields[name]?.maxBytes;
@@ -98,14 +102,20 @@ export async function readMultipart(ctx: Context, limit: number, fields: Multipa
         else chunks.push(chunk);
       });
       stream.on("limit", tooLarge);
+      // A part cut short (the body ends before its closing boundary) errors on the part's own stream, not busboy's.
+      stream.on("error", (error: Error) => fail(httpError(400, `The multipart body is malformed: ${error.message}.`)));
       stream.on("end", () => {
         const content = Buffer.concat(chunks);
         add(name, new UploadedFile(filename ?? "", (mimeType || "application/octet-stream").toLowerCase(), content.length, content));
       });
     });
     busboy.on("field", (name, value, _nameTruncated, valueTruncated) => {
-      if (valueTruncated) tooLarge();
-      else add(name, textValue(value, fields[name]));
+      if (valueTruncated) return tooLarge();
+      try {
+        add(name, textValue(name, value, fields[name]));
+      } catch (error) {
+        fail(error as Error);
+      }
     });
     busboy.on("partsLimit", () => fail(httpError(413, `The multipart body has more than ${MAX_PARTS} parts.`)));
     busboy.on("error", (error: unknown) => fail(httpError(400, `The multipart body is malformed: ${(error as Error).message}.`)));

@@ -1,6 +1,9 @@
 // Raw strings from the URL, headers and cookies → the JSON values the spec declares, before validation.
 // The style and explode rules are OpenAPI's (§4.8.12.4 Style Values). A value that does not look like its type is left
 // as it is, so the validator names it.
+import { JsonProblem, parseJson } from "./json.js";
+import { httpError } from "./problem.js";
+
 export type Scalar = "string" | "integer" | "number" | "boolean" | "none";
 type ParamType = Scalar | "array" | "object" | "json";
 export type Location = "path" | "query" | "header" | "cookie";
@@ -82,9 +85,11 @@ export function decodeParam(p: ParamSpec, raw: Raw, query?: Query): unknown {
     case "json":
       if (Array.isArray(raw)) return raw;
       try {
-        return JSON.parse(raw);
-      } catch {
-        return raw;
+        return parseJson(raw);
+      } catch (error) {
+        // Not JSON: validation names what it must be.
+        if ((error as JsonProblem).reason === "syntax") return raw;
+        throw httpError(400, `The ${p.in} parameter "${p.name}" is ${(error as JsonProblem).message}.`);
       }
     default:
       // A repeated scalar stays an array, so validation says "must be <type>".

@@ -80,6 +80,7 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
   });
 
   let stopping = false;
+  let faulted = false;
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
@@ -100,8 +101,16 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
     // Exports the spans still batched; a collector that does not answer gets 3 s, not the whole shutdown budget.
     if (tracing) await Promise.race([tracing.shutdown(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
     logger.info("stopped");
-    exit(clean ? 0 : 1);
+    exit(clean && !faulted ? 0 : 1);
   }
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  // The last resort: a fault no request's error handling caught (an 'error' event nobody listens to, a rejection
+  // nobody awaits) leaves the process in a state nobody planned for. It is logged with its stack, then the server
+  // drains as on SIGTERM, so the requests in flight are still answered, and exits 1 for its supervisor to restart it.
+  process.on("uncaughtException", (error, origin) => {
+    logger.fatal({ err: error, origin }, "uncaught exception: draining and exiting");
+    faulted = true;
+    void shutdown(origin);
+  });
 }

@@ -76,15 +76,20 @@ describe("GraphQL over HTTP: the one handler", () => {
     assert.equal(res.json.errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
   });
 
-  it("no acceptable media type → 406 naming both; another method → 405 Allow: GET, POST; another body type → 415", async () => {
+  it("no acceptable media type → 406 naming both; another method → 405 Allow: GET, POST; another body type → 415; each says what to send", async () => {
     const refused = await post({ query: "{ __typename }" }, { accept: "text/plain" });
     assert.equal(refused.status, 406);
     assert.equal(refused.headers.get("accept"), `${GRAPHQL_RESPONSE}, ${JSON_TYPE}`);
+    assert.equal(refused.json.errors[0].extensions.code, "NOT_ACCEPTABLE");
+    assert.match(refused.json.errors[0].message, /application\/graphql-response\+json/);
     const put = await call(`${s.url}/graphql`, { method: "PUT", body: "{}", headers: { "content-type": "application/json", accept: "application/json" } });
-    assert.deepEqual([put.status, put.headers.get("allow"), put.text], [405, "GET, POST", ""]);
+    assert.deepEqual([put.status, put.headers.get("allow"), put.json.errors[0].extensions.code], [405, "GET, POST", "METHOD_NOT_ALLOWED"]);
     for (const type of ["text/plain", "application/json; charset=utf-16", "application/graphql"]) {
-      const res = await call(`${s.url}/graphql`, { method: "POST", body: '{"query": "{ __typename }"}', headers: { "content-type": type } });
+      const res = await call(`${s.url}/graphql`, { method: "POST", body: '{"query": "{ __typename }"}', headers: { "content-type": type, accept: GRAPHQL_RESPONSE } });
       assert.equal(res.status, 415, type);
+      assert.equal(res.headers.get("content-type"), GRAPHQL_RESPONSE);
+      assert.equal(res.json.errors[0].extensions.code, "UNSUPPORTED_MEDIA_TYPE", res.text);
+      assert.match(res.json.errors[0].message, /Content-Type: application\/json/);
     }
     const spaced = await call(`${s.url}/graphql`, { method: "POST", body: '{"query": "{ __typename }"}', headers: { "content-type": "Application/JSON ; Charset=UTF-8" } });
     assert.deepEqual(spaced.json, { data: { __typename: "Query" } });

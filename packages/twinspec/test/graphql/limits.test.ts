@@ -97,6 +97,76 @@ describe("GraphQL limits", () => {
     }
   });
 
+  /** Fragments F0 … F(n-1) on Query, each spreading the next twice: 2^n spreads if each were followed again. */
+  const fanOut = (n: number, field = "__typename") =>
+    `{ ...F0 } ${Array.from({ length: n }, (_, i) => `fragment F${i} on Query { ${field}${i + 1 < n ? ` ...F${i + 1} ...F${i + 1}` : ""} }`).join(" ")}`;
+
+  it("fragments that spread each other twice, hundreds deep, are measured once each: answered, not frozen", async () => {
+    const wide = await startServer({ graphql: { maxTokens: 1_000_000, maxDepth: 1000 }, quiet: true });
+    try {
+      const res = await gql(wide.url, fanOut(400));
+      assert.deepEqual(res.json, { data: { __typename: "Query" } }, res.text);
+      // Each fragment's depth and cost are taken once, whatever the number of paths to it.
+      const deep = await gql(wide.url, fanOut(60, "authors(first: 1) { authorId }"));
+      assert.equal(deep.json.errors, undefined, deep.text);
+      const costly = await gql(wide.url, `{ ...F0 } ${Array.from({ length: 60 }, (_, i) => `fragment F${i} on Query { authors(first: 2) { authorId }${i + 1 < 60 ? ` a: author(authorId: "x") { ...G${i} } b: author(authorId: "y") { ...G${i} }` : ""} } fragment G${i} on Author { notes { author { authorId } } }`).join(" ")}`);
+      assert.equal(costly.status, 400, costly.text);
+    } finally {
+      await wide.close();
+    }
+  });
+
+  it("tokens: a document of more than 1000 → TOKEN_LIMIT_EXCEEDED, before validation", async () => {
+    // { __typename @include(if: [true …]) }: 11 tokens and one a value
+    const tokens = (n: number) => `{ __typename @include(if: [${"true ".repeat(n - 11)}]) }`;
+    assert.equal((await gql(s.url, tokens(1000))).json.errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED", "parsed (and found to be no Boolean)");
+    const error = await rejected(tokens(1001), "TOKEN_LIMIT_EXCEEDED");
+    assert.equal(error.extensions.limit, 1000);
+    assert.equal(configFromEnv({ GRAPHQL_MAX_TOKENS: "5000" }).graphql.maxTokens, 5000);
+  });
+
+  it("directives: more than 50 in a document → DIRECTIVE_LIMIT_EXCEEDED", async () => {
+    const applied = (n: number) => `{ ${"__typename @include(if: true) ".repeat(n)}}`;
+    assert.equal((await gql(s.url, applied(50))).json.errors, undefined);
+    const error = await rejected(applied(51), "DIRECTIVE_LIMIT_EXCEEDED");
+    assert.deepEqual([error.extensions.limit, error.extensions.directives], [50, 51]);
+  });
+
+  it("variables nested past 64 levels → BAD_USER_INPUT naming the limit, before any other work", async () => {
+    const query = "query($v: [String]) { __typename }";
+    let v: unknown = [];
+    for (let i = 0; i < 62; i++) v = [v];
+    // { v: 63 levels } is 64 levels deep.
+    assert.equal((await gql(s.url, query, { v })).json.errors?.[0].extensions.code, "BAD_USER_INPUT");
+    const error = await rejected(query, "BAD_USER_INPUT", { v: [v] });
+    assert.equal(error.extensions.limit, 64);
+    assert.match(error.message, /more than 64 levels deep/);
+  });
+
+  it("validation has a time budget: past it → VALIDATION_TIMEOUT, and the document is not cached", async () => {
+    const { createPreparer } = await import("../../src/graphql/operation.js");
+    const prepare = createPreparer(s.app.graphql.schema, { validationTimeoutMs: 0 });
+    const query = `{ ${Array.from({ length: 300 }, (_, i) => `a${i}: __typename`).join(" ")} }`;
+    const first = prepare(query);
+    assert.equal(first.errors?.[0].extensions.code, "VALIDATION_TIMEOUT");
+    assert.equal(prepare(query).errors?.[0].extensions.code, "VALIDATION_TIMEOUT", "tried again, not cached");
+    assert.equal(configFromEnv({}).graphql.validationTimeoutMs, 1000);
+  });
+
+  it("without introspection, no error suggests what the schema has (validation, variables)", async () => {
+    const closed = await startServer({ graphql: { introspection: false }, quiet: true });
+    try {
+      const typo = await gql(closed.url, `{ autor(authorId: "x") { name } }`);
+      assert.equal(typo.json.errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
+      assert.doesNotMatch(typo.text, /Did you mean/);
+      assert.match(typo.json.errors[0].message, /Cannot query field "autor" on type "Query"\.$/);
+      const open = await gql(s.url, `{ autor(authorId: "x") { name } }`);
+      assert.match(open.text, /Did you mean \\"author\\"/);
+    } finally {
+      await closed.close();
+    }
+  });
+
   it("introspection can be switched off (GRAPHQL_INTROSPECTION=false); __typename still works", async () => {
     assert.equal(configFromEnv({}).graphql.introspection, true);
     assert.equal(configFromEnv({ GRAPHQL_INTROSPECTION: "false" }).graphql.introspection, false);

@@ -43,7 +43,7 @@ describe("malformed GraphQL-over-HTTP requests", () => {
     const res = await call(`${s.url}/graphql?query=${encodeURIComponent("{ __typename }")}&variables=%7Bx`, { headers: { accept: "application/graphql-response+json" } });
     assert.equal(res.status, 400);
     assert.equal(res.json.errors[0].extensions.code, "BAD_REQUEST");
-    assert.match(res.json.errors[0].message, /`variables` or `extensions` parameter is not valid JSON/);
+    assert.match(res.json.errors[0].message, /The URL's `variables` parameter is not valid JSON/);
   });
 
   it("a well-formed request still runs on both", async () => {

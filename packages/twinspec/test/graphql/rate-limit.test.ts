@@ -78,6 +78,14 @@ describe("rate limits on GraphQL", () => {
     assert.equal(fields((await send()).headers).remaining, 118);
   });
 
+  it("a document refused by validation spends what validation found it costs (at most the cost limit), not 1", async () => {
+    const t = await token("refused", "admin");
+    // 1 + 5 × (1 + 10 × 1) = 56, and a field that does not exist: refused, and charged.
+    const res = await gql(s.url, "{ authors(first: 5) { notes { author { authorId } } } nope }", undefined, { token: t });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(fields(res.headers).remaining, 120 - 56);
+  });
+
   it("over graphql-ws too: an operation over budget is refused with RATE_LIMITED", async () => {
     const t = await token("ws-flooder", "admin");
     const client = createClient({ url: s.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${t}` }, retryAttempts: 0 });
