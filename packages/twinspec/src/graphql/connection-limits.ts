@@ -38,13 +38,6 @@ export class AddressCounts {
     if (open > 0) this.counts.set(address, open);
     else this.counts.delete(address);
   }
-
-  /** connections counted, all addresses together */
-  total(): number {
-    let sum = 0;
-    for (const n of this.counts.values()) sum += n;
-    return sum;
-  }
 }
 
 /** The graphql-ws close reason of a refused connection (at most 123 bytes). */
