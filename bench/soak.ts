@@ -38,6 +38,7 @@ const auth = { authorization: `Bearer ${token}` };
 const json = { ...auth, "content-type": "application/json" };
 const dir = mkdtempSync(join(tmpdir(), "twinspec-soak-"));
 const database = DB === "postgres" ? await freshDatabase("postgres") : { url: `sqlite:${join(dir, "soak.db")}`, drop: async () => {} };
+const METRICS_TOKEN = "soak-metrics-token-0123456789";
 const server = await startServer("src/main.ts", {
   DATABASE_URL: database.url,
   NODE_ENV: "production",
@@ -45,6 +46,8 @@ const server = await startServer("src/main.ts", {
   AUTH_SECRET: SECRET,
   // The limiter runs but never refuses the soak's one caller.
   RATE_LIMIT_FACTOR: "1000",
+  // In production /metrics is closed until a token guards it.
+  METRICS_TOKEN: METRICS_TOKEN,
 });
 const base = server.url;
 const n = (v: number) => v.toLocaleString("en-US");
@@ -202,7 +205,7 @@ interface Sample {
   wsConnections: number;
 }
 async function scrape(): Promise<Map<string, number>> {
-  const text = await (await fetch(`${base}/metrics`)).text();
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   const values = new Map<string, number>();
   for (const line of text.split("\n")) {
     if (!line || line.startsWith("#")) continue;

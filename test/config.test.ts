@@ -58,3 +58,44 @@ describe("config: rate limits", () => {
     assert.throws(() => configFromEnv({ RATE_LIMITS: "tag:nope=5/60" }, rateLimits.budgets), /RATE_LIMITS names tag:nope, which the specs do not declare; they declare default, tag:jobs, op:checkoutCart, graphql, graphql:Mutation/);
   });
 });
+
+describe("config: production defaults", () => {
+  const production = { NODE_ENV: "production", AUTH_SECRET: "s".repeat(32) };
+
+  it("outside production: introspection, GraphiQL, /docs and /metrics on, as before", () => {
+    const c = configFromEnv({});
+    assert.deepEqual([c.graphql.introspection, c.graphiql, c.docs, c.metrics], [true, true, true, { endpoint: "served" }]);
+  });
+
+  it("in production: introspection and GraphiQL off, /metrics closed without a token, /docs on", () => {
+    const c = configFromEnv(production);
+    assert.deepEqual([c.graphql.introspection, c.graphiql, c.docs, c.metrics], [false, false, true, { endpoint: "closed" }]);
+  });
+
+  it("each knob turns its default back: GRAPHQL_INTROSPECTION (true|on|false|off), GRAPHIQL, DOCS, METRICS_TOKEN, METRICS_PORT", () => {
+    const on = configFromEnv({ ...production, GRAPHQL_INTROSPECTION: "on", GRAPHIQL: "on", METRICS_TOKEN: "t" });
+    assert.deepEqual([on.graphql.introspection, on.graphiql, on.metrics], [true, true, { endpoint: "served" }]);
+    assert.equal(configFromEnv({ ...production, GRAPHQL_INTROSPECTION: "true" }).graphql.introspection, true);
+    assert.equal(configFromEnv({ GRAPHQL_INTROSPECTION: "false" }).graphql.introspection, false);
+    assert.equal(configFromEnv({ GRAPHQL_INTROSPECTION: "off" }).graphql.introspection, false);
+    assert.deepEqual([configFromEnv({ GRAPHIQL: "off" }).graphiql, configFromEnv({ DOCS: "off" }).docs], [false, false]);
+    assert.deepEqual(configFromEnv({ ...production, METRICS_PORT: "9464" }).metrics, { port: 9464, endpoint: "elsewhere" });
+    assert.deepEqual(configFromEnv({ METRICS_PORT: "0" }).metrics, { port: 0, endpoint: "elsewhere" });
+  });
+
+  it("refuses what it cannot read", () => {
+    assert.throws(() => configFromEnv({ GRAPHQL_INTROSPECTION: "yes" }), /GRAPHQL_INTROSPECTION must be "true", "on", "false" or "off", got "yes"/);
+    assert.throws(() => configFromEnv({ GRAPHIQL: "true" }), /GRAPHIQL must be "on" or "off"/);
+    assert.throws(() => configFromEnv({ METRICS_PORT: "99999" }), /METRICS_PORT must be a port number/);
+    assert.throws(() => configFromEnv({ PORT: "9464", METRICS_PORT: "9464" }), /METRICS_PORT must differ from PORT \(9464\)/);
+  });
+});
+
+describe("config: connection limits", () => {
+  it("default 100 each; read from WS_MAX_CONNECTIONS_PER_ADDRESS, WS_MAX_SUBSCRIPTIONS_PER_CONNECTION, SSE_MAX_STREAMS_PER_ADDRESS", () => {
+    assert.deepEqual(configFromEnv({}).connections, { wsConnectionsPerAddress: 100, subscriptionsPerConnection: 100, sseStreamsPerAddress: 100 });
+    const c = configFromEnv({ WS_MAX_CONNECTIONS_PER_ADDRESS: "5", WS_MAX_SUBSCRIPTIONS_PER_CONNECTION: "7", SSE_MAX_STREAMS_PER_ADDRESS: "9" });
+    assert.deepEqual(c.connections, { wsConnectionsPerAddress: 5, subscriptionsPerConnection: 7, sseStreamsPerAddress: 9 });
+    assert.throws(() => configFromEnv({ WS_MAX_CONNECTIONS_PER_ADDRESS: "0" }), /WS_MAX_CONNECTIONS_PER_ADDRESS must be a positive integer/);
+  });
+});

@@ -25,7 +25,7 @@ import type { EventBus } from "./store/events.js";
 import { readiness } from "./store/health.js";
 import { JobQueue, type QueueOptions } from "./store/job-queue.js";
 import type { Tracing } from "./telemetry/types.js";
-import { transports, type Transports } from "./transports.js";
+import { transports, type TransportDeps, type Transports } from "./transports.js";
 
 export interface AppDeps<Services = any> {
   /** the application: what generated/wiring.ts exports as `definition` */
@@ -40,6 +40,14 @@ export interface AppDeps<Services = any> {
   tracing?: Tracing;
   /** when set, /metrics needs `Authorization: Bearer <metricsToken>` */
   metricsToken?: string;
+  /** how /metrics answers on this app's server (default "served"; config.ts picks "closed" in production without a token) */
+  metricsEndpoint?: TransportDeps["metricsEndpoint"];
+  /** GraphiQL's page on GET /graphql for browsers (default on; GRAPHIQL) */
+  graphiql?: boolean;
+  /** /docs, /openapi.json, /openapi.yaml (default on; DOCS) */
+  docs?: boolean;
+  /** WebSocket connections and SSE streams per address, operations per WebSocket (default 100 each) */
+  connections?: TransportDeps["connections"];
   /** defaults to the store's: the durable event log, woken by LISTEN/NOTIFY across instances on PostgreSQL */
   bus?: EventBus;
   /** the store's bus: retention and polling of the event log */
@@ -50,7 +58,7 @@ export interface AppDeps<Services = any> {
   jobs?: QueueOptions;
   /** origins allowed to call from browsers (CORS); ["*"] = any */
   corsOrigins?: string[];
-  /** GraphQL introspection and limits (defaults: introspection on, depth 10, cost 5000, 30 aliases) */
+  /** GraphQL introspection and limits (defaults: introspection on, depth 10, cost 5000, 30 aliases; config.ts turns introspection off in production) */
   graphql?: Partial<GraphqlConfig>;
   /** metrics registry; create it before openStore and pass its onQuery there so db_queries_total counts */
   metrics?: Metrics;
@@ -82,7 +90,7 @@ export interface App<Services = any> extends Pick<Transports, "callback" | "arou
   close(): Promise<void>;
 }
 
-export function buildApp<Services>({ definition, store, logger, authSecret, metricsToken, events, bus = busFor(store, logger, events), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing, rateLimits: limits }: AppDeps<Services>): App<Services> {
+export function buildApp<Services>({ definition, store, logger, authSecret, metricsToken, metricsEndpoint, graphiql, docs, connections, events, bus = busFor(store, logger, events), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing, rateLimits: limits }: AppDeps<Services>): App<Services> {
   const { contract, restHandlers } = definition;
   const queue = new JobQueue(store, logger, jobs);
   const services = definition.createServices({ store, bus, queue, log: logger });
@@ -99,6 +107,10 @@ export function buildApp<Services>({ definition, store, logger, authSecret, metr
     owners,
     metrics,
     metricsToken,
+    metricsEndpoint,
+    graphiql,
+    docs,
+    connections,
     readiness: () => readiness(store, bus),
     graphql: gql,
     rest: {

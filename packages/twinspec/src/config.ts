@@ -5,6 +5,8 @@ import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server/factory.js";
 import { parseBudgets, type RateLimitConfig } from "./rate-limit/setup.js";
 import { tracingFromEnv, type TracingConfig } from "./telemetry/config.js";
 import { DEFAULT_DATABASE_URL } from "./store/database.js";
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./graphql/connection-limits.js";
+import type { MetricsEndpoint } from "./http/metrics.js";
 
 export interface Config {
   host: string;
@@ -32,6 +34,14 @@ export interface Config {
   tracing?: TracingConfig;
   /** the specs' rate limits, scaled (RATE_LIMIT_FACTOR) or replaced (RATE_LIMITS); PostgreSQL sync (RATE_LIMIT_SYNC_MS) */
   rateLimits: RateLimitConfig;
+  /** GraphiQL's page on GET /graphql for browsers (GRAPHIQL=on|off; off by default in production) */
+  graphiql: boolean;
+  /** /docs, /openapi.json and /openapi.yaml (DOCS=on|off; on by default: the REST contract is public) */
+  docs: boolean;
+  /** /metrics: on a listener of its own (METRICS_PORT), and how the main port answers it */
+  metrics: { port?: number; endpoint: MetricsEndpoint };
+  /** WebSocket connections and SSE streams per address, operations per WebSocket (WS_MAX_*, SSE_MAX_STREAMS_PER_ADDRESS) */
+  connections: ConnectionLimits;
 }
 
 /** GraphQL knobs (GRAPHQL_*): introspection and the limits checked before execution. */
@@ -64,10 +74,36 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   return value === "on";
 }
 
+/** GRAPHQL_INTROSPECTION: true|on or false|off; unset: on, except in production. */
+function introspection(env: NodeJS.ProcessEnv): boolean {
+  const value = env.GRAPHQL_INTROSPECTION;
+  if (value === undefined || value === "") return env.NODE_ENV !== "production";
+  if (value === "true" || value === "on") return true;
+  if (value === "false" || value === "off") return false;
+  throw new Error(`GRAPHQL_INTROSPECTION must be "true", "on", "false" or "off", got "${value}"`);
+}
+
+function portOf(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  if (env[name] === undefined || env[name] === "") return undefined;
+  const port = Number(env[name]);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${env[name]}"`);
+  return port;
+}
+
+/**
+ * /metrics on the main port: not there when a port of its own serves it; closed in production unless a token guards
+ * it; otherwise served (behind METRICS_TOKEN when set).
+ */
+function metricsConfig(env: NodeJS.ProcessEnv, mainPort: number): Config["metrics"] {
+  const port = portOf(env, "METRICS_PORT");
+  if (port !== undefined && port !== 0 && port === mainPort) throw new Error(`METRICS_PORT must differ from PORT (${mainPort})`);
+  if (port !== undefined) return { port, endpoint: "elsewhere" };
+  return { endpoint: env.NODE_ENV === "production" && !env.METRICS_TOKEN ? "closed" : "served" };
+}
+
 /** `budgets`: the rate-limit budgets the specs declare (RATE_LIMITS may name only those). */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, budgets?: Readonly<Record<string, Budget>>): Config {
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  const port = portOf({ PORT: env.PORT ?? "3000" }, "PORT")!;
   return {
     host: env.HOST ?? "127.0.0.1",
     port,
@@ -81,7 +117,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, budgets?: Re
     jobs: { leaseMs: positive(env, "JOB_LEASE_MS", 30_000), pollMs: positive(env, "JOB_POLL_MS", 500) },
     events: { retentionMs: positive(env, "EVENT_RETENTION_MS", 24 * 3600_000), pollMs: positive(env, "EVENT_POLL_MS", 1000) },
     graphql: {
-      introspection: env.GRAPHQL_INTROSPECTION !== "false",
+      introspection: introspection(env),
       maxDepth: positive(env, "GRAPHQL_MAX_DEPTH", 10),
       maxCost: positive(env, "GRAPHQL_MAX_COST", 5000),
       maxAliases: positive(env, "GRAPHQL_MAX_ALIASES", 30),
@@ -101,6 +137,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, budgets?: Re
     shutdownGraceMs: positive(env, "SHUTDOWN_GRACE_MS", 10_000),
     tracing: tracingFromEnv(env),
     rateLimits: rateLimitConfig(env, budgets),
+    graphiql: onOff(env, "GRAPHIQL", env.NODE_ENV !== "production"),
+    docs: onOff(env, "DOCS", true),
+    metrics: metricsConfig(env, port),
+    connections: {
+      wsConnectionsPerAddress: positive(env, "WS_MAX_CONNECTIONS_PER_ADDRESS", DEFAULT_CONNECTION_LIMITS.wsConnectionsPerAddress),
+      subscriptionsPerConnection: positive(env, "WS_MAX_SUBSCRIPTIONS_PER_CONNECTION", DEFAULT_CONNECTION_LIMITS.subscriptionsPerConnection),
+      sseStreamsPerAddress: positive(env, "SSE_MAX_STREAMS_PER_ADDRESS", DEFAULT_CONNECTION_LIMITS.sseStreamsPerAddress),
+    },
   };
 }
 

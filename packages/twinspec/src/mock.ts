@@ -1,6 +1,7 @@
 // "twinspec/mock": `twinspec mock` (npm run mock), the mock server (src/mock/app.ts) as a process, on HOST:PORT like `npm start`, with no database.
 // SIGTERM/SIGINT end subscriptions, let in-flight requests finish (10 s at most) and exit 0.
 import { createHttpServer } from "./server/factory.js";
+import { closeMetrics, listenMetrics } from "./server/metrics-listener.js";
 import { createMetrics } from "./http/metrics.js";
 import { createServerLogger } from "./logger.js";
 import type { AppDefinition } from "./definition.js";
@@ -12,13 +13,18 @@ export { buildMockApp, type MockApp, type MockAppDeps } from "./mock/app.js";
 export async function serveMock(definition: AppDefinition): Promise<void> {
   const config = configOrExit(definition.contract.rateLimits.budgets);
   const { logger, flush } = createServerLogger(config.logLevel);
+  const metrics = createMetrics({ defaults: true });
   const app = buildMockApp({
     definition,
     logger,
     authSecret: config.auth.secret,
     identity: { jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer, audience: config.auth.audience },
     metricsToken: config.auth.metricsToken,
-    metrics: createMetrics({ defaults: true }),
+    metricsEndpoint: config.metrics.endpoint,
+    graphiql: config.graphiql,
+    docs: config.docs,
+    connections: config.connections,
+    metrics,
     graphql: config.graphql,
     bodyLimit: config.bodyLimit,
     responseValidation: config.responseValidation,
@@ -28,6 +34,7 @@ export async function serveMock(definition: AppDefinition): Promise<void> {
   const server = createHttpServer(app.callback, config.server, logger);
   app.attach(server);
   await logDevToken(config, logger, definition.contract.scopes);
+  const metricsServer = config.metrics.port === undefined ? undefined : await listenMetrics(metrics, { host: config.host, port: config.metrics.port, token: config.auth.metricsToken, logger });
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
@@ -39,7 +46,7 @@ export async function serveMock(definition: AppDefinition): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
-    const closing = app.close();
+    const closing = Promise.all([app.close(), metricsServer && closeMetrics(metricsServer)]);
     server.close(() => {
       closing.then(
         () => {

@@ -8,7 +8,7 @@ import compress from "koa-compress";
 import Koa, { type Middleware } from "koa";
 import type { Logger } from "pino";
 import type { AppDefinition } from "./definition.js";
-import { graphqlCaller, metricsGuard, socketCaller } from "./auth/koa.js";
+import { graphqlCaller, metricsClosed, metricsGuard, socketCaller } from "./auth/koa.js";
 import type { OwnerLookup } from "./definition.js";
 import { restAuthorizer } from "./auth/rest.js";
 import type { TokenVerifier } from "./auth/tokens.js";
@@ -21,7 +21,8 @@ import { corsFor } from "./http/cors.js";
 import { mountDocs } from "./http/docs.js";
 import { requestPolicy } from "./http/policy.js";
 import { DEFAULT_SERVER_LIMITS } from "./server/factory.js";
-import { routeLabeler, type Metrics } from "./http/metrics.js";
+import { routeLabeler, type Metrics, type MetricsEndpoint } from "./http/metrics.js";
+import type { ConnectionLimits } from "./graphql/connection-limits.js";
 import type { MountOptions } from "./runtime/index.js";
 import type { Tracing } from "./telemetry/types.js";
 import type { RateLimiter } from "./rate-limit/limiter.js";
@@ -39,6 +40,14 @@ export interface TransportDeps {
   metrics: Metrics;
   /** when set, /metrics needs `Authorization: Bearer <metricsToken>` */
   metricsToken?: string;
+  /** how /metrics answers here (default "served": behind metricsToken when set) */
+  metricsEndpoint?: MetricsEndpoint;
+  /** GraphiQL's page on GET /graphql for browsers (default on) */
+  graphiql?: boolean;
+  /** /docs, /openapi.json, /openapi.yaml (default on) */
+  docs?: boolean;
+  /** WebSocket connections and SSE streams per address, operations per WebSocket (defaults: 100 each) */
+  connections?: Partial<ConnectionLimits>;
   /** what /readyz answers */
   readiness: () => Promise<{ ready: boolean; body: unknown }>;
   graphql: GraphqlRuntime;
@@ -94,13 +103,17 @@ export function transports(deps: TransportDeps): Transports {
     ctx.status = ready ? 200 : 503;
     ctx.body = body;
   });
-  router.get("/metrics", metricsGuard(deps.metricsToken), metrics.endpoint);
+  const metricsEndpoint = deps.metricsEndpoint ?? "served";
+  if (metricsEndpoint === "served") router.get("/metrics", metricsGuard(deps.metricsToken), metrics.endpoint);
+  else if (metricsEndpoint === "closed") router.get("/metrics", metricsClosed);
+  const refused = metrics.counter("graphql_limit_refusals_total", "GraphQL connections and operations refused by a connection limit", "limit");
   // /graphql is found ahead of the router (like the spec's paths): @koa/router composes its layers per request.
   const caller = graphqlCaller(verifier);
-  const graphqlEndpoint = graphqlHttp(gql, { bodyLimit });
-  router.all("/graphql/stream", graphqlCaller(verifier), graphqlSse(gql, { bodyLimit }));
-  router.get("/graphql/assets/:name", graphiqlAssets());
-  mountDocs(router);
+  const graphiql = deps.graphiql ?? true;
+  const graphqlEndpoint = graphqlHttp(gql, { bodyLimit, graphiql });
+  router.all("/graphql/stream", graphqlCaller(verifier), graphqlSse(gql, { bodyLimit, streamsPerAddress: deps.connections?.sseStreamsPerAddress, onRefused: refused }));
+  if (graphiql) router.get("/graphql/assets/:name", graphiqlAssets());
+  if (deps.docs ?? true) mountDocs(router);
   // The spec's paths are found by the generated wiring's own trie, ahead of the router: its cost does not grow
   // with the number of operations, and REST requests skip the router's regex walk.
   // Event-stream operations are served from their paired subscriptions, unless the app gives a handler of its own.
@@ -143,6 +156,7 @@ export function transports(deps: TransportDeps): Transports {
   // What a leak would grow (the soak bench watches them): subscription streams, and their connections.
   metrics.gauge("graphql_live_streams", "Subscription streams open (graphql-ws and SSE)", () => gql.streams.size);
   metrics.gauge("graphql_ws_connections", "WebSocket connections open on /graphql", () => ws?.wss.clients.size ?? 0);
+  metrics.gauge("graphql_ws_subscriptions", "Operations active on WebSocket connections (subscriptions, and queries being answered)", () => ws?.activeOperations() ?? 0);
   return {
     koa,
     callback: server.listener,
@@ -154,7 +168,7 @@ export function transports(deps: TransportDeps): Transports {
       koa.middleware.unshift(middleware);
     },
     attach: (server) => {
-      ws ??= attachWebSocket(server, gql, { keepAliveMs: deps.wsKeepAliveMs, authenticate: socketCaller(verifier) });
+      ws ??= attachWebSocket(server, gql, { keepAliveMs: deps.wsKeepAliveMs, authenticate: socketCaller(verifier), limits: deps.connections, onRefused: refused });
     },
     close: async () => {
       closing = true;

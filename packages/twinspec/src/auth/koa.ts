@@ -50,3 +50,8 @@ export function metricsGuard(metricsToken: string | undefined): Middleware {
     await next();
   };
 }
+
+/** /metrics in production with neither METRICS_TOKEN nor METRICS_PORT: refused, saying how to open it. */
+export const metricsClosed: Middleware = () => {
+  throw httpError(403, "/metrics is closed in production until it is guarded: set METRICS_TOKEN (then send `Authorization: Bearer <METRICS_TOKEN>`) or METRICS_PORT (a listener of its own, kept off the public network).");
+};

@@ -228,7 +228,9 @@ function badJson(problem: JsonProblem, what: string): Refusal {
   return new Refusal(`${what} is ${problem.message}.`, problem.reason === "depth" ? "BAD_USER_INPUT" : "BAD_REQUEST", problem.limit);
 }
 
-export function createGraphqlHandler(runtime: GraphqlRuntime) {
+/** `graphiql`: a browser's GET gets GraphiQL's page (default); false: the GraphQL-over-HTTP answer, as any client. */
+export function createGraphqlHandler(runtime: GraphqlRuntime, options: { graphiql?: boolean } = {}) {
+  const graphiql = options.graphiql ?? true;
   /**
    * The request's parameters, its persisted document resolved, or the answer refusing them. `errorStatus`: the
    * status of a persisted document's refusal when the transport has its own (graphql-sse: 400).
@@ -285,7 +287,7 @@ export function createGraphqlHandler(runtime: GraphqlRuntime) {
   async function handle(request: GraphqlRequest): Promise<GraphqlAnswer> {
     const accept = request.headers.accept;
     const method = request.method;
-    if ((method === "GET" || method === "HEAD") && accept && wantsHtml(accept)) return GRAPHIQL;
+    if (graphiql && (method === "GET" || method === "HEAD") && accept && wantsHtml(accept)) return GRAPHIQL;
     const media = mediaTypeOf(accept);
     if (!media) return NOT_ACCEPTABLE;
     const sent = params(request, media);

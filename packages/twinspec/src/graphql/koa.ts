@@ -5,8 +5,8 @@ import { decodeText, readBytes } from "../runtime/body.js";
 import { createGraphqlHandler, type GraphqlAnswer, type GraphqlRequest } from "./handler.js";
 import type { GraphqlRuntime } from "./runtime.js";
 
-export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: number } = {}): Middleware {
-  const { handle } = createGraphqlHandler(runtime);
+export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: number; graphiql?: boolean } = {}): Middleware {
+  const { handle } = createGraphqlHandler(runtime, { graphiql: options.graphiql });
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   return async (ctx) => {
     send(ctx, await handle(graphqlRequest(ctx, ctx.req.method === "POST" ? await readGraphqlBody(ctx, bodyLimit) : undefined)));

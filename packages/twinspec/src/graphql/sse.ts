@@ -3,16 +3,18 @@
 // keep-alive comment every 12 s. The request's parameters, its persisted document, limits and rate limit are the
 // GraphQL-over-HTTP core's (handler.ts); graphql-sse runs the operation and streams it. Each message made of an event
 // carries its id (`id:`, the payload's extensions.eventId); a client reconnecting with `Last-Event-ID` resumes after
-// it, as with the subscription's `after` argument.
+// it, as with the subscription's `after` argument. Streams open at once from one address are budgeted
+// (connection-limits.ts): the one past the budget is refused with 429 and a coded error.
 import type { Context, Middleware } from "koa";
 import { createHandler } from "graphql-sse/lib/use/koa";
 import type { ExecutionResult } from "graphql";
 import { setRateLimitHeaders } from "../rate-limit/fields.js";
 import type { GraphqlContext } from "./context.js";
 import { formatError } from "./errors.js";
-import { createGraphqlHandler, isResponse, type GraphqlRequest, type Params } from "./handler.js";
+import { createGraphqlHandler, isResponse, type GraphqlRequest, type GraphqlResponse, type Params } from "./handler.js";
 import { graphqlRequest, readGraphqlBody, send } from "./koa.js";
 import type { GraphqlRuntime } from "./runtime.js";
+import { AddressCounts, DEFAULT_CONNECTION_LIMITS, type Refusal } from "./connection-limits.js";
 
 /**
  * Refusals are JSON with status 400 whatever the Accept header asks (text/event-stream): a graphql-sse client reads
@@ -22,7 +24,15 @@ import type { GraphqlRuntime } from "./runtime.js";
 const MEDIA = "application/json";
 const REFUSED = 400;
 
-export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: number } = {}): Middleware {
+/** The answer to a stream past its address's budget. */
+function tooManyStreams(limit: number): GraphqlResponse {
+  const errors = [{ message: `Too many event streams open from this address (limit ${limit}); close one before opening another.`, extensions: { code: "STREAM_LIMIT_EXCEEDED", limit } }];
+  return [JSON.stringify({ errors }), { status: 429, statusText: "Too Many Requests", headers: { "content-type": `${MEDIA}; charset=utf-8` } }];
+}
+
+export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: number; streamsPerAddress?: number; onRefused?: (limit: Refusal) => void } = {}): Middleware {
+  const perAddress = options.streamsPerAddress ?? DEFAULT_CONNECTION_LIMITS.sseStreamsPerAddress;
+  const open = new AddressCounts(perAddress);
   const core = createGraphqlHandler(runtime);
   // The core's reading of each request, for onSubscribe (graphql-sse hands it the Koa context).
   const requests = new WeakMap<Context, { request: GraphqlRequest; params: Params }>();
@@ -54,6 +64,13 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
     // graphql-sse would read an empty body from the (already consumed) stream and hang, and answers malformed
     // requests without a code: the core reads the parameters first, as for /graphql.
     if (ctx.method === "POST" || ctx.method === "GET") {
+      // Counted until the response ends or the client goes: `close` comes for both.
+      const address = ctx.ip;
+      if (!open.take(address)) {
+        options.onRefused?.("sse_streams_per_address");
+        return send(ctx, tooManyStreams(perAddress));
+      }
+      ctx.res.once("close", () => open.release(address));
       const lastEventId = ctx.get("last-event-id");
       if (lastEventId) ctx.state.lastEventId = lastEventId;
       withEventIds(ctx, ids);

@@ -1,7 +1,7 @@
 // Prometheus metrics, one registry per app instance (several apps in one process never collide):
 // http_requests_total and http_request_duration_seconds by method/route/status, db_queries_total, and /metrics.
 import type { Middleware } from "koa";
-import { Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 
 export interface Metrics {
   registry: Registry;
@@ -13,7 +13,15 @@ export interface Metrics {
   endpoint: Middleware;
   /** a gauge whose value is read at each scrape */
   gauge(name: string, help: string, read: () => number): void;
+  /** a counter with one label (e.g. refusals by limit); the function counts one for a label value */
+  counter(name: string, help: string, label: string): (value: string) => void;
 }
+
+/**
+ * How a server answers /metrics: "served" (behind the bearer token when one is set), "closed" (403, saying to set
+ * METRICS_TOKEN or METRICS_PORT), "elsewhere" (404: a listener of its own serves it).
+ */
+export type MetricsEndpoint = "served" | "closed" | "elsewhere";
 
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -128,6 +136,10 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
           this.set(read());
         },
       });
+    },
+    counter: (name, help, label) => {
+      const counter = new Counter({ name, help, labelNames: [label], registers: [registry] });
+      return (value) => counter.inc({ [label]: value });
     },
     endpoint: async (ctx) => {
       ctx.set("Cache-Control", "no-store");

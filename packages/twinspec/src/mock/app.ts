@@ -17,7 +17,7 @@ import type { HandlerResponse, RequestContext } from "../runtime/index.js";
 import { projectFile } from "../paths.js";
 import { InProcessBus } from "../store/events.js";
 import { pairedSubscription } from "../rest/event-stream.js";
-import { transports, type Transports } from "../transports.js";
+import { transports, type TransportDeps, type Transports } from "../transports.js";
 import { createAnswers, schemaSampler, type MockRequest } from "./answers.js";
 import { mockSchema, TICK } from "./graphql.js";
 import { preferences } from "./prefer.js";
@@ -32,6 +32,11 @@ export interface MockAppDeps {
   /** an identity provider's JWKS, issuer and audience, as for the real server */
   identity?: Omit<VerifierOptions, "secret">;
   metricsToken?: string;
+  /** as the real server's (AppDeps) */
+  metricsEndpoint?: TransportDeps["metricsEndpoint"];
+  graphiql?: boolean;
+  docs?: boolean;
+  connections?: TransportDeps["connections"];
   metrics?: Metrics;
   bodyLimit?: number;
   /** check every answer against the spec (default: on unless NODE_ENV=production) */
@@ -56,7 +61,7 @@ const noDomain = new Proxy({}, {
   },
 });
 
-export function buildMockApp({ definition, logger, authSecret, identity, metricsToken, metrics = createMetrics(), bodyLimit, responseValidation, corsOrigins, graphql = {}, wsKeepAliveMs, eventIntervalMs = 5000 }: MockAppDeps): MockApp {
+export function buildMockApp({ definition, logger, authSecret, identity, metricsToken, metricsEndpoint, graphiql, docs, connections, metrics = createMetrics(), bodyLimit, responseValidation, corsOrigins, graphql = {}, wsKeepAliveMs, eventIntervalMs = 5000 }: MockAppDeps): MockApp {
   // The document generated/rest.ts was made from.
   const doc = loadDocument(projectFile("openapi.yaml"));
   const { operationSpecs, contract, scalars } = definition;
@@ -75,6 +80,10 @@ export function buildMockApp({ definition, logger, authSecret, identity, metrics
     owners,
     metrics,
     metricsToken,
+    metricsEndpoint,
+    graphiql,
+    docs,
+    connections,
     readiness: async () => ({ ready: true, body: { status: "ready", mock: true } }),
     graphql: gql,
     rest: { handlers, context: (ctx, base) => ({ ...base, prefer: preferences(ctx.get("Prefer") || undefined) }) },

@@ -6,6 +6,7 @@ import type { AppDefinition } from "../definition.js";
 import { createHttpServer } from "./factory.js";
 import { createMetrics } from "../http/metrics.js";
 import { drainable } from "./shutdown.js";
+import { closeMetrics, listenMetrics } from "./metrics-listener.js";
 import { createServerLogger } from "../logger.js";
 import { configOrExit, logDevToken } from "./startup.js";
 import { isPostgresUrl, openStore } from "../store/database.js";
@@ -51,6 +52,10 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
     authSecret: config.auth.secret,
     identity: { jwksUrl, issuer, audience },
     metricsToken: config.auth.metricsToken,
+    metricsEndpoint: config.metrics.endpoint,
+    graphiql: config.graphiql,
+    docs: config.docs,
+    connections: config.connections,
     metrics,
     graphql: config.graphql,
     bodyLimit: config.bodyLimit,
@@ -73,6 +78,8 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
   // On PostgreSQL: hear other instances' events before taking requests, so no subscriber misses one.
   await app.bus.ready?.();
   await logDevToken(config, logger, definition.contract.scopes);
+  // METRICS_PORT: /metrics on a listener of its own, before the main port opens.
+  const metricsServer = config.metrics.port === undefined ? undefined : await listenMetrics(metrics, { host: config.host, port: config.metrics.port, token: config.auth.metricsToken, logger });
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
@@ -97,6 +104,7 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
     await app.close();
     const clean = await drained;
     if (!clean) logger.warn({ graceMs: grace }, "requests still running at the end of the grace period were cut off");
+    if (metricsServer) await closeMetrics(metricsServer);
     await store.close();
     // Exports the spans still batched; a collector that does not answer gets 3 s, not the whole shutdown budget.
     if (tracing) await Promise.race([tracing.shutdown(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);

@@ -49,7 +49,7 @@ export type TestServerOptions = {
   faults?: Faults;
   /** null: no HS256 secret at all */
   authSecret?: string | null;
-} & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "events" | "tracing" | "identity" | "rateLimits"> & {
+} & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "events" | "tracing" | "identity" | "rateLimits" | "connections" | "graphiql" | "docs" | "metricsToken" | "metricsEndpoint"> & {
     logger?: AppDeps["logger"];
     /** a database shared with other servers (several instances), left for its owner to drop */
     database?: TestDatabase;
@@ -76,6 +76,11 @@ export async function startServer(definition: AppDefinition, options: TestServer
     identity: options.identity,
     metrics,
     graphql: options.graphql,
+    connections: options.connections,
+    graphiql: options.graphiql,
+    docs: options.docs,
+    metricsToken: options.metricsToken,
+    metricsEndpoint: options.metricsEndpoint,
     wsKeepAliveMs: options.wsKeepAliveMs,
     logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
     bodyLimit: options.bodyLimit,
