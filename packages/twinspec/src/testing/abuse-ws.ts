@@ -1,6 +1,9 @@
 // The abuse walk's graphql-ws client (abuse-walk.ts): sockets on /graphql (subprotocol graphql-transport-ws) that
 // say how they ended, and one operation sent over a socket, read up to its first answer or the socket's close.
-import WebSocket from "ws";
+import WebSocket, { type RawData } from "ws";
+
+/** A text frame's message, parsed. */
+const parse = (data: RawData) => JSON.parse((Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? Buffer.from(data) : data).toString("utf8"));
 
 export interface Ending {
   /** the close code, if the server closed the socket */
@@ -16,7 +19,7 @@ export function openSocket(base: string, token: string) {
   const state: Ending = { acked: false };
   const acked = new Promise<boolean>((resolve) => {
     ws.on("message", (data) => {
-      if (JSON.parse(String(data)).type === "connection_ack") resolve((state.acked = true));
+      if (parse(data).type === "connection_ack") resolve((state.acked = true));
     });
     ws.on("close", () => resolve(false));
   });
@@ -37,7 +40,7 @@ export async function sendOverSocket(base: string, token: string, payload: strin
   try {
     const answer = new Promise<WsAnswer>((resolve) => {
       socket.ws.on("message", (data) => {
-        const message = JSON.parse(String(data));
+        const message = parse(data);
         if (message.type !== "connection_ack" && message.type !== "ping" && message.type !== "pong") resolve(message);
       });
       void socket.ended.then((e) => resolve({ type: "close", code: e.code ?? 1006, reason: e.reason ?? "" }));
