@@ -1,11 +1,12 @@
 // twinspec/testing: the spec-driven test kit an application runs with one line (`walkApi(definition)` in a mocha
 // test file): every operation and root field of its specs walked against a real server and database, both
-// authorization matrices, the status walks, the fuzzers and the per-(operation, status) coverage gate. Each part can
+// authorization matrices, the status walks, the fuzzers, the abuse walk and the per-(operation, status) coverage gate. Each part can
 // be registered alone (describe…), and the servers, worlds and clients they use are exported for the application's
 // own tests.
 export { walkApi, describeApiWalk, type WalkOptions, type ApiWalkOptions } from "./walk.js";
 export { describeRestAuthMatrix, type AuthMatrixOptions } from "./rest-auth-matrix.js";
 export { describeGraphqlAuthMatrix } from "./graphql-auth-matrix.js";
+export { describeAbuseWalk, type AbuseWalkOptions } from "./abuse-walk.js";
 export { describeRelationWalk, type RelationWalkOptions } from "./relation-walk.js";
 export { describeStatusWalks, type StatusWalkOptions } from "./status-walks.js";
 export { describeRestFuzz, type FuzzOptions } from "./fuzz/rest.js";

@@ -8,6 +8,7 @@ import { getNamedType, isCompositeType, isNonNullType, type GraphQLField } from 
 import { after, before, describe, it } from "mocha";
 import type { AppDefinition } from "../definition.js";
 import type { OperationSpec } from "../runtime/index.js";
+import { describeAbuseWalk, type AbuseWalkOptions } from "./abuse-walk.js";
 import { statusCoverageGate, type CoverageOptions } from "./coverage.js";
 import { describeGraphqlFuzz } from "./fuzz/graphql.js";
 import { describeRestFuzz, type FuzzOptions } from "./fuzz/rest.js";
@@ -38,13 +39,15 @@ export interface WalkOptions extends ApiWalkOptions {
   fuzz?: false | Omit<FuzzOptions, "server">;
   /** the N+1 walk over every relation (false: not run) */
   relationWalk?: boolean;
+  /** the abuse walk: hostile requests that must be refused with a code (false: not run) */
+  abuseWalk?: false | Omit<AbuseWalkOptions, "server">;
   /** the per-(operation, status) coverage gate, registered last (false: not run) */
   coverageGate?: false | CoverageOptions;
 }
 
 /**
  * Everything the kit walks, registered as mocha suites in this order: the API walk (describeApiWalk), both
- * authorization matrices, the status walks, both fuzzers, the N+1 walk over the relations, and the per-(operation, status) coverage gate over what all
+ * authorization matrices, the status walks, both fuzzers, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
  * of them (and any test of the application that runs before, with the kit's startServer) produced.
  */
 export function walkApi(definition: AppDefinition, options: WalkOptions = {}): void {
@@ -60,6 +63,7 @@ export function walkApi(definition: AppDefinition, options: WalkOptions = {}): v
     describeGraphqlFuzz(definition, { ...options.fuzz, server });
   }
   if (options.relationWalk !== false) describeRelationWalk(definition, { server });
+  if (options.abuseWalk !== false) describeAbuseWalk(definition, { ...options.abuseWalk, server });
   if (options.coverageGate !== false) statusCoverageGate(definition, options.coverageGate || {});
 }
 
