@@ -55,6 +55,9 @@ export const GRAPHQL_CODES = [
   "TOKEN_LIMIT_EXCEEDED",
   "DIRECTIVE_LIMIT_EXCEEDED",
   "VALIDATION_TIMEOUT",
+  // Connection budgets: subscriptions on one graphql-ws connection, event streams from one address.
+  "SUBSCRIPTION_LIMIT_EXCEEDED",
+  "STREAM_LIMIT_EXCEEDED",
   // GraphQL over HTTP's refusals of the request itself (406, 415), with what to send instead.
   "NOT_ACCEPTABLE",
   "UNSUPPORTED_MEDIA_TYPE",
