@@ -44,7 +44,7 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     }
     assert.ok(!existsSync(join(dir, "node_modules/mocha")), "devDependencies are not installed");
     // npm start there: twinspec start finds no sources and no compiler, and serves the dist/ it was given.
-    server = await spawnServer(process.execPath, ["node_modules/twinspec/bin/twinspec.js", "start"], { cwd: dir, env: { NODE_ENV: "production", DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
+    server = await spawnServer(process.execPath, ["node_modules/twinspec/bin/twinspec.js", "start"], { cwd: dir, env: { NODE_ENV: "production", GRAPHIQL: "on", DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
   });
 
   after(async () => {
@@ -62,6 +62,7 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     assert.deepEqual(read.json, { data: { customer: { email: "ada@example.com" } } });
   });
 
+  // GraphiQL is off in production unless GRAPHIQL=on, as here.
   it("serves the API docs, the specs and GraphiQL from its own dependencies (offline)", async () => {
     const docs = await call(`${server!.url}/docs`);
     assert.equal(docs.status, 200);
