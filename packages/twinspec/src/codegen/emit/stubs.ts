@@ -262,7 +262,7 @@ function insertClassMembers(source: string, node: ts.ClassDeclaration, members: 
 }
 
 /** The stub of one method generated/wiring.ts asks of a domain service: its doc comment and a body that throws. */
-export function methodStub(resource: Resource, need: DomainNeed): string {
+function methodStub(resource: Resource, need: DomainNeed): string {
   const { id, schema, tag } = resource;
   const body = throwing(`${tag}.${need.method}`, "  ");
   const signature = {

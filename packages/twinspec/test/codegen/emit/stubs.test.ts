@@ -1,7 +1,7 @@
 // stubs.ts: `npm run generate` writes a stub for each operation, resolver and resource module that has none, into
 // the right file, and never changes what is written there already.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
