@@ -80,7 +80,9 @@ export function packageJson(name: string, twinspec: string, runtime: string): st
         start: "twinspec start",
         build: "twinspec build",
         dev: "tsx watch --include openapi.yaml --include schema.graphql --include codegen.yml node_modules/twinspec/src/dev.ts",
-        test: "twinspec generate --check && tsc --noEmit && mocha",
+        test: "twinspec generate --check && npm run -s typecheck && mocha",
+        // named by `npm start` when the server does not compile (bin/build.mjs)
+        typecheck: "tsc --noEmit",
         token: "twinspec token",
       },
       // The client package is a dependency too, so the application's tests and scripts import it as callers do.

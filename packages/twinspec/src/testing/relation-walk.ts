@@ -5,9 +5,11 @@
 // a root field listing them, or listing what lists them, with no required argument.
 import assert from "node:assert/strict";
 import { getNamedType, getNullableType, isListType, isNonNullType, isObjectType, type GraphQLField, type GraphQLSchema } from "graphql";
-import { after, before, describe, it } from "mocha";
+import { after, describe } from "mocha";
 import type { AppDefinition } from "../definition.js";
 import { call, gql } from "./client.js";
+// Guarded: a world that cannot be made, or a relation that cannot be read, while a stub answers is pending, not failed.
+import { before, it } from "./pending.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf } from "./spec.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";

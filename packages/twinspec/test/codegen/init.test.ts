@@ -1,6 +1,7 @@
 // `twinspec init`: a new application gets its client package (client/): package.json bundling twinspec-client with
 // the runtime's dependencies, the generated SDK and typed documents (for the starter pair, of a starter operation
-// file), which compile against twinspec-client as they are.
+// file), which compile against twinspec-client as they are. And the application itself compiles as written,
+// whatever its specs (below).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -56,5 +57,55 @@ describe("twinspec init: the client package", function () {
     const app = json(join(dir, "package.json"));
     assert.deepEqual([app.dependencies.twinspec, app.dependencies["twinspec-client"]], [`file:${server}`, `file:${runtime}`]);
     assert.equal(json(join(dir, "client/package.json")).dependencies["twinspec-client"], `file:${runtime}`);
+  });
+});
+
+// init with specs that have list relations, lookups through relations, a child owned through its parent and an
+// event stream (test/fixtures/library), and with the commerce service's own: the application compiles as written,
+// every method generated/wiring.ts asks of a domain service a stub. A relation added later makes generate append
+// the one stub it needs to the module already there, and say so.
+describe("twinspec init: any specs compile with zero edits", function () {
+  // init, then tsc over the application and twinspec's sources: a minute or two each on a busy machine.
+  this.timeout(360_000);
+  const base = resolve("test", ".tmp", `init-specs-${process.pid}`);
+  const bin = resolve("bin/twinspec.js");
+  const typecheck = (dir: string) => spawnSync(process.execPath, [tsc, "-p", dir, "--noEmit", "--customConditions", "twinspec-source"], { encoding: "utf8" });
+  before(() => mkdirSync(base, { recursive: true }));
+  after(() => rmSync(base, { recursive: true, force: true }));
+
+  it("the library specs: init, then tsc passes; a new relation appends its stub to the existing module, once", () => {
+    const dir = join(base, "library");
+    const made = twinspec("init", dir, "--openapi", "test/fixtures/library/openapi.yaml", "--graphql", "test/fixtures/library/schema.graphql");
+    assert.equal(made.status, 0, made.stdout + made.stderr);
+    assert.match(made.stdout, /wrote src\/domain\/loans\.ts \(new file: createService, Loan, ownerOf, get, listByParents\)/);
+    assert.equal(json(join(dir, "package.json")).scripts.typecheck, "tsc --noEmit", "npm start names npm run typecheck");
+    let check = typecheck(dir);
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+
+    // Renewal.loan: a relation naming one loan by its loanId, so the loans service must now answer getMany.
+    const loans = readFileSync(join(dir, "src/domain/loans.ts"), "utf8");
+    const openapi = readFileSync(join(dir, "openapi.yaml"), "utf8");
+    writeFileSync(join(dir, "openapi.yaml"), openapi.replace("x-graphql: Query.loan\n", "x-graphql: [Query.loan, Renewal.loan]\n"));
+    const sdl = readFileSync(join(dir, "schema.graphql"), "utf8");
+    writeFileSync(join(dir, "schema.graphql"), sdl.replace("type Renewal {\n  renewalId: ID!\n  loanId: ID!\n", "type Renewal {\n  renewalId: ID!\n  loanId: ID!\n  loan: Loan @auth(scopes: [\"library:read\"])\n"));
+    const generated = spawnSync(process.execPath, [bin, "generate"], { encoding: "utf8", cwd: dir });
+    assert.equal(generated.status, 0, generated.stdout + generated.stderr);
+    assert.match(generated.stdout, /wrote src\/domain\/loans\.ts \(stubs: getMany\)/);
+    assert.match(generated.stdout, /src\/domain\/loans\.ts: its service now needs getMany \(Renewal\.loan reads one by id\)/);
+    assert.doesNotMatch(generated.stdout, /src\/domain\/(members|books|renewals)\.ts/, "only the module that needs more");
+    const now = readFileSync(join(dir, "src/domain/loans.ts"), "utf8");
+    assert.match(now, /  async getMany\(ids: readonly string\[\]\): Promise<Loan\[\]> \{\n    throw new NotImplementedError\("loans\.getMany"\);\n  \}\n\}\n\nexport function createService/);
+    assert.equal(now.replace(/\n  \/\*\*[^\n]*\n  async getMany[\s\S]*?\n  \}\n(?=\}\n)/, ""), loans, "what was there is kept, byte for byte");
+    assert.equal(now.match(/^import .*\bNotImplementedError\b/gm)?.length, 1, "one import of NotImplementedError");
+    check = typecheck(dir);
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+  });
+
+  it("the commerce service's own specs: init, then tsc passes", () => {
+    const dir = join(base, "commerce");
+    const made = twinspec("init", dir, "--openapi", "../../openapi.yaml", "--graphql", "../../schema.graphql");
+    assert.equal(made.status, 0, made.stdout + made.stderr);
+    const check = typecheck(dir);
+    assert.equal(check.status, 0, check.stdout + check.stderr);
   });
 });

@@ -7,7 +7,7 @@
 //   GraphQL resolvers) and assembles them, so a missing module, handler, resolver or ownerOf is a type error.
 import type { Contract, FieldPlan } from "../model/contract.js";
 import { ident, prop, quote } from "../model/operations.js";
-import { emitRelationResolvers, RELATION_TYPES, relationImports, relationNeeds } from "./relation-resolvers.js";
+import { emitRelationResolvers, RELATION_TYPES, relationImports } from "./relation-resolvers.js";
 import type { OperationValidators } from "./validators.js";
 
 
@@ -23,6 +23,40 @@ export function tagsWithFiles(contract: Contract): { rest: string[]; graphql: st
     graphql: order(contract.fields.filter((f) => !f.relation).map((f) => f.tag)),
     domain: contract.resources.map((r) => r.tag),
   };
+}
+
+/** A method generated/wiring.ts asks of a domain service (createServices `satisfies` it), and what makes it ask. */
+export interface DomainNeed {
+  method: "ownerOf" | "parentOf" | "get" | "listByParents" | "getMany";
+  /** its type in generated/wiring.ts: "OwnerOf", "ListByParents<ordersDomain.Order>" */
+  type: string;
+  /** why the specs need it, for the user: "Customer.orders lists it under a parent" */
+  why: string;
+}
+
+/**
+ * What the wiring asks of each resource's domain service, by tag: who owns an instance (ownerOf), which parent it is
+ * under (parentOf), a parent's lookup (get), the batched reads relations make of it (listByParents, getMany). The one
+ * source of both the wiring's `satisfies` and the domain stubs (emit/stubs.ts), so every method asked has a stub.
+ */
+export function domainNeeds(contract: Contract): Map<string, DomainNeed[]> {
+  const children = contract.resources.filter((r) => r.through);
+  const relations = contract.fields.filter((f) => f.relation);
+  const needs = new Map<string, DomainNeed[]>();
+  for (const r of contract.resources) {
+    const list: DomainNeed[] = [];
+    if (r.owner !== "self" && r.owner !== "none" && !r.through) list.push({ method: "ownerOf", type: "OwnerOf", why: `owned through its ${r.owner}` });
+    if (r.through) list.push({ method: "parentOf", type: "ParentOf", why: `owned through its parent ${r.through}` });
+    const under = children.filter((c) => c.through === r.tag).map((c) => c.tag);
+    if (under.length) list.push({ method: "get", type: "Lookup", why: `the parent of ${under.join(", ")}: their operations answer its 404 / 410 first` });
+    const reads = (kind: string) => relations.filter((f) => f.relation!.kind === kind && f.relation!.resource === r.tag).map((f) => f.coordinate);
+    const model = `${ident(r.tag)}Domain.${r.schema}`;
+    const [lists, names] = [reads("list"), reads("one")];
+    if (lists.length) list.push({ method: "listByParents", type: `ListByParents<${model}>`, why: `${lists.join(", ")} ${lists.length > 1 ? "list" : "lists"} it under a parent` });
+    if (names.length) list.push({ method: "getMany", type: `GetMany<${model}>`, why: `${names.join(", ")} ${names.length > 1 ? "read" : "reads"} one by id` });
+    if (list.length) needs.set(r.tag, list);
+  }
+  return needs;
 }
 
 export function emitContract(contract: Contract, validators: Map<string, OperationValidators>): string {
@@ -179,17 +213,12 @@ export function emitResolversByTag(contract: Contract): string {
 
 export function emitWiring(contract: Contract, modelFields: Map<string, string[]>): string {
   const { rest, graphql, domain } = tagsWithFiles(contract);
-  const owned = contract.resources.filter((r) => r.owner !== "self" && r.owner !== "none" && !r.through);
   const children = contract.resources.filter((r) => r.through);
   const parents = contract.resources.filter((r) => children.some((c) => c.through === r.tag));
   const byTag = new Map(contract.resources.map((r) => [r.tag, r]));
   const relations = contract.fields.filter((f) => f.relation);
-  // What the compiler asks of each domain service: who owns an instance, which parent it is under, a parent's
-  // lookup, the batched read a relation makes of it (its instances under many parents, or many instances by id).
-  const asked = contract.resources.flatMap((r) => {
-    const needs = [owned.includes(r) ? "OwnerOf" : "", r.through ? "ParentOf" : "", parents.includes(r) ? "Lookup" : "", ...relationNeeds(relations, r)].filter(Boolean);
-    return needs.length ? [`${prop(r.tag)}: ${needs.join(" & ")}`] : [];
-  });
+  // What the compiler asks of each domain service (domainNeeds): the domain stubs have each of these methods.
+  const asked = [...domainNeeds(contract)].map(([tag, needs]) => `${prop(tag)}: ${needs.map((n) => n.type).join(" & ")}`);
   const lines = [
     `import type { RestHandlers } from "./rest.js";`,
     `import type { Resolvers } from "./graphql.js";`,

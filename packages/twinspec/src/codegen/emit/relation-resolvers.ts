@@ -6,13 +6,6 @@ import { ident, quote } from "../model/operations.js";
 
 const noun = (schema: string) => schema.charAt(0).toLowerCase() + schema.slice(1);
 
-/** The batched method each resource read by a relation must have: "reviews" → "ListByParents<reviewsDomain.Review>". */
-export function relationNeeds(relations: FieldPlan[], resource: Resource): string[] {
-  const kinds = new Set(relations.filter((f) => f.relation!.resource === resource.tag).map((f) => f.relation!.kind));
-  const model = `${ident(resource.tag)}Domain.${resource.schema}`;
-  return [kinds.has("list") ? `ListByParents<${model}>` : "", kinds.has("one") ? `GetMany<${model}>` : ""].filter(Boolean);
-}
-
 /** The imports from twinspec the relations' resolvers use. */
 export function relationImports(relations: FieldPlan[]): string[] {
   const used = (kind: string, nullable?: boolean) => relations.some((f) => f.relation!.kind === kind && (nullable === undefined || !!f.relation!.nullable === nullable));

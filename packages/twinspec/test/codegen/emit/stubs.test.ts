@@ -4,10 +4,11 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { runSpecChecks } from "../../../src/codegen/check/spec-checks.js";
 import { loadDocument } from "../../../src/codegen/load/spec.js";
 import { syncStubs } from "../../../src/codegen/emit/stubs.js";
-import { tagsWithFiles } from "../../../src/codegen/emit/contract-emitter.js";
+import { domainNeeds, emitWiring, tagsWithFiles } from "../../../src/codegen/emit/contract-emitter.js";
 import { FIXTURE } from "../../support/fixture.js";
 
 describe("stubs in the hand-written files", () => {
@@ -76,5 +77,106 @@ describe("stubs in the hand-written files", () => {
 
   it("an application's own files (the fixture's) have every stub (generate -- --check fails otherwise)", () => {
     assert.deepEqual(syncStubs(contract, doc, { check: true, root: FIXTURE }), []);
+  });
+});
+
+// The library specs (test/fixtures/library): list relations (Member.loans, Loan.renewals), lookups through relations
+// (Loan.member, Loan.book), a child owned through its parent (renewals under loans) and an event stream.
+describe("domain stubs: every method the wiring asks of a service", () => {
+  const LIBRARY = fileURLToPath(new URL("../../fixtures/library", import.meta.url));
+  const { contract, failed, problems } = runSpecChecks({ openapi: join(LIBRARY, "openapi.yaml"), graphql: join(LIBRARY, "schema.graphql"), cwd: LIBRARY });
+  const doc = loadDocument(join(LIBRARY, "openapi.yaml"));
+  let root: string;
+  beforeEach(() => (root = mkdtempSync(join(tmpdir(), "stubs-"))));
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const file = (path: string) => readFileSync(join(root, path), "utf8");
+  const methods = (source: string) => [...source.matchAll(/^  async (\w+)\(/gm)].map((m) => m[1]);
+
+  it("the library specs are valid", () => assert.equal(failed, false, problems.join("\n")));
+
+  it("asks each service for what its resource is to the others, and the wiring asks exactly that", () => {
+    const needs = Object.fromEntries([...domainNeeds(contract)].map(([tag, list]) => [tag, list.map((n) => n.method)]));
+    assert.deepEqual(needs, {
+      members: ["getMany"], // Loan.member names one
+      books: ["getMany"], // Loan.book names one (nullable)
+      loans: ["ownerOf", "get", "listByParents"], // owned through memberId; the parent of renewals; Member.loans lists them
+      renewals: ["parentOf", "listByParents"], // owned through its loan; Loan.renewals lists them
+    });
+    const wiring = emitWiring(contract, new Map());
+    assert.match(
+      wiring,
+      /made satisfies \{ members: GetMany<membersDomain\.Member>; books: GetMany<booksDomain\.Book>; loans: OwnerOf & Lookup & ListByParents<loansDomain\.Loan>; renewals: ParentOf & ListByParents<renewalsDomain\.Renewal> \}/,
+    );
+    assert.match(domainNeeds(contract).get("loans")!.find((n) => n.method === "listByParents")!.why, /Member\.loans lists it under a parent/);
+  });
+
+  it("writes each new domain module with a throwing stub of each, and imports NotImplementedError only where one throws", () => {
+    const changes = syncStubs(contract, doc, { root });
+    for (const [tag, list] of domainNeeds(contract)) {
+      const source = file(`src/domain/${tag}.ts`);
+      assert.deepEqual(methods(source), list.map((n) => n.method), tag);
+      for (const n of list) assert.match(source, new RegExp(`throw new NotImplementedError\\("${tag}\\.${n.method}"\\)`));
+      assert.equal(source.match(/^import \{ NotImplementedError \} from "twinspec";$/gm)?.length, 1, tag);
+      assert.deepEqual(changes.find((c) => c.file === `src/domain/${tag}.ts`)?.needs?.map((n) => n.method), list.map((n) => n.method));
+    }
+    assert.match(file("src/domain/loans.ts"), /async listByParents\(parentIds: readonly string\[\], fields\?: readonly string\[\]\): Promise<Map<string, Loan\[\]>>/);
+    assert.match(file("src/domain/members.ts"), /async getMany\(ids: readonly string\[\]\): Promise<Member\[\]>/);
+    assert.match(file("src/domain/loans.ts"), /async get\(loanId: string\): Promise<Loan>/);
+    assert.match(file("src/domain/renewals.ts"), /async parentOf\(renewalId: string\): Promise<string \| undefined>/);
+  });
+
+  it("appends to an existing module only the methods it lacks, at the end of its class, joining the import from twinspec", () => {
+    syncStubs(contract, doc, { root });
+    // members.ts as a user wrote it: another import from twinspec, no NotImplementedError, no getMany yet.
+    const written = [
+      `import { NotFoundError } from "twinspec";`,
+      `import type { Deps } from "../../generated/wiring.js";`,
+      "",
+      "export interface Member {",
+      "  memberId: string;",
+      "}",
+      "",
+      "export class Members {",
+      "  constructor(private readonly deps: Deps) {}",
+      "",
+      "  async get(memberId: string): Promise<Member> {",
+      "    throw new NotFoundError(memberId);",
+      "  }",
+      "}",
+      "",
+      "export function createService(deps: Deps) {",
+      "  return new Members(deps);",
+      "}",
+      "",
+    ].join("\n");
+    writeFileSync(join(root, "src/domain/members.ts"), written);
+    const loans = file("src/domain/loans.ts");
+    const changes = syncStubs(contract, doc, { root });
+    assert.deepEqual(changes.map((c) => `${c.file}: ${c.added.join(", ")}`), ["src/domain/members.ts: getMany"]);
+    assert.match(changes[0].needs![0].why, /Loan\.member reads one by id/);
+    const now = file("src/domain/members.ts");
+    assert.equal(now.match(/NotImplementedError\b/g)?.length, 2, "one import, one throw");
+    assert.match(now, /^import \{ NotFoundError, NotImplementedError \} from "twinspec";$/m);
+    assert.equal(now.replace(", NotImplementedError", "").replace(/\n  \/\*\*[^\n]*\n  async getMany[\s\S]*?\n  \}\n(?=\}\n)/, ""), written, "only inserted");
+    assert.match(now, /    throw new NotFoundError\(memberId\);\n  \}\n\n  \/\*\*[^\n]*\n  async getMany\(ids: readonly string\[\]\): Promise<Member\[\]> \{\n    throw new NotImplementedError\("members\.getMany"\);\n  \}\n\}\n\nexport function createService/);
+    assert.equal(file("src/domain/loans.ts"), loans, "a module with every method is left alone");
+    assert.deepEqual(syncStubs(contract, doc, { root }), [], "a second run changes nothing");
+  });
+
+  it("a module whose service extends another is not written to: the methods it does not declare are named", () => {
+    syncStubs(contract, doc, { root });
+    const written = "import { Base } from \"./base.js\";\nexport interface Book { bookId: string }\nexport class BookService extends Base {}\nexport const createService = () => new BookService();\n";
+    writeFileSync(join(root, "src/domain/books.ts"), written);
+    const changes = syncStubs(contract, doc, { root });
+    assert.deepEqual(changes.map((c) => [c.file, c.manual, c.needs?.map((n) => n.method)]), [["src/domain/books.ts", true, ["getMany"]]]);
+    assert.equal(file("src/domain/books.ts"), written);
+  });
+
+  it("a stub added to a REST file that already imports NotImplementedError adds no second import", () => {
+    syncStubs(contract, doc, { root });
+    const rest = file("src/rest/loans.ts").replace(/  async getLoan\(\) \{\n[^}]*\},\n/, "");
+    writeFileSync(join(root, "src/rest/loans.ts"), rest);
+    assert.deepEqual(syncStubs(contract, doc, { root }).map((c) => c.added.join()), ["getLoan"]);
+    assert.equal(file("src/rest/loans.ts").match(/^import .*NotImplementedError/gm)?.length, 1);
   });
 });
