@@ -27,6 +27,12 @@ export interface WebSocketOptions {
   onRefused?: (limit: Refusal) => void;
 }
 
+/** The answer to an upgrade on another path: a problem saying where GraphQL over WebSocket is served. */
+function notFound(path: string): string {
+  const body = JSON.stringify({ type: "about:blank", title: "Not Found", status: 404, detail: `WebSocket connections are served on ${path} (subprotocol graphql-transport-ws) only.` });
+  return `HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
 export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options: WebSocketOptions = {}) {
   const path = options.path ?? "/graphql";
   const wss = new WebSocketServer({ noServer: true });
@@ -35,7 +41,7 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
   const addresses = new AddressCounts(perAddress);
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? "/", "http://localhost").pathname !== path) {
-      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      socket.end(notFound(path));
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {

@@ -30,6 +30,27 @@ function socket(url: string): Promise<WebSocket> {
 
 const closed = (ws: WebSocket) => new Promise<{ code: number; reason: string }>((resolve) => ws.once("close", (code, reason) => resolve({ code, reason: reason.toString() })));
 
+describe("WebSocket upgrades on another path", () => {
+  it("→ 404 problem+json saying where GraphQL over WebSocket is served", async () => {
+    const s = await startServer();
+    try {
+      const ws = new WebSocket(`${s.url.replace("http", "ws")}/elsewhere`, "graphql-transport-ws");
+      const answer = await new Promise<{ status?: number; type?: string; body: string }>((resolve, reject) => {
+        ws.once("unexpected-response", (_req, res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk));
+          res.on("end", () => resolve({ status: res.statusCode, type: res.headers["content-type"], body }));
+        });
+        ws.once("open", () => reject(new Error("upgraded")));
+      });
+      assert.deepEqual([answer.status, answer.type], [404, "application/problem+json"]);
+      assert.match(JSON.parse(answer.body).detail, /served on \/graphql/);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("connection limits", () => {
   describe("WebSocket connections per address", () => {
     let s: TestServer;
