@@ -16,9 +16,9 @@ export default defineConfig(
     "client/generated/",
     "packages/twinspec/test/fixture/generated/",
     "packages/twinspec/test/fixture/client/generated/",
-    "packages/twinspec/test/golden/",
-    // copied into a new application by `twinspec init`, where its own generated/ exists (test/codegen/init.test.ts builds one)
-    "packages/twinspec/templates/",
+    "packages/twinspec-dev/test/golden/",
+    // copied into a new application by `twinspec init`, where its own generated/ exists (twinspec-dev test/codegen/init.test.ts builds one)
+    "packages/twinspec-dev/templates/",
     "**/dist/",
     ".perf/",
     "bench/.tmp/",

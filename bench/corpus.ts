@@ -13,7 +13,7 @@
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { generateOutcome } from "../packages/twinspec/src/codegen/cli.js";
+import { generateOutcome } from "../packages/twinspec-dev/src/codegen/cli.js";
 import { DIRECTORY, OUT, RUNTIME } from "./corpus-paths.js";
 import { CUT_SOURCE, writeCuts } from "./cuts.js";
 import { runBySize } from "./sizes.js";

@@ -30,7 +30,7 @@ async function startMs(out: string): Promise<number> {
 try {
   const spec = writeSpec(dir, operations);
   const started = performance.now();
-  const run = spawnSync(process.execPath, ["packages/twinspec/bin/twinspec.js", "rest", spec, "--out", join(dir, "out"), "--runtime", "../../../../packages/twinspec/src/runtime/index.js"], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, ["packages/twinspec-dev/bin/twinspec.js", "rest", spec, "--out", join(dir, "out"), "--runtime", "../../../../packages/twinspec/src/runtime/index.js"], { encoding: "utf8" });
   const generateMs = Math.round(performance.now() - started);
   if (run.status !== 0) throw new Error(run.stderr);
   // The first start also fills tsx's transform cache (as the first start after a generation does); then warm ones.

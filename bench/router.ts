@@ -17,7 +17,7 @@ const dir = join("bench", ".tmp", `router-${process.pid}`);
 
 function generate(operations: number): string {
   const out = join(dir, `s${operations}`);
-  const run = spawnSync(process.execPath, ["packages/twinspec/bin/twinspec.js", "rest", writeSpec(dir, operations), "--out", out, "--runtime", "../../../../packages/twinspec/src/runtime/index.js"], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, ["packages/twinspec-dev/bin/twinspec.js", "rest", writeSpec(dir, operations), "--out", out, "--runtime", "../../../../packages/twinspec/src/runtime/index.js"], { encoding: "utf8" });
   if (run.status !== 0) throw new Error(run.stderr);
   return out;
 }

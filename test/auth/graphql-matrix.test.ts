@@ -1,7 +1,7 @@
 // The authorization matrix for GraphQL over every protected root field of schema.graphql, run by the kit
 // (twinspec/testing); and what the commerce schema adds to it: a relationship the token may not see.
 import assert from "node:assert/strict";
-import { describeGraphqlAuthMatrix } from "twinspec/testing";
+import { describeGraphqlAuthMatrix } from "twinspec-dev/testing";
 import { definition } from "../../generated/wiring.js";
 import { token } from "../support/auth.js";
 import { newCustomer, newOrder } from "../support/fixtures.js";

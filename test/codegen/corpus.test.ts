@@ -13,8 +13,8 @@ import Koa from "koa";
 import { DIRECTORY } from "../../bench/corpus-paths.js";
 import { corpusFiles, seededSample } from "../../bench/corpus.js";
 import { createChecker } from "../../bench/typecheck.js";
-import type { Warning } from "../../packages/twinspec/src/codegen/load/diagnostics.js";
-import { generateOutcome, type Outcome } from "../../packages/twinspec/src/codegen/cli.js";
+import type { Warning } from "../../packages/twinspec-dev/src/codegen/load/diagnostics.js";
+import { generateOutcome, type Outcome } from "../../packages/twinspec-dev/src/codegen/cli.js";
 
 /** Documents by the class of defect they carry: the warning kinds each must report. */
 const NAMED: Record<string, string[]> = {

@@ -1,13 +1,13 @@
 // generateRest with the repository's bench helpers (a synthetic large document, the corpus type-checker); the rest
-// of its tests are the twinspec package's (packages/twinspec/test/codegen/rest.test.ts).
+// of its tests are the twinspec package's (packages/twinspec-dev/test/codegen/rest.test.ts).
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import { syntheticSpec } from "../../bench/synthetic.js";
 import { createChecker } from "../../bench/typecheck.js";
-import { compileInWorker, generateRest } from "../../packages/twinspec/src/codegen/generate-rest.js";
-import { collectOperations } from "../../packages/twinspec/src/codegen/model/operations.js";
-import type { JsonObject } from "../../packages/twinspec/src/codegen/load/spec.js";
-import { compileValidators } from "../../packages/twinspec/src/codegen/emit/validators.js";
+import { compileInWorker, generateRest } from "../../packages/twinspec-dev/src/codegen/generate-rest.js";
+import { collectOperations } from "../../packages/twinspec-dev/src/codegen/model/operations.js";
+import type { JsonObject } from "../../packages/twinspec-dev/src/codegen/load/spec.js";
+import { compileValidators } from "../../packages/twinspec-dev/src/codegen/emit/validators.js";
 
 describe("compileInWorker (large documents)", function () {
   this.timeout(30_000);
@@ -24,7 +24,7 @@ describe("compileInWorker (large documents)", function () {
 
 describe("generateRest: openapi-typescript's WithRequired", () => {
   it("passes over required keys a member's type does not have, so the output compiles (plaid.com)", async () => {
-    const files = await generateRest("packages/twinspec/test/fixtures/lenient/required-union.yaml", "out", "twinspec/runtime");
+    const files = await generateRest("packages/twinspec-dev/test/fixtures/lenient/required-union.yaml", "out", "twinspec/runtime");
     const types = files.find((f) => f.path === "out/openapi.ts")!.content;
     assert.match(types, /WithRequired<components\["schemas"\]\["Error"\], "code">/);
     assert.match(types, /type WithRequired<T, K extends PropertyKey> = T & \{\n {4}\[P in K & keyof T\]-\?: T\[P\];\n\};/);

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import type { Deps } from "../../generated/wiring.js";
 import { openStore, type Store } from "../../packages/twinspec/src/store/database.js";
-import { freshDatabase, type TestDatabase } from "twinspec/testing";
+import { freshDatabase, type TestDatabase } from "twinspec-dev/testing";
 import { domainOn } from "../support/services.js";
 
 describe("services reach each other through deps.services", () => {

@@ -1,7 +1,7 @@
 // An acknowledged write survives a crash; a checkout interrupted by a crash completes after restart, once.
 import assert from "node:assert/strict";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
-import { startProcess, type ServerProcess } from "twinspec/testing";
+import { startProcess, type ServerProcess } from "twinspec-dev/testing";
 import { ada, call } from "../support/server.js";
 import { openStore } from "../../packages/twinspec/src/store/database.js";
 import { domainOn } from "../support/services.js";

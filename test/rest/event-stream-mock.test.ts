@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createLogger } from "twinspec";
-import { buildMockApp } from "twinspec/mock";
+import { buildMockApp } from "twinspec-dev/mock";
 import { definition } from "../../generated/wiring.js";
 import { ADMIN_TOKEN, TEST_SECRET } from "../support/auth.js";
 

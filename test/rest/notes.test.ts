@@ -2,7 +2,7 @@
 // customer owns them at request time, so a merge that moves the order moves them too, over REST and GraphQL alike;
 // and the order's own 404 / 410 is answered for them.
 import assert from "node:assert/strict";
-import { token } from "twinspec/testing";
+import { token } from "twinspec-dev/testing";
 import { newCustomer, newOrder } from "../support/fixtures.js";
 import { call, gql, startServer, type TestServer } from "../support/server.js";
 

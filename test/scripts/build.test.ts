@@ -1,4 +1,4 @@
-// npm run build (twinspec build: packages/twinspec/bin/build.mjs) never leaves compiled output whose source is gone: a deleted module or migration
+// npm run build (twinspec build, the runtime's twinspec-app build: packages/twinspec/bin/build.mjs) never leaves compiled output whose source is gone: a deleted module or migration
 // must not be served, nor run, from dist/.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // The commerce service's `npm run mock` runs its src/mock.ts from the sources (serveMock itself is tested in the
-// twinspec package: packages/twinspec/test/mock/serve.test.ts).
+// twinspec package: packages/twinspec-dev/test/mock/serve.test.ts).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 

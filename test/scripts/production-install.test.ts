@@ -1,5 +1,5 @@
 // The production install the README documents: package.json, package-lock.json, the two specs, a built dist/
-// and the twinspec package's manifest, bin/ and dist/ copied to a folder, the production dependencies only (what `npm ci --omit=dev` installs, laid out
+// and the twinspec package's manifest, bin/, dist/ and assets/ copied to a folder, the production dependencies only (what `npm ci --omit=dev` installs, laid out
 // from this checkout's node_modules so that nothing downloads), no sources. The server must start there and serve
 // REST, GraphQL, the docs and GraphiQL: a runtime import of a devDependency fails here, not in production.
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { build, stale } from "../../packages/twinspec/bin/build.mjs";
 import { ADMIN_TOKEN } from "../support/auth.js";
-import { spawnServer, type ServerProcess } from "twinspec/testing";
+import { spawnServer, type ServerProcess } from "twinspec-dev/testing";
 import { call, gql } from "../support/server.js";
 
 const ROOT = process.cwd();
@@ -31,7 +31,7 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     if (stale()) build();
     dir = mkdtempSync(join(tmpdir(), "twinspec-production-"));
     // The twinspec package as a workspace holds it: its manifest and compiled dist/ (node_modules/twinspec links there).
-    for (const f of ["package.json", "package-lock.json", "openapi.yaml", "schema.graphql", "dist", "packages/twinspec/package.json", "packages/twinspec/bin", "packages/twinspec/dist"]) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
+    for (const f of ["package.json", "package-lock.json", "openapi.yaml", "schema.graphql", "dist", "packages/twinspec/package.json", "packages/twinspec/bin", "packages/twinspec/dist", "packages/twinspec/assets"]) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
     // Outermost folders first; a package's own nested node_modules comes along with it.
     const packages = productionPackages().sort((a, b) => a.length - b.length);
     const copied: string[] = [];
@@ -43,8 +43,8 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
       copied.push(pkg);
     }
     assert.ok(!existsSync(join(dir, "node_modules/mocha")), "devDependencies are not installed");
-    // npm start there: twinspec start finds no sources and no compiler, and serves the dist/ it was given.
-    server = await spawnServer(process.execPath, ["node_modules/twinspec/bin/twinspec.js", "start"], { cwd: dir, env: { NODE_ENV: "production", GRAPHIQL: "on", DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
+    // npm start there: twinspec-app start finds no sources and no compiler, and serves the dist/ it was given.
+    server = await spawnServer(process.execPath, ["node_modules/twinspec/bin/twinspec-app.js", "start"], { cwd: dir, env: { NODE_ENV: "production", GRAPHIQL: "on", DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
   });
 
   after(async () => {
@@ -73,5 +73,8 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     const graphiql = await call(`${server!.url}/graphql`, { headers: { accept: "text/html" } });
     assert.equal(graphiql.status, 200);
     assert.match(graphiql.headers.get("content-type") ?? "", /text\/html/);
+    // GraphiQL is a prebuilt asset of the package: no React among the production dependencies.
+    assert.equal((await call(`${server!.url}/graphql/assets/graphiql.js`)).status, 200);
+    assert.ok(!existsSync(join(dir, "node_modules/react")), "react is not installed");
   });
 });

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { ADMIN_TOKEN, TEST_SECRET } from "../support/auth.js";
-import { spawnServer } from "twinspec/testing";
+import { spawnServer } from "twinspec-dev/testing";
 import { call } from "../support/server.js";
 
 /** Every process below `pid`, with its command line. */
@@ -44,7 +44,7 @@ describe("npm start", function () {
       const nodes = tree.filter((p) => /(^|\/)node /.test(`${p.cmd} `));
       assert.equal(nodes.length, 1, `one Node process below npm: ${JSON.stringify(tree)}`);
       // Plain node, with no flag at all: no --import or --loader, V8's own young generation (docs/operations.md).
-      assert.match(nodes[0].cmd, /^\S*node \S*node_modules\/\.bin\/twinspec start$/, `plain node, no --import or --loader: ${nodes[0].cmd}`);
+      assert.match(nodes[0].cmd, /^\S*node \S*node_modules\/\.bin\/twinspec-app start$/, `plain node, no --import or --loader: ${nodes[0].cmd}`);
       assert.ok(!tree.some((p) => /tsx|esbuild|--import|--loader|--require/.test(p.cmd)), `no TypeScript loader: ${JSON.stringify(tree)}`);
       const environ = readFileSync(`/proc/${nodes[0].pid}/environ`, "utf8");
       assert.doesNotMatch(environ, /NODE_OPTIONS=[^\0]*(tsx|--import|--loader)/);

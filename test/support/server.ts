@@ -1,9 +1,9 @@
 // A real server for tests: the commerce service's definition on the kit's test server (twinspec/testing): buildApp on
 // an ephemeral 127.0.0.1 port, over a fresh database (SQLite file, or a PostgreSQL schema with TEST_DATABASE=postgres).
-import { startServer as startTestServer, type TestServer, type TestServerOptions } from "twinspec/testing";
+import { startServer as startTestServer, type TestServer, type TestServerOptions } from "twinspec-dev/testing";
 import { definition } from "../../generated/wiring.js";
 
-export { call, gql, type TestServer } from "twinspec/testing";
+export { call, gql, type TestServer } from "twinspec-dev/testing";
 
 export const startServer = (options: TestServerOptions = {}): Promise<TestServer> => startTestServer(definition, options);
 

@@ -6,7 +6,8 @@ import { stripVTControlCharacters } from "node:util";
 const SUITES = [
   ["root, on SQLite", "npm run -s test:sqlite"],
   ["twinspec-client", "npm run -s test -w twinspec-client"],
-  ["package, on SQLite", "npm run -s test:sqlite -w twinspec"],
+  ["runtime package, on SQLite", "npm run -s test:sqlite -w twinspec"],
+  ["development package (generator, kit, mock)", "npm run -s test -w twinspec-dev"],
   ["root and package, on PostgreSQL", "npm run -s test:postgres"],
 ];
 

@@ -95,11 +95,14 @@ export function removeOrphans(outDir, srcDir) {
   return removed;
 }
 
-/** The package's compiled API, with its migrations and the validator worker tsc does not copy. */
+/** The package's compiled API (with its migrations), and GraphiQL's prebuilt assets when a checkout has none yet. */
 export function buildPackage() {
   tsc(join(pkg, "tsconfig.build.json"), "the twinspec package");
-  for (const file of ["codegen/emit/validators-worker.mjs"]) copyFileSync(join(pkg, "src", file), join(pkg, "dist", file));
   removeOrphans(join(pkg, "dist"), join(pkg, "src"));
+  if (!existsSync(join(pkg, "assets/graphiql/graphiql.js"))) {
+    const run = spawnSync(process.execPath, [join(pkg, "scripts/graphiql.mjs")], { stdio: "inherit" });
+    if (run.status !== 0) throw new Error("GraphiQL's assets do not build; see the errors above");
+  }
 }
 
 export function build() {

@@ -1,6 +1,6 @@
 // The `twinspec` package's public API: what an application built with Twinspec imports (README, "The public API").
 // Generated code imports "twinspec/runtime"; a domain module adds its tables to "twinspec/schema" and its events to
-// "twinspec/events" (declaration merging); the mock server is "twinspec/mock", so that a production server never
+// "twinspec/events" (declaration merging); the mock server is "twinspec-dev/mock", so that a production server never
 // loads it (nor the spec loader it reads the specs with). Nothing else of the package is an application's to import.
 
 // The application, served: what generated/wiring.ts hands the framework, and the ways to run it.

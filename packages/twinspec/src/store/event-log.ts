@@ -29,7 +29,8 @@ export class EventLog {
     let query = this.db.selectFrom("twinspec_events").select(["position", "type", "payload"]).where("position", ">", position);
     if (type !== undefined) query = query.where("type", "=", type);
     const rows = await query.orderBy("position").limit(limit).execute();
-    return rows.map((r) => ({ position: Number(r.position), type: r.type as keyof EventMap, event: JSON.parse(r.payload) as EventMap[keyof EventMap] }));
+    // The payload as LoggedEvent's: with no application's events merged in (the package compiled alone), that is never.
+    return rows.map((r) => ({ position: Number(r.position), type: r.type as keyof EventMap, event: JSON.parse(r.payload) as LoggedEvent["event"] }));
   }
 
   /** The last position written (0: none yet). */

@@ -3,7 +3,7 @@
 import { request } from "node:http";
 import { definition } from "../fixture/generated/wiring.js";
 import type { BudgetSpec } from "../../src/rate-limit/limiter.js";
-import { hourly as kitHourly, rateLimitFields } from "../../src/testing/rate-limit.js";
+import { hourly as kitHourly, rateLimitFields } from "../../../twinspec-dev/src/testing/rate-limit.js";
 
 /** Every budget of the fixture's specs as `limit` per hour, unless given (the kit's, on the fixture's contract). */
 export const hourly = (limits: Record<string, number>, others = 1000): Record<string, BudgetSpec> => kitHourly(definition, limits, others);

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import Koa, { type Middleware } from "koa";
 import { koaListener } from "../../src/server/listener.js";
-import { ADMIN_TOKEN } from "../../src/testing/tokens.js";
+import { ADMIN_TOKEN } from "../../../twinspec-dev/src/testing/tokens.js";
 import { call, newAuthor, startServer, type TestServer } from "../support/server.js";
 
 const PER_REQUEST = new Set(["x-request-id", "date", "ratelimit", "keep-alive", "connection"]);

@@ -1,12 +1,12 @@
 // A real server for the package's tests: the test kit's (src/testing/server.ts: buildApp on an ephemeral 127.0.0.1 port
 // over a fresh database, with faults, limits and rate limits as options), serving the fixture application; and the
 // kit's clients.
-import { call } from "../../src/testing/client.js";
-import { startServer as startKitServer, type TestServer, type TestServerOptions } from "../../src/testing/server.js";
+import { call } from "../../../twinspec-dev/src/testing/client.js";
+import { startServer as startKitServer, type TestServer, type TestServerOptions } from "../../../twinspec-dev/src/testing/server.js";
 import { definition } from "../fixture/generated/wiring.js";
 
-export { call, gql } from "../../src/testing/client.js";
-export type { TestServer, TestServerOptions } from "../../src/testing/server.js";
+export { call, gql } from "../../../twinspec-dev/src/testing/client.js";
+export type { TestServer, TestServerOptions } from "../../../twinspec-dev/src/testing/server.js";
 
 export const startServer = (options: TestServerOptions = {}): Promise<TestServer> => startKitServer(definition, options);
 

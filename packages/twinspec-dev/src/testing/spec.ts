@@ -1,0 +1,254 @@
+// What the kit's walks read from an application's specs alone (its `definition` and the project's openapi.yaml and
+// schema.graphql): each operation's sample body (its requestBody example), the resources and who owns them
+// (x-resource), request schemas, and a "world" — one instance of every resource, made through the API the way a client
+// would (the operation that answers 201/202 with that resource; what its path or body names of other resources made
+// first), and what the PUTs of paths beside them set. A new resource in the specs is walked without editing anything.
+import { buildSchema, getNamedType, isCompositeType, type GraphQLField, type GraphQLSchema } from "graphql";
+import { isObject, loadDocument, type JsonObject } from "../codegen/load/spec.js";
+import type { AppDefinition, ResourceInfo } from "twinspec/internals";
+import { loadTypeDefs } from "twinspec/internals";
+import type { OperationSpec } from "twinspec/internals";
+import { projectFile } from "twinspec/internals";
+import { call } from "./client.js";
+
+export type Operation = OperationSpec;
+export type TestDefinition = Pick<AppDefinition, "operationSpecs" | "contract">;
+
+export const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+export const declares = (op: Operation, status: number) => String(status) in op.responses;
+export const urlOf = (op: Operation, ids: Record<string, string>) => op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name]));
+
+/**
+ * A multipart/form-data body from an example object: each file part (as the operation reads it) a file of the
+ * example string's bytes (one character, one byte) in the first media type its encoding allows; other parts text.
+ */
+function formData(op: Operation, example: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(example)) {
+    const part = op.body?.multipart?.[name];
+    if (part?.type === "file" || part?.type === "files") {
+      for (const file of [value].flat()) form.append(name, new Blob([Buffer.from(String(file), "latin1")], { type: part.contentTypes?.[0] ?? "application/octet-stream" }), name);
+    } else {
+      form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+    }
+  }
+  return form;
+}
+
+/** Polls a status monitor until its representation stops changing (the same ETag five reads running, 50 ms apart). */
+/**
+ * A document calling the root field `root.field` alone, one variable per argument `values` gives, selecting
+ * __typename under an object; `alias` names its answer, `also` is selected beside it.
+ */
+export function fieldCall(root: string, field: GraphQLField<unknown, unknown>, values: Record<string, unknown>, { alias, also }: { alias?: string; also?: string } = {}) {
+  const args = field.args.filter((a) => a.name in values);
+  const declared = args.length ? `(${args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ")})` : "";
+  const passed = args.length ? `(${args.map((a) => `${a.name}: $${a.name}`).join(", ")})` : "";
+  const selection = isCompositeType(getNamedType(field.type)) ? " { __typename }" : "";
+  const answer = `${alias ? `${alias}: ` : ""}${field.name}${passed}${selection}`;
+  return {
+    query: `${root === "Query" ? "query" : "mutation"}${declared} { ${answer}${also ? ` ${also}` : ""} }`,
+    variables: Object.fromEntries(args.map((a) => [a.name, values[a.name]])),
+  };
+}
+
+export async function settle(base: string, url: string, timeoutMs = 10_000) {
+  const until = Date.now() + timeoutMs;
+  let last = "";
+  let same = 0;
+  for (;;) {
+    const res = await call(`${base}${url}`);
+    const tag = res.headers.get("etag") ?? res.text;
+    same = tag === last ? same + 1 : 0;
+    if (same >= 4) return res.json;
+    last = tag;
+    if (Date.now() > until) throw new Error(`${url} still changes`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface World {
+  /** by id name: one live instance of every resource (owned by `owner` where owned) */
+  ids: Record<string, string>;
+  /** the id of the first self-owned resource's instance that owns the others ("" when none is self-owned) */
+  owner: string;
+  /** another instance of that resource: a second owner */
+  other: string;
+}
+
+const cache = new WeakMap<object, ReturnType<typeof readSpec>>();
+
+/** The kit's reading of an application's specs (read once per definition). */
+export function specOf(definition: TestDefinition) {
+  let spec = cache.get(definition);
+  if (!spec) cache.set(definition, (spec = readSpec(definition)));
+  return spec;
+}
+
+function readSpec(definition: TestDefinition) {
+  const doc = loadDocument(projectFile("openapi.yaml"));
+  const operations = definition.operationSpecs;
+  const { resources, graphqlInputs } = definition.contract;
+  const graphqlSchema: GraphQLSchema = buildSchema(loadTypeDefs());
+
+  /** The node a $ref points at, through any number of $refs. */
+  const resolve = (node: unknown): JsonObject => {
+    let s = node as JsonObject;
+    while (isObject(s) && typeof s.$ref === "string") s = s.$ref.slice(2).split("/").reduce<any>((n, key) => n[key], doc);
+    return s;
+  };
+  const rawOperation = (op: { path: string; method: string }): JsonObject => resolve((doc.paths as JsonObject)[op.path])[op.method.toLowerCase()] as JsonObject;
+
+  /** The operation's request body example (requestBody content example), with its media type. */
+  function sampleBody(op: Operation): { type: string; body: unknown } | undefined {
+    const body = resolve(rawOperation(op).requestBody);
+    if (!isObject(body) || !isObject(body.content)) return undefined;
+    for (const [type, media] of Object.entries(body.content)) if (isObject(media) && media.example !== undefined) return { type, body: structuredClone(media.example) };
+    return undefined;
+  }
+
+  /** The request body schema openapi.yaml gives an operation (for its first media type), resolved. */
+  function bodySchema(op: { path: string; method: string }): JsonObject | undefined {
+    const body = resolve(rawOperation(op).requestBody);
+    const first = isObject(body?.content) ? (Object.values(body.content)[0] as JsonObject) : undefined;
+    return first?.schema ? resolve(first.schema) : undefined;
+  }
+
+  /** A parameter's schema, resolved. */
+  function parameterSchema(op: { path: string; method: string }, name: string): JsonObject | undefined {
+    const item = resolve((doc.paths as JsonObject)[op.path]);
+    const params = [...((item.parameters as unknown[]) ?? []), ...((rawOperation(op).parameters as unknown[]) ?? [])].map(resolve);
+    const found = params.find((p) => p.name === name);
+    return found?.schema ? resolve(found.schema) : undefined;
+  }
+
+  /** The resource (tag and facts) whose id property is `name`. */
+  const resourceOfParam = (name: string): [string, ResourceInfo] | undefined => Object.entries(resources).find(([, r]) => r.id === name);
+
+  /** A value for each argument the field needs: ids by name, else the paired operation's sample body (or its properties). */
+  function argumentValues(root: string, field: GraphQLField<unknown, unknown>, ids: Record<string, string>): Record<string, unknown> {
+    const rules = graphqlInputs[`${root}.${field.name}`];
+    const op = rules && operations.find((o) => o.operationId === rules.operationId);
+    const sample = op ? (bodyWithIds(op, ids) as Record<string, unknown> | undefined) : undefined;
+    const values: Record<string, unknown> = {};
+    for (const a of field.args) {
+      if (a.name in ids) values[a.name] = ids[a.name];
+      else if (rules?.body && "arg" in rules.body && rules.body.arg === a.name) values[a.name] = sample;
+      else if (sample && a.name in sample) values[a.name] = sample[a.name];
+    }
+    return values;
+  }
+
+  /** The sample body with each property named like a resource's id (x-resource) set to the instance `ids` names. */
+  function bodyWithIds(op: Operation, ids: Record<string, string>): unknown {
+    const sample = sampleBody(op)?.body;
+    if (!isObject(sample)) return sample;
+    return Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, resourceOfParam(k) && ids[k] && !pathParams(op.path).includes(k) ? ids[k] : v]));
+  }
+
+  /** Sends the operation with its sample body (ids of other resources in it from `ids`), or `body`, to the instances `ids` names. */
+  function send(base: string, op: Operation, ids: Record<string, string>, init: { headers?: Record<string, string>; body?: unknown; raw?: string; token?: string | null } = {}) {
+    const sample = sampleBody(op);
+    const body = init.raw ?? init.body ?? bodyWithIds(op, ids);
+    // fetch writes a form's Content-Type itself: it carries the boundary.
+    const form = init.raw === undefined && sample?.type === "multipart/form-data" && isObject(body) ? formData(op, body) : undefined;
+    const headers: Record<string, string> = { ...(sample && !form ? { "content-type": sample.type } : {}), ...init.headers };
+    if (init.token !== undefined && init.token !== null) headers.authorization = `Bearer ${init.token}`;
+    return call(`${base}${urlOf(op, ids)}`, {
+      method: op.method,
+      body: form ?? (body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body)),
+      headers,
+      anonymous: init.token === null,
+      redirect: "manual",
+    });
+  }
+
+  /** The operation that makes a resource: it answers 201 or 202 with a Location, its body that resource's schema (POST first). */
+  function creatorOf(resource: string): Operation {
+    const schema = `#/components/schemas/${resources[resource].schema}`;
+    const answersWith = (op: Operation) =>
+      Object.entries(rawOperation(op).responses as JsonObject).some(([status, r]) => (status === "201" || status === "202") && JSON.stringify(resolve(r).content ?? {}).includes(`"${schema}"`));
+    const found = operations.filter(answersWith).sort((a, b) => Number(b.method === "POST") - Number(a.method === "POST"))[0];
+    if (!found) throw new Error(`no operation of openapi.yaml creates ${resource} (201/202 with ${resources[resource].schema})`);
+    return found;
+  }
+
+  /**
+   * The PUTs that set what a path holds beside the resources: a path that is no resource's own, with a GET and a
+   * PUT. The world sets each, so that its GET has something to read.
+   */
+  const singletonWriters = operations.filter((op) => op.method === "PUT" && !Object.values(resources).some((r) => r.path === op.path) && operations.some((o) => o.method === "GET" && o.path === op.path));
+
+  /** Resources owned by nobody's id but their own: the principals other resources belong to. */
+  const principals = Object.keys(resources).filter((r) => resources[r].owner === "self");
+
+  /**
+   * One live instance of every resource, made over the API with the admin token: every instance belongs to `owner`
+   * (an instance of the self-owned resource), each made with fresh dependencies — what its path or its body names of
+   * other resources (a body property named like a resource's id gets a real one, made first) — except that owner.
+   * Jobs and other asynchronous results are settled (their representation no longer changes). `other` is a second owner.
+   */
+  async function newWorld(base: string): Promise<World> {
+    const ids: Record<string, string> = {};
+    const make = async (resource: string, given: Record<string, string>, making: string[] = []): Promise<string> => {
+      if (making.includes(resource)) throw new Error(`making ${resource} needs a ${resource} first (${making.join(" → ")})`);
+      const op = creatorOf(resource);
+      const needed: Record<string, string> = { ...given };
+      const sample = sampleBody(op)?.body;
+      const named = [...pathParams(op.path), ...(isObject(sample) ? Object.keys(sample) : [])].filter((name) => name !== resources[resource].id);
+      for (const name of named) {
+        if (needed[name]) continue;
+        const dependency = resourceOfParam(name);
+        if (!dependency) {
+          if (pathParams(op.path).includes(name)) throw new Error(`${op.operationId}: cannot tell which resource ${name} names`);
+          continue;
+        }
+        needed[name] = await make(dependency[0], given, [...making, resource]);
+      }
+      const res = await send(base, op, needed);
+      if (res.status !== 201 && res.status !== 202) throw new Error(`making ${resource} with ${op.operationId}: ${res.status} ${res.text}`);
+      const location = res.headers.get("location")!;
+      if (res.status === 202) await settle(base, location);
+      return res.json?.[resources[resource].id] ?? decodeURIComponent(location.split("/").pop()!);
+    };
+    const owners: Record<string, string> = {};
+    for (const principal of principals) owners[resources[principal].id] = ids[resources[principal].id] = await make(principal, {});
+    for (const resource of Object.keys(resources)) {
+      if (!ids[resources[resource].id]) ids[resources[resource].id] = await make(resource, owners);
+    }
+    for (const op of singletonWriters) {
+      const res = await send(base, op, ids);
+      if (res.status >= 300) throw new Error(`setting ${op.path} with ${op.operationId}: ${res.status} ${res.text}`);
+    }
+    const other: Record<string, string> = {};
+    for (const principal of principals) other[resources[principal].id] = await make(principal, {});
+    const ownerId = principals.length ? ids[resources[principals[0]].id] : "";
+    const otherId = principals.length ? other[resources[principals[0]].id] : "";
+    return { ids, owner: ownerId, other: otherId };
+  }
+
+  return {
+    doc,
+    operations,
+    resources,
+    graphqlSchema,
+    graphqlInputs,
+    principals,
+    resolve,
+    sampleBody,
+    bodySchema,
+    parameterSchema,
+    bodyWithIds,
+    argumentValues,
+    resourceOfParam,
+    creatorOf,
+    send,
+    newWorld,
+    settle,
+    pathParams,
+    declares,
+    urlOf,
+  };
+}
+
+export type Spec = ReturnType<typeof specOf>;
