@@ -5,22 +5,9 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database } from "twinspec/schema";
 import { transaction, NotFoundError, PreconditionError, UnprocessableError, now, holds, type Preconditions } from "twinspec";
 import { requireLiveCustomer } from "./live-customer.js";
-
-interface CustomerAvatarsTable {
-  customer_id: string;
-  /** null, with size and content, once the avatar is removed: the row stays so versions keep counting up */
-  media_type: string | null;
-  size: number | null;
-  content: Buffer | null;
-  version: number;
-  updated_at: string;
-}
-
-declare module "twinspec/schema" {
-  interface Database {
-    customer_avatars: CustomerAvatarsTable;
-  }
-}
+// Its rows are generated/database.ts's CustomerAvatarsTable (from src/migrations): media_type, size and content are
+// null once the avatar is removed; the row stays so versions keep counting up.
+import type { CustomerAvatarsTable } from "../../generated/database.js";
 
 export type ImageType = "image/png" | "image/jpeg" | "image/webp";
 

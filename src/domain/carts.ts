@@ -8,23 +8,7 @@ import { checkoutJob } from "./checkout.js";
 import { requireLiveCustomer } from "./live-customer.js";
 import { enqueueJob, type Job } from "./jobs.js";
 import { itemsOf, parseItems, type LineItem } from "./line-items.js";
-
-interface CartsTable {
-  cart_id: string;
-  customer_id: string;
-  items: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  checkout_job_id: string | null;
-}
-
-declare module "twinspec/schema" {
-  interface Database {
-    carts: CartsTable;
-  }
-}
+import type { CartsTable } from "../../generated/database.js";
 
 export interface Cart {
   cartId: string;

@@ -8,26 +8,9 @@ import { newId } from "../../generated/contract.js";
 import { customerReads, type CustomerReads } from "../store/customer-reads.js";
 import { CustomerAvatars, deleteAvatarOf } from "./avatars.js";
 import { liveRow, requireLive, rowIn } from "./live-customer.js";
-
-interface CustomersTable {
-  customer_id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  /** tombstone: set when deleted; the row stays so later requests answer 410 */
-  deleted_at: string | null;
-  /** set when merged into another customer; the old URL answers 301 */
-  merged_into: string | null;
-}
-
-declare module "twinspec/schema" {
-  interface Database {
-    customers: CustomersTable;
-  }
-}
+// Its rows are generated/database.ts's CustomersTable (from src/migrations): deleted_at is the tombstone (the row stays
+// so later requests answer 410), merged_into the customer it was merged into (its old URL answers 301).
+import type { CustomersTable } from "../../generated/database.js";
 
 export interface Customer {
   customerId: string;

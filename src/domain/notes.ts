@@ -5,22 +5,7 @@ import type { Selectable } from "kysely";
 import { keysetPager, liveRowsByParent, now, NotFoundError, projections, type Page, type PageRequest } from "twinspec";
 import type { Deps } from "../../generated/wiring.js";
 import { newId } from "../../generated/contract.js";
-
-interface OrderNotesTable {
-  note_id: string;
-  order_id: string;
-  text: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-}
-
-declare module "twinspec/schema" {
-  interface Database {
-    order_notes: OrderNotesTable;
-  }
-}
+import type { OrderNotesTable } from "../../generated/database.js";
 
 /** One OrderNote as the domain holds it; GraphQL resolves OrderNote's fields from it. */
 export interface OrderNote {

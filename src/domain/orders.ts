@@ -8,26 +8,9 @@ import { newId } from "../../generated/contract.js";
 import { requireLiveCustomer } from "./live-customer.js";
 import { itemsOf, parseItems, totalOf, type LineItem } from "./line-items.js";
 import { allowedMoves, canMove, type OrderStatus } from "./order-status.js";
+import type { OrdersTable } from "../../generated/database.js";
 
 export type { OrderStatus };
-
-interface OrdersTable {
-  order_id: string;
-  customer_id: string;
-  status: string;
-  items: string;
-  total: number;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-}
-
-declare module "twinspec/schema" {
-  interface Database {
-    orders: OrdersTable;
-  }
-}
 
 /** Published on the event bus whenever an order's status changes, however it changed. */
 export interface OrderStatusChanged {
