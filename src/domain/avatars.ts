@@ -8,16 +8,14 @@ import { requireLiveCustomer } from "./live-customer.js";
 // Its rows are generated/database.ts's CustomerAvatarsTable (from src/migrations): media_type, size and content are
 // null once the avatar is removed; the row stays so versions keep counting up.
 import type { CustomerAvatarsTable } from "../../generated/database.js";
+import type * as Spec from "../../generated/models.js";
 
-export type ImageType = "image/png" | "image/jpeg" | "image/webp";
+export type ImageType = Spec.Avatar["mediaType"];
 
-export interface Avatar {
-  customerId: string;
-  mediaType: ImageType;
-  size: number;
+/** openapi.yaml's Avatar, with its bytes and version. */
+export interface Avatar extends Spec.Avatar {
   content: Buffer;
   version: number;
-  updatedAt: string;
 }
 
 /** An image as uploaded: the media type its sender declares, and its bytes. */

@@ -9,13 +9,10 @@ import { requireLiveCustomer } from "./live-customer.js";
 import { enqueueJob, type Job } from "./jobs.js";
 import { itemsOf, parseItems, type LineItem } from "./line-items.js";
 import type { CartsTable } from "../../generated/database.js";
+import type * as Spec from "../../generated/models.js";
 
-export interface Cart {
-  cartId: string;
-  customerId: string;
-  items: LineItem[];
-  createdAt: string;
-  updatedAt: string;
+/** openapi.yaml's Cart, with its version and the checkout job that froze it. */
+export interface Cart extends Spec.Cart {
   version: number;
   checkoutJobId: string | null;
 }

@@ -11,22 +11,14 @@ import { liveRow, requireLive, rowIn } from "./live-customer.js";
 // Its rows are generated/database.ts's CustomersTable (from src/migrations): deleted_at is the tombstone (the row stays
 // so later requests answer 410), merged_into the customer it was merged into (its old URL answers 301).
 import type { CustomersTable } from "../../generated/database.js";
+import type * as Spec from "../../generated/models.js";
 
-export interface Customer {
-  customerId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  createdAt: string;
-  updatedAt: string;
+/** openapi.yaml's Customer, and its version (the ETag). */
+export interface Customer extends Spec.Customer {
   version: number;
 }
 
-export interface CustomerInput {
-  firstName: string;
-  lastName: string;
-  email: string;
-}
+export type CustomerInput = Spec.CustomerInput;
 
 /** Fields to change (a merge patch). The specs refuse null for these; absent and null both leave a field as it is. */
 export type CustomerChanges = { [K in keyof CustomerInput]?: CustomerInput[K] | null };

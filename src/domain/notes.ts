@@ -6,14 +6,10 @@ import { keysetPager, liveRowsByParent, now, NotFoundError, projections, type Pa
 import type { Deps } from "../../generated/wiring.js";
 import { newId } from "../../generated/contract.js";
 import type { OrderNotesTable } from "../../generated/database.js";
+import type * as Spec from "../../generated/models.js";
 
 /** One OrderNote as the domain holds it; GraphQL resolves OrderNote's fields from it. */
-export interface OrderNote {
-  noteId: string;
-  orderId: string;
-  text: string;
-  createdAt: string;
-}
+export type OrderNote = Spec.OrderNote;
 
 const projection = projections<Selectable<OrderNotesTable>, OrderNote>(
   { noteId: { column: "note_id" }, orderId: { column: "order_id" }, text: { column: "text" }, createdAt: { column: "created_at" } },

@@ -9,16 +9,12 @@ import { requireLiveCustomer } from "./live-customer.js";
 import { itemsOf, parseItems, totalOf, type LineItem } from "./line-items.js";
 import { allowedMoves, canMove, type OrderStatus } from "./order-status.js";
 import type { OrdersTable } from "../../generated/database.js";
+import type * as Spec from "../../generated/models.js";
 
 export type { OrderStatus };
 
 /** Published on the event bus whenever an order's status changes, however it changed. */
-export interface OrderStatusChanged {
-  orderId: string;
-  customerId: string;
-  status: OrderStatus;
-  sentAt: string;
-}
+export type OrderStatusChanged = Spec.OrderStatusChange;
 
 declare module "twinspec/events" {
   interface EventMap {
@@ -26,14 +22,8 @@ declare module "twinspec/events" {
   }
 }
 
-export interface Order {
-  orderId: string;
-  customerId: string;
-  status: OrderStatus;
-  items: LineItem[];
-  total: number;
-  createdAt: string;
-  updatedAt: string;
+/** openapi.yaml's Order, and its version (the ETag). */
+export interface Order extends Spec.Order {
   version: number;
 }
 

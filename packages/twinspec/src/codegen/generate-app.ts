@@ -1,7 +1,7 @@
 // Everything `npm run generate` produces, and the write-or-check of generated/ against it: the REST side
 // (openapi-typescript, our rest.ts, validators), the GraphQL side (graphql-codegen, with each resource's domain model
-// as its mapper), the typed REST client, what both specs state together (contract, resolvers by tag, wiring), and the
-// row types of the tables the migrations make (database.ts).
+// as its mapper), the typed REST client, what both specs state together (contract, resolvers by tag, wiring), the
+// spec's schemas by name (models.ts), and the row types of the tables the migrations make (database.ts).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { buildSchema, isObjectType } from "graphql";
@@ -9,6 +9,8 @@ import type { Contract } from "./model/contract.js";
 import { emitContract, emitResolversByTag, emitWiring, mappers } from "./emit/contract-emitter.js";
 import { clientIndex, documentResources, documentsModule } from "./emit/client-package.js";
 import { emitDatabase } from "./emit/database-types.js";
+import { emitModels } from "./emit/models.js";
+import { loadDocument } from "./load/spec.js";
 import { generateGraphql } from "./generate-graphql.js";
 import { generateRest, type GeneratedFile } from "./generate-rest.js";
 import type { OperationValidators } from "./emit/validators.js";
@@ -51,6 +53,9 @@ async function generateAll(contract: Contract): Promise<Map<string, string>> {
     { path: `${OUT}/resolvers.ts`, content: emitResolversByTag(contract), source: both },
     { path: `${OUT}/wiring.ts`, content: emitWiring(contract, modelFields(contract)), source: both },
   );
+  // The spec's schemas by name, for the domain's enums and models.
+  const models = emitModels(loadDocument("openapi.yaml"));
+  if (models) files.push({ path: `${OUT}/models.ts`, content: models, source: "openapi.yaml" });
   // The tables' row types, from the migrations: a migration that changes makes this file stale, as a spec does the others.
   const database = await emitDatabase("src/migrations");
   if (database) files.push({ path: `${OUT}/database.ts`, content: database, source: "src/migrations" });
