@@ -5,32 +5,17 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database } from "twinspec/schema";
 import { transaction, NotFoundError, PreconditionError, UnprocessableError, now, holds, type Preconditions } from "twinspec";
 import { requireLiveCustomer } from "./live-customer.js";
+// Its rows are generated/database.ts's CustomerAvatarsTable (from src/migrations): media_type, size and content are
+// null once the avatar is removed; the row stays so versions keep counting up.
+import type { CustomerAvatarsTable } from "../../generated/database.js";
+import type * as Spec from "../../generated/models.js";
 
-interface CustomerAvatarsTable {
-  customer_id: string;
-  /** null, with size and content, once the avatar is removed: the row stays so versions keep counting up */
-  media_type: string | null;
-  size: number | null;
-  content: Buffer | null;
-  version: number;
-  updated_at: string;
-}
+export type ImageType = Spec.Avatar["mediaType"];
 
-declare module "twinspec/schema" {
-  interface Database {
-    customer_avatars: CustomerAvatarsTable;
-  }
-}
-
-export type ImageType = "image/png" | "image/jpeg" | "image/webp";
-
-export interface Avatar {
-  customerId: string;
-  mediaType: ImageType;
-  size: number;
+/** openapi.yaml's Avatar, with its bytes and version. */
+export interface Avatar extends Spec.Avatar {
   content: Buffer;
   version: number;
-  updatedAt: string;
 }
 
 /** An image as uploaded: the media type its sender declares, and its bytes. */

@@ -8,30 +8,11 @@ import { checkoutJob } from "./checkout.js";
 import { requireLiveCustomer } from "./live-customer.js";
 import { enqueueJob, type Job } from "./jobs.js";
 import { itemsOf, parseItems, type LineItem } from "./line-items.js";
+import type { CartsTable } from "../../generated/database.js";
+import type * as Spec from "../../generated/models.js";
 
-interface CartsTable {
-  cart_id: string;
-  customer_id: string;
-  items: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  checkout_job_id: string | null;
-}
-
-declare module "twinspec/schema" {
-  interface Database {
-    carts: CartsTable;
-  }
-}
-
-export interface Cart {
-  cartId: string;
-  customerId: string;
-  items: LineItem[];
-  createdAt: string;
-  updatedAt: string;
+/** openapi.yaml's Cart, with its version and the checkout job that froze it. */
+export interface Cart extends Spec.Cart {
   version: number;
   checkoutJobId: string | null;
 }

@@ -8,42 +8,17 @@ import { newId } from "../../generated/contract.js";
 import { customerReads, type CustomerReads } from "../store/customer-reads.js";
 import { CustomerAvatars, deleteAvatarOf } from "./avatars.js";
 import { liveRow, requireLive, rowIn } from "./live-customer.js";
+// Its rows are generated/database.ts's CustomersTable (from src/migrations): deleted_at is the tombstone (the row stays
+// so later requests answer 410), merged_into the customer it was merged into (its old URL answers 301).
+import type { CustomersTable } from "../../generated/database.js";
+import type * as Spec from "../../generated/models.js";
 
-interface CustomersTable {
-  customer_id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  /** tombstone: set when deleted; the row stays so later requests answer 410 */
-  deleted_at: string | null;
-  /** set when merged into another customer; the old URL answers 301 */
-  merged_into: string | null;
-}
-
-declare module "twinspec/schema" {
-  interface Database {
-    customers: CustomersTable;
-  }
-}
-
-export interface Customer {
-  customerId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  createdAt: string;
-  updatedAt: string;
+/** openapi.yaml's Customer, and its version (the ETag). */
+export interface Customer extends Spec.Customer {
   version: number;
 }
 
-export interface CustomerInput {
-  firstName: string;
-  lastName: string;
-  email: string;
-}
+export type CustomerInput = Spec.CustomerInput;
 
 /** Fields to change (a merge patch). The specs refuse null for these; absent and null both leave a field as it is. */
 export type CustomerChanges = { [K in keyof CustomerInput]?: CustomerInput[K] | null };

@@ -4,8 +4,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database, JobsTable } from "twinspec/schema";
 import { type ServiceDeps, NotFoundError, now } from "twinspec";
 import { newId } from "../../generated/contract.js";
-
-type JobStatus = "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED";
+import type { JobStatus } from "../../generated/models.js";
 
 export interface Job {
   jobId: string;

@@ -1,10 +1,8 @@
 // Line items of orders and carts: their total and their storage as JSON text. Their field rules are openapi.yaml's
 // LineItem schema, checked by the generated validators before any input reaches the domain.
-export interface LineItem {
-  sku: string;
-  quantity: number;
-  unitPrice: number;
-}
+import type * as Spec from "../../generated/models.js";
+
+export type LineItem = Spec.LineItem;
 
 /** Items reduced to their fields, in a fixed order (what is stored and answered). */
 export const itemsOf = (items: readonly LineItem[]): LineItem[] => items.map(({ sku, quantity, unitPrice }) => ({ sku, quantity, unitPrice }));

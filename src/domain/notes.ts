@@ -5,30 +5,11 @@ import type { Selectable } from "kysely";
 import { keysetPager, liveRowsByParent, now, NotFoundError, projections, type Page, type PageRequest } from "twinspec";
 import type { Deps } from "../../generated/wiring.js";
 import { newId } from "../../generated/contract.js";
-
-interface OrderNotesTable {
-  note_id: string;
-  order_id: string;
-  text: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-}
-
-declare module "twinspec/schema" {
-  interface Database {
-    order_notes: OrderNotesTable;
-  }
-}
+import type { OrderNotesTable } from "../../generated/database.js";
+import type * as Spec from "../../generated/models.js";
 
 /** One OrderNote as the domain holds it; GraphQL resolves OrderNote's fields from it. */
-export interface OrderNote {
-  noteId: string;
-  orderId: string;
-  text: string;
-  createdAt: string;
-}
+export type OrderNote = Spec.OrderNote;
 
 const projection = projections<Selectable<OrderNotesTable>, OrderNote>(
   { noteId: { column: "note_id" }, orderId: { column: "order_id" }, text: { column: "text" }, createdAt: { column: "created_at" } },

@@ -1,8 +1,8 @@
 // The order lifecycle: PENDING → PAID → SHIPPED → DELIVERED, and CANCELLED from PENDING or PAID. The statuses
 // themselves are openapi.yaml's OrderStatus; the moves between them are the domain's rule.
-import type { components } from "../../generated/openapi.js";
+import type { OrderStatus } from "../../generated/models.js";
 
-export type OrderStatus = components["schemas"]["OrderStatus"];
+export type { OrderStatus };
 
 const NEXT: Record<OrderStatus, OrderStatus[]> = {
   PENDING: ["PAID", "CANCELLED"],

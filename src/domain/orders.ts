@@ -8,34 +8,13 @@ import { newId } from "../../generated/contract.js";
 import { requireLiveCustomer } from "./live-customer.js";
 import { itemsOf, parseItems, totalOf, type LineItem } from "./line-items.js";
 import { allowedMoves, canMove, type OrderStatus } from "./order-status.js";
+import type { OrdersTable } from "../../generated/database.js";
+import type * as Spec from "../../generated/models.js";
 
 export type { OrderStatus };
 
-interface OrdersTable {
-  order_id: string;
-  customer_id: string;
-  status: string;
-  items: string;
-  total: number;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-}
-
-declare module "twinspec/schema" {
-  interface Database {
-    orders: OrdersTable;
-  }
-}
-
 /** Published on the event bus whenever an order's status changes, however it changed. */
-export interface OrderStatusChanged {
-  orderId: string;
-  customerId: string;
-  status: OrderStatus;
-  sentAt: string;
-}
+export type OrderStatusChanged = Spec.OrderStatusChange;
 
 declare module "twinspec/events" {
   interface EventMap {
@@ -43,14 +22,8 @@ declare module "twinspec/events" {
   }
 }
 
-export interface Order {
-  orderId: string;
-  customerId: string;
-  status: OrderStatus;
-  items: LineItem[];
-  total: number;
-  createdAt: string;
-  updatedAt: string;
+/** openapi.yaml's Order, and its version (the ETag). */
+export interface Order extends Spec.Order {
   version: number;
 }
 

@@ -31,10 +31,21 @@ function decodeCursor(cursor: string, pointer = "/cursor"): [string, string] {
 
 /**
  * Pages of a query in (created_at, id) order, each starting after the cursor's position: the keyset query every
- * list of the domain shares. `idColumn` breaks ties between rows created in the same millisecond; qualified
- * ("table.id"), it qualifies created_at too, for a base query that joins. The two queries
- * (first page, page after a cursor) are built and compiled once; `scope` are the base query's own parameters (the
- * parent whose children are listed), `sample` example values of them.
+ * list of the domain shares. The two queries (first page, page after a cursor) are built and compiled once.
+ *
+ * @param db the store's Kysely handle (`deps.store.db`)
+ * @param base the rows to page, unordered and unlimited: a function of the list's own parameters (`scope`, e.g. the
+ *   parent whose children are listed: `(orderId) => db.selectFrom("order_notes").selectAll().where("order_id", "=", orderId)`),
+ *   or of none (`() => live rows`)
+ * @param sample example values of those parameters, one per parameter of `base` (`[]` when it has none; `["x"]` for
+ *   one id): `base` is called with them once, to compile the two queries before any request (its values are never
+ *   read back)
+ * @param idColumn the id column, which breaks ties between rows created in the same millisecond; qualified
+ *   ("table.id"), it qualifies created_at too, for a base query that joins
+ * @param idOf a row's id (the cursor is made of its created_at and this)
+ * @param toItem a row as the page's item (the domain model)
+ * @returns `(page, ...scope) => Promise<Page<T>>`: the page of `page.limit` items after `page.cursor` (from the start
+ *   without one), with the cursor of the next page or null on the last one
  */
 export function keysetPager<DB, TB extends keyof DB, Row extends { created_at: string }, T, Scope extends string[]>(
   db: Kysely<any>,
@@ -77,6 +88,9 @@ export function keysetPager<DB, TB extends keyof DB, Row extends { created_at: s
  * Pages of a query in whichever projection of its model a caller asks for (the fields a GraphQL selection needs,
  * projection.ts): `base(columns)` is the keyset query selecting those columns, and created_at besides (the cursor is
  * made of it). Each projection's pager (its two compiled queries) is made on first use; a model's fields bound them.
+ * `sample`, `idColumn` and `idOf` are keysetPager's.
+ *
+ * @returns `(projection, page, ...scope) => Promise<Page<Model>>`, the page read through that projection
  */
 export function projectedPager<Row extends { created_at: string }, Scope extends string[]>(
   db: Kysely<any>,
