@@ -14,12 +14,37 @@ import { call, gql } from "../support/server.js";
 
 const ROOT = process.cwd();
 
-/** The package folders `npm ci --omit=dev` would install, as npm resolves them from the lockfile's tree. */
+/**
+ * The package folders `npm ci --omit=dev` would install: the closure of package.json's dependencies, resolved in the
+ * lockfile's tree as Node resolves them (a workspace package through its link). `npm ls --omit=dev` would count the
+ * workspaces' own dependencies too (twinspec-dev's among them), which an application's production install never has.
+ */
 function productionPackages(): string[] {
-  const out = execFileSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  // What the lockfile marks dev is what npm ci --omit=dev leaves out.
-  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")).packages as Record<string, { dev?: boolean }>;
-  return out.split("\n").filter((p) => p.startsWith(join(ROOT, "node_modules") + "/") && !lock[relative(ROOT, p)]?.dev);
+  type Entry = { link?: boolean; resolved?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")).packages as Record<string, Entry>;
+  const at = (name: string, from: string): string | undefined => {
+    for (let dir = from; ; dir = dir.includes("/node_modules/") ? dir.slice(0, dir.lastIndexOf("/node_modules/")) : "") {
+      const path = `${dir ? `${dir}/` : ""}node_modules/${name}`;
+      if (lock[path]) return path;
+      if (!dir) return undefined;
+    }
+  };
+  const found = new Set<string>();
+  const walk = (path: string) => {
+    if (found.has(path)) return;
+    found.add(path);
+    const entry = lock[path].link ? lock[lock[path].resolved!] : lock[path];
+    const from = lock[path].link ? lock[path].resolved! : path;
+    for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
+      const dep = at(name, from);
+      if (dep) walk(dep);
+    }
+  };
+  for (const name of Object.keys(lock[""].dependencies ?? {})) {
+    const dep = at(name, "");
+    if (dep) walk(dep);
+  }
+  return [...found].map((p) => join(ROOT, p));
 }
 
 describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", function () {
