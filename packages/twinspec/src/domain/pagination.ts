@@ -35,7 +35,7 @@ function decodeCursor(cursor: string, pointer = "/cursor"): [string, string] {
  *
  * @param db the store's Kysely handle (`deps.store.db`)
  * @param base the rows to page, unordered and unlimited: a function of the list's own parameters (`scope`, e.g. the
- *   parent whose children are listed: `(orderId) => db.selectFrom("order_notes").selectAll().where("order_id", "=", orderId)`),
+ *   parent whose children are listed: `(memberId) => db.selectFrom("loans").selectAll().where("member_id", "=", memberId)`),
  *   or of none (`() => live rows`)
  * @param sample example values of those parameters, one per parameter of `base` (`[]` when it has none; `["x"]` for
  *   one id): `base` is called with them once, to compile the two queries before any request (its values are never

@@ -28,9 +28,9 @@ export function tagsWithFiles(contract: Contract): { rest: string[]; graphql: st
 /** A method generated/wiring.ts asks of a domain service (createServices `satisfies` it), and what makes it ask. */
 export interface DomainNeed {
   method: "ownerOf" | "parentOf" | "get" | "listByParents" | "getMany";
-  /** its type in generated/wiring.ts: "OwnerOf", "ListByParents<ordersDomain.Order>" */
+  /** its type in generated/wiring.ts: "OwnerOf", "ListByParents<loansDomain.Loan>" */
   type: string;
-  /** why the specs need it, for the user: "Customer.orders lists it under a parent" */
+  /** why the specs need it, for the user: "Member.loans lists it under a parent" */
   why: string;
 }
 

@@ -1,6 +1,6 @@
-// models.ts: one named type per schema of openapi.yaml's components, so the domain writes `OrderStatus` or `Order`
-// (and `interface Order extends Models.Order { version: number }`) instead of restating the spec's enums and shapes:
-// a value or field added to the spec is then a compile error wherever it is not handled (a Record<OrderStatus, …>, a
+// models.ts: one named type per schema of openapi.yaml's components, so the domain writes `LoanStatus` or `Loan`
+// (and `interface Loan extends Models.Loan { version: number }`) instead of restating the spec's enums and shapes:
+// a value or field added to the spec is then a compile error wherever it is not handled (a Record<LoanStatus, …>, a
 // switch with a never default), not a silent gap. The types are openapi.ts's; GraphQL's enums are graphql.ts's.
 import { isObject, type JsonObject } from "../load/spec.js";
 
