@@ -103,6 +103,8 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     const asset = /src="([^"]+\.js)"/.exec(docs.text)?.[1];
     assert.ok(asset, docs.text.slice(0, 500));
     assert.equal((await call(new URL(asset, `${server!.url}/docs/`).href)).status, 200);
+    // Swagger UI is a prebuilt asset of the package too (assets/swagger-ui/): swagger-ui-dist is not installed.
+    assert.ok(!existsSync(join(dir, "node_modules/swagger-ui-dist")), "swagger-ui-dist is not installed");
     assert.equal((await call(`${server!.url}/openapi.json`)).json.openapi, "3.1.0");
     const graphiql = await call(`${server!.url}/graphql`, { headers: { accept: "text/html" } });
     assert.equal(graphiql.status, 200);
