@@ -3,46 +3,55 @@
 // from this checkout's node_modules so that nothing downloads), no sources. The server must start there and serve
 // REST, GraphQL, the docs and GraphiQL: a runtime import of a devDependency fails here, not in production.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { build, stale } from "../../packages/twinspec/bin/build.mjs";
 import { ADMIN_TOKEN } from "../support/auth.js";
-import { spawnServer, type ServerProcess } from "twinspec-dev/testing";
+import { spawnServer, TEST_SECRET, type ServerProcess } from "twinspec-dev/testing";
 import { call, gql } from "../support/server.js";
 
 const ROOT = process.cwd();
 
+interface LockEntry {
+  link?: boolean;
+  resolved?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
 /**
- * The package folders `npm ci --omit=dev` would install: the closure of package.json's dependencies, resolved in the
- * lockfile's tree as Node resolves them (a workspace package through its link). `npm ls --omit=dev` would count the
- * workspaces' own dependencies too (twinspec-dev's among them), which an application's production install never has.
+ * The package folders `npm ci --omit=dev` would install: the application's dependencies and theirs, resolved from
+ * package-lock.json as node resolves them (nested node_modules first, then each enclosing one). Optional peers (the
+ * OpenTelemetry SDK) are left out, as npm leaves them out. Not `npm ls --omit=dev`: in this repository it also lists
+ * the other workspaces' dependencies (create-twinspec's mocha, tsx, typescript), which an application does not have.
  */
 function productionPackages(): string[] {
-  type Entry = { link?: boolean; resolved?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
-  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")).packages as Record<string, Entry>;
-  const at = (name: string, from: string): string | undefined => {
-    for (let dir = from; ; dir = dir.includes("/node_modules/") ? dir.slice(0, dir.lastIndexOf("/node_modules/")) : "") {
-      const path = `${dir ? `${dir}/` : ""}node_modules/${name}`;
-      if (lock[path]) return path;
-      if (!dir) return undefined;
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")).packages as Record<string, LockEntry>;
+  const resolve = (from: string, name: string): string | undefined => {
+    for (let dir = from; dir; ) {
+      if (lock[`${dir}/node_modules/${name}`]) return `${dir}/node_modules/${name}`;
+      const up = dir.lastIndexOf("/node_modules/");
+      dir = up < 0 ? "" : dir.slice(0, up);
     }
+    return lock[`node_modules/${name}`] ? `node_modules/${name}` : undefined;
   };
   const found = new Set<string>();
-  const walk = (path: string) => {
-    if (found.has(path)) return;
-    found.add(path);
-    const entry = lock[path].link ? lock[lock[path].resolved!] : lock[path];
-    const from = lock[path].link ? lock[path].resolved! : path;
-    for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
-      const dep = at(name, from);
-      if (dep) walk(dep);
+  const queue = [""];
+  while (queue.length) {
+    const at = queue.shift()!;
+    const entry = lock[at];
+    const optionalPeers = Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional).map(([name]) => name);
+    const peers = Object.keys(entry.peerDependencies ?? {}).filter((name) => !optionalPeers.includes(name));
+    for (const name of [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...peers]) {
+      const dep = resolve(at, name);
+      if (!dep || found.has(dep)) continue; // another platform's optional binary
+      found.add(dep);
+      queue.push(lock[dep].link ? lock[dep].resolved! : dep);
     }
-  };
-  for (const name of Object.keys(lock[""].dependencies ?? {})) {
-    const dep = at(name, "");
-    if (dep) walk(dep);
   }
   return [...found].map((p) => join(ROOT, p));
 }
@@ -94,6 +103,8 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     const asset = /src="([^"]+\.js)"/.exec(docs.text)?.[1];
     assert.ok(asset, docs.text.slice(0, 500));
     assert.equal((await call(new URL(asset, `${server!.url}/docs/`).href)).status, 200);
+    // Swagger UI is a prebuilt asset of the package too (assets/swagger-ui/): swagger-ui-dist is not installed.
+    assert.ok(!existsSync(join(dir, "node_modules/swagger-ui-dist")), "swagger-ui-dist is not installed");
     assert.equal((await call(`${server!.url}/openapi.json`)).json.openapi, "3.1.0");
     const graphiql = await call(`${server!.url}/graphql`, { headers: { accept: "text/html" } });
     assert.equal(graphiql.status, 200);
@@ -101,5 +112,21 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     // GraphiQL is a prebuilt asset of the package: no React among the production dependencies.
     assert.equal((await call(`${server!.url}/graphql/assets/graphiql.js`)).status, 200);
     assert.ok(!existsSync(join(dir, "node_modules/react")), "react is not installed");
+  });
+
+  // The OpenTelemetry SDK is an optional peer of twinspec: not installed here. Tracing asked for without it stops
+  // the start with the one line that says what to install.
+  it("without the OpenTelemetry SDK, an OTLP endpoint stops the start with the npm install line", () => {
+    assert.ok(!existsSync(join(dir, "node_modules/@opentelemetry/sdk-trace-base")), "the SDK is not installed");
+    const run = spawnSync(process.execPath, ["node_modules/twinspec/bin/twinspec-app.js", "start"], {
+      cwd: dir,
+      env: { ...process.env, NODE_ENV: "production", AUTH_SECRET: TEST_SECRET, DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "", HOST: "127.0.0.1", PORT: "0", OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 1, run.stderr);
+    const lines = run.stderr.trim().split("\n");
+    assert.equal(lines.length, 1, run.stderr);
+    assert.match(lines[0], /^twinspec: tracing is on .* is not installed; .*run `npm install @opentelemetry\/api@\S+ .*@opentelemetry\/sdk-trace-base@\S+/);
   });
 });

@@ -6,7 +6,7 @@
 // clone, a pull or an edit never serves stale code. `--prepare` (npm install's prepare script) keeps the dist/ of a
 // production install that has no sources or no compiler.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -95,13 +95,33 @@ export function removeOrphans(outDir, srcDir) {
   return removed;
 }
 
-/** The package's compiled API (with its migrations), and GraphiQL's prebuilt assets when a checkout has none yet. */
+/** Whether assets/swagger-ui/ holds the installed swagger-ui-dist's files (its VERSION is that version). */
+function swaggerUiCurrent() {
+  const have = join(pkg, "assets/swagger-ui/VERSION");
+  if (!existsSync(have)) return false;
+  try {
+    const dist = createRequire(join(pkg, "package.json")).resolve("swagger-ui-dist/package.json");
+    return JSON.parse(readFileSync(dist, "utf8")).version === readFileSync(have, "utf8").trim();
+  } catch {
+    return true; // no swagger-ui-dist to copy from: keep what is there
+  }
+}
+
+/**
+ * The package's compiled API (with its migrations), GraphiQL's prebuilt assets when a checkout has none yet, and
+ * Swagger UI's when it has none or another version's.
+ */
 export function buildPackage() {
   tsc(join(pkg, "tsconfig.build.json"), "the twinspec package");
   removeOrphans(join(pkg, "dist"), join(pkg, "src"));
-  if (!existsSync(join(pkg, "assets/graphiql/graphiql.js"))) {
-    const run = spawnSync(process.execPath, [join(pkg, "scripts/graphiql.mjs")], { stdio: "inherit" });
-    if (run.status !== 0) throw new Error("GraphiQL's assets do not build; see the errors above");
+  const assets = [
+    ["scripts/graphiql.mjs", "GraphiQL's", existsSync(join(pkg, "assets/graphiql/graphiql.js"))],
+    ["scripts/swagger-ui.mjs", "Swagger UI's", swaggerUiCurrent()],
+  ];
+  for (const [script, what, current] of assets) {
+    if (current) continue;
+    const run = spawnSync(process.execPath, [join(pkg, script)], { stdio: "inherit" });
+    if (run.status !== 0) throw new Error(`${what} assets do not build; see the errors above`);
   }
 }
 

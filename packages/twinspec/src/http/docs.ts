@@ -1,38 +1,50 @@
 // The REST contract for people and tools: /openapi.yaml and /openapi.json serve openapi.yaml as written, /docs
-// serves Swagger UI from the swagger-ui-dist package on this server (no CDN: it works offline).
+// serves Swagger UI from this server (no CDN: it works offline): its bundle, stylesheet and icon, copied from
+// swagger-ui-dist into the package's assets/swagger-ui/ when the package is built (scripts/swagger-ui.mjs), so
+// swagger-ui-dist is not among the runtime's dependencies.
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Router, RouterContext } from "@koa/router";
 import { projectFile } from "../paths.js";
 
-const UI_DIR = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-const UI_VERSION: string = JSON.parse(readFileSync(join(UI_DIR, "package.json"), "utf8")).version;
-/** The URL carries the package version, so browsers may keep the files for good. */
-const ASSETS = `/docs/assets/${UI_VERSION}`;
+/** The package's assets/swagger-ui/, from src/http/ (the checkout) and dist/http/ (an install) alike. */
+const UI_DIR = fileURLToPath(new URL("../../assets/swagger-ui/", import.meta.url));
 const ASSET_TYPES: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
   "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
   "favicon-32x32.png": "image/png",
 };
 
-const PAGE = `<!doctype html>
+/** swagger-ui-dist's version the assets were copied from; a build without them stops the start, saying why. */
+function uiVersion(): string {
+  const file = join(UI_DIR, "VERSION");
+  if (!existsSync(file)) {
+    throw new Error(`Swagger UI's assets are missing (${UI_DIR}): build the twinspec package (npm run build in packages/twinspec), or set DOCS=off`);
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
+/** The page; its asset URLs carry Swagger UI's version, so browsers may keep the files for good. */
+function page(assets: string): string {
+  return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Twinspec REST API</title>
-  <link rel="stylesheet" href="${ASSETS}/swagger-ui.css">
-  <link rel="icon" type="image/png" href="${ASSETS}/favicon-32x32.png">
+  <link rel="stylesheet" href="${assets}/swagger-ui.css">
+  <link rel="icon" type="image/png" href="${assets}/favicon-32x32.png">
 </head>
 <body>
   <div id="swagger-ui"></div>
-  <script src="${ASSETS}/swagger-ui-bundle.js"></script>
+  <script src="${assets}/swagger-ui-bundle.js"></script>
   <script src="/docs/init.js"></script>
 </body>
 </html>
 `;
+}
 
 // "Try it out" calls the server that serves this page (the spec's servers are kept as alternatives);
 // validatorUrl null stops Swagger UI's default call to an online validator.
@@ -64,9 +76,10 @@ export function mountDocs(router: Router, specFile = projectFile("openapi.yaml")
 
   router.get("/openapi.yaml", text(yaml, "application/yaml; charset=utf-8"));
   router.get("/openapi.json", text(json, "application/json; charset=utf-8"));
-  router.get("/docs", text(once(() => PAGE), "text/html; charset=utf-8"));
+  const assets = `/docs/assets/${uiVersion()}`;
+  router.get("/docs", text(once(() => page(assets)), "text/html; charset=utf-8"));
   router.get("/docs/init.js", text(once(() => INIT), "text/javascript; charset=utf-8"));
-  router.get(`${ASSETS}/:file`, (ctx) => {
+  router.get(`${assets}/:file`, (ctx) => {
     const type = ASSET_TYPES[ctx.params.file];
     if (!type) return; // only the files the page uses; anything else falls through to 404
     const path = join(UI_DIR, ctx.params.file);

@@ -8,7 +8,7 @@ import { createMetrics } from "../http/metrics.js";
 import { drainable } from "./shutdown.js";
 import { closeMetrics, listenMetrics } from "./metrics-listener.js";
 import { createServerLogger } from "../logger.js";
-import { configOrExit, logDevToken } from "./startup.js";
+import { configOrExit, logDevToken, tracingOrExit } from "./startup.js";
 import { isPostgresUrl, openStore } from "../store/database.js";
 
 export interface ServeOptions {
@@ -24,8 +24,9 @@ export interface ServeOptions {
  */
 export async function serve(definition: AppDefinition, options: ServeOptions = {}): Promise<void> {
   const config = configOrExit(definition.contract.rateLimits.budgets);
-  // Tracing code is loaded only when an OTLP endpoint is set; without one, requests carry no tracing at all.
-  const telemetry = config.tracing ? await import("../telemetry/tracing.js") : undefined;
+  // Tracing code is loaded only when an OTLP endpoint is set; without one, requests carry no tracing at all (and the
+  // OpenTelemetry packages, optional peers of twinspec, need not be installed).
+  const telemetry = await tracingOrExit(config);
   const { logger, flush } = createServerLogger(config.logLevel, telemetry?.logFields);
   const tracing = telemetry?.startTracing({ ...config.tracing!, logger });
   const exit = (code: number) => {

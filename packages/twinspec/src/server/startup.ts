@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { allScopes } from "../auth/secret.js";
 import { signToken } from "../auth/tokens.js";
 import { configFromEnv, type Config } from "../config.js";
+import { loadTracing, TracingNotInstalledError } from "../telemetry/load.js";
 
 /** The configuration from the environment; a mistake in it is the operator's to fix: say what, exit 1, no stack. */
 export function configOrExit(budgets?: Parameters<typeof configFromEnv>[1]): Config {
@@ -10,6 +11,21 @@ export function configOrExit(budgets?: Parameters<typeof configFromEnv>[1]): Con
     return configFromEnv(process.env, budgets);
   } catch (error) {
     console.error(`twinspec: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+/**
+ * The tracing code when tracing is configured (nothing is loaded otherwise). Its OpenTelemetry packages are optional
+ * peers of twinspec: when they are missing, say which `npm install` adds them, exit 1, no stack.
+ */
+export async function tracingOrExit(config: Config): Promise<Awaited<ReturnType<typeof loadTracing>> | undefined> {
+  if (!config.tracing) return undefined;
+  try {
+    return await loadTracing();
+  } catch (error) {
+    if (!(error instanceof TracingNotInstalledError)) throw error;
+    console.error(`twinspec: ${error.message}`);
     process.exit(1);
   }
 }

@@ -2,7 +2,8 @@
 // comes from this server (no CDN, no online validator), so it works offline.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import { FIXTURE } from "../support/fixture.js";
 import { call, startServer, type TestServer } from "../support/server.js";
@@ -61,8 +62,24 @@ describe("API docs and the served spec", () => {
   it("only the page's own assets are served from the package", async () => {
     const page = await call(`${server.url}/docs`);
     const prefix = /"(\/docs\/assets\/[^/]+)\//.exec(page.text)![1];
-    for (const path of ["package.json", "index.html", "..%2Fpackage.json", "swagger-ui-bundle.js.map"]) {
+    for (const path of ["package.json", "index.html", "..%2Fpackage.json", "swagger-ui-bundle.js.map", "VERSION", "LICENSE"]) {
       assert.equal((await call(`${server.url}${prefix}/${path}`)).status, 404, path);
     }
+  });
+
+  // Swagger UI ships prebuilt in the package's assets/swagger-ui/ (scripts/swagger-ui.mjs at build time):
+  // swagger-ui-dist is a devDependency, not what a deployed application installs.
+  it("the assets are swagger-ui-dist's own files, under its version; swagger-ui-dist is no runtime dependency", async () => {
+    const dist = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+    const { version } = JSON.parse(readFileSync(join(dist, "package.json"), "utf8"));
+    const page = await call(`${server.url}/docs`);
+    assert.ok(page.text.includes(`/docs/assets/${version}/swagger-ui-bundle.js`), "the URL carries the version it serves, for caching for good");
+    for (const file of ["swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png"]) {
+      const res = await fetch(`${server.url}/docs/assets/${version}/${file}`);
+      assert.ok(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(dist, file))), file);
+    }
+    const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    assert.equal(manifest.dependencies["swagger-ui-dist"], undefined);
+    assert.equal(manifest.devDependencies["swagger-ui-dist"], version);
   });
 });

@@ -1,0 +1,45 @@
+// Loading tracing.ts, whose OpenTelemetry SDK packages are optional peer dependencies of twinspec: a deployed
+// application that never sets an OTLP endpoint does not install them (≈ 25 MB). When one is set and they are
+// missing, the start stops with one line naming the exact `npm install` that fixes it. This file loads no
+// OpenTelemetry code (the type import below is erased).
+import { readFileSync } from "node:fs";
+
+type TracingModule = typeof import("./tracing.js");
+
+/** `npm install` of the OpenTelemetry packages twinspec's tracing needs, at the ranges its package.json accepts. */
+export function tracingInstallLine(): string {
+  // ../../package.json from src/telemetry/ (a checkout) and dist/telemetry/ (an install) alike.
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { peerDependencies?: Record<string, string> };
+  const packages = Object.entries(pkg.peerDependencies ?? {}).filter(([name]) => name.startsWith("@opentelemetry/"));
+  return `npm install ${packages.map(([name, range]) => `${name}@${range}`).join(" ")}`;
+}
+
+/** Tracing is configured but an OpenTelemetry package it needs is not installed; the message says what to run. */
+export class TracingNotInstalledError extends Error {
+  override name = "TracingNotInstalledError";
+}
+
+/** The @opentelemetry package an import failed to find, if that is why it failed. */
+function missingPackage(error: unknown): string | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") return undefined;
+  return /['"](@opentelemetry\/[^'"/]+)/.exec(String(message))?.[1];
+}
+
+/**
+ * tracing.ts, imported now (the server calls this only when tracing is configured). A missing OpenTelemetry package
+ * becomes a TracingNotInstalledError whose message is one line with the install command; any other failure is thrown as it came.
+ */
+export async function loadTracing(load: () => Promise<TracingModule> = () => import("./tracing.js")): Promise<TracingModule> {
+  try {
+    return await load();
+  } catch (error) {
+    const missing = missingPackage(error);
+    if (!missing) throw error;
+    throw new TracingNotInstalledError(
+      `tracing is on (an OTLP endpoint is set: OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) but ${missing} is not installed; ` +
+        `the OpenTelemetry SDK is an optional peer dependency of twinspec: run \`${tracingInstallLine()}\` (or unset the endpoint)`,
+      { cause: error },
+    );
+  }
+}
