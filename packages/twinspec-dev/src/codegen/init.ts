@@ -24,7 +24,25 @@ const PINNED = ["graphql", "kysely"] as const;
 const PINNED_DEV = ["tsx", "typescript"] as const;
 const DEV = { mocha: "12.0.3", "@types/mocha": "10.0.10", "@types/node": "20.19.25" };
 
-function ownPackage(): { version: string; dependencies: Record<string, string> } {
+/**
+ * Overrides every install of the generator needs (this repository's root package.json has the same; a test keeps
+ * them equal): graphql-codegen's newer @graphql-tools/delegate needs a package the registry lacks (Twinspec's
+ * DESIGN §5); its loaders' newest @whatwg-node/*, sync-fetch and listr2 declare Node >= 22.12-22.15, and these, the
+ * releases before, have the same API and run on Node 20, so `npm install` warns of no engine.
+ */
+const OVERRIDES = {
+  "@graphql-tools/delegate": "12.2.1",
+  "@whatwg-node/disposablestack": "0.0.6",
+  "@whatwg-node/fetch": "0.10.13",
+  "@whatwg-node/promise-helpers": "1.3.2",
+  listr2: "9.0.5",
+  "sync-fetch": "0.6.0",
+};
+
+/** npm 11's allowScripts: the install scripts a new application's dependencies run (better-sqlite3's addon, tsx's esbuild binary). */
+const ALLOW_SCRIPTS = { "better-sqlite3": true, esbuild: true };
+
+function ownPackage(): { version: string; engines: { node: string }; dependencies: Record<string, string> } {
   return JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
 }
 
@@ -100,7 +118,7 @@ export function packageJson(name: string, twinspec: string, runtime: string, dev
       version: "0.1.0",
       private: true,
       type: "module",
-      engines: { node: ">=20.19" },
+      engines: own.engines,
       scripts: {
         generate: "twinspec generate",
         start: "twinspec-app start",
@@ -114,8 +132,8 @@ export function packageJson(name: string, twinspec: string, runtime: string, dev
       dependencies: sorted({ twinspec, ...pinned }),
       // The client package too, so the application's tests and scripts import it as callers do.
       devDependencies: sorted({ "twinspec-dev": dev, "twinspec-client": runtime, [`${npmName(name)}-client`]: "file:client", ...pinnedDev, ...DEV }),
-      // graphql-codegen's newer @graphql-tools/delegate needs a package the registry lacks (Twinspec's DESIGN §5).
-      overrides: { "@graphql-tools/delegate": "12.2.1" },
+      overrides: OVERRIDES,
+      allowScripts: ALLOW_SCRIPTS,
     },
     null,
     2,
