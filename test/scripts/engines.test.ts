@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { packageJson } from "../../packages/twinspec/src/codegen/init.js";
+import { packageJson } from "../../packages/twinspec-dev/src/codegen/init.js";
 
 const json = (path: string) => JSON.parse(readFileSync(path, "utf8"));
 const root = json("package.json");
@@ -21,8 +21,8 @@ const floors = (r: string) =>
 describe("Node versions (engines)", function () {
   this.timeout(60_000);
 
-  it("one range: the root's, the twinspec package's, what init writes, the README's", () => {
-    assert.equal(json("packages/twinspec/package.json").engines.node, range);
+  it("one range: the root's, every package's, what init writes, the README's", () => {
+    for (const name of ["twinspec", "twinspec-dev", "create-twinspec"]) assert.equal(json(`packages/${name}/package.json`).engines.node, range, name);
     const app = JSON.parse(packageJson("my-service", "^0.1.0", "^0.1.0"));
     assert.equal(app.engines.node, range);
     assert.ok(readFileSync("README.md", "utf8").includes(`Node \`${range}\``), "README.md names the range");

