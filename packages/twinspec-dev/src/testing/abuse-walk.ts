@@ -13,8 +13,7 @@ import type { AppDefinition } from "twinspec/internals";
 import type { OperationSpec } from "twinspec/internals";
 import { DEEP, LONG, duplicateKey, firstFileField, graphqlAttacks, invalidUtf8, nestedArrays, nestedObjects, truncatedMultipart, type GraphqlAttack } from "./abuse-payloads.js";
 import { openSocket, sendOverSocket } from "./abuse-ws.js";
-import { responseText } from "./body.js";
-import type { Reply } from "./client.js";
+import { replyOf, type Reply } from "./client.js";
 import { BEFORE_ROUTING } from "./coverage.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf } from "./spec.js";
@@ -55,14 +54,7 @@ export function describeAbuseWalk(definition: AppDefinition, options: AbuseWalkO
     const headers: Record<string, string> = { accept: "application/json, application/problem+json, application/graphql-response+json", authorization: `Bearer ${admin}`, ...init.headers };
     if (init.type) headers["content-type"] = init.type;
     const res = await fetch(`${s.url}${path}`, { method, headers, body: init.body, redirect: "manual", signal: AbortSignal.timeout(answerWithin) });
-    const text = await responseText(res);
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
+    return replyOf(res);
   };
 
   /** One probe: `attack` sends and judges; then the answer time, the event loop and /healthz are checked. */

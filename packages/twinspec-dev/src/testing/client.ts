@@ -23,16 +23,22 @@ export async function call(url: string, init: RequestInit & { json?: unknown; an
     body = JSON.stringify(init.json);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  const res = await fetch(url, { ...init, headers, body });
+  const reply = await replyOf(await fetch(url, { ...init, headers, body }));
+  const json = reply.json;
+  // A stub answered: what the test meant to check is not written yet (pending.ts).
+  if (reply.status === 501 && json?.type === "urn:twinspec:problem:not-implemented") throw new NotYetImplemented(stubName(json.detail, url));
+  return reply;
+}
+
+/** A response as a Reply: its text, and that text as JSON when it is JSON. */
+export async function replyOf(res: Response): Promise<Reply> {
   const text = await responseText(res);
-  let json: any;
+  let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
     json = undefined;
   }
-  // A stub answered: what the test meant to check is not written yet (pending.ts).
-  if (res.status === 501 && json?.type === "urn:twinspec:problem:not-implemented") throw new NotYetImplemented(stubName(json.detail, url));
   return { status: res.status, headers: res.headers, text, json };
 }
 

@@ -19,9 +19,8 @@ import { specOf } from "./spec.js";
 import { describeRelationWalk } from "./relation-walk.js";
 import { describeStatusWalks } from "./status-walks.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
-import type { Reply } from "./client.js";
+import { replyOf, type Reply } from "./client.js";
 import { newWorld, specReader, urlOf } from "./world.js";
-import { responseText } from "./body.js";
 
 export interface ApiWalkOptions {
   /** the application's migrations folder (default: src/migrations of the project) */
@@ -97,14 +96,7 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
     if (init.token !== null) headers.authorization = `Bearer ${init.token ?? admin}`;
     if (init.body !== undefined) headers["content-type"] = init.type ?? "application/json";
     const res = await fetch(`${base}${path}`, { method, headers, body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body), redirect: "manual" });
-    const text = await responseText(res);
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
+    return replyOf(res);
   };
   const send = (op: OperationSpec, ids: Record<string, string>, init: { token?: string | null; body?: unknown } = {}) => {
     const sample = reader.sampleBody(op);
