@@ -3,7 +3,8 @@
 // dependencies (and its non-optional peers) under node's resolution, with each resolved folder's size on disk
 // (`du`, its own nested node_modules excluded, so nothing counts twice), the largest folders, and each direct
 // dependency's tree (what it brings; "alone": what no other direct dependency also needs). Optional peers (the
-// OpenTelemetry SDK) are left out, as npm leaves them out. Issue 39's floors for an application made by `init`
+// OpenTelemetry SDK, pg) are left out, as npm leaves them out; the libraries the runtime bundles into its dist/
+// (packages/twinspec/scripts/bundle.mjs) are devDependencies, so they are not in it either. Issue 39's floors for an application made by `init`
 // (`npm ci --omit=dev`): ≤ 80 packages, ≤ 60 MB. `npm run bench:fresh-app` measures that install for real.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";

@@ -11,6 +11,8 @@ import { build, stale } from "../../packages/twinspec/bin/build.mjs";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { spawnServer, TEST_SECRET, type ServerProcess } from "twinspec-dev/testing";
 import { call, gql } from "../support/server.js";
+import { createClient as createSseClient } from "graphql-sse";
+import { subscriptionExample } from "../../examples/graphql.js";
 
 const ROOT = process.cwd();
 
@@ -56,6 +58,8 @@ function productionPackages(): string[] {
   return [...found].map((p) => join(ROOT, p));
 }
 
+const METRICS_TOKEN = "scrape-the-production-install-0123";
+
 describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", function () {
   this.timeout(120_000);
   let dir: string;
@@ -78,7 +82,7 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     }
     assert.ok(!existsSync(join(dir, "node_modules/mocha")), "devDependencies are not installed");
     // npm start there: twinspec-app start finds no sources and no compiler, and serves the dist/ it was given.
-    server = await spawnServer(process.execPath, ["node_modules/twinspec/bin/twinspec-app.js", "start"], { cwd: dir, env: { NODE_ENV: "production", GRAPHIQL: "on", DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
+    server = await spawnServer(process.execPath, ["node_modules/twinspec/bin/twinspec-app.js", "start"], { cwd: dir, env: { NODE_ENV: "production", GRAPHIQL: "on", METRICS_TOKEN, DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
   });
 
   after(async () => {
@@ -112,6 +116,48 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     // GraphiQL is a prebuilt asset of the package: no React among the production dependencies.
     assert.equal((await call(`${server!.url}/graphql/assets/graphiql.js`)).status, 200);
     assert.ok(!existsSync(join(dir, "node_modules/react")), "react is not installed");
+  });
+
+  // The runtime's libraries (Koa, busboy, graphql-ws, graphql-sse, koa-compress, prom-client, …) are bundled into
+  // twinspec's dist/ (packages/twinspec/scripts/bundle.mjs); the tests beside src/ run the sources, so here each is
+  // used once through the bundle as a deployed application has it.
+  it("through the bundled libraries: an upload, subscriptions over WebSocket and SSE, compression, metrics", async () => {
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const created = await call(`${server!.url}/customers`, { method: "POST", headers: auth, json: { firstName: "Grace", lastName: "Hopper", email: "grace@example.com" } });
+    const form = new FormData();
+    const png = readFileSync(new URL("../fixtures/avatars/pixel.png", import.meta.url));
+    form.append("image", new Blob([png], { type: "image/png" }), "me.png");
+    const upload = await call(`${server!.url}/customers/${created.json.customerId}/avatar`, { method: "PUT", headers: auth, body: form });
+    assert.equal(upload.status, 201, upload.text);
+    const avatar = await fetch(`${server!.url}/customers/${created.json.customerId}/avatar`, { headers: auth });
+    assert.ok(Buffer.from(await avatar.arrayBuffer()).equals(png), "the bytes uploaded");
+
+    const ws = await subscriptionExample(`${server!.url}/graphql`, ADMIN_TOKEN);
+    assert.deepEqual(ws.received.map((r) => r.status), ["PAID", "SHIPPED"]);
+
+    const sse = createSseClient({ url: `${server!.url}/graphql/stream`, headers: auth, retryAttempts: 0 });
+    try {
+      const events = sse.iterate({ query: "subscription ($customerId: ID!) { orderStatusChanged(customerId: $customerId) { status } }", variables: { customerId: created.json.customerId } });
+      const first = events.next();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const order = await call(`${server!.url}/customers/${created.json.customerId}/orders`, { method: "POST", headers: auth, json: { items: [{ sku: "BOOK-1", quantity: 1, unitPrice: 3 }] } });
+      assert.equal(order.status, 201, order.text);
+      const paid = await gql(server!.url, `mutation { updateOrderStatus(orderId: "${order.json.orderId}", status: PAID) { status } }`, undefined, { token: ADMIN_TOKEN });
+      assert.deepEqual(paid.json, { data: { updateOrderStatus: { status: "PAID" } } });
+      assert.deepEqual((await first).value?.data, { orderStatusChanged: { status: "PAID" } });
+      await events.return?.();
+    } finally {
+      sse.dispose();
+    }
+
+    // fetch inflates what it is sent, and keeps the header that says it was compressed.
+    const gzipped = await fetch(`${server!.url}/openapi.json`, { headers: { "accept-encoding": "gzip" } });
+    assert.equal(gzipped.headers.get("content-encoding"), "gzip");
+    assert.equal(((await gzipped.json()) as { openapi: string }).openapi, "3.1.0");
+
+    const metrics = await call(`${server!.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    assert.equal(metrics.status, 200, metrics.text);
+    assert.match(metrics.text, /^process_cpu_user_seconds_total /m);
   });
 
   // The OpenTelemetry SDK is an optional peer of twinspec: not installed here. Tracing asked for without it stops

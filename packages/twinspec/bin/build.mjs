@@ -108,12 +108,14 @@ function swaggerUiCurrent() {
 }
 
 /**
- * The package's compiled API (with its migrations), GraphiQL's prebuilt assets when a checkout has none yet, and
+ * The package's declarations and its bundle (scripts/bundle.mjs), GraphiQL's prebuilt assets when a checkout has none yet, and
  * Swagger UI's when it has none or another version's.
  */
 export function buildPackage() {
   tsc(join(pkg, "tsconfig.build.json"), "the twinspec package");
   removeOrphans(join(pkg, "dist"), join(pkg, "src"));
+  const bundled = spawnSync(process.execPath, [join(pkg, "scripts/bundle.mjs")], { stdio: "inherit" });
+  if (bundled.status !== 0) throw new Error("the twinspec package does not bundle; see the errors above");
   const assets = [
     ["scripts/graphiql.mjs", "GraphiQL's", existsSync(join(pkg, "assets/graphiql/graphiql.js"))],
     ["scripts/swagger-ui.mjs", "Swagger UI's", swaggerUiCurrent()],

@@ -3,11 +3,11 @@
 // GraphiQL's stylesheet, shipped under assets/graphiql/ — no React or GraphiQL among the runtime's dependencies.
 // Subscriptions work in the IDE too, over SSE. Assets live under /graphql/assets/.
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Middleware } from "koa";
+import { ownFile } from "../paths.js";
 
-/** The package's assets/graphiql/, from src/graphql/ (the checkout) and dist/graphql/ (an install) alike. */
-const ASSET_DIR = fileURLToPath(new URL("../../assets/graphiql/", import.meta.url));
+/** The package's assets/graphiql/. */
+const ASSET_DIR = ownFile("assets/graphiql/");
 
 const ASSETS: Record<string, { file: string; type: string }> = {
   "graphiql.css": { file: `${ASSET_DIR}graphiql.css`, type: "text/css" },

@@ -5,12 +5,11 @@
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Router, RouterContext } from "@koa/router";
-import { projectFile } from "../paths.js";
+import { ownFile, projectFile } from "../paths.js";
 
-/** The package's assets/swagger-ui/, from src/http/ (the checkout) and dist/http/ (an install) alike. */
-const UI_DIR = fileURLToPath(new URL("../../assets/swagger-ui/", import.meta.url));
+/** The package's assets/swagger-ui/. */
+const UI_DIR = ownFile("assets/swagger-ui/");
 const ASSET_TYPES: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
   "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
@@ -65,7 +64,8 @@ export function mountDocs(router: Router, specFile = projectFile("openapi.yaml")
   // Read now: a spec missing from a deployment stops the start, not a later request.
   const source = readFileSync(specFile, "utf8");
   const yaml = once(() => source);
-  const json = once(async () => JSON.stringify((await import("yaml")).parse(source)));
+  // CommonJS: `default` is its module.exports, under Node and in the bundle alike (see runtime/multipart.ts).
+  const json = once(async () => JSON.stringify((await import("yaml")).default.parse(source)));
   const text = (made: ReturnType<typeof once>, type: string) => async (ctx: RouterContext) => {
     const { body, etag } = await made();
     ctx.type = type;

@@ -55,7 +55,9 @@ function textValue(name: string, value: string, field: MultipartFields[string] |
 export async function readMultipart(ctx: Context, limit: number, fields: MultipartFields = {}): Promise<Record<string, unknown>> {
   if (Number(ctx.get("Content-Length")) > limit) throw httpError(413, `The request body is larger than the limit of ${limit} bytes.`);
   // Loaded with the first upload: a server that takes none never loads the parser.
-  const { Busboy } = await import("@fastify/busboy");
+  // CommonJS: its module.exports as `default`, alike under Node and in the package's esbuild bundle (whose chunk for a
+  // lazily imported CommonJS module exports only that).
+  const { Busboy } = (await import("@fastify/busboy")).default;
   let busboy: BusboyInstance;
   try {
     busboy = Busboy({

@@ -8,7 +8,7 @@ import { createMetrics } from "../http/metrics.js";
 import { drainable } from "./shutdown.js";
 import { closeMetrics, listenMetrics } from "./metrics-listener.js";
 import { createServerLogger } from "../logger.js";
-import { configOrExit, logDevToken, tracingOrExit } from "./startup.js";
+import { configOrExit, logDevToken, pgOrExit, tracingOrExit } from "./startup.js";
 import { isPostgresUrl, openStore } from "../store/database.js";
 
 export interface ServeOptions {
@@ -27,6 +27,7 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
   // Tracing code is loaded only when an OTLP endpoint is set; without one, requests carry no tracing at all (and the
   // OpenTelemetry packages, optional peers of twinspec, need not be installed).
   const telemetry = await tracingOrExit(config);
+  if (isPostgresUrl(config.databaseUrl)) await pgOrExit();
   const { logger, flush } = createServerLogger(config.logLevel, telemetry?.logFields);
   const tracing = telemetry?.startTracing({ ...config.tracing!, logger });
   const exit = (code: number) => {

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { allScopes } from "../auth/secret.js";
 import { signToken } from "../auth/tokens.js";
 import { configFromEnv, type Config } from "../config.js";
+import { loadPg, PgNotInstalledError } from "../store/pg-driver.js";
 import { loadTracing, TracingNotInstalledError } from "../telemetry/load.js";
 
 /** The configuration from the environment; a mistake in it is the operator's to fix: say what, exit 1, no stack. */
@@ -25,6 +26,17 @@ export async function tracingOrExit(config: Config): Promise<Awaited<ReturnType<
     return await loadTracing();
   } catch (error) {
     if (!(error instanceof TracingNotInstalledError)) throw error;
+    console.error(`twinspec: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+/** PostgreSQL's driver, when DATABASE_URL names PostgreSQL: missing, say which `npm install` adds it, exit 1, no stack. */
+export async function pgOrExit(): Promise<void> {
+  try {
+    await loadPg();
+  } catch (error) {
+    if (!(error instanceof PgNotInstalledError)) throw error;
     console.error(`twinspec: ${error.message}`);
     process.exit(1);
   }

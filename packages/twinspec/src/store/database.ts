@@ -2,10 +2,9 @@
 // PostgreSQL (pg) for postgres:// URLs; the domain sees the same Kysely<Database> either way.
 import { existsSync, mkdirSync, promises as fs } from "node:fs";
 import path, { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import SQLite from "better-sqlite3";
 import { cachingStatements } from "./statement-cache.js";
-import { FileMigrationProvider, Kysely, Migrator, SqliteDialect, type KyselyPlugin, type LogEvent } from "kysely";
+import { FileMigrationProvider, Kysely, Migrator, SqliteDialect, type KyselyPlugin, type LogEvent, type MigrationProvider } from "kysely";
 import type { Logger } from "pino";
 import { IdempotencyKeys } from "./idempotency.js";
 import { prepareOn } from "./prepared.js";
@@ -13,6 +12,7 @@ import type { AvailabilityOptions } from "./availability.js";
 import { openPostgres, type PostgresHandle } from "./postgres.js";
 import type { Database } from "./schema.js";
 import { projectFile } from "../paths.js";
+import { OWN_MIGRATIONS } from "./migrations/index.js";
 
 export const DEFAULT_DATABASE_URL = "sqlite:./data/twinspec.db";
 
@@ -74,8 +74,6 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   return { db, dialect: "sqlite", idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
 }
 
-/** Twinspec's own tables (jobs, idempotency keys, rate limits): one file per migration, applied in name order. */
-const OWN_MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
 const appMigrations = (folder = projectFile("src/migrations")) => (existsSync(folder) ? folder : undefined);
 
 /**
@@ -84,13 +82,12 @@ const appMigrations = (folder = projectFile("src/migrations")) => (existsSync(fo
  */
 async function migrate(db: Kysely<Database>, schema?: string, migrations?: string): Promise<void> {
   // Twinspec's first, in a bookkeeping table of their own: the application's may rely on its tables.
-  await migrateFolder(db, OWN_MIGRATIONS, { migrationTableSchema: schema, migrationTableName: "twinspec_migration", migrationLockTableName: "twinspec_migration_lock" });
+  await migrateWith(db, { getMigrations: async () => OWN_MIGRATIONS }, { migrationTableSchema: schema, migrationTableName: "twinspec_migration", migrationLockTableName: "twinspec_migration_lock" });
   const app = appMigrations(migrations);
-  if (app) await migrateFolder(db, app, { migrationTableSchema: schema });
+  if (app) await migrateWith(db, new FileMigrationProvider({ fs, path, migrationFolder: app }), { migrationTableSchema: schema });
 }
 
-async function migrateFolder(db: Kysely<Database>, migrationFolder: string, tables: { migrationTableSchema?: string; migrationTableName?: string; migrationLockTableName?: string }): Promise<void> {
-  const provider = new FileMigrationProvider({ fs, path, migrationFolder });
+async function migrateWith(db: Kysely<Database>, provider: MigrationProvider, tables: { migrationTableSchema?: string; migrationTableName?: string; migrationLockTableName?: string }): Promise<void> {
   const { error, results } = await new Migrator({ db, provider, ...tables }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";

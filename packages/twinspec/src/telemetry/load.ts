@@ -3,13 +3,13 @@
 // missing, the start stops with one line naming the exact `npm install` that fixes it. This file loads no
 // OpenTelemetry code (the type import below is erased).
 import { readFileSync } from "node:fs";
+import { ownFile } from "../paths.js";
 
 type TracingModule = typeof import("./tracing.js");
 
 /** `npm install` of the OpenTelemetry packages twinspec's tracing needs, at the ranges its package.json accepts. */
 export function tracingInstallLine(): string {
-  // ../../package.json from src/telemetry/ (a checkout) and dist/telemetry/ (an install) alike.
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { peerDependencies?: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(ownFile("package.json"), "utf8")) as { peerDependencies?: Record<string, string> };
   const packages = Object.entries(pkg.peerDependencies ?? {}).filter(([name]) => name.startsWith("@opentelemetry/"));
   return `npm install ${packages.map(([name, range]) => `${name}@${range}`).join(" ")}`;
 }
