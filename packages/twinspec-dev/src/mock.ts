@@ -10,6 +10,14 @@ import { configOrExit, logDevToken } from "twinspec/internals";
 
 export { buildMockApp, type MockApp, type MockAppDeps } from "./mock/app.js";
 
+/**
+ * `npm run mock`: the mock server (`buildMockApp`) on HOST:PORT, configured from the environment as `serve` is
+ * (what concerns no database, jobs, rate limits or tracing), until SIGTERM or SIGINT: then subscriptions end,
+ * in-flight requests get 10 s to finish, and the process exits (0; 1 when they did not finish). Without AUTH_SECRET
+ * (outside production) it logs a ready admin token (12 h) at start.
+ *
+ * @param definition - the application: generated/wiring.ts's `definition` (its domain is never called)
+ */
 export async function serveMock(definition: AppDefinition): Promise<void> {
   const config = configOrExit(definition.contract.rateLimits.budgets);
   const { logger, flush } = createServerLogger(config.logLevel);

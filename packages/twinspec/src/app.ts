@@ -27,10 +27,13 @@ import { JobQueue, type QueueOptions } from "./store/job-queue.js";
 import type { Tracing } from "./telemetry/types.js";
 import { transports, type TransportDeps, type Transports } from "./transports.js";
 
+/** What `buildApp` builds an application from; only `definition`, `store` and `logger` are required. */
 export interface AppDeps<Services = any> {
   /** the application: what generated/wiring.ts exports as `definition` */
   definition: AppDefinition<Services>;
+  /** the opened and migrated database (`openStore`); the caller closes it after `App.close` */
   store: Store;
+  /** the pino logger every request's log line, the domain's `deps.log` and the job queue write to */
   logger: Logger;
   /** HS256 secret that bearer tokens are signed with (AUTH_SECRET); without it only the identity provider's are accepted */
   authSecret?: string;
@@ -52,15 +55,17 @@ export interface AppDeps<Services = any> {
   bus?: EventBus;
   /** the store's bus: retention and polling of the event log */
   events?: DurableBusOptions;
+  /** largest request body accepted on REST and GraphQL, in bytes (413 beyond; default 1 MiB, BODY_LIMIT) */
   bodyLimit?: number;
   /** check REST responses against the spec (default: on unless NODE_ENV=production) */
   responseValidation?: boolean;
+  /** the job queue's lease, poll interval and attempts (defaults: 30 000 ms, 500 ms, 5) */
   jobs?: QueueOptions;
   /** origins allowed to call from browsers (CORS); ["*"] = any */
   corsOrigins?: string[];
   /** GraphQL introspection and limits (defaults: introspection on, depth 10, cost 5000, 30 aliases; config.ts turns introspection off in production) */
   graphql?: Partial<GraphqlConfig>;
-  /** metrics registry; create it before openStore and pass its onQuery there so db_queries_total counts */
+  /** metrics registry (default: one made here); create it before openStore and pass its onQuery there (as countQuery) so db_queries_total counts */
   metrics?: Metrics;
   /** interval of WebSocket keep-alive pings (ms, default 12 000) */
   wsKeepAliveMs?: number;
@@ -70,26 +75,41 @@ export interface AppDeps<Services = any> {
   rateLimits?: Partial<RateLimitConfig>;
 }
 
+/** An application built by `buildApp`, not yet listening: hand `callback` to a server, then `attach` and `start`. */
 export interface App<Services = any> extends Pick<Transports, "callback" | "around" | "use"> {
   /** the Koa app behind `callback`: its middleware is the server's one pipeline (serve `callback`, which skips only Koa's on-finished listeners) */
   koa: Koa;
+  /** the application's services, as `definition.createServices` made them */
   services: Services;
   /** where domain changes are published: the durable event log (woken by LISTEN/NOTIFY across instances on PostgreSQL) */
   bus: EventBus;
+  /** the metrics registry /metrics serves (AppDeps.metrics, or one made here) */
   metrics: Metrics;
   /** the GraphQL schema, preparation and execution every GraphQL transport uses */
   graphql: GraphqlRuntime;
-  /** serves GraphQL over WebSocket (graphql-ws) on /graphql of this server; call once the server exists */
+  /**
+   * Serves GraphQL over WebSocket (graphql-ws) on /graphql of this server; call once the server exists.
+   *
+   * @param server - the HTTP server whose request listener is `callback`
+   */
   attach(server: Server): void;
   /** starts background work (the job queue); resolves once its first pass is over */
   start(): Promise<void>;
-  /** pauses the job queue (waits for the job in hand), and resumes it */
+  /** pauses the job queue (waits for the job in hand); `resumeJobs` resumes it */
   stopJobs(): Promise<void>;
+  /** resumes the job queue `stopJobs` paused */
   resumeJobs(): void;
   /** ends subscriptions (WebSocket and SSE) and stops background work; the caller closes the store afterwards */
   close(): Promise<void>;
 }
 
+/**
+ * The one composition root: the application's services over the store, the job queue and the event bus, behind
+ * every transport of the specs (REST, GraphQL over HTTP, SSE and WebSocket, docs, health, metrics). It does not
+ * listen: `serve` does, or a test's server (`callback`, then `attach` and `start`).
+ *
+ * @param deps - the application, its store and logger, and the optional settings `AppDeps` lists with their defaults
+ */
 export function buildApp<Services>({ definition, store, logger, authSecret, metricsToken, metricsEndpoint, graphiql, docs, connections, events, bus = busFor(store, logger, events), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing, rateLimits: limits }: AppDeps<Services>): App<Services> {
   const { contract, restHandlers } = definition;
   const queue = new JobQueue(store, logger, jobs);

@@ -1,4 +1,4 @@
-// Configuration from the environment, read once at start. Every knob is documented in the README.
+// Configuration from the environment, read once at start. Every knob is documented in docs/configuration.md.
 import type { Budget } from "./definition.js";
 import { resolveSecret, type AuthConfig } from "./auth/secret.js";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./server/factory.js";
@@ -8,21 +8,34 @@ import { DEFAULT_DATABASE_URL } from "./store/database.js";
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./graphql/connection-limits.js";
 import type { MetricsEndpoint } from "./http/metrics.js";
 
+/** The server's configuration, as `configFromEnv` reads it (each variable and default: docs/configuration.md). */
 export interface Config {
+  /** the interface to listen on (HOST; default 127.0.0.1) */
   host: string;
+  /** the port (PORT; default 3000; 0: any free port) */
   port: number;
+  /** the database (DATABASE_URL; default `DEFAULT_DATABASE_URL`) */
   databaseUrl: string;
   /** PostgreSQL: most pooled connections per instance (DATABASE_POOL_MAX) */
   databasePoolMax: number;
+  /** pino's level (LOG_LEVEL; default "info") */
   logLevel: string;
+  /** largest request body, in bytes (BODY_LIMIT; default 1 MiB) */
   bodyLimit: number;
   /** check REST handler responses against openapi.yaml (RESPONSE_VALIDATION=on|off; off by default in production) */
   responseValidation: boolean;
+  /** the job queue's lease and poll interval, in ms (JOB_LEASE_MS, default 30 000; JOB_POLL_MS, default 500) */
   jobs: { leaseMs: number; pollMs: number };
   /** the event log: how long events are kept for resuming streams, how often it is read without a wake */
   events: { retentionMs: number; pollMs: number };
+  /** origins allowed to call from browsers (CORS_ORIGINS, comma-separated; default none: no CORS) */
   corsOrigins: string[];
+  /**
+   * Bearer tokens and /metrics: the HS256 secret (AUTH_SECRET; made up per start outside production, `generated`
+   * then true), the identity provider (AUTH_JWKS_URL, AUTH_ISSUER, AUTH_AUDIENCE) and METRICS_TOKEN
+   */
   auth: AuthConfig & { metricsToken?: string };
+  /** GraphQL's introspection and limits (GRAPHQL_*) */
   graphql: GraphqlConfig;
   /** PostgreSQL: longest wait for a connection, and the probe that finds the database down (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_PING_MS, DATABASE_PING_TIMEOUT_MS) */
   database: { connectTimeoutMs: number; pingMs: number; pingTimeoutMs: number };
@@ -46,18 +59,25 @@ export interface Config {
 
 /** GraphQL knobs (GRAPHQL_*): introspection and the limits checked before execution. */
 export interface GraphqlConfig {
+  /** `__schema` and `__type` answered (GRAPHQL_INTROSPECTION; default on, off in production) */
   introspection: boolean;
+  /** deepest field nesting an operation may have (GRAPHQL_MAX_DEPTH; default 10) */
   maxDepth: number;
+  /** largest cost an operation may have (GRAPHQL_MAX_COST; default 5000) */
   maxCost: number;
+  /** most aliases in one document (GRAPHQL_MAX_ALIASES; default 30) */
   maxAliases: number;
+  /** longest document, in UTF-8 bytes (GRAPHQL_MAX_DOCUMENT_BYTES; default 65 536) */
   maxDocumentBytes: number;
+  /** largest `variables`, as JSON in UTF-8 bytes (GRAPHQL_MAX_VARIABLES_BYTES; default 65 536) */
   maxVariablesBytes: number;
-  /** most tokens a document may have (GRAPHQL_MAX_TOKENS), directives it may apply (GRAPHQL_MAX_DIRECTIVES) */
+  /** most tokens a document may have (GRAPHQL_MAX_TOKENS; default 1000) */
   maxTokens: number;
+  /** most directives a document may apply (GRAPHQL_MAX_DIRECTIVES; default 50) */
   maxDirectives: number;
-  /** longest parse + validation of one document, in ms (GRAPHQL_VALIDATION_TIMEOUT_MS) */
+  /** longest parse + validation of one document, in ms (GRAPHQL_VALIDATION_TIMEOUT_MS; default 1000) */
   validationTimeoutMs: number;
-  /** GRAPHQL_PERSISTED_ONLY: run only the documents of the client preset's manifest (a safelist) */
+  /** run only the documents of the client preset's manifest, a safelist (GRAPHQL_PERSISTED_ONLY=true; default false) */
   persistedOnly: boolean;
 }
 
@@ -101,7 +121,16 @@ function metricsConfig(env: NodeJS.ProcessEnv, mainPort: number): Config["metric
   return { endpoint: env.NODE_ENV === "production" && !env.METRICS_TOKEN ? "closed" : "served" };
 }
 
-/** `budgets`: the rate-limit budgets the specs declare (RATE_LIMITS may name only those). */
+/**
+ * The configuration of an environment, defaults filled in (docs/configuration.md lists every variable). Throws,
+ * naming the variable, when a value is malformed (a port that is not one, a limit that is not a positive integer, a
+ * short AUTH_SECRET, RATE_LIMITS naming a budget the specs do not declare) or when production lacks AUTH_SECRET
+ * and AUTH_JWKS_URL.
+ *
+ * @param env - the environment to read (default `process.env`)
+ * @param budgets - the rate-limit budgets the specs declare (`definition.contract.rateLimits.budgets`): RATE_LIMITS
+ *   may name only those; default unchecked
+ */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, budgets?: Readonly<Record<string, Budget>>): Config {
   const port = portOf({ PORT: env.PORT ?? "3000" }, "PORT")!;
   return {

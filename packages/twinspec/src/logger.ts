@@ -21,6 +21,12 @@ export function isoTime(now = Date.now()): string {
   return secondIso + (ms < 10 ? "00" : ms < 100 ? "0" : "") + ms + 'Z"';
 }
 
+/**
+ * A JSON-lines pino logger on stdout, its lines not batched (tests, scripts; a server uses createServerLogger).
+ *
+ * @param level - the lowest level written: "trace", "debug", "info" (default), "warn", "error", "fatal" or "silent"
+ * @param mixin - adds fields to every line (tracing: the active span's ids); default none
+ */
 export const createLogger = (level = "info", mixin?: LogMixin): Logger => pino({ level, base: undefined, timestamp: isoTime, mixin });
 
 /** How long a request line waits at most for others to be written with it (README: Operations). */
@@ -137,6 +143,11 @@ const requestLineBatches = new WeakMap<Logger, RequestLineBatch>();
  * The server's logger, on stdout (`dest`: another file descriptor, for tests), request lines batched
  * (RequestLineBatch). `flush()` writes what is gathered; a process that ends otherwise (process.exit, an uncaught
  * exception or rejection, an empty event loop) writes it too.
+ *
+ * @param level - the lowest level written (LOG_LEVEL): "trace", "debug", "info" (default), "warn", "error", "fatal" or "silent"
+ * @param mixin - adds fields to every line (tracing: the active span's trace_id and span_id); default none, and
+ *   request lines are then formatted by the server itself (faster)
+ * @param dest - the file descriptor written to (default 1, stdout)
  */
 export function createServerLogger(level = "info", mixin?: LogMixin, dest = 1): { logger: Logger; flush: () => void } {
   const destination = pino.destination({ dest, sync: true, contentMode: "buffer" });

@@ -68,12 +68,18 @@ export interface Transports {
   koa: Koa;
   /** the server's request listener: every request runs `koa.middleware` (src/server/listener.ts) */
   callback: RequestListener;
-  /** adds a middleware around every request, outermost (e.g. a test's recorder) */
+  /**
+   * Adds a middleware around every request, outermost (e.g. a test's recorder).
+   *
+   * @param middleware - a Koa middleware; it sees every request before Twinspec's edge, and the answer after it
+   */
   around(middleware: Middleware): void;
   /**
    * Adds an application's Koa middleware: it runs for every request (the spec's operations, /graphql, the docs,
    * health, whatever the headers), after Twinspec's edge (request id, log line, metrics, CORS, compression, URL
    * length) and before the answer, in the order added. Before the first request only.
+   *
+   * @param middleware - a Koa middleware
    */
   use(middleware: Middleware): void;
   /** serves GraphQL over WebSocket (graphql-ws) on /graphql of this server; call once the server exists */

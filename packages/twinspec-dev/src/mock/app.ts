@@ -22,35 +22,53 @@ import { createAnswers, schemaSampler, type MockRequest } from "./answers.js";
 import { mockSchema, TICK } from "./graphql.js";
 import { preferences } from "./prefer.js";
 
+/** What `buildMockApp` builds the mock from: the real server's AppDeps without a store; only `definition` and `logger` are required. */
 export interface MockAppDeps {
   /** the application whose specs the mock answers for (generated/wiring.ts `definition`); its domain is never called */
   definition: AppDefinition;
+  /** the pino logger request lines and errors are written to */
   logger: Logger;
-  /** HS256 secret that bearer tokens are signed with (AUTH_SECRET) */
-  /** HS256 secret (AUTH_SECRET); without it only the identity provider's tokens are accepted */
+  /** HS256 secret that bearer tokens are signed with (AUTH_SECRET); without it only the identity provider's tokens are accepted */
   authSecret?: string;
   /** an identity provider's JWKS, issuer and audience, as for the real server */
   identity?: Omit<VerifierOptions, "secret">;
+  /** when set, /metrics needs `Authorization: Bearer <metricsToken>` */
   metricsToken?: string;
-  /** as the real server's (AppDeps) */
+  /** how /metrics answers (default "served"), as the real server's (AppDeps) */
   metricsEndpoint?: TransportDeps["metricsEndpoint"];
+  /** GraphiQL's page on GET /graphql for browsers (default on) */
   graphiql?: boolean;
+  /** /docs, /openapi.json, /openapi.yaml (default on) */
   docs?: boolean;
+  /** WebSocket connections and SSE streams per address, operations per WebSocket (default 100 each) */
   connections?: TransportDeps["connections"];
+  /** metrics registry (default: one made here) */
   metrics?: Metrics;
+  /** largest request body, in bytes (413 beyond; default 1 MiB) */
   bodyLimit?: number;
   /** check every answer against the spec (default: on unless NODE_ENV=production) */
   responseValidation?: boolean;
+  /** origins allowed to call from browsers (CORS); ["*"] = any; default none */
   corsOrigins?: string[];
+  /** GraphQL introspection and limits (defaults: introspection on, depth 10, cost 5000, 30 aliases) */
   graphql?: Partial<GraphqlConfig>;
+  /** interval of WebSocket keep-alive pings (ms, default 12 000) */
   wsKeepAliveMs?: number;
   /** how often every subscription gets a mocked event (ms, default 5000) */
   eventIntervalMs?: number;
 }
 
+/** The mock server, not yet listening: hand `callback` to a server (createHttpServer), then `attach`. */
 export interface MockApp extends Pick<Transports, "callback" | "around"> {
+  /** the Koa app behind `callback` */
   koa: Koa;
+  /**
+   * Serves GraphQL over WebSocket (graphql-ws) on /graphql of this server; call once the server exists.
+   *
+   * @param server - the HTTP server whose request listener is `callback`
+   */
   attach(server: Server): void;
+  /** ends subscriptions and the mocked events' clock */
   close(): Promise<void>;
 }
 
@@ -61,6 +79,14 @@ const noDomain = new Proxy({}, {
   },
 });
 
+/**
+ * The mock server: every REST operation and GraphQL root field answered from the specs alone (openapi.yaml is read
+ * from the project's root), behind the real server's transports, with no domain and no database. Every instance
+ * counts as the caller's own; collection-wide operations still need `admin`. Each subscription gets a mocked event
+ * every `eventIntervalMs`.
+ *
+ * @param deps - the application and logger, and the optional settings `MockAppDeps` lists with their defaults
+ */
 export function buildMockApp({ definition, logger, authSecret, identity, metricsToken, metricsEndpoint, graphiql, docs, connections, metrics = createMetrics(), bodyLimit, responseValidation, corsOrigins, graphql = {}, wsKeepAliveMs, eventIntervalMs = 5000 }: MockAppDeps): MockApp {
   // The document generated/rest.ts was made from.
   const doc = loadDocument(projectFile("openapi.yaml"));

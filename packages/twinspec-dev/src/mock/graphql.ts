@@ -31,6 +31,7 @@ import { guardResolvers, loadTypeDefs } from "twinspec/internals";
 export const TICK = "mockTick";
 declare module "twinspec/events" {
   interface EventMap {
+    /** the mock server's clock: each tick's number, from 1 (every subscription of the mock answers on it) */
     [TICK]: number;
   }
 }

@@ -20,6 +20,7 @@ import { specOf } from "./spec.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
 import { newWorld, specReader, urlOf } from "./world.js";
 
+/** How the abuse walk runs; every field is optional. */
 export interface AbuseWalkOptions {
   /** what the test server is started with (a migrations folder, the application's middleware, …) */
   server?: TestServerOptions;
@@ -27,7 +28,7 @@ export interface AbuseWalkOptions {
   answerWithinMs?: number;
   /** graphql-ws connections one address may hold (default WS_MAX_CONNECTIONS_PER_ADDRESS, else 100) */
   wsConnectionsPerAddress?: number;
-  /** the WebSocket flood (false: not run) */
+  /** the WebSocket flood (default run; false: not run) */
   wsFlood?: boolean;
 }
 
@@ -41,7 +42,13 @@ type Verdict = string | undefined;
 const replaced = (body: Record<string, unknown>, key: string, json: string) => JSON.stringify({ ...body, [key]: "\u0000abuse" }).replace('"\\u0000abuse"', () => json);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Registers the abuse walk (a mocha suite) over the application's specs. */
+/**
+ * Registers the abuse walk (a mocha suite) over the application's specs: hostile requests that must each be refused
+ * with a code, in bounded time, the server staying healthy.
+ *
+ * @param definition - the application: generated/wiring.ts's `definition` (its specs are read from the project's root)
+ * @param options - time limits, the WebSocket flood and the server's options (`AbuseWalkOptions`); default none
+ */
 export function describeAbuseWalk(definition: AppDefinition, options: AbuseWalkOptions = {}): void {
   const reader = specReader(specOf(definition).doc);
   const answerWithin = options.answerWithinMs ?? 5_000;

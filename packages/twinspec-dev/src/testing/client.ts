@@ -4,16 +4,26 @@ import { NotYetImplemented } from "./pending.js";
 import { ADMIN_TOKEN } from "./tokens.js";
 import { responseText } from "./body.js";
 
+/** An answer as the kit's tests read it. */
 export interface Reply {
+  /** the status */
   status: number;
+  /** the response headers */
   headers: Headers;
+  /** the body as text ("" when none) */
   text: string;
+  /** the body parsed as JSON; undefined when it is empty or not JSON */
   json: any;
 }
 
 /**
  * fetch + JSON body (when there is one). Sends the admin token unless the caller sets Authorization itself
- * or passes `anonymous: true`.
+ * or passes `anonymous: true`. An answer from a stub (501 with the not-implemented problem type) throws
+ * NotYetImplemented, which the kit's tests report as pending.
+ *
+ * @param url - the whole URL (`${server.url}/books`)
+ * @param init - fetch's RequestInit, plus `json` (sent as the body, JSON-serialized, with Content-Type
+ *   application/json unless set) and `anonymous` (true: no Authorization header); default a GET with the admin token
  */
 export async function call(url: string, init: RequestInit & { json?: unknown; anonymous?: boolean } = {}): Promise<Reply> {
   const headers = new Headers(init.headers);
@@ -42,7 +52,15 @@ export async function replyOf(res: Response): Promise<Reply> {
   return { status: res.status, headers: res.headers, text, json };
 }
 
-/** A GraphQL request to `${base}/graphql` (the admin token unless `auth.token` says otherwise; "" sends none). */
+/**
+ * A GraphQL request: POST `${base}/graphql` with `{ query, variables }`, accepting application/graphql-response+json.
+ * An error with code NOT_IMPLEMENTED (a stub) throws NotYetImplemented, which the kit's tests report as pending.
+ *
+ * @param base - the server's URL (`server.url`)
+ * @param query - the document
+ * @param variables - its variables; default none
+ * @param auth - `token`: the bearer token sent (default the admin token; "" sends none)
+ */
 export async function gql(base: string, query: string, variables?: Record<string, unknown>, auth: { token?: string } = {}) {
   const headers: Record<string, string> = { accept: "application/graphql-response+json" };
   if (auth.token) headers.authorization = `Bearer ${auth.token}`;

@@ -13,6 +13,13 @@ const shared = globalThis as { __twinspecAnswered?: Map<string, Set<number>> };
 /** operationId → the statuses test servers answered for it */
 export const answered = (shared.__twinspecAnswered ??= new Map<string, Set<number>>());
 
+/**
+ * The Koa middleware that records, into `answered`, the status each operation was answered with: every test server
+ * of the kit runs it (`App.around`); a server of the application's own tests adds it for its answers to count.
+ *
+ * @param ctx - the request's Koa context
+ * @param next - the rest of the pipeline
+ */
 export const recordStatuses: Middleware = async (ctx, next) => {
   try {
     await next();
@@ -32,6 +39,7 @@ export const recordStatuses: Middleware = async (ctx, next) => {
  */
 export const BEFORE_ROUTING = ["408", "414", "431"] as const;
 
+/** What statusCoverageGate leaves out. */
 export interface CoverageOptions {
   /** statuses not counted (default BEFORE_ROUTING) */
   exempt?: readonly string[];
@@ -40,6 +48,9 @@ export interface CoverageOptions {
 /**
  * Registers a test (run it after every test that starts servers: last in file order, or last in the file) that
  * prints the coverage and fails unless every declared (operation, status) pair was produced by a test.
+ *
+ * @param definition - the application (its `operationSpecs`)
+ * @param options - the statuses not counted (`CoverageOptions`); default BEFORE_ROUTING
  */
 export function statusCoverageGate(definition: Pick<AppDefinition, "operationSpecs">, options: CoverageOptions = {}): void {
   const exempt = new Set<string>(options.exempt ?? BEFORE_ROUTING);

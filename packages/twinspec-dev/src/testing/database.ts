@@ -7,14 +7,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 
+/** Which database a test runs on. */
 export type TestDatabaseKind = "sqlite" | "postgres";
 
+/** The database tests run on: "postgres" when TEST_DATABASE=postgres, else "sqlite". */
 export const testDatabaseKind = (): TestDatabaseKind => (process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite");
 
-/** Where the PostgreSQL test schemas are made (trust auth on our machines and in CI). */
+/** Where the PostgreSQL test schemas are made: TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test (trust auth on our machines and in CI). */
 export const testPostgresUrl = () => process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
+/** A fresh, empty database (`freshDatabase`). */
 export interface TestDatabase {
+  /** which database it is */
   kind: TestDatabaseKind;
   /** a DATABASE_URL for openStore or a server process */
   url: string;
@@ -26,6 +30,13 @@ export interface TestDatabase {
 export const SCHEMA_PREFIX = "t_";
 const schemaName = () => `${SCHEMA_PREFIX}${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
 
+/**
+ * A fresh, empty database: a new SQLite file in a temporary folder, or a new schema in the PostgreSQL test database
+ * (`testPostgresUrl()`), reached through search_path in its URL. Not migrated: openStore or the server does that.
+ * `drop()` it when done.
+ *
+ * @param kind - which database (default `testDatabaseKind()`: TEST_DATABASE)
+ */
 export async function freshDatabase(kind: TestDatabaseKind = testDatabaseKind()): Promise<TestDatabase> {
   if (kind === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "twinspec-test-"));

@@ -22,7 +22,14 @@ function scopesOf(field: GraphQLField<unknown, unknown>): string[] | undefined {
 
 const codes = (res: { json: { errors?: { extensions?: { code?: string } }[] } }) => (res.json.errors ?? []).map((e) => e.extensions?.code);
 
-/** Registers the GraphQL authorization matrix over every protected root Query and Mutation field (a mocha suite). */
+/**
+ * Registers the GraphQL authorization matrix over every protected root Query and Mutation field (a mocha suite): no
+ * token UNAUTHENTICATED, a token lacking the scope FORBIDDEN, another owner's token FORBIDDEN where the data is
+ * owned, the right token neither.
+ *
+ * @param definition - the application: generated/wiring.ts's `definition` (its specs are read from the project's root)
+ * @param options - public fields and the server's options (`AuthMatrixOptions`); default none
+ */
 export function describeGraphqlAuthMatrix(definition: AppDefinition, options: AuthMatrixOptions = {}): void {
   const { graphqlSchema: schema, argumentValues, newWorld } = specOf(definition);
   const { graphqlOwnership } = definition.contract;

@@ -3,16 +3,23 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { TEST_SECRET } from "./tokens.js";
 
+/** A server running as a process of its own, listening. */
 export interface ServerProcess {
+  /** the URL it logged it listens on ("http://127.0.0.1:PORT") */
   url: string;
+  /** the process (send it SIGTERM to stop it) */
   child: ChildProcess;
+  /** everything it wrote to stdout and stderr so far */
   output: () => string;
+  /** resolves with its exit code (null when a signal ended it) */
   exited: Promise<number | null>;
 }
 
+/** How `spawnServer` starts a server; every field is optional. */
 export interface SpawnOptions {
   /** added to the test defaults (127.0.0.1 on a free port, TEST_SECRET, info logs, rate limits × 1000) */
   env?: Record<string, string>;
+  /** its working directory (default this process's) */
   cwd?: string;
   /** how long it may take to listen before it is killed (default 15 s) */
   timeoutMs?: number;
@@ -23,13 +30,25 @@ export interface SpawnOptions {
 /**
  * `entry` run by tsx, as `npm start` runs src/main.ts: with the export conditions this test process was started with
  * (`--conditions`), so the child resolves packages as the tests do.
+ *
+ * @param env - environment variables added to the test defaults (`SpawnOptions.env`)
+ * @param entry - the file run (default "src/main.ts")
+ * @param options - working directory, start timeout, process group (`SpawnOptions` without `env`); default none
  */
 export function startProcess(env: Record<string, string>, entry = "src/main.ts", options: Omit<SpawnOptions, "env"> = {}): Promise<ServerProcess> {
   const conditions = process.execArgv.filter((arg) => arg.startsWith("--conditions=") || arg.startsWith("-C="));
   return spawnServer(process.execPath, [...conditions, "--import", "tsx", entry], { ...options, env });
 }
 
-/** Any command that starts a server and logs its `"url"` (npm start, node on a production install). */
+/**
+ * Any command that starts a server and logs its `"url"` (npm start, node on a production install): resolves once it
+ * does; rejects when it exits first, or kills it and rejects when it does not within the timeout. Stop it yourself
+ * (`child.kill()`).
+ *
+ * @param command - the executable
+ * @param args - its arguments
+ * @param options - environment, working directory, start timeout, process group (`SpawnOptions`); default none
+ */
 export async function spawnServer(command: string, args: string[], { env = {}, cwd, timeoutMs = 15_000, detached = false }: SpawnOptions = {}): Promise<ServerProcess> {
   const child = spawn(command, args, {
     cwd,

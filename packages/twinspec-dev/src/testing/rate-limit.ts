@@ -5,7 +5,14 @@ import { parseList, serializeList, type Item } from "structured-headers";
 import type { AppDefinition } from "twinspec/internals";
 import type { BudgetSpec } from "twinspec/internals";
 
-/** Every budget of the application's specs as `limit` per hour, unless given. */
+/**
+ * Every budget of the application's specs with a window of an hour (so no window ends mid-test): what a test
+ * server's `rateLimits.overrides` takes.
+ *
+ * @param definition - the application (its `contract.rateLimits.budgets`)
+ * @param limits - the limit of some budgets by name
+ * @param others - the limit of every other budget (default 1000)
+ */
 export function hourly(definition: Pick<AppDefinition, "contract">, limits: Record<string, number>, others = 1000): Record<string, BudgetSpec> {
   return Object.fromEntries(Object.keys(definition.contract.rateLimits.budgets).map((name) => [name, { limit: limits[name] ?? others, window: 3600 }]));
 }
@@ -14,6 +21,9 @@ export function hourly(definition: Pick<AppDefinition, "contract">, limits: Reco
  * The RateLimit-Policy and RateLimit fields of an answer (draft-ietf-httpapi-ratelimit-headers-10), read by a Structured
  * Field parser we did not write (structured-headers): each a List of one Item, the budget's name as an sf-string with
  * Integer parameters (q, w; r, t), the same name in both, serialized canonically — and none of the -06 fields left.
+ * Asserts all that, and returns `{ policy, limit, window, remaining, reset, retryAfter }`.
+ *
+ * @param headers - the answer's headers (fetch's Headers, or Node's header object)
  */
 export const rateLimitFields = (headers: Headers | Record<string, string | string[] | undefined>) => {
   const get = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers[name] as string | undefined)) ?? undefined;

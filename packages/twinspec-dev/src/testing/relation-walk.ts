@@ -14,14 +14,23 @@ import { startServer, type TestServer, type TestServerOptions } from "./server.j
 import { specOf } from "./spec.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
 
+/** How the N+1 walk runs; every field is optional. */
 export interface RelationWalkOptions {
+  /** what the test server is started with (a migrations folder, the application's middleware, …) */
   server?: TestServerOptions;
-  /** worlds (one instance of every resource each, with its own owner) made before the first reading, and in all */
+  /** worlds (one instance of every resource each, with its own owner) made before the first reading (default 2) */
   few?: number;
+  /** worlds made in all, before the second reading (default 8) */
   many?: number;
 }
 
-/** Registers the N+1 walk over every relation of the application's specs (a mocha suite). */
+/**
+ * Registers the N+1 walk over every relation of the application's specs (a mocha suite): what reading a relation
+ * costs in database queries must not grow with the number of parents. Nothing is registered without relations.
+ *
+ * @param definition - the application: generated/wiring.ts's `definition` (its specs are read from the project's root)
+ * @param options - how many worlds and the server's options (`RelationWalkOptions`); default none
+ */
 export function describeRelationWalk(definition: AppDefinition, options: RelationWalkOptions = {}): void {
   const spec = specOf(definition);
   const { relations, resources } = definition.contract;

@@ -10,15 +10,23 @@ import { startServer, type TestServer, type TestServerOptions } from "./server.j
 import { specOf, type Operation } from "./spec.js";
 import { token } from "./tokens.js";
 
+/** How the authorization matrices run; every field is optional. */
 export interface AuthMatrixOptions {
   /** operationIds (REST) or coordinates ("Query.books", GraphQL) the specs leave public on purpose (default none) */
   public?: readonly string[];
+  /** what the test server is started with (a migrations folder, the application's middleware, …) */
   server?: TestServerOptions;
 }
 
 const scopesOf = (op: Operation) => op.security[0].flatMap((r) => r.scopes);
 
-/** Registers the REST authorization matrix over every secured operation (a mocha suite). */
+/**
+ * Registers the REST authorization matrix over every secured operation (a mocha suite): no token 401, a token
+ * lacking the scope 403, another owner's token 403 where the data is owned, the right token neither.
+ *
+ * @param definition - the application: generated/wiring.ts's `definition` (its specs are read from the project's root)
+ * @param options - public operations and the server's options (`AuthMatrixOptions`); default none
+ */
 export function describeRestAuthMatrix(definition: AppDefinition, options: AuthMatrixOptions = {}): void {
   const { operations, send, newWorld } = specOf(definition);
   const { restOwnership, scopes: allScopes } = definition.contract;

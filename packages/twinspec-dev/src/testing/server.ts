@@ -15,10 +15,15 @@ import { recordStatuses } from "./coverage.js";
 import { freshDatabase, type TestDatabase } from "./database.js";
 import { TEST_SECRET } from "./tokens.js";
 
+/** A test server, listening (`startServer`). */
 export interface TestServer {
+  /** its URL ("http://127.0.0.1:PORT") */
   url: string;
+  /** the application it serves (its services, bus, metrics) */
   app: App;
+  /** its database */
   store: Store;
+  /** stops it: ends subscriptions and connections, closes the store, drops the database unless `options.database` was given */
   close(): Promise<void>;
 }
 
@@ -27,7 +32,9 @@ export interface TestServer {
  * "unavailable") with SQLite's I/O error, as when the disk or the database is gone.
  */
 export interface Faults {
+  /** true: every query fails (set and reset it during a test) */
   armed: boolean;
+  /** how queries fail: "unexpected" (default: an error nobody expects, a masked 500) or "unavailable" (503) */
   kind?: "unexpected" | "unavailable";
 }
 
@@ -43,17 +50,28 @@ const faultHook = (faults: Faults) => () => {
  */
 export const TEST_RATE_LIMITS = { factor: 1000 };
 
+/**
+ * How `startServer` starts a server; every field is optional. Besides these, AppDeps's `graphql`, `wsKeepAliveMs`,
+ * `jobs` (default poll 50 ms, lease 1 s), `events`, `tracing`, `identity`, `rateLimits` (default TEST_RATE_LIMITS),
+ * `connections`, `graphiql`, `docs`, `metricsToken` and `metricsEndpoint`, as buildApp takes them.
+ */
 export type TestServerOptions = {
+  /** largest request body, in bytes (default 1 MiB) */
   bodyLimit?: number;
+  /** origins allowed to call from browsers (CORS); default none */
   corsOrigins?: string[];
+  /** a switch that makes every query fail while armed; default none */
   faults?: Faults;
   /** null: no HS256 secret at all */
   authSecret?: string | null;
 } & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "events" | "tracing" | "identity" | "rateLimits" | "connections" | "graphiql" | "docs" | "metricsToken" | "metricsEndpoint"> & {
+    /** the logger (default a silent one, or TEST_LOG_LEVEL's level) */
     logger?: AppDeps["logger"];
-    /** a database shared with other servers (several instances), left for its owner to drop */
+    /** a database shared with other servers (several instances), left for its owner to drop; default a fresh one */
     database?: TestDatabase;
+    /** openStore's options (migrations folder, PostgreSQL pool and probe, beforeQuery) */
     store?: Omit<StoreOptions, "onQuery" | "countQuery">;
+    /** the HTTP server's limits, over DEFAULT_SERVER_LIMITS */
     server?: Partial<ServerLimits>;
     /** the application's Koa middleware (App.use), as `serve`'s `middleware` adds it */
     middleware?: Middleware[];
@@ -64,6 +82,14 @@ export type TestServerOptions = {
 /** A poll interval no test outlives. */
 const NEVER_MS = 3_600_000;
 
+/**
+ * A real server for tests: `definition` given to buildApp over a fresh, migrated database, listening on an
+ * ephemeral 127.0.0.1 port, its job queue started; tokens signed with TEST_SECRET verify, rate limits are the
+ * specs' × 1000, and every (operation, status) it answers counts for statusCoverageGate. `close()` it after.
+ *
+ * @param definition - the application: generated/wiring.ts's `definition`
+ * @param options - limits, faults, database and the AppDeps it passes on (`TestServerOptions`); default none
+ */
 export async function startServer(definition: AppDefinition, options: TestServerOptions = {}): Promise<TestServer> {
   const database = options.database ?? (await freshDatabase());
   const metrics = createMetrics();

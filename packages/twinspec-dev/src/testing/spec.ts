@@ -11,11 +11,29 @@ import type { OperationSpec } from "twinspec/internals";
 import { projectFile } from "twinspec/internals";
 import { call } from "./client.js";
 
+/** One operation of the specs, as the kit reads it: the runtime's OperationSpec. */
 export type Operation = OperationSpec;
 export type TestDefinition = Pick<AppDefinition, "operationSpecs" | "contract">;
 
+/**
+ * The names of a path template's parameters, in order ("/members/{memberId}/loans/{loanId}" → ["memberId", "loanId"]).
+ *
+ * @param path - a path template as the spec writes it
+ */
 export const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+/**
+ * Whether the operation declares this exact status (not a range, not default).
+ *
+ * @param op - the operation
+ * @param status - the status
+ */
 export const declares = (op: Operation, status: number) => String(status) in op.responses;
+/**
+ * The operation's path with each parameter replaced by the id `ids` gives it (URL-encoded).
+ *
+ * @param op - the operation
+ * @param ids - values by path parameter name (a World's `ids`)
+ */
 export const urlOf = (op: Operation, ids: Record<string, string>) => op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name]));
 
 /**
@@ -35,7 +53,6 @@ function formData(op: Operation, example: Record<string, unknown>): FormData {
   return form;
 }
 
-/** Polls a status monitor until its representation stops changing (the same ETag five reads running, 50 ms apart). */
 /**
  * A document calling the root field `root.field` alone, one variable per argument `values` gives, selecting
  * __typename under an object; `alias` names its answer, `also` is selected beside it.
@@ -52,6 +69,14 @@ export function fieldCall(root: string, field: GraphQLField<unknown, unknown>, v
   };
 }
 
+/**
+ * Polls a status monitor (a job) until its representation stops changing (the same ETag five reads running, 50 ms
+ * apart), with the admin token; resolves to its last body, or rejects when it still changes after `timeoutMs`.
+ *
+ * @param base - the server's URL
+ * @param url - the monitor's path (a 202's Location)
+ * @param timeoutMs - how long it may keep changing, in ms (default 10 000)
+ */
 export async function settle(base: string, url: string, timeoutMs = 10_000) {
   const until = Date.now() + timeoutMs;
   let last = "";
@@ -67,6 +92,7 @@ export async function settle(base: string, url: string, timeoutMs = 10_000) {
   }
 }
 
+/** One live instance of every resource, made over the API (`Spec.newWorld`). */
 export interface World {
   /** by id name: one live instance of every resource (owned by `owner` where owned) */
   ids: Record<string, string>;
@@ -78,7 +104,12 @@ export interface World {
 
 const cache = new WeakMap<object, ReturnType<typeof readSpec>>();
 
-/** The kit's reading of an application's specs (read once per definition). */
+/**
+ * The kit's reading of an application's specs (read once per definition): its operations, resources, GraphQL schema,
+ * sample bodies and schemas, and the means to send an operation and to make a World.
+ *
+ * @param definition - the application (its `operationSpecs` and `contract`); openapi.yaml and schema.graphql are read from the project's root
+ */
 export function specOf(definition: TestDefinition) {
   let spec = cache.get(definition);
   if (!spec) cache.set(definition, (spec = readSpec(definition)));
@@ -91,7 +122,11 @@ function readSpec(definition: TestDefinition) {
   const { resources, graphqlInputs } = definition.contract;
   const graphqlSchema: GraphQLSchema = buildSchema(loadTypeDefs());
 
-  /** The node a $ref points at, through any number of $refs. */
+  /**
+   * The node a $ref points at, through any number of $refs.
+   *
+   * @param node - a node of openapi.yaml (a $ref or not)
+   */
   const resolve = (node: unknown): JsonObject => {
     let s = node as JsonObject;
     while (isObject(s) && typeof s.$ref === "string") s = s.$ref.slice(2).split("/").reduce<any>((n, key) => n[key], doc);
@@ -99,7 +134,11 @@ function readSpec(definition: TestDefinition) {
   };
   const rawOperation = (op: { path: string; method: string }): JsonObject => resolve((doc.paths as JsonObject)[op.path])[op.method.toLowerCase()] as JsonObject;
 
-  /** The operation's request body example (requestBody content example), with its media type. */
+  /**
+   * The operation's request body example (requestBody content example), with its media type.
+   *
+   * @param op - the operation
+   */
   function sampleBody(op: Operation): { type: string; body: unknown } | undefined {
     const body = resolve(rawOperation(op).requestBody);
     if (!isObject(body) || !isObject(body.content)) return undefined;
@@ -107,14 +146,23 @@ function readSpec(definition: TestDefinition) {
     return undefined;
   }
 
-  /** The request body schema openapi.yaml gives an operation (for its first media type), resolved. */
+  /**
+   * The request body schema openapi.yaml gives an operation (for its first media type), resolved.
+   *
+   * @param op - the operation (its path and method)
+   */
   function bodySchema(op: { path: string; method: string }): JsonObject | undefined {
     const body = resolve(rawOperation(op).requestBody);
     const first = isObject(body?.content) ? (Object.values(body.content)[0] as JsonObject) : undefined;
     return first?.schema ? resolve(first.schema) : undefined;
   }
 
-  /** A parameter's schema, resolved. */
+  /**
+   * A parameter's schema, resolved.
+   *
+   * @param op - the operation (its path and method)
+   * @param name - the parameter's name
+   */
   function parameterSchema(op: { path: string; method: string }, name: string): JsonObject | undefined {
     const item = resolve((doc.paths as JsonObject)[op.path]);
     const params = [...((item.parameters as unknown[]) ?? []), ...((rawOperation(op).parameters as unknown[]) ?? [])].map(resolve);
@@ -122,10 +170,20 @@ function readSpec(definition: TestDefinition) {
     return found?.schema ? resolve(found.schema) : undefined;
   }
 
-  /** The resource (tag and facts) whose id property is `name`. */
+  /**
+   * The resource (tag and facts) whose id property is `name`.
+   *
+   * @param name - a parameter or property name ("bookId")
+   */
   const resourceOfParam = (name: string): [string, ResourceInfo] | undefined => Object.entries(resources).find(([, r]) => r.id === name);
 
-  /** A value for each argument the field needs: ids by name, else the paired operation's sample body (or its properties). */
+  /**
+   * A value for each argument the field needs: ids by name, else the paired operation's sample body (or its properties).
+   *
+   * @param root - the root type ("Query", "Mutation")
+   * @param field - the root field
+   * @param ids - values by id name (a World's `ids`)
+   */
   function argumentValues(root: string, field: GraphQLField<unknown, unknown>, ids: Record<string, string>): Record<string, unknown> {
     const rules = graphqlInputs[`${root}.${field.name}`];
     const op = rules && operations.find((o) => o.operationId === rules.operationId);
@@ -139,14 +197,28 @@ function readSpec(definition: TestDefinition) {
     return values;
   }
 
-  /** The sample body with each property named like a resource's id (x-resource) set to the instance `ids` names. */
+  /**
+   * The sample body with each property named like a resource's id (x-resource) set to the instance `ids` names.
+   *
+   * @param op - the operation
+   * @param ids - values by id name (a World's `ids`)
+   */
   function bodyWithIds(op: Operation, ids: Record<string, string>): unknown {
     const sample = sampleBody(op)?.body;
     if (!isObject(sample)) return sample;
     return Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, resourceOfParam(k) && ids[k] && !pathParams(op.path).includes(k) ? ids[k] : v]));
   }
 
-  /** Sends the operation with its sample body (ids of other resources in it from `ids`), or `body`, to the instances `ids` names. */
+  /**
+   * Sends the operation with its sample body (ids of other resources in it from `ids`), or `body`, to the instances
+   * `ids` names; redirects are not followed.
+   *
+   * @param base - the server's URL
+   * @param op - the operation
+   * @param ids - values by id name (a World's `ids`): the path's parameters and the ids in the body
+   * @param init - `headers` added; `body` sent instead of the sample (JSON-serialized unless a string); `raw` sent as
+   *   it is; `token`: the bearer token (default the admin token; null sends none)
+   */
   function send(base: string, op: Operation, ids: Record<string, string>, init: { headers?: Record<string, string>; body?: unknown; raw?: string; token?: string | null } = {}) {
     const sample = sampleBody(op);
     const body = init.raw ?? init.body ?? bodyWithIds(op, ids);
@@ -163,7 +235,11 @@ function readSpec(definition: TestDefinition) {
     });
   }
 
-  /** The operation that makes a resource: it answers 201 or 202 with a Location, its body that resource's schema (POST first). */
+  /**
+   * The operation that makes a resource: it answers 201 or 202 with a Location, its body that resource's schema (POST first).
+   *
+   * @param resource - the resource's tag
+   */
   function creatorOf(resource: string): Operation {
     const schema = `#/components/schemas/${resources[resource].schema}`;
     const answersWith = (op: Operation) =>
@@ -187,6 +263,8 @@ function readSpec(definition: TestDefinition) {
    * (an instance of the self-owned resource), each made with fresh dependencies — what its path or its body names of
    * other resources (a body property named like a resource's id gets a real one, made first) — except that owner.
    * Jobs and other asynchronous results are settled (their representation no longer changes). `other` is a second owner.
+   *
+   * @param base - the server's URL
    */
   async function newWorld(base: string): Promise<World> {
     const ids: Record<string, string> = {};
@@ -228,10 +306,15 @@ function readSpec(definition: TestDefinition) {
   }
 
   return {
+    /** openapi.yaml, parsed */
     doc,
+    /** every operation (`definition.operationSpecs`) */
     operations,
+    /** every resource by tag (`definition.contract.resources`) */
     resources,
+    /** schema.graphql, built */
     graphqlSchema,
+    /** the rules a root field's arguments share with its paired operation (`definition.contract.graphqlInputs`) */
     graphqlInputs,
     principals,
     resolve,
@@ -251,4 +334,5 @@ function readSpec(definition: TestDefinition) {
   };
 }
 
+/** What `specOf` reads from an application's specs. */
 export type Spec = ReturnType<typeof specOf>;

@@ -16,6 +16,7 @@ import { startServer, type Faults, type TestServer, type TestServerOptions } fro
 import { declares, fieldCall, pathParams, specOf, urlOf, type Operation } from "./spec.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
 
+/** How the status walks run. */
 export interface StatusWalkOptions {
   /** what the test servers are started with beyond the walks' own options (a migrations folder, …) */
   server?: TestServerOptions;
@@ -24,7 +25,13 @@ export interface StatusWalkOptions {
 const BODY_LIMIT = 4096;
 const hasHeader = (op: Operation, name: string) => op.parameters.some((p) => p.in === "header" && p.name === name);
 
-/** Registers the status walks over every operation of the application's openapi.yaml (mocha suites). */
+/**
+ * Registers the status walks over every operation of the application's openapi.yaml (mocha suites): the declared
+ * statuses every operation of a kind can answer (204, 304, 400, 404, 406, 409, 410, 412, 413, 415, 422, 429, 500, 503).
+ *
+ * @param definition - the application: generated/wiring.ts's `definition` (its specs are read from the project's root)
+ * @param options - the servers' options (`StatusWalkOptions`); default none
+ */
 export function describeStatusWalks(definition: AppDefinition, options: StatusWalkOptions = {}): void {
   const spec = specOf(definition);
   const { operations, sampleBody, resourceOfParam } = spec;

@@ -22,32 +22,38 @@ import { ADMIN_SUBJECT, token } from "./tokens.js";
 import { replyOf, type Reply } from "./client.js";
 import { newWorld, specReader, urlOf } from "./world.js";
 
+/** Where the API walk's test servers keep their data; every field is optional. */
 export interface ApiWalkOptions {
-  /** the application's migrations folder (default: src/migrations of the project) */
+  /** the application's migrations folder, a path or a file: URL (default: src/migrations of the project) */
   migrations?: string | URL;
-  /** the database (default: a fresh one, as every test server of the kit: see database.ts) */
+  /** the database, shared by the walks' servers and never dropped (default: a fresh one per server, as every test server of the kit: see database.ts) */
   databaseUrl?: string;
 }
 
+/** What `walkApi` runs: every part on by default; `false` leaves one out, an object gives it options. */
 export interface WalkOptions extends ApiWalkOptions {
-  /** the authorization matrices (false: not run) */
+  /** the authorization matrices (default run; false: not run) */
   authMatrices?: false | Omit<AuthMatrixOptions, "server">;
-  /** the status walks (false: not run) */
+  /** the status walks (default run; false: not run) */
   statusWalks?: boolean;
-  /** the REST and GraphQL fuzzers (false: not run) */
+  /** the REST and GraphQL fuzzers (default run; false: not run) */
   fuzz?: false | Omit<FuzzOptions, "server">;
-  /** the N+1 walk over every relation (false: not run) */
+  /** the N+1 walk over every relation (default run; false: not run) */
   relationWalk?: boolean;
-  /** the abuse walk: hostile requests that must be refused with a code (false: not run) */
+  /** the abuse walk: hostile requests that must be refused with a code (default run; false: not run) */
   abuseWalk?: false | Omit<AbuseWalkOptions, "server">;
-  /** the per-(operation, status) coverage gate, registered last (false: not run) */
+  /** the per-(operation, status) coverage gate, registered last (default run; false: not run) */
   coverageGate?: false | CoverageOptions;
 }
 
 /**
  * Everything the kit walks, registered as mocha suites in this order: the API walk (describeApiWalk), both
  * authorization matrices, the status walks, both fuzzers, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
- * of them (and any test of the application that runs before, with the kit's startServer) produced.
+ * of them (and any test of the application that runs before, with the kit's startServer) produced. Call it at the
+ * top level of a mocha test file (`walkApi(definition)`).
+ *
+ * @param definition - the application: generated/wiring.ts's `definition` (its specs are read from the project's root)
+ * @param options - what to leave out or tune, and where the servers keep their data (`WalkOptions`); default everything
  */
 export function walkApi(definition: AppDefinition, options: WalkOptions = {}): void {
   const server = serverOptions(options);
@@ -78,6 +84,9 @@ function serverOptions(options: ApiWalkOptions): TestServerOptions {
 /**
  * The API walk: every operation and root field sent once with the specs' examples against one instance of every
  * resource; statuses declared, never a 500; 401 without a token; no INTERNAL_SERVER_ERROR; stubs pending.
+ *
+ * @param definition - the application: generated/wiring.ts's `definition` (its specs are read from the project's root)
+ * @param options - migrations folder and database (`ApiWalkOptions`); default none
  */
 export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptions = {}): void {
   const reader = specReader(specOf(definition).doc);

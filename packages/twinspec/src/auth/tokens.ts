@@ -6,8 +6,11 @@ import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload, typ
 import { KeysUnavailableError, remoteKeys, type JwksOptions } from "./jwks.js";
 import type { Principal } from "./principal.js";
 
+/** What `signToken` puts in a token. */
 export interface TokenClaims {
+  /** `sub`: the owner id it acts for, or an admin's name */
   sub: string;
+  /** `scope`: its scopes, space-separated ("books:read loans:write"); "admin" acts for every owner */
   scope: string;
   /** lifetime in seconds */
   ttlSeconds: number;
@@ -21,6 +24,13 @@ export interface TokenClaims {
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 
+/**
+ * A bearer token (JWT, HS256) signed with `secret`: what `twinspec token` prints, and tests sign with. It carries
+ * `sub`, `scope`, `iat`, `exp`, and `nbf`, `iss` and `aud` when the claims give them.
+ *
+ * @param secret - the HS256 secret the server verifies with (AUTH_SECRET)
+ * @param claims - subject, scopes, lifetime and the optional claims (`TokenClaims`)
+ */
 export async function signToken(secret: string, claims: TokenClaims): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const jwt = new SignJWT({ scope: claims.scope }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setSubject(claims.sub).setIssuedAt(now).setExpirationTime(now + claims.ttlSeconds);
@@ -36,6 +46,7 @@ export class InvalidTokenError extends Error {}
 /** Algorithms of the identity provider's keys ("Ed25519" is the fully-specified name of EdDSA over Ed25519). */
 const JWKS_ALGORITHMS = ["RS256", "ES256", "EdDSA", "Ed25519"];
 
+/** What a TokenVerifier accepts: HS256 with `secret`, the identity provider's keys from `jwksUrl`, or both. */
 export interface VerifierOptions {
   /** HS256 shared secret (AUTH_SECRET); without it HS256 tokens are refused */
   secret?: string;
@@ -51,6 +62,11 @@ export interface VerifierOptions {
   maxCached?: number;
 }
 
+/**
+ * Verifies bearer tokens: their signature (HS256 with the secret, RS256 / ES256 / EdDSA with the identity provider's
+ * keys; the algorithm picks which), `exp` and `sub` (required), and `iss` and `aud` when configured. Scopes come from
+ * `scope` and `scp`. Verified tokens are cached until they expire. `buildApp` makes the server's.
+ */
 export class TokenVerifier {
   private readonly cache = new Map<string, Principal>();
   private readonly maxCached: number;
@@ -59,6 +75,7 @@ export class TokenVerifier {
   private readonly claims: JWTVerifyOptions;
   private readonly accepted: string[];
 
+  /** @param options - the secret and/or the identity provider's JWKS, and the claims checked (`VerifierOptions`) */
   constructor(private readonly options: VerifierOptions) {
     this.maxCached = options.maxCached ?? 10_000;
     if (options.secret) this.secret = key(options.secret);
@@ -67,7 +84,11 @@ export class TokenVerifier {
     this.accepted = [...(this.secret ? ["HS256"] : []), ...(this.keys ? ["RS256", "ES256", "EdDSA"] : [])];
   }
 
-  /** The principal of a token verified before and not expired since, without waiting; else undefined. */
+  /**
+   * The principal of a token verified before and not expired since, without waiting; else undefined.
+   *
+   * @param token - the token, as the Authorization header carries it after "Bearer "
+   */
   cached(token: string): Principal | undefined {
     const cached = this.cache.get(token);
     if (!cached) return undefined;
@@ -83,6 +104,12 @@ export class TokenVerifier {
     return cached;
   }
 
+  /**
+   * The principal a token stands for; rejects with an error saying why a token is refused (expired, bad signature,
+   * wrong issuer or audience, keys unavailable, …), in words a client developer can act on.
+   *
+   * @param token - the token, as the Authorization header carries it after "Bearer "
+   */
   async verify(token: string): Promise<Principal> {
     const cached = this.cached(token);
     if (cached) return cached;

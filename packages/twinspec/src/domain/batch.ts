@@ -3,7 +3,14 @@ import type { Kysely } from "kysely";
 import { preparedInColumns } from "../store/columnar.js";
 import type { Projection } from "./projection.js";
 
-/** Every id of `ids` mapped to its rows (possibly none), in the order the rows came. */
+/**
+ * Every id of `ids` mapped to its rows (possibly none), in the order the rows came: what a batch loader answers.
+ *
+ * @param ids - the keys asked for (a loader's keys); each is in the map, with [] when no row has it
+ * @param rows - the rows read for them
+ * @param keyOf - the key a row belongs to (its parent's id); a row whose key is not in `ids` is dropped
+ * @param toItem - a row as the item handed back
+ */
 export function groupBy<Row, T>(ids: readonly string[], rows: Row[], keyOf: (row: Row) => string, toItem: (row: Row) => T): Map<string, T[]> {
   const groups = new Map<string, T[]>(ids.map((id) => [id, []]));
   for (const row of rows) groups.get(keyOf(row))?.push(toItem(row));
@@ -13,7 +20,14 @@ export function groupBy<Row, T>(ids: readonly string[], rows: Row[], keyOf: (row
 /**
  * The live rows (deleted_at null) of a table for many parents in one query, oldest first (the order of an index on
  * (parentColumn, created_at, idColumn): no sort step), each mapped by the projection of the fields asked for. The
- * query is compiled once per number of parents and set of columns.
+ * query is compiled once per number of parents and set of columns. Returns `(parentIds, fields?) => Promise<Map>`:
+ * each parent's models (every parent in the map, [] without rows), read through `projection(fields)`.
+ *
+ * @param db - the store's Kysely handle (`deps.store.db`)
+ * @param table - the table the rows are in; it has `deleted_at` and `created_at` columns
+ * @param parentColumn - the column naming a row's parent; the projection must select it (one of its `keys`)
+ * @param idColumn - the rows' id column, which breaks ties between rows created in the same millisecond
+ * @param projection - the model's projections (what `projections(readers, keys)` returns)
  */
 export function liveRowsByParent<Row, Model>(
   db: Kysely<any>,

@@ -5,10 +5,18 @@ import type { Store } from "../store/database.js";
 import type { EventBus } from "../store/events.js";
 import type { JobQueue } from "../store/job-queue.js";
 
+/**
+ * What each domain module's `createService(deps)` is given (generated/wiring.ts's `Deps` is this with the
+ * application's `Services`).
+ */
 export interface ServiceDeps<Services = unknown> {
+  /** the open database (`deps.store.db`: the Kysely instance queries run on) */
   store: Store;
+  /** where the domain publishes its changes (subscriptions listen there) */
   bus: EventBus;
+  /** the durable job queue: register job kinds' handlers, kick it after enqueueing */
   queue: JobQueue;
+  /** the application's logger */
   log: Logger;
   /**
    * Every service of the application, by tag: typed with generated/wiring.ts's `Deps` (= ServiceDeps<Services>),

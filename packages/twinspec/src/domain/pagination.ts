@@ -4,17 +4,29 @@ import { prepared } from "../store/prepared.js";
 import { InvalidInputError } from "./errors.js";
 import type { Projection } from "./projection.js";
 
+/** Which page a list asks for (REST's `limit` and `cursor` query parameters, GraphQL's `first` and `after`). */
 export interface PageRequest {
   /** page size, within the bounds the specs give (limit / first) */
   limit: number;
+  /** where the page starts: the `nextCursor` of the page before; none for the first page (a cursor this API did not issue is an InvalidInputError at "/cursor") */
   cursor?: string;
 }
 
+/** One page of a list. */
 export interface Page<T> {
+  /** the page's items, in (created_at, id) order: at most the `limit` asked for */
   items: T[];
+  /** the cursor of the next page, or null on the last one */
   nextCursor: string | null;
 }
 
+/**
+ * The opaque cursor of a position in (created_at, id) order, as keysetPager makes them: for a list the domain pages
+ * by hand.
+ *
+ * @param createdAt - the row's created_at (ISO-8601)
+ * @param id - the row's id
+ */
 export function encodeCursor(createdAt: string, id: string): string {
   return Buffer.from(JSON.stringify([createdAt, id])).toString("base64url");
 }
@@ -90,6 +102,13 @@ export function keysetPager<DB, TB extends keyof DB, Row extends { created_at: s
  * made of it). Each projection's pager (its two compiled queries) is made on first use; a model's fields bound them.
  * `sample`, `idColumn` and `idOf` are keysetPager's.
  *
+ * @param db the store's Kysely handle (`deps.store.db`)
+ * @param base given the columns to select (the projection's, created_at added), returns keysetPager's `base`: the
+ *   rows to page as a function of the list's own parameters
+ * @param sample example values of those parameters, one per parameter (`[]` when there are none), to compile the
+ *   queries before any request (keysetPager's `sample`)
+ * @param idColumn the id column, which breaks ties of created_at; qualified ("table.id") for a base query that joins
+ * @param idOf a row's id (the cursor is made of its created_at and this)
  * @returns `(projection, page, ...scope) => Promise<Page<Model>>`, the page read through that projection
  */
 export function projectedPager<Row extends { created_at: string }, Scope extends string[]>(

@@ -6,21 +6,41 @@
 type FieldReader<Row, V> = {
   [C in keyof Row & string]: { column: C; read: (value: Row[C]) => V } | (Row[C] extends V ? { column: C; read?: undefined } : never);
 }[keyof Row & string];
+/**
+ * Where each field of a model comes from, for `projections`: per field, `{ column }` (the column's value as it is)
+ * or `{ column, read }` (the value turned into the field's by `read`).
+ */
 export type FieldReaders<Row, Model> = { [K in keyof Model]-?: FieldReader<Row, Model[K]> };
 
+/** Some fields of a model: the columns they are read from, and the row → model mapping of those fields only. */
 export interface Projection<Row, Model> {
+  /** the columns to select: those of the fields asked for, and of the model's keys */
   columns: (keyof Row & string)[];
   /** the columns as one string: what tells two projections' reads apart (made once) */
   key: string;
   /** the model with the projected fields only: read no other field of it */
-  map: (row: Row) => Model;
+  map: (
+    /** a row holding (at least) `columns` */
+    row: Row,
+  ) => Model;
   /**
    * The same from the row's values in the order of `columns` (better-sqlite3's raw rows): a batch of 500 rows then
    * allocates 500 models, not 500 row objects besides.
+   *
+   * @param values - a row's values, in the order of `columns`
    */
   mapValues: (values: readonly unknown[]) => Model;
 }
 
+/**
+ * Projections of one model: returns `(fields?) => Projection`, the projection of the fields a caller asks for
+ * (`selectedFields(info)`; names that are not fields of the model are ignored) and of `keys` always, or of every
+ * field without `fields`. Each projection is made once and cached.
+ *
+ * @param readers - every field of the model and where it comes from
+ * @param keys - the fields every projection has whatever is asked: those that identify and relate the model (its
+ *   id, its parent's id)
+ */
 export function projections<Row, Model>(readers: FieldReaders<Row, Model>, keys: readonly (keyof Model & string)[]) {
   const all = Object.keys(readers) as (keyof Model & string)[];
   if (all.includes("__proto__" as keyof Model & string)) throw new Error("a model field may not be named __proto__");

@@ -5,12 +5,21 @@ import type { Principal } from "../auth/principal.js";
 import type { EventBus } from "../store/events.js";
 import type { LiveStreams } from "./streams.js";
 
-// A type alias (not an interface) so graphql-http accepts it as a record.
+/**
+ * What every resolver receives as its context (generated/wiring.ts's `GraphqlContext` is this with the application's
+ * `Services` and loaders); one per GraphQL operation. A type alias, not an interface, so graphql-http accepts it as a
+ * record.
+ */
 export type GraphqlContext<Services = unknown, Loaders = object> = {
+  /** the application's services, by tag */
   services: Services;
+  /** this operation's DataLoaders (src/graphql/loaders.ts's createLoaders), made on first use */
   loaders: Loaders;
+  /** who calls, as the bearer token says (null without one) */
   principal: Principal | null;
+  /** the request's id (X-Request-Id), as its log lines and problems carry it */
   requestId: string;
+  /** the request's logger (with its request id); undefined outside a request */
   log?: Logger;
   /** the bus domain changes are published on (subscriptions listen there) */
   bus: EventBus;
@@ -18,7 +27,12 @@ export type GraphqlContext<Services = unknown, Loaders = object> = {
   streams: LiveStreams;
   /** SSE: the Last-Event-ID a reconnecting client sent, to resume a subscription after (`after` ?? this) */
   lastEventId?: string;
-  /** What lives as long as this operation, made by `make` the first time `key` is asked for (the relations' batch loaders). */
+  /**
+   * What lives as long as this operation, made by `make` the first time `key` is asked for (the relations' batch loaders).
+   *
+   * @param key - names the value within this operation
+   * @param make - makes it, once
+   */
   memo<T>(key: string, make: () => T): T;
 };
 

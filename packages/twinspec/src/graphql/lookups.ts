@@ -21,6 +21,11 @@ const entryOf = (context: OperationMemo, resource: string): Entry => context.mem
 /**
  * The loader of `resource`'s live instances ("authors") for this request: `fetch` reads many in one query (getMany:
  * live ones only, in any order), `idOf` tells which is which; a missing or deleted one loads undefined.
+ *
+ * @param context - the resolver's context (GraphqlContext), which keeps the loader for the request
+ * @param resource - the resource's tag ("authors"): one loader per resource and request, whichever field asks
+ * @param fetch - reads the live instances of many ids in one query (`getMany(ids)`), in any order
+ * @param idOf - an instance's id
  */
 export function lookupLoader<T>(context: OperationMemo, resource: string, fetch: Fetch<T>, idOf: (item: T) => string): DataLoader<string, T | undefined> {
   const entry = entryOf(context, resource);
@@ -36,21 +41,39 @@ export function lookupLoader<T>(context: OperationMemo, resource: string, fetch:
   return entry.loader as DataLoader<string, T | undefined>;
 }
 
-/** Tells this request's loader of `resource` an instance it has already read (a live one), so no query reads it again. */
+/**
+ * Tells this request's loader of `resource` an instance it has already read (a live one), so no query reads it again.
+ *
+ * @param context - the resolver's context (GraphqlContext)
+ * @param resource - the resource's tag ("authors")
+ * @param id - the instance's id
+ * @param item - the instance, whole (every field a lookup reads: see selectsOwnType)
+ */
 export function primeLookup(context: OperationMemo, resource: string, id: string, item: unknown): void {
   const entry = entryOf(context, resource);
   if (entry.loader) entry.loader.prime(id, item);
   else entry.primed.set(id, item);
 }
 
-/** A non-null relation: the instance, or NOT_FOUND (`noun` names it: "author aut_… does not exist"). */
+/**
+ * A non-null relation: the instance, or NOT_FOUND (`noun` names it: "author aut_… does not exist").
+ *
+ * @param loader - the resource's lookup loader (`lookupLoader(…)`)
+ * @param noun - what the error message calls it ("author")
+ * @param id - the id the parent object names
+ */
 export async function loadRequired<T>(loader: DataLoader<string, T | undefined>, noun: string, id: string): Promise<T> {
   const item = await loader.load(id);
   if (item === undefined) throw new NotFoundError(noun, id);
   return item;
 }
 
-/** A nullable relation: the instance, or null when the object names none or a missing one. */
+/**
+ * A nullable relation: the instance, or null when the object names none or a missing one.
+ *
+ * @param loader - the resource's lookup loader (`lookupLoader(…)`)
+ * @param id - the id the parent object names, if any
+ */
 export async function loadOptional<T>(loader: DataLoader<string, T | undefined>, id: string | null | undefined): Promise<T | null> {
   return id == null ? null : ((await loader.load(id)) ?? null);
 }

@@ -10,6 +10,11 @@ function parse(value: unknown): string {
   return new Date(value).toISOString();
 }
 
+/**
+ * The DateTime scalar: serializes a Date or an RFC 3339 string as ISO-8601 in UTC; accepts an RFC 3339 date-time
+ * string (with a zone: "Z" or ±hh:mm) as input and hands resolvers its ISO-8601 UTC form; anything else is
+ * BAD_USER_INPUT. src/graphql/scalars.ts hands it to the schema (`{ DateTime }`), as generate writes that file.
+ */
 export const DateTime = new GraphQLScalarType({
   name: "DateTime",
   serialize: (value) => (value instanceof Date ? value.toISOString() : parse(value)),

@@ -5,6 +5,13 @@ import { getNamedType, isInterfaceType, isObjectType, Kind, type FieldNode, type
 
 const cache = new WeakMap<readonly FieldNode[], readonly string[]>();
 
+/**
+ * The names of the fields a query selects under the field being resolved (through fragments and inline fragments,
+ * `__typename` left out), sorted: what a projection reads (`projection(selectedFields(info))`). The same array for
+ * every call on one field of one parsed document, so it can key a loader.
+ *
+ * @param info - the resolver's fourth argument
+ */
 export function selectedFields(info: Pick<GraphQLResolveInfo, "fieldNodes" | "fragments">): readonly string[] {
   let fields = cache.get(info.fieldNodes);
   if (!fields) {
@@ -30,6 +37,8 @@ const reached = new WeakMap<readonly FieldNode[], boolean>();
  * Whether some field selected below this one (through fragments, at any depth) is of this field's own type, as an
  * author's books' author is of an authors list's. Then what this field reads may answer that field too (a
  * lookup primed with it, primeLookup), and must hold every field a lookup holds rather than the selected ones.
+ *
+ * @param info - the resolver's fourth argument
  */
 export function selectsOwnType(info: Pick<GraphQLResolveInfo, "fieldNodes" | "fragments" | "returnType" | "schema">): boolean {
   let found = reached.get(info.fieldNodes);

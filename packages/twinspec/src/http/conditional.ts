@@ -5,6 +5,11 @@ import type { Context } from "koa";
 import type { Preconditions } from "../domain/preconditions.js";
 import { CONDITIONAL_HEADERS, evaluateRead, parseConditions, type Conditions } from "../runtime/preconditions.js";
 
+/**
+ * A resource's ETag: its row version, quoted (`"v3"`), as every read and write of it answers and If-Match compares.
+ *
+ * @param version - the row's version (1 when created, one more at each change)
+ */
 export const etagOf = (version: number) => `"v${version}"`;
 
 /** Tags we never issued (and weak ones, which If-Match never matches) stand for no version. */
@@ -20,9 +25,19 @@ export function preconditionsOf(conditions: Conditions | undefined): Preconditio
   return Object.keys(pre).length ? pre : undefined;
 }
 
-/** RFC 7240 `Prefer: return=minimal`: the client wants 204 and the new ETag instead of the representation. */
+/**
+ * RFC 7240 `Prefer: return=minimal`: the client wants 204 and the new ETag instead of the representation.
+ *
+ * @param headers - the request's headers as a handler receives them (`req.headers`); reads `Prefer`
+ */
 export const prefersMinimal = (headers: { Prefer?: string }) => /\breturn=minimal\b/.test(headers.Prefer ?? "");
 
+/**
+ * The cache validators of a resource's answer: `ETag` (its version) and `Last-Modified` (its updatedAt, as an HTTP
+ * date). The REST runtime answers conditional GETs (304, 412) from them.
+ *
+ * @param r - the resource: its version and updatedAt (ISO-8601)
+ */
 export const resourceHeaders = (r: { version: number; updatedAt: string }) => ({
   ETag: etagOf(r.version),
   "Last-Modified": httpDateOf(r.updatedAt),

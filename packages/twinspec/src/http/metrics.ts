@@ -3,17 +3,38 @@
 import type { Middleware } from "koa";
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 
+/** One application's Prometheus metrics (`createMetrics`): what /metrics serves. */
 export interface Metrics {
+  /** prom-client's registry the metrics are in (register an application's own metrics here) */
   registry: Registry;
-  /** pass to openStore({ onQuery }) so every database query is counted */
+  /** counts one database query in db_queries_total: pass to openStore({ countQuery }) (as `serve` does) */
   onQuery: () => void;
-  /** counts and times one answered request */
+  /**
+   * Counts and times one answered request (http_requests_total, http_request_duration_seconds).
+   *
+   * @param method - the request's method
+   * @param route - the route template it matched ("/books/{bookId}"), never the raw path
+   * @param status - the status it was answered with
+   * @param seconds - how long the answer took, in seconds
+   */
   record(method: string, route: string, status: number, seconds: number): void;
-  /** GET /metrics */
+  /** the Koa middleware answering GET /metrics (Prometheus's text format) */
   endpoint: Middleware;
-  /** a gauge whose value is read at each scrape */
+  /**
+   * Adds a gauge whose value is read at each scrape.
+   *
+   * @param name - the metric's name
+   * @param help - its HELP text
+   * @param read - returns its current value
+   */
   gauge(name: string, help: string, read: () => number): void;
-  /** a counter with one label (e.g. refusals by limit); the function counts one for a label value */
+  /**
+   * Adds a counter with one label (e.g. refusals by limit); the function it returns counts one for a label value.
+   *
+   * @param name - the metric's name
+   * @param help - its HELP text
+   * @param label - the name of its one label
+   */
   counter(name: string, help: string, label: string): (value: string) => void;
 }
 
@@ -70,6 +91,13 @@ function scraped(registry: Registry, name: string, help: string, type: "counter"
   registry.registerMetric(metric as never);
 }
 
+/**
+ * A metrics registry of its own (several apps in one process never collide): http_requests_total,
+ * http_request_duration_seconds and db_queries_total, served by `endpoint`. Make it before `openStore` and pass
+ * `onQuery` there, then hand it to `buildApp` (AppDeps.metrics).
+ *
+ * @param options - `defaults`: also collect prom-client's process metrics (CPU, memory, event loop; default false)
+ */
 export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (options.defaults) collectDefaultMetrics({ register: registry });

@@ -20,25 +20,39 @@ export type { Conditions, ParamSpec, Problem, Validator, UploadedFile, WithFiles
 
 /** Who calls, as an authorizer decided it. Apps pass their own richer type; the runtime needs no more than this. */
 export interface Principal {
+  /** who it is (a token's `sub`) */
   subject: string;
+  /** what it may do (a token's scopes) */
   scopes: ReadonlySet<string>;
 }
 
+/** One operation of the spec, as generated/rest.ts declares it (`operationSpecs`): all the runtime knows of it. */
 export interface OperationSpec {
+  /** the operation's operationId: the key of its handler */
   operationId: string;
+  /** its method, upper-case ("GET") */
   method: string;
+  /** its path template as the spec writes it ("/books/{bookId}") */
   path: string;
+  /** the same in @koa/router's syntax ("/books/:bookId") */
   routePath: string;
+  /** its parameters (the path item's and its own) */
   parameters: ParamSpec[];
+  /** the compiled validator of each location's parameters as one object (undefined: none there) */
   validate: Record<Location, Validator | undefined>;
+  /** its request body: required or not, the media types accepted, a validator per media type (in that order), how form and multipart fields are read */
   body?: { required: boolean; contentTypes: string[]; validate: (Validator | undefined)[]; form?: FormFields; multipart?: MultipartFields };
+  /** every declared response by status ("200", "4XX", "default"): its media types, headers and body validators */
   responses: Record<string, DeclaredResponse>;
+  /** its security requirements: alternatives (any one suffices) of requirements (all of a scheme's scopes); [] = public */
   security: { scheme: string; scopes: string[] }[][];
 }
 
 /** What every handler receives besides the request; apps extend it through MountOptions.context. */
 export interface RequestContext {
+  /** the request's id (`ctx.state.requestId`: on Twinspec's server the client's X-Request-Id when sane, else a new UUID); "" when nothing set one */
   requestId: string;
+  /** the operation being answered */
   operationId: string;
   /** the conditional headers the operation declares, parsed (RFC 9110 §13); undefined when none was sent */
   conditions?: Conditions;
@@ -46,14 +60,19 @@ export interface RequestContext {
 
 /** What a handler returns (or a mapped error becomes): the status, headers and body written to the client. */
 export interface HandlerResponse {
+  /** the status: one the operation declares (checked against the spec in development and test) */
   status: number;
+  /** the body: JSON-serialized for a JSON media type, else sent as it is (a Buffer, a string, a stream); none: no body */
   body?: unknown;
+  /** response headers by name */
   headers?: Record<string, string>;
+  /** the media type; default the one the status declares (the Accept header chooses among several), else JSON (problem+json for 4xx/5xx) */
   contentType?: string;
 }
 
 /** Where a request went: for error mappers and hooks around handlers. */
 export interface OperationCall {
+  /** the operation called */
   operation: OperationSpec;
   /** the raw path parameters */
   pathParams: Record<string, string>;
@@ -67,32 +86,59 @@ export interface OperationCall {
  * (401 + WWW-Authenticate, 403) to refuse; returns the principal handed to the handler.
  */
 export type Authorizer = (
+  /** the operation's security requirements (`operation.security`) */
   security: OperationSpec["security"],
+  /** the request's Koa context (its Authorization header) */
   ctx: Context,
+  /** the operation called */
   operation: OperationSpec,
   /** the raw path parameters (the target's identifiers, for ownership checks) */
   pathParams: Record<string, string>,
 ) => Promise<Principal | null>;
 
+/** How the REST runtime mounts the spec's operations (`restMiddleware`, `mountOperations`, generated `restRoutes`); every field is optional. */
 export interface MountOptions {
+  /** decides who calls and whether they may, before the body is read; default none: every operation is public and handlers get a null principal */
   authorize?: Authorizer;
   /** request body size limit in bytes (default 1 MiB) */
   bodyLimit?: number;
   /** check every handler response against the spec (default: on unless NODE_ENV=production) */
   validateResponses?: boolean;
-  /** the context handed to handlers: the runtime's own, extended by the app (services, principal, …) */
+  /**
+   * The context handed to handlers: the runtime's own, extended by the app (services, principal, …); default `base`.
+   *
+   * @param ctx - the request's Koa context
+   * @param base - the runtime's context (request id, operationId, conditions)
+   * @param principal - what the authorizer returned
+   */
   context?: (ctx: Context, base: RequestContext, principal: Principal | null) => RequestContext;
   /**
    * Turns what a handler threw into a response (undefined: unexpected, a masked 500). A status the operation does not
-   * declare is a contract bug: logged, and answered 500. 501 (a stub not filled in yet) always passes.
+   * declare is a contract bug: logged, and answered 500. 501 (a stub not filled in yet) always passes. Default none:
+   * every throw is a 500.
+   *
+   * @param error - what the handler threw
+   * @param call - the operation, its raw path parameters and the validated request
    */
   mapError?: (error: unknown, call: OperationCall) => HandlerResponse | undefined;
-  /** runs around each handler call (and its error mapping), e.g. to store and replay answers of Idempotency-Keys */
+  /** runs around each handler call (and its error mapping), e.g. to store and replay answers of Idempotency-Keys; default none */
   around?: Around;
 }
 
-/** A hook around handler calls; `appliesTo` (asked once per operation) spares the operations it has nothing to do with. */
-export type Around = ((call: OperationCall, invoke: () => Promise<HandlerResponse>) => Promise<HandlerResponse>) & { appliesTo?: (operation: OperationSpec) => boolean };
+/**
+ * A hook around handler calls; `appliesTo` (asked once per operation) spares the operations it has nothing to do with.
+ *
+ * @param call - the operation, its raw path parameters and the validated request
+ * @param invoke - calls the handler (and maps what it throws); the hook returns its response, or one of its own
+ */
+export type Around = ((call: OperationCall, invoke: () => Promise<HandlerResponse>) => Promise<HandlerResponse>) & {
+  /**
+   * Whether the hook runs around this operation's calls (asked once per operation at mount); default every operation.
+   *
+   * @param operation - the operation
+   */
+  appliesTo?: (operation: OperationSpec) => boolean;
+};
 
 type Handler = (req: Record<string, unknown>, ctx: RequestContext) => Promise<HandlerResponse>;
 
@@ -120,9 +166,25 @@ const LOCATIONS: Location[] = ["path", "query", "header", "cookie"];
 const NO_QUERY = Object.freeze({});
 
 /** The REST middleware, which also says whether a path is one of the spec's (without answering it). */
-export type RestMiddleware = Middleware & { owns(path: string): boolean };
+export type RestMiddleware = Middleware & {
+  /**
+   * Whether a path is one of the spec's (whatever the method), without answering it; false for a malformed path.
+   *
+   * @param path - a request's path, without the query
+   */
+  owns(path: string): boolean;
+};
 
-/** One Koa middleware for every path of the spec; paths it does not know go to `next`. */
+/**
+ * One Koa middleware for every path of the spec; paths it does not know go to `next`. Per request: method dispatch
+ * (HEAD from GET, OPTIONS, 405), `authorize`, 406, parameter and body validation (400, 413, 415), the handler,
+ * `mapError`, conditional GETs (304, 412) and the response check. Refusals are answered as problem+json.
+ *
+ * @param specs - every operation (generated/rest.ts's `operationSpecs`)
+ * @param handlers - the handler of each operation by operationId: `(req, ctx) => Promise<HandlerResponse>`; an
+ *   operation without one answers 501
+ * @param options - authorizer, context, error mapping, hook and limits (`MountOptions`); default none
+ */
 export function restMiddleware(specs: readonly OperationSpec[], handlers: Record<string, unknown>, options: MountOptions = {}): RestMiddleware {
   const byPath = new Map<string, PathEntry>();
   for (const op of specs) {
@@ -208,7 +270,14 @@ function refused(ctx: Context, error: unknown): void {
   ctx.type = PROBLEM_TYPE;
 }
 
-/** Registers the REST middleware on a router, for every path and method (the router's own routes keep precedence). */
+/**
+ * Registers the REST middleware on a router, for every path and method (the router's own routes keep precedence).
+ *
+ * @param router - the @koa/router to register on
+ * @param specs - every operation (generated/rest.ts's `operationSpecs`)
+ * @param handlers - the handler of each operation by operationId (an operation without one answers 501)
+ * @param options - as `restMiddleware`'s (`MountOptions`)
+ */
 export function mountOperations(router: Router, specs: readonly OperationSpec[], handlers: Record<string, unknown>, options: MountOptions) {
   router.all("/{*path}", restMiddleware(specs, handlers, options));
 }

@@ -15,7 +15,9 @@ export class UploadedFile {
     readonly filename: string,
     /** the part's Content-Type (application/octet-stream when it gave none) */
     readonly mediaType: string,
+    /** its length, in bytes */
     readonly size: number,
+    /** its bytes */
     readonly content: Buffer,
   ) {}
 }

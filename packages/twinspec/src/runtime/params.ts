@@ -8,13 +8,21 @@ export type Scalar = "string" | "integer" | "number" | "boolean" | "none";
 type ParamType = Scalar | "array" | "object" | "json";
 export type Location = "path" | "query" | "header" | "cookie";
 
+/** One parameter of an operation, as generated/rest.ts declares it: how its raw strings become a JSON value. */
 export interface ParamSpec {
+  /** its name in the spec (a header's as declared; it is read case-insensitively) */
   name: string;
+  /** where it is: "path", "query", "header" or "cookie" */
   in: Location;
+  /** its schema's type: a scalar ("string", "integer", "number", "boolean", "none" for untyped), "array", "object", or "json" (a parameter with `content: application/json`) */
   type: ParamType;
+  /** an array's item type */
   items?: Scalar;
+  /** an object's property types */
   props?: Record<string, Scalar>;
+  /** an array's or object's serialization style, as OpenAPI's rules resolve it (the generator writes it with the defaults applied) */
   style?: "form" | "simple" | "deepObject" | "spaceDelimited" | "pipeDelimited";
+  /** an array's or object's explode, resolved likewise */
   explode?: boolean;
   /** the schema's default: what the handler gets when the request has none */
   default?: unknown;

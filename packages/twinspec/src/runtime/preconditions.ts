@@ -4,9 +4,13 @@
 
 /** The conditional headers of a request, parsed: entity-tag lists (or "*") and HTTP dates (ms since epoch). */
 export interface Conditions {
+  /** If-Match's entity tags, quotes and W/ kept (`['"v3"']`), or "*" */
   ifMatch?: string[] | "*";
+  /** If-None-Match's entity tags, or "*" */
   ifNoneMatch?: string[] | "*";
+  /** If-Modified-Since, in ms since the epoch (an invalid date is ignored) */
   ifModifiedSince?: number;
+  /** If-Unmodified-Since, in ms since the epoch (an invalid date is ignored) */
   ifUnmodifiedSince?: number;
 }
 

@@ -7,7 +7,16 @@ export interface ValidatorError {
   params: Record<string, unknown>;
   message?: string;
 }
-export type Validator = ((data: unknown) => boolean) & { errors?: ValidatorError[] | null };
+/**
+ * A compiled JSON Schema validator (ajv's, as generated/validators.cjs holds them): returns whether `data` is valid,
+ * and leaves what is wrong in `errors` when not.
+ *
+ * @param data - the value to check
+ */
+export type Validator = ((data: unknown) => boolean) & {
+  /** what was wrong with the last value checked (ajv's errors); null or absent when it was valid */
+  errors?: ValidatorError[] | null;
+};
 
 const escape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 

@@ -10,14 +10,21 @@ import type { Logger } from "pino";
 import { problem, PROBLEM_TYPE } from "../runtime/problem.js";
 import { HeadersAtOnce } from "./head-writer.js";
 
+/** The HTTP server's timeouts and size limits (the environment's HEADERS_TIMEOUT_MS, … through `configFromEnv`). */
 export interface ServerLimits {
+  /** longest wait for a request's whole header section, in ms (408 after; HEADERS_TIMEOUT_MS) */
   headersTimeoutMs: number;
+  /** longest wait for a whole request, body included, in ms (408 after; REQUEST_TIMEOUT_MS); not less than headersTimeoutMs */
   requestTimeoutMs: number;
+  /** how long an idle keep-alive connection stays open, in ms (KEEP_ALIVE_TIMEOUT_MS) */
   keepAliveTimeoutMs: number;
+  /** largest header section, in bytes (431 beyond; MAX_HEADER_BYTES) */
   maxHeaderBytes: number;
+  /** longest URL, in characters (414 beyond; MAX_URL_LENGTH): enforced by the app (AppDeps.maxUrlLength), not the server */
   maxUrlLength: number;
 }
 
+/** The limits when the environment sets none: headers 10 s, request 30 s, keep-alive 5 s, 16 KiB of headers, 8 KiB of URL. */
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
@@ -26,6 +33,14 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   maxUrlLength: 8 * 1024,
 };
 
+/**
+ * Node's HTTP server with `limits` applied, whose own refusals (timeouts, oversized or malformed heads) are answered
+ * as problem+json; what `serve` and `serveMock` listen with. Not listening yet.
+ *
+ * @param listener - the request listener (`App.callback`)
+ * @param limits - timeouts and size limits (default `DEFAULT_SERVER_LIMITS`)
+ * @param logger - where Node's refusals are logged (info, with a request id); default not logged
+ */
 export function createHttpServer(listener: RequestListener, limits: ServerLimits = DEFAULT_SERVER_LIMITS, logger?: Logger): Server {
   const server = createServer(
     {

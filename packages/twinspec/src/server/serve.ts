@@ -11,8 +11,9 @@ import { createServerLogger } from "../logger.js";
 import { configOrExit, logDevToken, pgOrExit, tracingOrExit } from "./startup.js";
 import { isPostgresUrl, openStore } from "../store/database.js";
 
+/** What `serve` takes besides the application; every field is optional. */
 export interface ServeOptions {
-  /** the application's migrations folder (default: src/migrations of the project) */
+  /** the application's migrations folder, applied after Twinspec's own (default: src/migrations of the project, if it exists) */
   migrations?: string;
   /** Koa middleware of the application, run for every request after Twinspec's edge, in this order (App.use) */
   middleware?: Middleware[];
@@ -20,7 +21,12 @@ export interface ServeOptions {
 
 /**
  * `npm start`: the application served on HOST:PORT with the configuration of the environment (README,
- * "Configuration"), on the database DATABASE_URL names, until SIGTERM or SIGINT.
+ * "Configuration"), on the database DATABASE_URL names, until SIGTERM or SIGINT. It reads the configuration (and
+ * exits 1 naming what is wrong), opens and migrates the store, builds the app, listens, starts the job queue, and on
+ * a signal drains within SHUTDOWN_GRACE_MS, closes the store and exits (0 when every request finished).
+ *
+ * @param definition - the application: generated/wiring.ts's `definition`
+ * @param options - its migrations folder and Koa middleware (`ServeOptions`); default none
  */
 export async function serve(definition: AppDefinition, options: ServeOptions = {}): Promise<void> {
   const config = configOrExit(definition.contract.rateLimits.budgets);

@@ -7,12 +7,23 @@ import net from "node:net";
 import type { Server } from "node:http";
 import { closeConnectionsAfterAnswers } from "./head-writer.js";
 
+/** A server that can be drained (`drainable`). */
 export interface Drain {
-  /** true: every connection ended by itself; false: some were cut off at graceMs */
+  /**
+   * Stops accepting connections and lets the requests in flight finish; resolves true when every connection ended
+   * by itself, false when some were cut off at `graceMs`.
+   *
+   * @param graceMs - how long in-flight requests may take, in ms
+   */
   drain(graceMs: number): Promise<boolean>;
 }
 
-/** `server` must answer with HeadersAtOnce (createHttpServer): its answers are marked when their head is written. */
+/**
+ * What a deploy's SIGTERM drains: new connections refused, requests in flight (and any arriving on a connection
+ * already open) answered with `Connection: close`, idle connections closed, the rest cut off at the deadline.
+ *
+ * @param server - a server made by `createHttpServer` (its answers are marked when their head is written)
+ */
 export function drainable(server: Server): Drain {
   return {
     async drain(graceMs) {

@@ -14,22 +14,32 @@ import type { Database } from "./schema.js";
 import { projectFile } from "../paths.js";
 import { OWN_MIGRATIONS } from "./migrations/index.js";
 
+/** The database when DATABASE_URL is unset: SQLite in ./data/twinspec.db, relative to the working directory. */
 export const DEFAULT_DATABASE_URL = "sqlite:./data/twinspec.db";
 
+/** An open, migrated database (`openStore`). */
 export interface Store {
+  /** the Kysely instance every query runs on (`Kysely<Database>`; an application's tables merged into `Database`) */
   db: Kysely<Database>;
+  /** which database it is: the one difference queries may have to care about (`isPostgres(db)` asks the same) */
   dialect: "sqlite" | "postgres";
   /** set on PostgreSQL: the pool and connection settings (the event bus opens its LISTEN connection with them) */
   postgres?: PostgresHandle;
   /** the Idempotency-Key records of REST writes */
   idempotencyKeys: IdempotencyKeys;
+  /** closes the database (PostgreSQL: ends the pool); after the app's `close` */
   close(): Promise<void>;
 }
 
+/** How `openStore` opens the database; every field is optional. */
 export interface StoreOptions {
   /** the application's migrations folder, applied after Twinspec's own (default: src/migrations of the project, if any) */
   migrations?: string;
-  /** called for every query, with what ran and how long it took (tracing) */
+  /**
+   * Called for every query, with what ran and how long it took (tracing).
+   *
+   * @param event - Kysely's log event: the query, its parameters, its duration in ms, and the error of a failed one
+   */
   onQuery?: (event: LogEvent) => void;
   /** called for every query, without an event (metrics count them): cheaper than onQuery on the hot path */
   countQuery?: () => void;
@@ -41,9 +51,15 @@ export interface StoreOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL: the probe that tells the database is down (DATABASE_PING_MS, DATABASE_PING_TIMEOUT_MS) */
   availability?: AvailabilityOptions;
+  /** PostgreSQL: where a lost idle connection and the probe's down and up are logged; default not logged */
   logger?: Logger;
 }
 
+/**
+ * Whether a database URL is PostgreSQL's (`postgres://…` or `postgresql://…`); anything else is SQLite's.
+ *
+ * @param url - a database URL, as DATABASE_URL holds it
+ */
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
 function sqlitePath(url: string): string {
@@ -52,6 +68,14 @@ function sqlitePath(url: string): string {
   throw new Error(`DATABASE_URL "${url}" is not supported: use sqlite:PATH, sqlite::memory: or postgres://…`);
 }
 
+/**
+ * Opens the database `url` names and applies pending migrations: Twinspec's own, then the application's. SQLite
+ * (`sqlite:PATH`, its folder created; `sqlite::memory:`) in WAL mode with synchronous FULL, or PostgreSQL
+ * (`postgres://…`, a pool). Rejects when a migration fails or the URL is neither.
+ *
+ * @param url - the database URL (default `DEFAULT_DATABASE_URL`, `sqlite:./data/twinspec.db`)
+ * @param options - migrations folder, query hooks, PostgreSQL pool and probe (`StoreOptions`); default none
+ */
 export async function openStore(url: string = DEFAULT_DATABASE_URL, options: StoreOptions = {}): Promise<Store> {
   const { onQuery, countQuery } = options;
   const log = onQuery || countQuery ? (event: LogEvent) => (countQuery?.(), onQuery?.(event)) : undefined;

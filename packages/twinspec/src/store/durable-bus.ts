@@ -10,6 +10,7 @@ import { EventLog } from "./event-log.js";
 import type { EventBus, EventListener, EventMap, LoggedEvent } from "./events.js";
 import type { Database } from "./schema.js";
 
+/** The event log's retention and polling (AppDeps.events; EVENT_RETENTION_MS, EVENT_POLL_MS through `serve`); every field is optional. */
 export interface DurableBusOptions {
   /** how long events are kept for resuming (ms; default 24 h, EVENT_RETENTION_MS) */
   retentionMs?: number;
@@ -33,6 +34,12 @@ export interface Waker {
 const BATCH = 500;
 const DEFAULT_RETENTION_MS = 24 * 3600_000;
 
+/**
+ * The store's event bus (what `buildApp` uses unless given another): `publish` writes the event to the event log
+ * (`twinspec_events`), in the caller's transaction when given one, and each instance delivers the log to its
+ * listeners in order, with the event's position as its id; streams resume from the log (`read`) until the retention
+ * prunes it.
+ */
 export class DurableBus implements EventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
   private readonly log: EventLog;
@@ -46,6 +53,15 @@ export class DurableBus implements EventBus {
   /** transactions that will wake the listeners already (one notification per transaction is enough) */
   private readonly notifying = new WeakSet<Kysely<Database>>();
 
+  /**
+   * Starts delivering at the log's head (what was written before is read only by resuming streams), polling and pruning.
+   *
+   * @param db - the store's Kysely handle, whose `twinspec_events` table is the log
+   * @param logger - where failures to read or prune the log are logged
+   * @param options - retention, prune interval and poll interval (`DurableBusOptions`); default none
+   * @param waker - what tells it that other instances wrote events (PostgreSQL LISTEN/NOTIFY, as `buildApp` sets up);
+   *   default none: woken by its own publishes and the poll only
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly logger: Logger,
@@ -101,7 +117,11 @@ export class DurableBus implements EventBus {
     return this.log.horizon();
   }
 
-  /** Deletes what is older than the retention (the background prune; tests call it). */
+  /**
+   * Deletes what is older than the retention (the background prune; tests call it); resolves to how many were deleted.
+   *
+   * @param now - the current time, in ms since the epoch (default Date.now())
+   */
   async prune(now = Date.now()): Promise<number> {
     try {
       return await this.log.prune(now - (this.options.retentionMs ?? DEFAULT_RETENTION_MS));

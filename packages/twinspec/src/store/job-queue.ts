@@ -10,11 +10,22 @@ import type { Database } from "./schema.js";
 import { transaction } from "./transactions.js";
 import { unavailable } from "./unavailable.js";
 
+/**
+ * The work behind one kind of job. It runs in one transaction with the job's completion: its writes and the job's
+ * SUCCEEDED commit together. Throwing retries it (after the lease, up to `maxAttempts`); JobFailed fails it at once.
+ *
+ * @param trx - the transaction to do the work in
+ * @param jobId - the job's id
+ * @param payload - the job's payload, as JSON.parse reads back what was stored
+ * @returns `result`: stored as the job's result (JSON); `after`: runs once the transaction committed (e.g. publish an event)
+ */
 export type JobHandler = (trx: Transaction<Database>, jobId: string, payload: any) => Promise<{ result: object; after?: () => Promise<void> }>;
 
 /** Thrown by a handler when the job can never succeed (its input is gone): it fails at once, with this title. */
 export class JobFailed extends Error {
+  /** @param detail - the failure's detail (the job's `error.detail`) */
   constructor(
+    /** the failure's title (the job's `error.title`) */
     readonly title: string,
     detail: string,
   ) {
@@ -22,13 +33,22 @@ export class JobFailed extends Error {
   }
 }
 
+/** The job queue's timing and retries (JOB_LEASE_MS, JOB_POLL_MS through `serve`); every field is optional. */
 export interface QueueOptions {
-  /** how long a claim lasts before another worker may take the job over (ms) */
+  /** how long a claim lasts before another worker may take the job over, in ms (default 30 000) */
   leaseMs?: number;
+  /** how often the queue looks for jobs, in ms (default 500); `kick` looks at once */
   pollMs?: number;
+  /** runs of a job before a failure is final (default 5); a database outage does not use them up */
   maxAttempts?: number;
 }
 
+/**
+ * The durable job queue in the `jobs` table: a domain module inserts a PENDING row (in the transaction of the
+ * change that asks for the work), calls `kick`, and registers the kind's handler; any instance's worker claims the
+ * job with a lease, runs the handler, and marks it SUCCEEDED or, once final, FAILED. `buildApp` makes one and hands
+ * it to the services (`deps.queue`).
+ */
 export class JobQueue {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -45,6 +65,11 @@ export class JobQueue {
 
   private readonly db: Kysely<Database>;
 
+  /**
+   * @param store - the store whose `jobs` table holds the jobs
+   * @param log - where failed jobs and failed passes are logged
+   * @param options - lease, poll interval and attempts (`QueueOptions`); default none
+   */
   constructor(
     store: { db: Kysely<Database> },
     private readonly log: Logger,
@@ -56,7 +81,12 @@ export class JobQueue {
     this.maxAttempts = options.maxAttempts ?? 5;
   }
 
-  /** The work behind jobs of `kind` (domain modules register theirs when their service is built). */
+  /**
+   * The work behind jobs of `kind` (domain modules register theirs when their service is built); a later one replaces it.
+   *
+   * @param kind - the jobs' `kind` column
+   * @param handler - runs each such job
+   */
   register(kind: string, handler: JobHandler) {
     this.handlers[kind] = handler;
   }

@@ -77,8 +77,25 @@ function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...ar
  */
 const valuesOf = (row: unknown): unknown[] => (Array.isArray(row) ? row : Object.values(row as object));
 
+/**
+ * A hot query built and compiled once: returns `(...args) => Promise<Row[]>`, which runs it with those arguments as
+ * its parameters (on SQLite outside a transaction, on its better-sqlite3 statement directly; on PostgreSQL as a
+ * named statement). Throws at once when the query's parameters are not exactly `sample`, in order.
+ *
+ * @param db - the store's Kysely handle (`deps.store.db`); a call inside a transaction runs on it in turn
+ * @param build - builds the query from its arguments (each argument used once, as a parameter, in order)
+ * @param sample - example arguments, one per parameter of `build` (distinct values, so their order can be checked):
+ *   `build` is called with them once, to compile
+ */
 export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<Row[]>;
-/** With `raw`, each row comes as its values in the order of the query's selection (better-sqlite3's raw mode). */
+/**
+ * With `raw`, each row comes as its values in the order of the query's selection (better-sqlite3's raw mode).
+ *
+ * @param db - the store's Kysely handle (`deps.store.db`)
+ * @param build - builds the query from its arguments (each argument used once, as a parameter, in order)
+ * @param sample - example arguments, one per parameter of `build`: `build` is called with them once, to compile
+ * @param raw - true: rows as arrays of values
+ */
 export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw: true): (...args: Args) => Promise<unknown[][]>;
 export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw = false) {
   const { compiled, handle, throughKysely } = compileOnce(db, build, sample, raw);
@@ -93,6 +110,11 @@ export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (.
 /**
  * The first row of a query, as its values in the order of the selection (undefined: none), on SQLite read by
  * better-sqlite3's `get` in raw mode: building a row object natively costs more than the read of a short row itself.
+ * Returns `(...args) => Promise<unknown[] | undefined>`.
+ *
+ * @param db - the store's Kysely handle (`deps.store.db`)
+ * @param build - builds the query from its arguments (each argument used once, as a parameter, in order)
+ * @param sample - example arguments, one per parameter of `build`: `build` is called with them once, to compile
  */
 export function preparedFirst<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<unknown[] | undefined> {
   const { compiled, handle, throughKysely } = compileOnce(db, build, sample, true);
@@ -108,15 +130,28 @@ export function preparedFirst<Args extends unknown[], Row>(db: Kysely<any>, buil
 
 /** What a read needs of a projection (src/domain/projection.ts): its columns, what tells them apart, their values' model. */
 export interface ValuesProjection<Model> {
+  /** the columns to select */
   readonly columns: readonly string[];
+  /** what tells two projections' column sets apart (one compiled read per key) */
   readonly key: string;
+  /**
+   * The model from the row's values, in the order of `columns`.
+   *
+   * @param values - the row's values
+   */
   mapValues(values: readonly unknown[]): Model;
 }
 
 /**
  * One row of `table` by `keyColumn` (undefined: none), as a projection's model and, beside it, the `state` columns
  * by name: what the caller decides with (a tombstone, a redirect), which the model does not carry. Each set of
- * columns is one `preparedFirst` statement, compiled on first use.
+ * columns is one `preparedFirst` statement, compiled on first use. Returns
+ * `(key, projection) => Promise<{ model, state } | undefined>`.
+ *
+ * @param db - the store's Kysely handle (`deps.store.db`)
+ * @param table - the table read
+ * @param keyColumn - the column the key is a value of (its id)
+ * @param state - the columns read besides the projection's, handed back by name (e.g. `["deleted_at"]`)
  */
 export function projectedByKey<Row, State extends keyof Row & string>(db: Kysely<any>, table: string, keyColumn: keyof Row & string, state: readonly State[]) {
   const reads = new Map<string, { read: (key: string) => Promise<unknown[] | undefined>; at: number[] }>();
@@ -148,7 +183,11 @@ function run<T>(handle: Hooks, compiled: CompiledQuery, args: unknown[], query: 
   return result;
 }
 
-/** The condition "`column` is one of the ids" a batch read is built with (see `preparedIn`). */
+/**
+ * The condition "`column` is one of the ids" a batch read is built with (see `preparedIn`).
+ *
+ * @param column - the column holding the ids (qualified when the query joins)
+ */
 export type AmongIds = (column: string) => Expression<SqlBool>;
 
 /**
@@ -156,13 +195,25 @@ export type AmongIds = (column: string) => Expression<SqlBool>;
  * building and compiling per request. `build` states which column holds the ids with `among(column)`: on
  * PostgreSQL `column = any($1)` (one array parameter, one named statement whatever the number of ids), on SQLite
  * `column in (?, …)`, compiled once per number of ids. It is compiled again per `variant` (e.g. the columns a
- * projection reads) and must take no other parameter. At most `max` compiled forms are kept.
+ * projection reads) and must take no other parameter. At most `max` compiled forms are kept. Returns
+ * `(ids, variant, variantKey) => Promise<Row[]>`: `variantKey` names the variant (its compiled forms are kept by it).
+ *
+ * @param db - the store's Kysely handle (`deps.store.db`)
+ * @param build - builds the query: `among(column)` is its one condition on the ids, `variant` whatever else varies
+ * @param max - most compiled forms kept (default 256); the oldest is dropped beyond
  */
 export function preparedIn<Row, Variant>(db: Kysely<any>, build: (among: AmongIds, variant: Variant) => Compilable<Row>, max = 256) {
   return formsPerLength<Variant, Row[]>(db, (sample, variant, among) => prepared<unknown[], Row>(db, () => build(among, variant), sample), max);
 }
 
-/** The same, each row as its values in the order of the selection (see `prepared`'s `raw`). */
+/**
+ * `preparedIn`, each row as its values in the order of the selection (see `prepared`'s `raw`): returns
+ * `(ids, variant, variantKey) => Promise<unknown[][]>`.
+ *
+ * @param db - the store's Kysely handle (`deps.store.db`)
+ * @param build - builds the query: `among(column)` is its one condition on the ids, `variant` whatever else varies
+ * @param max - most compiled forms kept (default 256); the oldest is dropped beyond
+ */
 export function preparedInRaw<Row, Variant>(db: Kysely<any>, build: (among: AmongIds, variant: Variant) => Compilable<Row>, max = 256) {
   return formsPerLength<Variant, unknown[][]>(db, (sample, variant, among) => prepared<unknown[], Row>(db, () => build(among, variant), sample, true), max);
 }

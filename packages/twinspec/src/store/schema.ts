@@ -1,33 +1,50 @@
-// Kysely table types of the store's own tables (jobs, idempotency keys, rate-limit counts, the event log). Each resource's domain
-// module adds its table to `Database` itself (declaration merging: `declare module "twinspec/schema"`), so no
-// list of resources is kept here. Timestamps are ISO-8601 strings and JSON columns are text on every dialect, so the
+// Kysely table types of the store's own tables (jobs, idempotency keys, rate-limit counts, the event log). The
+// application's tables are added to `Database` by generated/database.ts, which `npm run generate` writes from its
+// migrations (declaration merging: `declare module "twinspec/schema"`), so no list of resources is kept here. Timestamps are ISO-8601 strings and JSON columns are text on every dialect, so the
 // code is the same on SQLite and PostgreSQL.
 import type { Generated } from "kysely";
 
+/** The job queue's jobs (JobQueue): one row per job, inserted PENDING by the domain. */
 export interface JobsTable {
+  /** the job's id */
   job_id: string;
+  /** which handler runs it (JobQueue.register) */
   kind: string;
+  /** "PENDING", "RUNNING" (claimed), "SUCCEEDED" or "FAILED" */
   status: string;
+  /** the handler's input, as JSON */
   payload: string;
+  /** what the handler returned (`result`), as JSON; null until it succeeds */
   result: string | null;
+  /** why it failed for good, as JSON `{ title, detail }`; null unless it failed */
   error: string | null;
+  /** how many times a worker claimed it (0 on insert) */
   attempts: Generated<number>;
+  /** the row's version, one more at each claim and completion (a completion is fenced by it) */
   version: number;
+  /** ISO-8601; jobs are claimed oldest first */
   created_at: string;
+  /** ISO-8601 */
   updated_at: string;
+  /** ISO-8601: when the running claim expires and another worker may take the job over; null when not running */
   lease_until: string | null;
 }
 
+/** The answers stored for Idempotency-Keys of REST writes, replayed when a request repeats one. */
 export interface IdempotencyKeysTable {
   /** whose key it is (the principal's subject), so callers cannot replay each other's responses */
   scope: string;
+  /** the Idempotency-Key header's value */
   key: string;
   /** method, path and body digest of the first request */
   fingerprint: string;
   /** null while the first request is still running */
   status: number | null;
+  /** the stored answer's headers, as JSON; null while the first request runs */
   headers: string | null;
+  /** the stored answer's body, as JSON; null while the first request runs, or when it had none */
   body: string | null;
+  /** ISO-8601: when the key was first used */
   created_at: string;
 }
 
@@ -37,8 +54,11 @@ export interface RateLimitsTable {
   key: string;
   /** ms since the epoch */
   window_start: number;
+  /** the instance that admitted them (a UUID per process) */
   instance: string;
+  /** how many units (requests, query cost) it admitted in the window */
   used: number;
+  /** ms since the epoch: when the row may be deleted */
   expires_at: number;
 }
 
@@ -46,6 +66,7 @@ export interface RateLimitsTable {
 export interface EventsTable {
   /** bigserial on PostgreSQL (read back as a string), integer on SQLite */
   position: Generated<number | string>;
+  /** the event's type (a key of EventMap) */
   type: string;
   /** the event as JSON */
   payload: string;
@@ -55,14 +76,25 @@ export interface EventsTable {
 
 /** One row (id 1): the last position the retention pruned. */
 export interface EventHorizonTable {
+  /** always 1 */
   id: number;
+  /** the last position pruned (events up to it are gone; 0 when none was) */
   pruned_through: number | string;
 }
 
+/**
+ * Every table, by name, as `Kysely<Database>` reads it: Twinspec's own (below) and, merged in by
+ * generated/database.ts, the application's.
+ */
 export interface Database {
+  /** the answers stored for Idempotency-Keys */
   idempotency_keys: IdempotencyKeysTable;
+  /** the job queue */
   jobs: JobsTable;
+  /** rate-limit counts shared by instances (PostgreSQL) */
   rate_limits: RateLimitsTable;
+  /** the durable event log */
   twinspec_events: EventsTable;
+  /** how far the event log was pruned */
   twinspec_event_horizon: EventHorizonTable;
 }

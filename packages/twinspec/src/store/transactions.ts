@@ -10,6 +10,14 @@ import type { Database } from "./schema.js";
 const RETRYABLE = new Set(["40001", "40P01"]);
 const ATTEMPTS = 5;
 
+/**
+ * Runs `work` in one transaction, committed when it resolves and rolled back when it throws (the error passes on).
+ * On PostgreSQL a serialization failure or deadlock (40001, 40P01) runs it again, 5 attempts at most, after a short
+ * random pause: `work` may run more than once, so it does nothing outside the transaction it cannot repeat.
+ *
+ * @param db - the store's Kysely handle (`deps.store.db`)
+ * @param work - what runs inside, on `trx` (every query of it on `trx`, not `db`); what it resolves to is returned
+ */
 export async function transaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -27,6 +35,12 @@ export async function transaction<T>(db: Kysely<Database>, work: (trx: Transacti
  * "update" before changing them, "share" to keep them as read (a parent that must stay live while something is
  * added for it). Ids are locked in sorted order so two transactions locking the same rows cannot deadlock. Does
  * nothing on SQLite, or outside a transaction (there is nothing to hold the lock for).
+ *
+ * @param db - the transaction (`trx`)
+ * @param table - the table the rows are in
+ * @param idColumn - the column `ids` are values of (the table's id)
+ * @param ids - the rows to lock (duplicates allowed; none: nothing is done)
+ * @param mode - "update" (default: FOR UPDATE, before changing them) or "share" (FOR SHARE, to keep them as read)
  */
 export async function lockRows<T extends keyof Database>(
   db: Kysely<Database>,

@@ -152,6 +152,9 @@ function oddFields(schema: GraphQLSchema) {
 /**
  * Registers the GraphQL fuzzer (a mocha suite): a seeded run of GraphQL-over-HTTP requests built from the
  * application's schema.graphql against a real server. A failure prints the seed and path that replay it.
+ *
+ * @param definition - the application: generated/wiring.ts's `definition` (its specs are read from the project's root)
+ * @param options - runs, time limit, the test file and the server's options (`FuzzOptions`, as the REST fuzzer's); default none
  */
 export function describeGraphqlFuzz(definition: AppDefinition, options: FuzzOptions = {}): void {
   const { graphqlSchema, graphqlInputs, operations, bodySchema, resolve } = specOf(definition);

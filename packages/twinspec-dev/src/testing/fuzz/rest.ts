@@ -15,13 +15,15 @@ import { pathParams, specOf, type Operation } from "../spec.js";
 import { authorization, fuzz, fuzzTarget, headerValue, hugeString, idOf, mutated as mutatedBy, oddString, settings, valid as validBy, wrong, type Ids } from "./support.js";
 import { responseText } from "../body.js";
 
+/** How the fuzzers run; every field is optional. */
 export interface FuzzOptions {
-  /** the test file, named in the command that replays a failure */
+  /** the test file, named in the command that replays a failure (default none: the command names no file) */
   file?: string;
   /** requests per property (FUZZ_RUNS overrides; default 800) */
   runs?: number;
   /** the longest a property runs (default 25 s) */
   timeLimitMs?: number;
+  /** what the test server is started with (a migrations folder, the application's middleware, …) */
   server?: TestServerOptions;
 }
 
@@ -39,6 +41,9 @@ interface FuzzRequest {
 /**
  * Registers the REST fuzzer (a mocha suite): a seeded run of requests to every operation of the application's
  * openapi.yaml against a real server. A failure prints the seed and path that replay it (FUZZ_SEED, FUZZ_PATH).
+ *
+ * @param definition - the application: generated/wiring.ts's `definition` (its specs are read from the project's root)
+ * @param options - runs, time limit, the test file and the server's options (`FuzzOptions`); default none
  */
 export function describeRestFuzz(definition: AppDefinition, options: FuzzOptions = {}): void {
   const { operations, sampleBody, bodySchema, parameterSchema, resolve } = specOf(definition);
