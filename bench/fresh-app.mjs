@@ -49,8 +49,8 @@ try {
   let stderr = "";
   server.stderr.on("data", (d) => (stderr += d));
   let healthz;
-  for (let i = 0; i < 100 && healthz === undefined; i++) {
-    await new Promise((r) => setTimeout(r, 200));
+  for (let i = 0; i < 2000 && healthz === undefined; i++) {
+    await new Promise((r) => setTimeout(r, 10));
     healthz = await fetch("http://127.0.0.1:3939/healthz").then((r) => r.status, () => undefined);
   }
   times["npm start → /healthz"] = `${((performance.now() - started) / 1000).toFixed(1)} s`;
