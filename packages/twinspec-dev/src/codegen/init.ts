@@ -21,6 +21,8 @@ const USAGE = `usage: twinspec init <dir> [--openapi FILE] [--graphql FILE] [--t
 
 /** The versions this package is tested with: what a new application installs beside it (the runtime's, the CLI's). */
 const PINNED = ["graphql", "kysely"] as const;
+/** What the code `generate` writes requires at run time: generated/validators.cjs, ajv's standalone code, requires its runtime helpers and ajv-formats' formats. */
+const GENERATED_NEEDS = ["ajv", "ajv-formats"] as const;
 const PINNED_DEV = ["tsx", "typescript"] as const;
 const DEV = { mocha: "12.0.3", "@types/mocha": "10.0.10", "@types/node": "20.19.25" };
 
@@ -104,13 +106,14 @@ export function clientPackageJson(name: string, runtime: string): string {
 const sorted = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 
 /**
- * package.json: the runtime (twinspec) is the one dependency a deployed application installs (`npm ci --omit=dev`);
+ * package.json: what a deployed application installs (`npm ci --omit=dev`) is the runtime (twinspec), graphql and kysely
+ * at its versions, and ajv with ajv-formats, which the generated validators require;
  * the CLI, generator and test kit (twinspec-dev), the compiler, the client package and mocha are devDependencies.
  * `npm start` is the runtime's own `twinspec-app start`, which serves the compiled dist/app.
  */
 export function packageJson(name: string, twinspec: string, runtime: string, dev = `^${ownPackage().version}`): string {
   const own = ownPackage();
-  const pinned = Object.fromEntries(PINNED.map((d) => [d, runtimePackage().dependencies[d]]));
+  const pinned = Object.fromEntries([...PINNED.map((d) => [d, runtimePackage().dependencies[d]]), ...GENERATED_NEEDS.map((d) => [d, own.dependencies[d]])]);
   const pinnedDev = Object.fromEntries(PINNED_DEV.map((d) => [d, own.dependencies[d]]));
   return `${JSON.stringify(
     {

@@ -5,7 +5,6 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 
 /** Which database a test runs on. */
 export type TestDatabaseKind = "sqlite" | "postgres";
@@ -51,6 +50,8 @@ export async function freshDatabase(kind: TestDatabaseKind = testDatabaseKind())
 }
 
 async function admin(url: string, statement: string): Promise<void> {
+  // pg is an optional peer, as it is the runtime's: an application tested on SQLite alone does not install it.
+  const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -36,8 +36,11 @@ describe("twinspec init: the client package", function () {
       assert.equal(client.scripts.prepack, "twinspec client prepack");
       const app = json(join(dir, "package.json"));
       assert.equal(app.devDependencies[client.name], "file:client");
-      // Split by lifetime: the runtime is what a deployed application installs; the CLI, test kit and compiler are not.
-      assert.deepEqual(Object.keys(app.dependencies), ["graphql", "kysely", "twinspec"]);
+      // Split by lifetime: the runtime (and what the generated validators require) is what a deployed application
+      // installs; the CLI, test kit and compiler are not.
+      assert.deepEqual(Object.keys(app.dependencies), ["ajv", "ajv-formats", "graphql", "kysely", "twinspec"]);
+      const generated = readFileSync(join(dir, "generated/validators.cjs"), "utf8");
+      for (const [, needed] of generated.matchAll(/require\("((?:@[^/"]+\/)?[^/"]+)/g)) assert.ok(app.dependencies[needed], `generated/validators.cjs requires ${needed}: a dependency`);
       for (const dev of ["twinspec-dev", "twinspec-client", "tsx", "typescript", "mocha"]) assert.ok(app.devDependencies[dev], dev);
       assert.equal(app.scripts.start, "twinspec-app start");
       for (const file of ["index.ts", "rest.ts", "openapi.ts"]) assert.ok(existsSync(join(dir, "client/generated", file)), file);
