@@ -5,6 +5,8 @@
 // application installs against the floors (issue 39): at most 80 packages and 60 MB, and none of typescript, tsx,
 // esbuild, react or @graphql-codegen/*. Then `npm start` from that production install must answer /healthz.
 // Minutes of installs from the registry: run by hand (not part of npm test); the figures go into the commit message.
+// The loop itself (init, npm install, npm test, npm start with zero edits), for the starter and two other pairs of
+// specs, is npm test's: test/scripts/fresh-apps.test.ts.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
