@@ -5,8 +5,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { commandArgs } from "./args.js";
 import { Warnings, warningLines, type Warning } from "./load/diagnostics.js";
-import { generateRest, type GeneratedFile } from "./generate-rest.js";
-import { SpecError } from "./load/spec.js";
+// The generator itself (openapi-typescript, redocly, graphql-codegen, …) is imported when a command needs it: a
+// `generate --check` that its stamp answers loads none of it.
+import type { GeneratedFile } from "./generate-rest.js";
 
 const DEFAULT_RUNTIME = "twinspec/runtime";
 
@@ -34,6 +35,7 @@ export interface Outcome {
 /** generateRest, with every failure made one line: a SpecError names file and pointer, anything else is ours. */
 export async function generateOutcome(spec: string, outDir: string, runtime: string): Promise<Outcome> {
   const warnings = new Warnings(spec);
+  const [{ generateRest }, { SpecError }] = await Promise.all([import("./generate-rest.js"), import("./load/spec.js")]);
   try {
     return { files: await generateRest(spec, outDir, runtime, warnings, { client: `${outDir}/client` }), warnings: warnings.list };
   } catch (error) {
@@ -66,9 +68,20 @@ export async function run(argv: string[]): Promise<number> {
         console.log("usage: twinspec generate [--check] [--strict] [--out DIR]\n\n  writes generated/ and the stubs of new operations and fields; --check writes nothing and fails naming what differs;\n  --strict makes breaking changes since git HEAD fatal");
         return 0;
       }
-      const { generateProject } = await import("./project.js");
       const out = rest.indexOf("--out");
-      return (await generateProject({ check: rest.includes("--check"), strict: rest.includes("--strict"), ...(out >= 0 ? { outDir: rest[out + 1] } : {}) })) ? 0 : 1;
+      const check = rest.includes("--check");
+      const strict = rest.includes("--strict");
+      // Nothing changed since the last generate (its stamp matches): answer before loading the generator. Not with
+      // --strict, whose verdict also depends on git HEAD's specs, which the stamp does not cover.
+      if (check && !strict) {
+        const unchanged = (await import("./stamp.js")).stampMatches(out >= 0 ? rest[out + 1] : "generated");
+        if (unchanged) {
+          console.log(unchanged);
+          return 0;
+        }
+      }
+      const { generateProject } = await import("./project.js");
+      return (await generateProject({ check, strict, ...(out >= 0 ? { outDir: rest[out + 1] } : {}) })) ? 0 : 1;
     }
     case "token":
       return (await import("./token.js")).tokenCommand(rest);

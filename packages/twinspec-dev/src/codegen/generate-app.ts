@@ -14,6 +14,7 @@ import { loadDocument } from "./load/spec.js";
 import { generateGraphql } from "./generate-graphql.js";
 import { generateRest, type GeneratedFile } from "./generate-rest.js";
 import type { OperationValidators } from "./emit/validators.js";
+import { STAMP } from "./stamp.js";
 
 export const OUT = "generated";
 /** The generated half of the application's client package (client/: the REST SDK, the typed GraphQL documents). */
@@ -97,7 +98,7 @@ export async function syncGenerated(contract: Contract, { check = false, outDir 
   }
   const produced = new Set([...wanted.keys()].map(target));
   for (const path of [...listFiles(outDir), ...listFiles(CLIENT_OUT)]) {
-    if (produced.has(path)) continue;
+    if (produced.has(path) || path === join(outDir, STAMP)) continue; // the stamp is generate's own record, not a spec's output
     stale.push(`${path} (not produced by the specs)`);
     if (!check) rmSync(path);
   }

@@ -3,7 +3,8 @@
 import { loadDocument, SpecError } from "./load/spec.js";
 import { OUT, syncGenerated } from "./generate-app.js";
 import { runSpecChecks } from "./check/spec-checks.js";
-import { syncStubs } from "./emit/stubs.js";
+import { stubFiles, syncStubs } from "./emit/stubs.js";
+import { writeStamp } from "./stamp.js";
 
 export interface ProjectOptions {
   check?: boolean;
@@ -50,5 +51,9 @@ export async function generateProject({ check = false, outDir = OUT, strict = fa
     return false;
   }
   log(check ? `${outDir}/ is up to date (${total} files, ${ms} ms)` : `wrote ${stale.length} of ${total} files in ${ms} ms`);
-  return !(check && stubs.some((c) => !c.manual));
+  if (check) return !stubs.some((c) => !c.manual);
+  // Last, once everything is written: what it was made from, so the next --check on the same project is instant.
+  const unstamped = await writeStamp(outDir, stubFiles(specChecks.contract));
+  if (unstamped) log(unstamped);
+  return true;
 }

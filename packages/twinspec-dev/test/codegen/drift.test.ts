@@ -16,6 +16,8 @@ describe("generate --check (drift)", function () {
   beforeEach(() => {
     out = mkdtempSync(join(tmpdir(), "twinspec-gen-"));
     cpSync(join(FIXTURE, "generated"), out, { recursive: true });
+    // Without the stamp, so that even the unchanged copy is compared file by file (stamp.test.ts tests the stamp).
+    rmSync(join(out, ".twinspec-stamp.json"));
   });
   afterEach(() => rmSync(out, { recursive: true, force: true }));
 

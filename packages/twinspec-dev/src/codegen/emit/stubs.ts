@@ -26,6 +26,12 @@ export interface StubChange {
 const STUB_IMPORT = `import { NotImplementedError } from "twinspec";`;
 const throwing = (what: string, indent: string) => `{\n${indent}  throw new NotImplementedError(${JSON.stringify(what)});\n${indent}}`;
 
+/** The hand-written files syncStubs reads or creates: whether --check finds stubs missing depends on their contents alone. */
+export function stubFiles(contract: Contract): string[] {
+  const { rest, graphql, domain } = tagsWithFiles(contract);
+  return [...rest.map((t) => `src/rest/${t}.ts`), ...graphql.map((t) => `src/graphql/${t}.ts`), ...domain.map((t) => `src/domain/${t}.ts`), "src/graphql/scalars.ts", "src/graphql/loaders.ts"];
+}
+
 /** Writes (or with check, only lists) every missing stub under `root` (the project folder). */
 export function syncStubs(contract: Contract, doc: JsonObject, { check = false, root = "." } = {}): StubChange[] {
   const changes: StubChange[] = [];
