@@ -18,6 +18,7 @@ export type { ServiceDeps } from "./domain/deps.js";
 export type { RestContext } from "./rest/context.js";
 export type { GraphqlContext } from "./graphql/context.js";
 export { ConflictError, DomainError, EventsExpiredError, GoneError, InvalidInputError, MovedError, NotFoundError, NotImplementedError, PreconditionError, UnprocessableError, type ErrorKind, type InputError } from "./domain/errors.js";
+export { PROBLEMS, type ProblemEntry } from "./runtime/problems.js";
 export { encodeCursor, keysetPager, projectedPager, type Page, type PageRequest } from "./domain/pagination.js";
 export { holds, type Preconditions } from "./domain/preconditions.js";
 export { projections, type FieldReaders, type Projection } from "./domain/projection.js";

@@ -24,6 +24,7 @@ export { EVENT_STREAM, type BodyKind, bodyKind, isJson, mediaType } from "./runt
 export { idsFor } from "./runtime/ids.js";
 export { type HandlerResponse, type OperationSpec, type RequestContext } from "./runtime/index.js";
 export { PROBLEM_TYPE, httpError, problem } from "./runtime/problem.js";
+export { PROBLEMS, refusalOf } from "./runtime/problems.js";
 export { checkResponse, declaredFor } from "./runtime/response-check.js";
 export { DEFAULT_SERVER_LIMITS, type ServerLimits, createHttpServer } from "./server/factory.js";
 export { closeMetrics, listenMetrics } from "./server/metrics-listener.js";

@@ -1,6 +1,6 @@
 // RFC 7240 `Prefer` request header, as the mock server reads it (Prism's convention): `code=404` picks a declared
 // status, `example=name` a named example, `return=minimal` the 204 an operation declares for it.
-import { httpError } from "twinspec/internals";
+import { refusalOf } from "twinspec/internals";
 
 /** Preferences by lower-cased name; values unquoted; parameters after ";" ignored; the first of a name wins. */
 export function preferences(header: string | undefined): Map<string, string> {
@@ -14,4 +14,4 @@ export function preferences(header: string | undefined): Map<string, string> {
 
 /** A 400 naming the Prefer header, shaped like the runtime's validation problems. */
 export const badPreference = (message: string) =>
-  httpError(400, `Prefer: ${message}`, { type: "urn:twinspec:problem:validation", title: "Invalid request", errors: [{ in: "header", pointer: "/Prefer", message }] });
+  refusalOf("validation", `Prefer: ${message}`, { errors: [{ in: "header", pointer: "/Prefer", message }] });

@@ -1,5 +1,6 @@
 // How the kit's tests call a test server: fetch with the admin token (unless told otherwise), the body read as JSON
 // when it is JSON.
+import { PROBLEMS } from "twinspec/internals";
 import { NotYetImplemented } from "./pending.js";
 import { ADMIN_TOKEN } from "./tokens.js";
 import { responseText } from "./body.js";
@@ -36,7 +37,7 @@ export async function call(url: string, init: RequestInit & { json?: unknown; an
   const reply = await replyOf(await fetch(url, { ...init, headers, body }));
   const json = reply.json;
   // A stub answered: what the test meant to check is not written yet (pending.ts).
-  if (reply.status === 501 && json?.type === "urn:twinspec:problem:not-implemented") throw new NotYetImplemented(stubName(json.detail, url));
+  if (reply.status === PROBLEMS.not_implemented.status && json?.type === PROBLEMS.not_implemented.type) throw new NotYetImplemented(stubName(json.detail, url));
   return reply;
 }
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, afterEach, describe } from "mocha";
 import { before, it } from "./pending.js";
 import type { AppDefinition } from "twinspec/internals";
-import { fingerprint } from "twinspec/internals";
+import { fingerprint, PROBLEMS } from "twinspec/internals";
 import { call, gql } from "./client.js";
 import { hourly, rateLimitFields as fields } from "./rate-limit.js";
 import { startServer, type Faults, type TestServer, type TestServerOptions } from "./server.js";
@@ -206,7 +206,7 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
         Object.assign(faults, { armed: true, kind: "unavailable" });
         const res = await send(s.url, op, ids);
         Object.assign(faults, { armed: false, kind: undefined });
-        assert.deepEqual([res.status, res.headers.get("content-type"), res.json.type], [503, "application/problem+json", "urn:twinspec:problem:unavailable"], res.text);
+        assert.deepEqual([res.status, res.headers.get("content-type"), res.json.type], [PROBLEMS.unavailable.status, "application/problem+json", PROBLEMS.unavailable.type], res.text);
         assert.match(res.headers.get("retry-after") ?? "", /^\d+$/);
       });
     }

@@ -3,6 +3,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, Middleware } from "koa";
 import { HttpError, httpError } from "../runtime/problem.js";
+import { PROBLEMS } from "../runtime/problems.js";
 import type { Principal } from "./principal.js";
 import { principalOf } from "./rest.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
@@ -20,13 +21,13 @@ export function graphqlCaller(verifier: TokenVerifier): Middleware {
   };
 }
 
-/** A token that does not verify: the whole request refused, 401 with the challenge, as a GraphQL error. */
+/** A token that does not verify: the whole request refused, 401 with the challenge, as a GraphQL error (not a problem: GraphQL over HTTP answers its own shape). */
 function refuse(ctx: Context, error: unknown): void {
   if (!(error instanceof HttpError)) throw error;
-  ctx.status = 401;
+  ctx.status = PROBLEMS.unauthenticated.status;
   ctx.set(error.headers);
   ctx.type = "application/json";
-  ctx.body = { errors: [{ message: error.problem.detail, extensions: { code: "UNAUTHENTICATED" } }] };
+  ctx.body = { errors: [{ message: error.problem.detail, extensions: { code: PROBLEMS.unauthenticated.code } }] };
 }
 
 /** graphql-ws: the caller from connection_init `{ authorization: "Bearer …" }`, else the upgrade request's header. */

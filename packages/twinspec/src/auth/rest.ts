@@ -4,7 +4,7 @@ import type { Context } from "koa";
 import type { Ownership } from "../definition.js";
 import type { Authorizer, OperationSpec } from "../runtime/index.js";
 import { header } from "../runtime/headers.js";
-import { httpError } from "../runtime/problem.js";
+import { refusalOf } from "../runtime/problems.js";
 import { ownership, ownerRefusal, type OwnerLookup } from "./ownership.js";
 import { isAdmin, missingScopes, type Principal } from "./principal.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
@@ -12,7 +12,7 @@ import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js"
 const REALM = 'Bearer realm="twinspec"';
 
 const unauthenticated = (detail: string, tokenSent: boolean) =>
-  httpError(401, detail, { type: "urn:twinspec:problem:unauthenticated" }, {
+  refusalOf("unauthenticated", detail, {}, {
     "WWW-Authenticate": tokenSent ? `${REALM}, error="invalid_token", error_description="${detail.replace(/"/g, "'")}"` : REALM,
   });
 
@@ -62,14 +62,14 @@ export function restAuthorizer(verifier: TokenVerifier, owners: OwnerLookup, res
     // Any alternative whose scopes the principal holds in full will do; otherwise name what the first one lacks.
     const lacking = scopes.map((required) => missingScopes(principal, required));
     if (!lacking.some((missing) => missing.length === 0)) {
-      throw httpError(403, `this operation needs the scope(s) ${lacking[0].join(", ")}`, { type: "urn:twinspec:problem:insufficient-scope" }, {
+      throw refusalOf("insufficient_scope", `this operation needs the scope(s) ${lacking[0].join(", ")}`, {}, {
         "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scopes[0].join(" ")}"`,
       });
     }
     const rule = ownership(principal, restOwnership[operation.operationId], pathParams);
     const refused = typeof rule === "object" ? await ownerRefusal(principal, rule, owners) : rule;
-    if (refused === "collection") throw httpError(403, "this operation covers what every owner holds; only an admin token may call it", { type: "urn:twinspec:problem:forbidden" });
-    if (refused) throw httpError(403, "this resource is not owned by the token's subject; it may not read or change it", { type: "urn:twinspec:problem:forbidden" });
+    if (refused === "collection") throw refusalOf("forbidden", "this operation covers what every owner holds; only an admin token may call it");
+    if (refused) throw refusalOf("forbidden", "this resource is not owned by the token's subject; it may not read or change it");
     return principal;
   };
 }

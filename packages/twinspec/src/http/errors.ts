@@ -3,27 +3,20 @@
 // request id, and logged with its stack.
 import type { Context, Middleware } from "koa";
 import { unavailable } from "../store/unavailable.js";
-import { HttpError, problem, PROBLEM_TYPE } from "../runtime/problem.js";
+import { answerProblem, HttpError, problem } from "../runtime/problem.js";
+import { problemOf } from "../runtime/problems.js";
 
 /** Answers `error` on `ctx` as a problem (see above). */
 export function answerError(ctx: Context, error: unknown): void {
   const requestId = String(ctx.state.requestId ?? "");
-  const down = error instanceof HttpError ? undefined : unavailable(error);
-  if (error instanceof HttpError) {
-    ctx.status = error.status;
-    ctx.set(error.headers);
-    ctx.body = { ...error.problem, requestId };
-  } else if (down) {
+  if (error instanceof HttpError) return answerProblem(ctx, error.status, { ...error.problem, requestId }, error.headers);
+  const down = unavailable(error);
+  if (down) {
     ctx.state.log?.warn({ reason: down.reason }, "database unavailable");
-    ctx.status = 503;
-    ctx.set("Retry-After", String(down.retryAfterSeconds));
-    ctx.body = problem(503, down.message, { type: "urn:twinspec:problem:unavailable", requestId });
-  } else {
-    ctx.state.log?.error({ err: error }, "unhandled error");
-    ctx.status = 500;
-    ctx.body = problem(500, `An unexpected error occurred; quote request id ${requestId} when reporting it.`, { requestId });
+    return answerProblem(ctx, 503, problemOf("unavailable", down.message, { requestId }), { "Retry-After": String(down.retryAfterSeconds) });
   }
-  ctx.type = PROBLEM_TYPE;
+  ctx.state.log?.error({ err: error }, "unhandled error");
+  answerProblem(ctx, 500, problem(500, `An unexpected error occurred; quote request id ${requestId} when reporting it.`, { requestId }));
 }
 
 /** answerError as a middleware, for a Koa app without the request policy (the runtime's own tests). */

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import type { IdempotencyKeys } from "../store/idempotency.js";
 import { problem } from "../runtime/problem.js";
+import { problemOf } from "../runtime/problems.js";
 import type { Around, HandlerResponse } from "../runtime/index.js";
 
 const TTL_MS = 24 * 60 * 60 * 1000;
@@ -59,7 +60,7 @@ async function claim(keys: IdempotencyKeys, scope: string, key: string, print: s
       continue;
     }
     if (row.fingerprint !== print) {
-      return { status: 422, body: problem(422, `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request.`, { type: "urn:twinspec:problem:idempotency-key-reused" }) };
+      return { status: 422, body: problemOf("idempotency_key_reused", `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request.`) };
     }
     if (!row.answer && Date.parse(row.createdAt) + ABANDONED_MS < Date.now()) {
       // The first request's server died before answering: nothing was acknowledged, so the key is free again.

@@ -3,14 +3,14 @@
 // pointer names (a path or query parameter, else the body); a moved resource answers 301 with the URL the request
 // would have if it named where the resource lives now.
 import { DomainError, InvalidInputError, MovedError, ConflictError, UnprocessableError } from "../domain/errors.js";
-import { ERRORS, problemType } from "../error-table.js";
-import { problem } from "../runtime/problem.js";
+import { ERRORS } from "../error-table.js";
+import { problemOf } from "../runtime/problems.js";
 import type { HandlerResponse, OperationCall } from "../runtime/index.js";
 
 export function domainOutcome(error: unknown, { operation, pathParams }: OperationCall): HandlerResponse | undefined {
   if (!(error instanceof DomainError)) return undefined;
   const { status } = ERRORS[error.kind];
-  const body = problem(status, error.message, { type: problemType(error.kind) });
+  const body = problemOf(error.kind, error.message);
   if (error instanceof InvalidInputError || error instanceof UnprocessableError) {
     body.errors = error.errors.map((e) => {
       const first = decodeURIComponent(e.pointer.split("/")[1] ?? "");

@@ -3,7 +3,7 @@
 // the client's address when there is no valid token (a flood of 401s is limited too). Every answer carries the
 // RateLimit-Policy and RateLimit fields (fields.ts); over budget, 429 problem+json with Retry-After.
 import type { Context } from "koa";
-import { httpError } from "../runtime/problem.js";
+import { refusalOf } from "../runtime/problems.js";
 import type { Authorizer, Principal } from "../runtime/index.js";
 import { callerOf, rateLimitHeaders, setRateLimitHeaders } from "./fields.js";
 import type { Budget, RateLimiter } from "./limiter.js";
@@ -31,6 +31,6 @@ function spend(ctx: Context, limiter: RateLimiter, budget: Budget, principal: Pr
   const d = limiter.take(budget, callerOf(principal, () => ctx.ip));
   setRateLimitHeaders(ctx.res, d);
   if (!d.allowed) {
-    throw httpError(429, `Rate limit exceeded: ${d.limit} requests per ${budget.windowMs / 1000} s (budget "${budget.name}"); retry in ${d.reset} s.`, { type: "urn:twinspec:problem:rate-limited" }, { ...rateLimitHeaders(d), "Retry-After": String(d.reset) });
+    throw refusalOf("rate_limited", `Rate limit exceeded: ${d.limit} requests per ${budget.windowMs / 1000} s (budget "${budget.name}"); retry in ${d.reset} s.`, {}, { ...rateLimitHeaders(d), "Retry-After": String(d.reset) });
   }
 }

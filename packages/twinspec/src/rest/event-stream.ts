@@ -10,10 +10,11 @@ import { PassThrough, type Readable } from "node:stream";
 import { getNamedType, GraphQLError, isLeafType, isNonNullType, isObjectType, parse, type DocumentNode, type ExecutionResult, type GraphQLField, type GraphQLObjectType } from "graphql";
 import type { Principal } from "../auth/principal.js";
 import { DomainError, MovedError } from "../domain/errors.js";
-import { ERRORS, problemType, type Kind } from "../error-table.js";
+import { ERRORS, type Kind } from "../error-table.js";
 import type { GraphqlRuntime } from "../graphql/runtime.js";
 import { EVENT_STREAM } from "../runtime/body.js";
-import { HttpError, httpError, type HandlerResponse, type OperationSpec, type RequestContext } from "../runtime/index.js";
+import { HttpError, type HandlerResponse, type OperationSpec, type RequestContext } from "../runtime/index.js";
+import { refusalOf } from "../runtime/problems.js";
 
 /** A comment sent this often keeps proxies from closing an idle stream. */
 const KEEP_ALIVE_MS = 15_000;
@@ -75,7 +76,7 @@ function refusal(error: GraphQLError | undefined, params: Record<string, unknown
   const last = Object.values(params).at(-1);
   if (kind === "moved" && typeof movedTo === "string" && typeof last === "string") return new MovedError("resource", last, movedTo);
   const retryAfter = error.extensions?.retryAfterSeconds as number | undefined;
-  return httpError(ERRORS[kind].status, error.message, { type: problemType(kind) }, retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) });
+  return refusalOf(kind, error.message, {}, retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) });
 }
 
 /** `subscription($a: T, …) { field(a: $a, …) { every field of its type, DEPTH deep } }` */

@@ -11,7 +11,8 @@ import { preferred } from "./negotiation.js";
 import { decodeParam, type Location, type ParamSpec, type Query } from "./params.js";
 import { createPathMatcher, MalformedPath } from "./path-matcher.js";
 import { CONDITIONAL_HEADERS, evaluateRead, parseConditions, type Conditions } from "./preconditions.js";
-import { HttpError, httpError, problem, PROBLEM_TYPE, type FieldError, type Problem } from "./problem.js";
+import { answerProblem, HttpError, httpError, problem, PROBLEM_TYPE, type FieldError, type Problem } from "./problem.js";
+import { problemOf, refusalOf } from "./problems.js";
 import { checkResponse, declaredFor, type DeclaredResponse } from "./response-check.js";
 import { fieldErrors, type Validator } from "./validation.js";
 import { header, setHeaders } from "./headers.js";
@@ -264,10 +265,7 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
 /** Refusals are answered here as problem+json, so any Koa app gets them right; crashes go up to the app. */
 function refused(ctx: Context, error: unknown): void {
   if (!(error instanceof HttpError)) throw error;
-  ctx.status = error.status;
-  setHeaders(ctx, error.headers);
-  ctx.body = { ...error.problem, ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}) };
-  ctx.type = PROBLEM_TYPE;
+  answerProblem(ctx, error.status, { ...error.problem, ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}) }, error.headers);
 }
 
 /**
@@ -332,11 +330,7 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
     }
   }
   if (errors.length > 0) {
-    throw httpError(400, `The request has ${errors.length} invalid input${errors.length > 1 ? "s" : ""}; see errors.`, {
-      type: "urn:twinspec:problem:validation",
-      title: "Invalid request",
-      errors,
-    });
+    throw refusalOf("validation", `The request has ${errors.length} invalid input${errors.length > 1 ? "s" : ""}; see errors.`, { errors });
   }
   if (!handler) throw httpError(501, `${op.operationId} (${op.method} ${op.path}) is declared in the spec but not implemented yet.`);
   const request = { params: parts.path, query: parts.query, headers: parts.header, cookies: parts.cookie, body, contentType, principal };
@@ -379,7 +373,7 @@ function afterConditions(op: OperationSpec, response: HandlerResponse, condition
     return { status: 304, headers: kept };
   }
   if (outcome === 412 && op.responses["412"]) {
-    return { status: 412, body: problem(412, "The resource does not match If-Match / If-Unmodified-Since; fetch it again.", { type: "urn:twinspec:problem:precondition" }) };
+    return { status: 412, body: problemOf("precondition", "The resource does not match If-Match / If-Unmodified-Since; fetch it again.") };
   }
   return response;
 }
@@ -406,7 +400,7 @@ function writeResponse(ctx: Context, { op }: Prepared, response: HandlerResponse
     if (mismatch) {
       const detail = `${op.operationId} answered ${response.status}, which does not match the spec: ${mismatch.detail}`;
       ctx.state.log?.error({ operationId: op.operationId, status: response.status, errors: mismatch.errors }, "response does not match the spec");
-      throw httpError(500, detail, { type: "urn:twinspec:problem:response-validation", title: "Response does not match the spec", errors: mismatch.errors });
+      throw refusalOf("response_validation", detail, { errors: mismatch.errors });
     }
   }
   // Koa's response itself rather than ctx's delegates: this runs on every answer.

@@ -7,6 +7,7 @@ import type { Context } from "koa";
 import { JsonProblem, parseJson } from "./json.js";
 import { coerceScalar, type Scalar } from "./params.js";
 import { httpError, type FieldError } from "./problem.js";
+import { refusalOf } from "./problems.js";
 
 /** One uploaded file, as the handler receives it. */
 export class UploadedFile {
@@ -132,11 +133,7 @@ export async function readMultipart(ctx: Context, limit: number, fields: Multipa
   });
   const errors = fileErrors(out, fields);
   if (errors.length > 0) {
-    throw httpError(400, `The request has ${errors.length} invalid input${errors.length > 1 ? "s" : ""}; see errors.`, {
-      type: "urn:twinspec:problem:validation",
-      title: "Invalid request",
-      errors,
-    });
+    throw refusalOf("validation", `The request has ${errors.length} invalid input${errors.length > 1 ? "s" : ""}; see errors.`, { errors });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // RFC 9457 problem details: the one shape of every REST error body.
 import { STATUS_CODES } from "node:http";
+import type { Context } from "koa";
 
 export interface FieldError {
   in: "path" | "query" | "header" | "cookie" | "body";
@@ -9,7 +10,7 @@ export interface FieldError {
 
 /** An RFC 9457 problem: the body of every REST error (application/problem+json). */
 export interface Problem {
-  /** a URI naming the kind of problem ("urn:twinspec:problem:not-found"; "about:blank" when the status says it all) */
+  /** a URI naming the kind of problem (an entry's of the catalog, runtime/problems.ts; "about:blank" when the status says it all) */
   type: string;
   /** a short summary of the kind (the status phrase unless given) */
   title: string;
@@ -70,3 +71,18 @@ export class HttpError extends Error {
  */
 export const httpError = (status: number, detail: string, extra: Partial<Problem> = {}, headers: Record<string, string> = {}) =>
   new HttpError(problem(status, detail, extra), headers);
+
+/**
+ * Writes a problem as the response: every problem answered through Koa goes out here, so all have the same shape.
+ *
+ * @param ctx - the request's Koa context
+ * @param status - the HTTP status
+ * @param body - the problem (with the request id, when the caller adds one)
+ * @param headers - what its kind needs besides (Allow, Retry-After, WWW-Authenticate, …); default none
+ */
+export function answerProblem(ctx: Context, status: number, body: Problem, headers: Record<string, string> = {}): void {
+  ctx.status = status;
+  ctx.set(headers);
+  ctx.body = body;
+  ctx.type = PROBLEM_TYPE;
+}

@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { isPostgres } from "./dialect.js";
 import type { Database } from "./schema.js";
 import { transaction } from "./transactions.js";
+import { PROBLEMS } from "../runtime/problems.js";
 import { unavailable } from "./unavailable.js";
 
 /**
@@ -186,7 +187,7 @@ export class JobQueue {
       const final = error instanceof JobFailed || (job.attempts >= this.maxAttempts && !unavailable(error));
       this.log.warn({ err: error, jobId: job.job_id, attempts: job.attempts, final }, "job failed");
       if (final) {
-        const problem = { title: error instanceof JobFailed ? error.title : "Job failed", detail: (error as Error).message };
+        const problem = { title: error instanceof JobFailed ? error.title : PROBLEMS.job_failed.title, detail: (error as Error).message };
         await this.finish(this.db, job, "FAILED", { error: JSON.stringify(problem) }).catch((e) => {
           if (!(e instanceof LeaseLost)) throw e;
         });

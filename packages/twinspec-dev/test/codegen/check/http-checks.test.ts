@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { PROBLEMS } from "twinspec/internals";
 import { checkHttpContract, runtimeStatuses } from "../../../src/codegen/check/http-checks.js";
 import { collectOperations } from "../../../src/codegen/model/operations.js";
 import type { JsonObject } from "../../../src/codegen/load/spec.js";
@@ -25,6 +26,13 @@ describe("statuses and conditional headers openapi.yaml must declare", () => {
     const ops = new Map(collectOperations(doc, "openapi.yaml").map((op) => [op.operationId, op]));
     assert.deepEqual([...runtimeStatuses(ops.get("createAuthor")!).keys()].sort(), ["400", "401", "403", "406", "408", "409", "413", "414", "415", "422", "431", "500", "503"]);
     assert.deepEqual([...runtimeStatuses(ops.get("deleteNote")!).keys()].sort(), ["400", "401", "403", "408", "414", "431", "500", "503"]);
+  });
+
+  it("every problem the runtime answers by itself has its status among them (the catalog, twinspec's runtime/problems.ts)", () => {
+    const ops = new Map(collectOperations(parse(text) as JsonObject, "openapi.yaml").map((op) => [op.operationId, op]));
+    const statuses = runtimeStatuses(ops.get("createAuthor")!, true);
+    const own = ["validation", "unauthenticated", "insufficient_scope", "forbidden", "idempotency_key_reused", "rate_limited", "response_validation", "unavailable"] as const;
+    assert.deepEqual(own.filter((key) => !statuses.has(String(PROBLEMS[key].status))), []);
   });
 
   const removals: [string, (doc: any) => void, string][] = [
