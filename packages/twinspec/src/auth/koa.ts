@@ -2,8 +2,8 @@
 // 401; no token means an anonymous caller, whose protected fields answer UNAUTHENTICATED one by one.
 import type { IncomingMessage } from "node:http";
 import type { Context, Middleware } from "koa";
-import { HttpError, httpError } from "../runtime/problem.js";
-import { PROBLEMS } from "../runtime/problems.js";
+import { HttpError } from "../runtime/problem.js";
+import { PROBLEMS, refusalOf } from "../runtime/problems.js";
 import type { Principal } from "./principal.js";
 import { principalOf } from "./rest.js";
 import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js";
@@ -46,7 +46,7 @@ export function socketCaller(verifier: TokenVerifier) {
 export function metricsGuard(metricsToken: string | undefined): Middleware {
   return async (ctx, next) => {
     if (metricsToken && bearerToken(ctx.get("Authorization") || undefined) !== metricsToken) {
-      throw httpError(401, "/metrics needs `Authorization: Bearer <METRICS_TOKEN>`", {}, { "WWW-Authenticate": 'Bearer realm="twinspec-metrics"' });
+      throw refusalOf("metrics_unauthorized", "/metrics needs `Authorization: Bearer <METRICS_TOKEN>`", {}, { "WWW-Authenticate": 'Bearer realm="twinspec-metrics"' });
     }
     await next();
   };
@@ -54,5 +54,5 @@ export function metricsGuard(metricsToken: string | undefined): Middleware {
 
 /** /metrics in production with neither METRICS_TOKEN nor METRICS_PORT: refused, saying how to open it. */
 export const metricsClosed: Middleware = () => {
-  throw httpError(403, "/metrics is closed in production until it is guarded: set METRICS_TOKEN (then send `Authorization: Bearer <METRICS_TOKEN>`) or METRICS_PORT (a listener of its own, kept off the public network).");
+  throw refusalOf("metrics_closed", "/metrics is closed in production until it is guarded: set METRICS_TOKEN (then send `Authorization: Bearer <METRICS_TOKEN>`) or METRICS_PORT (a listener of its own, kept off the public network).");
 };

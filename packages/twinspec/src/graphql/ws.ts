@@ -11,6 +11,8 @@ import type { ExecutionResult, GraphQLError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { formatError } from "./errors.js";
+import { PROBLEM_TYPE } from "../runtime/problem.js";
+import { problemOf, PROBLEMS } from "../runtime/problems.js";
 import type { GraphqlRuntime } from "./runtime.js";
 import type { Principal } from "../auth/principal.js";
 import { callerOf } from "../rate-limit/fields.js";
@@ -29,8 +31,9 @@ export interface WebSocketOptions {
 
 /** The answer to an upgrade on another path: a problem saying where GraphQL over WebSocket is served. */
 function notFound(path: string): string {
-  const body = JSON.stringify({ type: "about:blank", title: "Not Found", status: 404, detail: `WebSocket connections are served on ${path} (subprotocol graphql-transport-ws) only.` });
-  return `HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  const body = JSON.stringify(problemOf("no_route", `WebSocket connections are served on ${path} (subprotocol graphql-transport-ws) only.`));
+  const { status, title } = PROBLEMS.no_route;
+  return `HTTP/1.1 ${status} ${title}\r\nConnection: close\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
 
 export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options: WebSocketOptions = {}) {

@@ -3,8 +3,8 @@
 // request id, and logged with its stack.
 import type { Context, Middleware } from "koa";
 import { unavailable } from "../store/unavailable.js";
-import { answerProblem, HttpError, problem } from "../runtime/problem.js";
-import { problemOf } from "../runtime/problems.js";
+import { answerProblem, HttpError } from "../runtime/problem.js";
+import { problemOf, PROBLEMS } from "../runtime/problems.js";
 
 /** Answers `error` on `ctx` as a problem (see above). */
 export function answerError(ctx: Context, error: unknown): void {
@@ -13,10 +13,10 @@ export function answerError(ctx: Context, error: unknown): void {
   const down = unavailable(error);
   if (down) {
     ctx.state.log?.warn({ reason: down.reason }, "database unavailable");
-    return answerProblem(ctx, 503, problemOf("unavailable", down.message, { requestId }), { "Retry-After": String(down.retryAfterSeconds) });
+    return answerProblem(ctx, PROBLEMS.unavailable.status, problemOf("unavailable", down.message, { requestId }), { "Retry-After": String(down.retryAfterSeconds) });
   }
   ctx.state.log?.error({ err: error }, "unhandled error");
-  answerProblem(ctx, 500, problem(500, `An unexpected error occurred; quote request id ${requestId} when reporting it.`, { requestId }));
+  answerProblem(ctx, PROBLEMS.internal.status, problemOf("internal", `An unexpected error occurred; quote request id ${requestId} when reporting it.`, { requestId }));
 }
 
 /** answerError as a middleware, for a Koa app without the request policy (the runtime's own tests). */

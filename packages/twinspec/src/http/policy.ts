@@ -9,7 +9,7 @@ import { cacheHeadersOf } from "./conditional.js";
 import { answerError } from "./errors.js";
 import { assignRequestId, logRequest } from "./request-id.js";
 import type { Metrics } from "./metrics.js";
-import { httpError } from "../runtime/problem.js";
+import { refusalOf } from "../runtime/problems.js";
 
 export interface PolicyOptions {
   logger: Logger;
@@ -36,10 +36,10 @@ export function requestPolicy(options: PolicyOptions): Middleware {
   const inner = async (ctx: Context, next: Next) => {
     try {
       if (ctx.originalUrl.length > maxUrlLength) {
-        throw httpError(414, `The URL is ${ctx.originalUrl.length} characters long; at most ${maxUrlLength} are accepted. Send large inputs in a request body.`);
+        throw refusalOf("uri_too_long", `The URL is ${ctx.originalUrl.length} characters long; at most ${maxUrlLength} are accepted. Send large inputs in a request body.`);
       }
       await next();
-      if (ctx.res.statusCode === 404 && ctx.response.body === undefined) throw httpError(404, `No resource at ${ctx.request.path}. Start from one of the entry points.`, { entryPoints });
+      if (ctx.res.statusCode === 404 && ctx.response.body === undefined) throw refusalOf("no_route", `No resource at ${ctx.request.path}. Start from one of the entry points.`, { entryPoints });
     } catch (error) {
       answerError(ctx, error);
     }

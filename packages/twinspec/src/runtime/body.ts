@@ -7,7 +7,8 @@ import type { Context } from "koa";
 import { readMultipart, type MultipartFields } from "./multipart.js";
 import { JsonProblem, parseJson } from "./json.js";
 import { coerceScalar, type Scalar } from "./params.js";
-import { HttpError, httpError } from "./problem.js";
+import { HttpError } from "./problem.js";
+import { refusalOf } from "./problems.js";
 
 /** Media type without parameters, lower case: "application/json; charset=utf-8" → "application/json". */
 export const mediaType = (header: string | undefined) => (header ?? "").split(";")[0].trim().toLowerCase();
@@ -60,8 +61,8 @@ export function readBytes(req: Readable, limit: number, length: string | undefin
   return new Promise((resolve, reject) => {
     const expected = length === undefined || length === "" ? NaN : Number(length);
     // Not read: Node discards the unread body once the answer is sent, so the connection can go on.
-    if (expected > limit) return reject(httpError(413, tooLarge(limit)));
-    if (req.readableEncoding || !req.readable) return reject(httpError(400, INCOMPLETE));
+    if (expected > limit) return reject(refusalOf("too_large", tooLarge(limit)));
+    if (req.readableEncoding || !req.readable) return reject(refusalOf("bad_request", INCOMPLETE));
     let chunks: Buffer[] | undefined;
     let first: Buffer | undefined;
     let received = 0;
@@ -69,7 +70,7 @@ export function readBytes(req: Readable, limit: number, length: string | undefin
       received += chunk.length;
       // The rest of the body stays unread on the connection: it closes after the answer, so the client does not send
       // its next request where the server cannot read it.
-      if (received > limit) return fail(httpError(413, tooLarge(limit), {}, { Connection: "close" }));
+      if (received > limit) return fail(refusalOf("too_large", tooLarge(limit), {}, { Connection: "close" }));
       if (!first) first = chunk;
       else (chunks ??= [first]).push(chunk);
     };
@@ -85,7 +86,7 @@ export function readBytes(req: Readable, limit: number, length: string | undefin
       cleanup();
       req.unpipe();
       req.pause();
-      reject(error instanceof HttpError ? error : httpError(400, INCOMPLETE));
+      reject(error instanceof HttpError ? error : refusalOf("bad_request", INCOMPLETE));
     };
     const cleanup = () => {
       req.off("data", onData);
@@ -113,10 +114,10 @@ export function decodeText(bytes: Buffer, charset = ""): string {
     try {
       return new TextDecoder(charset).decode(bytes);
     } catch {
-      throw httpError(415, `Unsupported charset "${charset}"; send UTF-8.`);
+      throw refusalOf("unsupported_media_type", `Unsupported charset "${charset}"; send UTF-8.`);
     }
   }
-  if (!isUtf8(bytes)) throw httpError(400, "The request body is not valid UTF-8; send its text encoded as UTF-8 (RFC 8259 requires it of JSON).");
+  if (!isUtf8(bytes)) throw refusalOf("bad_request", "The request body is not valid UTF-8; send its text encoded as UTF-8 (RFC 8259 requires it of JSON).");
   const text = bytes.toString();
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
@@ -133,7 +134,7 @@ export async function readBody(ctx: Context, type: string, limit: number, fields
     } catch (error) {
       const problem = error as JsonProblem;
       const message = problem.reason === "syntax" ? "malformed JSON" : problem.message;
-      throw httpError(400, `The request body is ${problem.message}`, { errors: [{ in: "body", pointer: "", message }], ...(problem.limit ? { limit: problem.limit } : {}) });
+      throw refusalOf("bad_request", `The request body is ${problem.message}`, { errors: [{ in: "body", pointer: "", message }], ...(problem.limit ? { limit: problem.limit } : {}) });
     }
   }
   return kind === "form" ? parseForm(text, fields) : text;

@@ -12,7 +12,7 @@ import { decodeParam, type Location, type ParamSpec, type Query } from "./params
 import { createPathMatcher, MalformedPath } from "./path-matcher.js";
 import { CONDITIONAL_HEADERS, evaluateRead, parseConditions, type Conditions } from "./preconditions.js";
 import { answerProblem, HttpError, httpError, problem, PROBLEM_TYPE, type FieldError, type Problem } from "./problem.js";
-import { problemOf, refusalOf } from "./problems.js";
+import { problemOf, PROBLEMS, refusalOf } from "./problems.js";
 import { checkResponse, declaredFor, type DeclaredResponse } from "./response-check.js";
 import { fieldErrors, type Validator } from "./validation.js";
 import { header, setHeaders } from "./headers.js";
@@ -245,7 +245,7 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
     try {
       found = match(ctx.request.path);
     } catch (error) {
-      if (error instanceof MalformedPath) throw httpError(400, `The path is malformed: ${error.message}.`);
+      if (error instanceof MalformedPath) throw refusalOf("bad_request", `The path is malformed: ${error.message}.`);
       throw error;
     }
     if (!found) return Promise.resolve(next());
@@ -258,7 +258,7 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
       ctx.status = 204;
       return Promise.resolve();
     }
-    throw httpError(405, `${method} is not allowed on ${entry.path}; allowed: ${entry.allow}.`, {}, { Allow: entry.allow });
+    throw refusalOf("method_not_allowed", `${method} is not allowed on ${entry.path}; allowed: ${entry.allow}.`, {}, { Allow: entry.allow });
   }
 }
 
@@ -290,7 +290,7 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
   // Who may call comes first: before anything about the request is read or reported.
   const principal = options.authorize ? await options.authorize(op.security, ctx, op, pathParams) : null;
   if (prepared.produces.length > 0 && !preferred(header(ctx, "accept"), prepared.produces)) {
-    throw httpError(406, `None of the media types this operation answers with (${prepared.produces.join(", ")}) is acceptable.`);
+    throw refusalOf("not_acceptable", `None of the media types this operation answers with (${prepared.produces.join(", ")}) is acceptable.`);
   }
   const errors: FieldError[] = [];
   const parts: Record<Location, Record<string, unknown>> = { path: {}, query: {}, header: {}, cookie: {} };
@@ -318,7 +318,7 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
       contentType = mediaType(ctx.get("Content-Type"));
       const index = op.body.contentTypes.indexOf(contentType);
       if (index < 0) {
-        throw httpError(415, `Content-Type "${contentType || "(none)"}" is not accepted here; send ${op.body.contentTypes.join(" or ")}.`, {}, {
+        throw refusalOf("unsupported_media_type", `Content-Type "${contentType || "(none)"}" is not accepted here; send ${op.body.contentTypes.join(" or ")}.`, {}, {
           [ctx.method === "PATCH" ? "Accept-Patch" : "Accept-Post"]: op.body.contentTypes.join(", "),
         });
       }
@@ -332,7 +332,7 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
   if (errors.length > 0) {
     throw refusalOf("validation", `The request has ${errors.length} invalid input${errors.length > 1 ? "s" : ""}; see errors.`, { errors });
   }
-  if (!handler) throw httpError(501, `${op.operationId} (${op.method} ${op.path}) is declared in the spec but not implemented yet.`);
+  if (!handler) throw refusalOf("unimplemented", `${op.operationId} (${op.method} ${op.path}) is declared in the spec but not implemented yet.`);
   const request = { params: parts.path, query: parts.query, headers: parts.header, cookies: parts.cookie, body, contentType, principal };
   const conditions = prepared.conditional.size ? parseConditions((name) => header(ctx, name.toLowerCase()), prepared.conditional) : undefined;
   const base: RequestContext = { requestId: String(ctx.state.requestId ?? ""), operationId: op.operationId, conditions };
@@ -373,7 +373,7 @@ function afterConditions(op: OperationSpec, response: HandlerResponse, condition
     return { status: 304, headers: kept };
   }
   if (outcome === 412 && op.responses["412"]) {
-    return { status: 412, body: problemOf("precondition", "The resource does not match If-Match / If-Unmodified-Since; fetch it again.") };
+    return { status: PROBLEMS.precondition.status, body: problemOf("precondition", "The resource does not match If-Match / If-Unmodified-Since; fetch it again.") };
   }
   return response;
 }

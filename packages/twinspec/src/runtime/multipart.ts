@@ -6,7 +6,7 @@ import type { BusboyHeaders, BusboyInstance } from "@fastify/busboy";
 import type { Context } from "koa";
 import { JsonProblem, parseJson } from "./json.js";
 import { coerceScalar, type Scalar } from "./params.js";
-import { httpError, type FieldError } from "./problem.js";
+import type { FieldError } from "./problem.js";
 import { refusalOf } from "./problems.js";
 
 /** One uploaded file, as the handler receives it. */
@@ -48,7 +48,7 @@ function textValue(name: string, value: string, field: MultipartFields[string] |
       return parseJson(value);
     } catch (error) {
       if ((error as JsonProblem).reason === "syntax") return value; // validation names it
-      throw httpError(400, `The multipart part "${name}" is ${(error as JsonProblem).message}.`);
+      throw refusalOf("bad_request", `The multipart part "${name}" is ${(error as JsonProblem).message}.`);
     }
   }
   return coerceScalar(value, ((field?.type === "array" ? field.items : field?.type) ?? "none") as Scalar);
@@ -56,7 +56,7 @@ function textValue(name: string, value: string, field: MultipartFields[string] |
 
 /** The body's fields, each file an UploadedFile. Refuses (413) past `limit` bytes, (400) what is not multipart. */
 export async function readMultipart(ctx: Context, limit: number, fields: MultipartFields = {}): Promise<Record<string, unknown>> {
-  if (Number(ctx.get("Content-Length")) > limit) throw httpError(413, `The request body is larger than the limit of ${limit} bytes.`);
+  if (Number(ctx.get("Content-Length")) > limit) throw refusalOf("too_large", `The request body is larger than the limit of ${limit} bytes.`);
   // Loaded with the first upload: a server that takes none never loads the parser.
   // CommonJS: its module.exports as `default`, alike under Node and in the package's esbuild bundle (whose chunk for a
   // lazily imported CommonJS module exports only that).
@@ -70,7 +70,7 @@ export async function readMultipart(ctx: Context, limit: number, fields: Multipa
       isPartAFile: (name, _type, filename) => filename !== undefined || isFileField(fields[name ?? ""]),
     });
   } catch (error) {
-    throw httpError(400, `The multipart body cannot be read: ${(error as Error).message}.`);
+    throw refusalOf("bad_request", `The multipart body cannot be read: ${(error as Error).message}.`);
   }
   const out: Record<string, unknown> = {};
   const add = (name: string, value: unknown) => {
@@ -88,12 +88,12 @@ export async function readMultipart(ctx: Context, limit: number, fields: Multipa
       ctx.req.resume(); // drain the rest, so the answer can be written
       reject(error);
     };
-    const tooLarge = () => fail(httpError(413, `The request body is larger than the limit of ${limit} bytes.`));
+    const tooLarge = () => fail(refusalOf("too_large", `The request body is larger than the limit of ${limit} bytes.`));
     ctx.req.on("data", (chunk: Buffer) => {
       received += chunk.length;
       if (received > limit) tooLarge();
     });
-    const incomplete = () => fail(httpError(400, "The request body could not be read completely."));
+    const incomplete = () => fail(refusalOf("bad_request", "The request body could not be read completely."));
     ctx.req.on("aborted", incomplete);
     ctx.req.on("error", incomplete);
     busboy.on("file", (name, stream, filename, _encoding, mimeType) => {
@@ -103,12 +103,12 @@ export async function readMultipart(ctx: Context, limit: number, fields: Multipa
       stream.on("data", (chunk: Buffer) => {
         size += chunk.length;
         // The part's own limit (its schema's maxLength), met while it streams in: not a byte more is kept.
-        if (max !== undefined && size > max) fail(httpError(413, `The file in part "${name}" is larger than its limit of ${max} bytes.`));
+        if (max !== undefined && size > max) fail(refusalOf("too_large", `The file in part "${name}" is larger than its limit of ${max} bytes.`));
         else chunks.push(chunk);
       });
       stream.on("limit", tooLarge);
       // A part cut short (the body ends before its closing boundary) errors on the part's own stream, not busboy's.
-      stream.on("error", (error: Error) => fail(httpError(400, `The multipart body is malformed: ${error.message}.`)));
+      stream.on("error", (error: Error) => fail(refusalOf("bad_request", `The multipart body is malformed: ${error.message}.`)));
       stream.on("end", () => {
         const content = Buffer.concat(chunks);
         add(name, new UploadedFile(filename ?? "", (mimeType || "application/octet-stream").toLowerCase(), content.length, content));
@@ -122,8 +122,8 @@ export async function readMultipart(ctx: Context, limit: number, fields: Multipa
         fail(error as Error);
       }
     });
-    busboy.on("partsLimit", () => fail(httpError(413, `The multipart body has more than ${MAX_PARTS} parts.`)));
-    busboy.on("error", (error: unknown) => fail(httpError(400, `The multipart body is malformed: ${(error as Error).message}.`)));
+    busboy.on("partsLimit", () => fail(refusalOf("too_large", `The multipart body has more than ${MAX_PARTS} parts.`)));
+    busboy.on("error", (error: unknown) => fail(refusalOf("bad_request", `The multipart body is malformed: ${(error as Error).message}.`)));
     busboy.on("finish", () => {
       if (settled) return;
       settled = true;

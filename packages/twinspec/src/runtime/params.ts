@@ -2,7 +2,7 @@
 // The style and explode rules are OpenAPI's (§4.8.12.4 Style Values). A value that does not look like its type is left
 // as it is, so the validator names it.
 import { JsonProblem, parseJson } from "./json.js";
-import { httpError } from "./problem.js";
+import { refusalOf } from "./problems.js";
 
 export type Scalar = "string" | "integer" | "number" | "boolean" | "none";
 type ParamType = Scalar | "array" | "object" | "json";
@@ -97,7 +97,7 @@ export function decodeParam(p: ParamSpec, raw: Raw, query?: Query): unknown {
       } catch (error) {
         // Not JSON: validation names what it must be.
         if ((error as JsonProblem).reason === "syntax") return raw;
-        throw httpError(400, `The ${p.in} parameter "${p.name}" is ${(error as JsonProblem).message}.`);
+        throw refusalOf("bad_request", `The ${p.in} parameter "${p.name}" is ${(error as JsonProblem).message}.`);
       }
     default:
       // A repeated scalar stays an array, so validation says "must be <type>".

@@ -1,6 +1,8 @@
 // The catalog of problem types: every problem the server answers under a type of its own, one entry each — a stable
 // key, the type URI clients switch on, the HTTP status, the title, and the GraphQL extensions.code of the same
-// outcome where GraphQL answers it. Every other problem is about:blank, titled with its status phrase (problem()).
+// outcome where GraphQL answers it. The refusals the status says all of are entries too, typed about:blank and titled
+// with the status phrase; a problem answered with neither (problem(status, …)) is one whose status is not the
+// server's to pick (a mock's declared answer, Node's own refusals).
 // The only place a `urn:twinspec:problem:` URI is written (test/runtime/problems.test.ts holds the sources to it);
 // the kinds the error table maps (src/error-table.ts) come first. It lives in runtime/ because the REST runtime
 // answers some of these itself and stands alone.
@@ -45,6 +47,25 @@ export const PROBLEMS = {
   // A job's final failure (src/store/job-queue.ts), as its status monitor shows it; its title is the failure's own
   // (JobFailed's), this one when the handler gave none.
   job_failed: { type: "urn:twinspec:problem:job-failed", status: 409, title: "Job failed" },
+  // The refusals the status says all of: about:blank, titled with the status phrase (Node's STATUS_CODES). Their
+  // bodies are what problem() built for them before the catalog held them.
+  // Input the transport cannot take: a malformed path, parameter, body or multipart part.
+  bad_request: { type: "about:blank", status: 400, title: "Bad Request", code: "BAD_REQUEST" },
+  // /metrics without its token (METRICS_TOKEN), and closed in production with no guard set.
+  metrics_unauthorized: { type: "about:blank", status: 401, title: "Unauthorized" },
+  metrics_closed: { type: "about:blank", status: 403, title: "Forbidden" },
+  // A path that is no operation's (with the API's entry points), a WebSocket upgrade on another path than GraphQL's.
+  no_route: { type: "about:blank", status: 404, title: "Not Found" },
+  method_not_allowed: { type: "about:blank", status: 405, title: "Method Not Allowed", code: "METHOD_NOT_ALLOWED" },
+  not_acceptable: { type: "about:blank", status: 406, title: "Not Acceptable", code: "NOT_ACCEPTABLE" },
+  // The first request with the same Idempotency-Key is still being handled.
+  in_progress: { type: "about:blank", status: 409, title: "Conflict" },
+  too_large: { type: "about:blank", status: 413, title: "Payload Too Large" },
+  uri_too_long: { type: "about:blank", status: 414, title: "URI Too Long" },
+  unsupported_media_type: { type: "about:blank", status: 415, title: "Unsupported Media Type", code: "UNSUPPORTED_MEDIA_TYPE" },
+  internal: { type: "about:blank", status: 500, title: "Internal Server Error", code: "INTERNAL_SERVER_ERROR" },
+  // An operation the spec declares that has no handler yet (not_implemented is a handler's own NotImplemented).
+  unimplemented: { type: "about:blank", status: 501, title: "Not Implemented" },
 } as const satisfies Record<string, ProblemEntry>;
 
 export type ProblemKey = keyof typeof PROBLEMS;
