@@ -3,8 +3,9 @@ import type { Logger } from "pino";
 import { allScopes } from "../auth/secret.js";
 import { signToken } from "../auth/tokens.js";
 import { configFromEnv, type Config } from "../config.js";
-import { loadPg, PgNotInstalledError } from "../store/pg-driver.js";
-import { loadTracing, TracingNotInstalledError } from "../telemetry/load.js";
+import { PeerNotInstalledError } from "../peers.js";
+import { loadPg } from "../store/pg-driver.js";
+import { loadTracing } from "../telemetry/load.js";
 
 /** The configuration from the environment; a mistake in it is the operator's to fix: say what, exit 1, no stack. */
 export function configOrExit(budgets?: Parameters<typeof configFromEnv>[1]): Config {
@@ -16,31 +17,22 @@ export function configOrExit(budgets?: Parameters<typeof configFromEnv>[1]): Con
   }
 }
 
-/**
- * The tracing code when tracing is configured (nothing is loaded otherwise). Its OpenTelemetry packages are optional
- * peers of twinspec: when they are missing, say which `npm install` adds them, exit 1, no stack.
- */
-export async function tracingOrExit(config: Config): Promise<Awaited<ReturnType<typeof loadTracing>> | undefined> {
-  if (!config.tracing) return undefined;
+/** `load()`, or — an optional peer it needs is not installed — the line that installs it, and exit 1, no stack. */
+async function peerOrExit<T>(load: () => Promise<T>): Promise<T> {
   try {
-    return await loadTracing();
+    return await load();
   } catch (error) {
-    if (!(error instanceof TracingNotInstalledError)) throw error;
+    if (!(error instanceof PeerNotInstalledError)) throw error;
     console.error(`twinspec: ${error.message}`);
     process.exit(1);
   }
 }
 
-/** PostgreSQL's driver, when DATABASE_URL names PostgreSQL: missing, say which `npm install` adds it, exit 1, no stack. */
-export async function pgOrExit(): Promise<void> {
-  try {
-    await loadPg();
-  } catch (error) {
-    if (!(error instanceof PgNotInstalledError)) throw error;
-    console.error(`twinspec: ${error.message}`);
-    process.exit(1);
-  }
-}
+/** The tracing code when tracing is configured (nothing is loaded otherwise), its OpenTelemetry SDK an optional peer. */
+export const tracingOrExit = async (config: Config) => (config.tracing ? peerOrExit(() => loadTracing()) : undefined);
+
+/** PostgreSQL's driver, when DATABASE_URL names PostgreSQL, an optional peer too. */
+export const pgOrExit = () => peerOrExit(() => loadPg());
 
 /** No AUTH_SECRET outside production: a throwaway secret, and a ready admin token so the server is usable at once. */
 export async function logDevToken(config: Config, logger: Logger, scopes: Readonly<Record<string, string>>): Promise<void> {

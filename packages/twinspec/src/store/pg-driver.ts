@@ -1,15 +1,14 @@
 // PostgreSQL's driver (pg), loaded when the store opens a postgres:// URL, never by a server on SQLite. The modules
 // that use it stay statically imported (one copy of Kysely's classes however they are loaded); only pg waits.
 // pg is an optional peer dependency of twinspec: an application served from SQLite does not install it.
-import { readFileSync } from "node:fs";
 import type { PostgresCursor, PostgresPool, PostgresPoolClient } from "kysely";
 import type Pg from "pg";
-import { ownFile } from "../paths.js";
+import { missingPeer, peerInstallLine, PeerNotInstalledError } from "../peers.js";
 
 let driver: typeof Pg | undefined;
 
 /** A postgres:// DATABASE_URL, and no pg installed: the message is the one line that fixes it. */
-export class PgNotInstalledError extends Error {
+export class PgNotInstalledError extends PeerNotInstalledError {
   override name = "PgNotInstalledError";
 }
 
@@ -19,10 +18,9 @@ export async function loadPg(load: () => Promise<{ default: typeof Pg }> = () =>
   try {
     return (driver = (await load()).default);
   } catch (error) {
-    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-    if ((code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") || !/['"]pg['"]/.test(String(message))) throw error;
-    const range = (JSON.parse(readFileSync(ownFile("package.json"), "utf8")) as { peerDependencies: Record<string, string> }).peerDependencies.pg;
-    throw new PgNotInstalledError(`DATABASE_URL names a PostgreSQL database, but its driver pg is not installed (an optional peer dependency of twinspec): run \`npm install pg@${range}\``, { cause: error });
+    if (!missingPeer(error, /pg/)) throw error;
+    const line = peerInstallLine((name) => name === "pg");
+    throw new PgNotInstalledError(`DATABASE_URL names a PostgreSQL database, but its driver pg is not installed (an optional peer dependency of twinspec): run \`${line}\``, { cause: error });
   }
 }
 

@@ -2,28 +2,16 @@
 // application that never sets an OTLP endpoint does not install them (≈ 25 MB). When one is set and they are
 // missing, the start stops with one line naming the exact `npm install` that fixes it. This file loads no
 // OpenTelemetry code (the type import below is erased).
-import { readFileSync } from "node:fs";
-import { ownFile } from "../paths.js";
+import { missingPeer, peerInstallLine, PeerNotInstalledError } from "../peers.js";
 
 type TracingModule = typeof import("./tracing.js");
 
 /** `npm install` of the OpenTelemetry packages twinspec's tracing needs, at the ranges its package.json accepts. */
-export function tracingInstallLine(): string {
-  const pkg = JSON.parse(readFileSync(ownFile("package.json"), "utf8")) as { peerDependencies?: Record<string, string> };
-  const packages = Object.entries(pkg.peerDependencies ?? {}).filter(([name]) => name.startsWith("@opentelemetry/"));
-  return `npm install ${packages.map(([name, range]) => `${name}@${range}`).join(" ")}`;
-}
+export const tracingInstallLine = () => peerInstallLine((name) => name.startsWith("@opentelemetry/"));
 
 /** Tracing is configured but an OpenTelemetry package it needs is not installed; the message says what to run. */
-export class TracingNotInstalledError extends Error {
+export class TracingNotInstalledError extends PeerNotInstalledError {
   override name = "TracingNotInstalledError";
-}
-
-/** The @opentelemetry package an import failed to find, if that is why it failed. */
-function missingPackage(error: unknown): string | undefined {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") return undefined;
-  return /['"](@opentelemetry\/[^'"/]+)/.exec(String(message))?.[1];
 }
 
 /**
@@ -34,7 +22,7 @@ export async function loadTracing(load: () => Promise<TracingModule> = () => imp
   try {
     return await load();
   } catch (error) {
-    const missing = missingPackage(error);
+    const missing = missingPeer(error, /@opentelemetry\/[^'"/]+/);
     if (!missing) throw error;
     throw new TracingNotInstalledError(
       `tracing is on (an OTLP endpoint is set: OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) but ${missing} is not installed; ` +
