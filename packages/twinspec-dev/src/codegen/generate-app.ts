@@ -10,7 +10,7 @@ import { emitContract, emitResolversByTag, emitWiring, mappers } from "./emit/co
 import { clientIndex, documentResources, documentsModule } from "./emit/client-package.js";
 import { emitDatabase } from "./emit/database-types.js";
 import { emitModels } from "./emit/models.js";
-import { loadDocument } from "./load/spec.js";
+import type { JsonObject } from "./load/spec.js";
 import { generateGraphql } from "./generate-graphql.js";
 import { generateRest, type GeneratedFile } from "./generate-rest.js";
 import type { OperationValidators } from "./emit/validators.js";
@@ -33,7 +33,7 @@ function listFiles(dir: string): string[] {
 }
 
 /** Path → content of every generated file, headers included. */
-async function generateAll(contract: Contract): Promise<Map<string, string>> {
+async function generateAll(contract: Contract, document: JsonObject): Promise<Map<string, string>> {
   let validators = new Map<string, OperationValidators>();
   const rest = await generateRest("openapi.yaml", OUT, "twinspec/runtime", undefined, {
     context: { module: "./wiring.js", name: "RestContext" },
@@ -55,7 +55,7 @@ async function generateAll(contract: Contract): Promise<Map<string, string>> {
     { path: `${OUT}/wiring.ts`, content: emitWiring(contract, modelFields(contract)), source: both },
   );
   // The spec's schemas by name, for the domain's enums and models.
-  const models = emitModels(loadDocument("openapi.yaml"));
+  const models = emitModels(document);
   if (models) files.push({ path: `${OUT}/models.ts`, content: models, source: "openapi.yaml" });
   // The tables' row types, from the migrations: a migration that changes makes this file stale, as a spec does the others.
   const database = await emitDatabase("src/migrations");
@@ -81,9 +81,9 @@ export interface SyncResult {
   total: number;
 }
 
-/** Writes what differs into `outDir` (or, with check, only reports it). */
-export async function syncGenerated(contract: Contract, { check = false, outDir = OUT } = {}): Promise<SyncResult> {
-  const wanted = await generateAll(contract);
+/** Writes what differs into `outDir` (or, with check, only reports it); `document` is openapi.yaml as the spec checks read it. */
+export async function syncGenerated(contract: Contract, document: JsonObject, { check = false, outDir = OUT } = {}): Promise<SyncResult> {
+  const wanted = await generateAll(contract, document);
   const target = (path: string) => (path.startsWith(`${OUT}/`) ? join(outDir, path.slice(OUT.length + 1)) : path);
   const stale: string[] = [];
   for (const [generatedPath, content] of wanted) {

@@ -1,6 +1,6 @@
 // `npm run generate` for this project, as a function (the CLI and `npm run dev` both run it): check the specs, add
 // stubs for what is new to the hand-written files, then write generated/ (or, with check, only report what differs).
-import { loadDocument, SpecError } from "./load/spec.js";
+import { SpecError } from "./load/spec.js";
 import { OUT, syncGenerated } from "./generate-app.js";
 import { runSpecChecks } from "./check/spec-checks.js";
 import { stubFiles, syncStubs } from "./emit/stubs.js";
@@ -30,7 +30,7 @@ export async function generateProject({ check = false, outDir = OUT, strict = fa
   for (const block of specChecks.problems) error(block);
   if (specChecks.failed) return false;
 
-  const stubs = syncStubs(specChecks.contract, loadDocument("openapi.yaml"), { check });
+  const stubs = syncStubs(specChecks.contract, specChecks.document, { check });
   for (const change of stubs) {
     const why = (change.needs ?? []).map((n) => `${n.method} (${n.why})`).join(", ");
     if (change.manual) {
@@ -44,7 +44,7 @@ export async function generateProject({ check = false, outDir = OUT, strict = fa
     if (!change.created && change.needs) log(`${change.file}: its service now needs ${why}`);
   }
   const started = performance.now();
-  const { stale, total } = await syncGenerated(specChecks.contract, { check, outDir });
+  const { stale, total } = await syncGenerated(specChecks.contract, specChecks.document, { check, outDir });
   const ms = Math.round(performance.now() - started);
   if (check && stale.length > 0) {
     error(`${outDir}/ is stale; run \`npm run generate\` and commit the result:\n  ${stale.join("\n  ")}`);
@@ -53,7 +53,7 @@ export async function generateProject({ check = false, outDir = OUT, strict = fa
   log(check ? `${outDir}/ is up to date (${total} files, ${ms} ms)` : `wrote ${stale.length} of ${total} files in ${ms} ms`);
   if (check) return !stubs.some((c) => !c.manual);
   // Last, once everything is written: what it was made from, so the next --check on the same project is instant.
-  const unstamped = await writeStamp(outDir, stubFiles(specChecks.contract));
+  const unstamped = await writeStamp(outDir, stubFiles(specChecks.contract), specChecks.document);
   if (unstamped) log(unstamped);
   return true;
 }

@@ -188,24 +188,19 @@ function migrationsProblem(folder: string): string | undefined {
   return undefined;
 }
 
-/** An external $ref in openapi.yaml pulls in files (or URLs) of its own: not named here. */
-async function externalRef(): Promise<boolean> {
-  const { parse } = await import("yaml");
-  const walk = (v: unknown): boolean =>
-    Array.isArray(v) ? v.some(walk) : v !== null && typeof v === "object" ? Object.entries(v).some(([k, x]) => (k === "$ref" && typeof x === "string" && !x.startsWith("#")) || walk(x)) : false;
-  return walk(parse(readFileSync("openapi.yaml", "utf8"), { maxAliasCount: -1, uniqueKeys: false, merge: true }));
-}
+/** Whether openapi.yaml has an external $ref: it pulls in files (or URLs) of its own, not named here. */
+const externalRef = (v: unknown): boolean =>
+  Array.isArray(v) ? v.some(externalRef) : v !== null && typeof v === "object" ? Object.entries(v).some(([k, x]) => (k === "$ref" && typeof x === "string" && !x.startsWith("#")) || externalRef(x)) : false;
 
 /**
  * After a successful generate: writes the stamp into `outDir` (or, when the inputs cannot all be named, removes any
  * stamp there and says why, so --check always does the full check). `stubFiles` are the hand-written files the stubs
- * go into, whose contents decide whether --check finds stubs missing.
+ * go into, whose contents decide whether --check finds stubs missing; `document` is openapi.yaml as generate read it.
  */
-export async function writeStamp(outDir: string, stubFiles: string[]): Promise<string | undefined> {
+export async function writeStamp(outDir: string, stubFiles: string[], document: unknown): Promise<string | undefined> {
   const path = join(outDir, STAMP);
   const codegen = await codegenInputs();
-  const problem =
-    typeof codegen === "string" ? codegen : (await externalRef()) ? "openapi.yaml has an external $ref" : migrationsProblem("src/migrations");
+  const problem = typeof codegen === "string" ? codegen : externalRef(document) ? "openapi.yaml has an external $ref" : migrationsProblem("src/migrations");
   if (problem || typeof codegen === "string") {
     rmSync(path, { force: true });
     return `no ${STAMP} (generate --check will always regenerate to compare): ${problem}`;

@@ -9,7 +9,7 @@ import { readContract, type Contract, type ContractProblem } from "../model/cont
 import { checkHttpContract } from "./http-checks.js";
 import { collectOperations } from "../model/operations.js";
 import { checkScopes, formatScopes } from "./scope-agreement.js";
-import { loadDocument } from "../load/spec.js";
+import { loadDocument, type JsonObject } from "../load/spec.js";
 
 export interface SpecCheckOptions {
   openapi?: string;
@@ -21,6 +21,8 @@ export interface SpecCheckOptions {
 
 export interface SpecCheckReport {
   failed: boolean;
+  /** openapi.yaml as read (not bundled): what the stubs, models.ts and the stamp read too, so it is parsed once */
+  document: JsonObject;
   /** what the specs state together (complete only when nothing failed) */
   contract: Contract;
   /** for stdout: what passed */
@@ -36,7 +38,7 @@ export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.grap
 
   const { mismatches, compared, restProperties } = checkAgreement(restDoc, sdl, config, openapi);
   const { contract, problems } = readContract(restDoc, operations, sdl, (type) => restProperties.get(type), { rest: openapi, graphql });
-  const report: SpecCheckReport = { failed: false, contract, info: [], problems: [] };
+  const report: SpecCheckReport = { failed: false, document: restDoc, contract, info: [], problems: [] };
   if (mismatches.length > 0) {
     report.failed = true;
     report.problems.push(formatAgreement(mismatches, { rest: openapi, graphql }));
