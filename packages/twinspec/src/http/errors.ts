@@ -4,19 +4,19 @@
 import type { Context, Middleware } from "koa";
 import { unavailable } from "../store/unavailable.js";
 import { answerProblem, HttpError } from "../runtime/problem.js";
-import { problemOf, PROBLEMS } from "../runtime/problems.js";
+import { problemOf } from "../runtime/problems.js";
 
 /** Answers `error` on `ctx` as a problem (see above). */
 export function answerError(ctx: Context, error: unknown): void {
   const requestId = String(ctx.state.requestId ?? "");
-  if (error instanceof HttpError) return answerProblem(ctx, error.status, { ...error.problem, requestId }, error.headers);
+  if (error instanceof HttpError) return answerProblem(ctx, { ...error.problem, requestId }, error.headers);
   const down = unavailable(error);
   if (down) {
     ctx.state.log?.warn({ reason: down.reason }, "database unavailable");
-    return answerProblem(ctx, PROBLEMS.unavailable.status, problemOf("unavailable", down.message, { requestId }), { "Retry-After": String(down.retryAfterSeconds) });
+    return answerProblem(ctx, problemOf("unavailable", down.message, { requestId }), { "Retry-After": String(down.retryAfterSeconds) });
   }
   ctx.state.log?.error({ err: error }, "unhandled error");
-  answerProblem(ctx, PROBLEMS.internal.status, problemOf("internal", `An unexpected error occurred; quote request id ${requestId} when reporting it.`, { requestId }));
+  answerProblem(ctx, problemOf("internal", `An unexpected error occurred; quote request id ${requestId} when reporting it.`, { requestId }));
 }
 
 /** answerError as a middleware, for a Koa app without the request policy (the runtime's own tests). */

@@ -265,7 +265,7 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
 /** Refusals are answered here as problem+json, so any Koa app gets them right; crashes go up to the app. */
 function refused(ctx: Context, error: unknown): void {
   if (!(error instanceof HttpError)) throw error;
-  answerProblem(ctx, error.status, { ...error.problem, ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}) }, error.headers);
+  answerProblem(ctx, { ...error.problem, ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}) }, error.headers);
 }
 
 /**

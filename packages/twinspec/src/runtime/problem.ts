@@ -73,15 +73,15 @@ export const httpError = (status: number, detail: string, extra: Partial<Problem
   new HttpError(problem(status, detail, extra), headers);
 
 /**
- * Writes a problem as the response: every problem answered through Koa goes out here, so all have the same shape.
+ * Writes a problem as the response, with its own status: every problem answered through Koa goes out here, so all
+ * have the same shape.
  *
  * @param ctx - the request's Koa context
- * @param status - the HTTP status
  * @param body - the problem (with the request id, when the caller adds one)
  * @param headers - what its kind needs besides (Allow, Retry-After, WWW-Authenticate, …); default none
  */
-export function answerProblem(ctx: Context, status: number, body: Problem, headers: Record<string, string> = {}): void {
-  ctx.status = status;
+export function answerProblem(ctx: Context, body: Problem, headers: Record<string, string> = {}): void {
+  ctx.status = body.status;
   ctx.set(headers);
   ctx.body = body;
   ctx.type = PROBLEM_TYPE;

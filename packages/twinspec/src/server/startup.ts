@@ -32,7 +32,9 @@ async function peerOrExit<T>(load: () => Promise<T>): Promise<T> {
 export const tracingOrExit = async (config: Config) => (config.tracing ? peerOrExit(() => loadTracing()) : undefined);
 
 /** PostgreSQL's driver, when DATABASE_URL names PostgreSQL, an optional peer too. */
-export const pgOrExit = () => peerOrExit(() => loadPg());
+export async function pgOrExit(): Promise<void> {
+  await peerOrExit(() => loadPg());
+}
 
 /** No AUTH_SECRET outside production: a throwaway secret, and a ready admin token so the server is usable at once. */
 export async function logDevToken(config: Config, logger: Logger, scopes: Readonly<Record<string, string>>): Promise<void> {

@@ -27,12 +27,11 @@ const BLANK = "about:blank";
 
 /**
  * A problem's status or title picked on the spot rather than read from the catalog: a numeric status given to the
- * builders or the writer, a handler answer's literal status next to its problem, a problem-shaped object with a
+ * builders (the writer, answerProblem, takes the problem's own), a handler answer's literal status next to its problem, a problem-shaped object with a
  * title string, an about:blank type spelled out. Line by line, as the sources are formatted (prettier).
  */
 const INLINE = [
   /\b(?:httpError|problem)\(\s*\d/,
-  /\banswerProblem\([^,()]+,\s*\d/,
   /\bstatus:\s*\d{3}\b.*\b(?:problem|problemOf)\(/,
   /\btitle:\s*["'`].*\b(?:status|detail):|\b(?:status|detail):.*\btitle:\s*["'`]/,
   /["'`]about:blank["'`]/,
@@ -78,7 +77,7 @@ describe("the problem catalog", () => {
     assert.deepEqual(caught.filter((line) => inline(line).length === 0), []);
     const fine = [
       'throw refusalOf("method_not_allowed", `${method} is not allowed`, {}, { Allow: entry.allow });',
-      'answerProblem(ctx, PROBLEMS.internal.status, problemOf("internal", `An unexpected error occurred`, { requestId }));',
+      'answerProblem(ctx, problemOf("internal", `An unexpected error occurred`, { requestId }));',
       "const body = JSON.stringify(problem(status, detail, { requestId }));",
       'problem(where, "x-rate-limit must be { limit, window }");',
       "const problem = { title: error instanceof JobFailed ? error.title : PROBLEMS.job_failed.title, detail: (error as Error).message };",
