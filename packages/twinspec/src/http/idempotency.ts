@@ -4,7 +4,7 @@
 // validated request and the caller, and stores exactly what was answered. The SQL is the store's.
 import { createHash } from "node:crypto";
 import type { IdempotencyKeys } from "../store/idempotency.js";
-import { problemOf, PROBLEMS } from "../runtime/problems.js";
+import { answerOf } from "../runtime/problems.js";
 import type { Around, HandlerResponse } from "../runtime/index.js";
 
 const TTL_MS = 24 * 60 * 60 * 1000;
@@ -59,14 +59,14 @@ async function claim(keys: IdempotencyKeys, scope: string, key: string, print: s
       continue;
     }
     if (row.fingerprint !== print) {
-      return { status: PROBLEMS.idempotency_key_reused.status, body: problemOf("idempotency_key_reused", `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request.`) };
+      return answerOf("idempotency_key_reused", `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request.`);
     }
     if (!row.answer && Date.parse(row.createdAt) + ABANDONED_MS < Date.now()) {
       // The first request's server died before answering: nothing was acknowledged, so the key is free again.
       await keys.release(scope, key, row.createdAt);
       continue;
     }
-    if (!row.answer) return { status: PROBLEMS.in_progress.status, body: problemOf("in_progress", `The first request with Idempotency-Key "${key}" is still being processed; retry shortly.`) };
+    if (!row.answer) return answerOf("in_progress", `The first request with Idempotency-Key "${key}" is still being processed; retry shortly.`);
     return { status: row.answer.status, headers: { ...row.answer.headers, "Idempotent-Replayed": "true" }, body: row.answer.body };
   }
   throw new Error(`could not claim Idempotency-Key ${key}`);

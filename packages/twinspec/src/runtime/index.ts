@@ -12,7 +12,7 @@ import { decodeParam, type Location, type ParamSpec, type Query } from "./params
 import { createPathMatcher, MalformedPath } from "./path-matcher.js";
 import { CONDITIONAL_HEADERS, evaluateRead, parseConditions, type Conditions } from "./preconditions.js";
 import { answerProblem, HttpError, httpError, problem, PROBLEM_TYPE, type FieldError, type Problem } from "./problem.js";
-import { problemOf, PROBLEMS, refusalOf } from "./problems.js";
+import { answerOf, refusalOf } from "./problems.js";
 import { checkResponse, declaredFor, type DeclaredResponse } from "./response-check.js";
 import { fieldErrors, type Validator } from "./validation.js";
 import { header, setHeaders } from "./headers.js";
@@ -373,7 +373,7 @@ function afterConditions(op: OperationSpec, response: HandlerResponse, condition
     return { status: 304, headers: kept };
   }
   if (outcome === 412 && op.responses["412"]) {
-    return { status: PROBLEMS.precondition.status, body: problemOf("precondition", "The resource does not match If-Match / If-Unmodified-Since; fetch it again.") };
+    return answerOf("precondition", "The resource does not match If-Match / If-Unmodified-Since; fetch it again.");
   }
   return response;
 }

@@ -92,3 +92,14 @@ export function problemOf(key: ProblemKey, detail: string, extra: Partial<Proble
  */
 export const refusalOf = (key: ProblemKey, detail: string, extra: Partial<Problem> = {}, headers: Record<string, string> = {}) =>
   new HttpError(problemOf(key, detail, extra), headers);
+
+/**
+ * A handler's answer with the problem of a catalog entry, at its status: `{ status, body }`.
+ *
+ * @param key - the entry
+ * @param detail - what went wrong, for a person to read
+ */
+export function answerOf(key: ProblemKey, detail: string): { status: number; body: Problem } {
+  const body = problemOf(key, detail);
+  return { status: body.status, body };
+}
