@@ -84,7 +84,7 @@ await Promise.all(Array.from({ length: Math.min(width, parts.length) }, worker))
 
 const lines = ["", `Summary of the parts (${((performance.now() - started) / 1000).toFixed(0)} s, ${width} at a time):`];
 for (const { name, code, counts, failed, seconds } of results) {
-  lines.push(`  ${failed ? "FAILED" : "ok    "} ${name}: ${counts.join(", ") || "no mocha summary"}${code === 0 ? "" : ` (exit code ${code})`} (${seconds.toFixed(0)} s)`);
+  lines.push(`  ${failed ? "FAILED" : "ok    "} ${name}: ${counts.join(", ") || (code === 0 ? "passed" : "no mocha summary")}${code === 0 ? "" : ` (exit code ${code})`} (${seconds.toFixed(0)} s)`);
 }
 for (const { name, output, failures } of results.filter((r) => r.failed)) {
   lines.push("", `${name}, what failed:`);
