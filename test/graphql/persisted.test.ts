@@ -17,6 +17,7 @@ import { persistedDocuments } from "../../generated/persisted-documents.js";
 import { configFromEnv } from "../../packages/twinspec/src/config.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { call, startServer, type TestServer } from "../support/server.js";
+import { until } from "../support/wait.js";
 import { ITEMS, seedCustomer } from "./helpers.js";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -38,6 +39,8 @@ function recording() {
 
 describe("persisted documents", () => {
   let s: TestServer;
+  /** the subscriptions listening on the server's bus */
+  const listeners = () => s.app.bus.listenerCount("orderStatusChanged");
   let customerId: string;
   before(async () => {
     s = await startServer();
@@ -125,9 +128,10 @@ describe("persisted documents", () => {
     try {
       const byHash = client.iterate({ query: "", extensions: apq(hexOf(OrderStatusChangedDocument)), variables: { customerId } });
       const byId = client.iterate({ query: "", documentId: idOf(OrderStatusChangedDocument), variables: { customerId } } as { query: string; variables: Record<string, unknown> });
+      const listening = listeners();
       const nextHash = byHash.next();
       const nextId = byId.next();
-      await new Promise((r) => setTimeout(r, 200)); // both subscribed
+      await until(() => listeners() === listening + 2, "both subscriptions to listen");
       await s.app.services.orders.changeStatus(order.orderId, "PAID");
       assert.equal((await nextHash).value?.data?.orderStatusChanged?.status, "PAID");
       assert.equal((await nextId).value?.data?.orderStatusChanged?.status, "PAID");

@@ -3,12 +3,13 @@ import assert from "node:assert/strict";
 import { ada, call, startServer, type TestServer } from "../support/server.js";
 
 describe("REST customers", () => {
+  // One server for the file: each test makes the customers it reads, but the listing's, which has one of its own.
   let s: TestServer;
-  beforeEach(async () => (s = await startServer()));
-  afterEach(() => s.close());
+  before(async () => (s = await startServer()));
+  after(() => s.close());
 
-  const create = async (body: object = ada) => {
-    const res = await call(`${s.url}/customers`, { method: "POST", json: body });
+  const create = async (body: object = ada, server = s) => {
+    const res = await call(`${server.url}/customers`, { method: "POST", json: body });
     assert.equal(res.status, 201, res.text);
     return res;
   };
@@ -121,20 +122,25 @@ describe("REST customers", () => {
   });
 
   it("lists page by page with an opaque cursor and a Link to the next page", async () => {
-    for (let i = 0; i < 5; i++) await create({ ...ada, email: `ada${i}@example.com` });
-    const seen: string[] = [];
-    let next: string | null = "/customers?limit=2";
-    let pages = 0;
-    while (next) {
-      const res = await call(`${s.url}${next}`);
-      assert.equal(res.status, 200);
-      seen.push(...res.json.items.map((c: { email: string }) => c.email));
-      const link = res.headers.get("link");
-      next = link ? /<([^>]+)>; rel="next"/.exec(link)![1] : null;
-      assert.equal(Boolean(res.json.nextCursor), Boolean(link));
-      pages++;
+    const own = await startServer();
+    try {
+      for (let i = 0; i < 5; i++) await create({ ...ada, email: `ada${i}@example.com` }, own);
+      const seen: string[] = [];
+      let next: string | null = "/customers?limit=2";
+      let pages = 0;
+      while (next) {
+        const res = await call(`${own.url}${next}`);
+        assert.equal(res.status, 200);
+        seen.push(...res.json.items.map((c: { email: string }) => c.email));
+        const link = res.headers.get("link");
+        next = link ? /<([^>]+)>; rel="next"/.exec(link)![1] : null;
+        assert.equal(Boolean(res.json.nextCursor), Boolean(link));
+        pages++;
+      }
+      assert.equal(pages, 3);
+      assert.deepEqual(seen, [0, 1, 2, 3, 4].map((i) => `ada${i}@example.com`));
+    } finally {
+      await own.close();
     }
-    assert.equal(pages, 3);
-    assert.deepEqual(seen, [0, 1, 2, 3, 4].map((i) => `ada${i}@example.com`));
   });
 });

@@ -4,7 +4,7 @@
 // on a free port, runs on it, then stops it and removes its folder; a server that answers is used as it is. A server
 // that answers but refuses (no database test, a password) is a failure that says what to do, never a silent pass;
 // TWINSPEC_SKIP_POSTGRES=1 skips the pass for people without one, loudly.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import pg from "pg";
 import { describeUrl } from "../../packages/twinspec/src/store/postgres.js";
 import { SCHEMA_PREFIX, testPostgresUrl } from "./database.js";
@@ -75,16 +75,34 @@ console.log(`\nPostgreSQL pass: database-backed suites on ${describeUrl(url)} (a
 const env = { ...process.env, TEST_DATABASE: "postgres", TEST_POSTGRES_URL: url };
 // Files named on the command line run alone (with .mocharc.json's options): mocha adds a config's spec to them.
 const files = process.argv.slice(2);
-const mocha = spawnSync("npx", ["mocha", ...(files.length > 0 ? files : ["--config", ".mocharc.postgres.json"])], { stdio: "inherit", env });
+/**
+ * Runs mocha in a folder; resolves to its exit code. Its output is passed through as it comes, or, held, kept and
+ * resolved with the code (for the run that goes side by side with another, printed after it).
+ */
+function mocha(args: string[], cwd: URL | undefined, hold: boolean): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("npx", ["mocha", ...args], { stdio: hold ? ["ignore", "pipe", "pipe"] : "inherit", env, cwd });
+    let output = "";
+    child.stdout?.setEncoding("utf8").on("data", (text: string) => (output += text));
+    child.stderr?.setEncoding("utf8").on("data", (text: string) => (output += text));
+    // A run killed by a signal has no exit code: it failed.
+    child.on("close", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
 // The twinspec package's database-backed suites, against its own fixture application: a process of their own, in
-// the package's folder (its .mocharc.postgres.json points the framework at the fixture), unless files were named.
-let pkg = 0;
-if (files.length === 0) {
+// the package's folder (its .mocharc.postgres.json points the framework at the fixture), unless files were named. It
+// runs beside the root's (every server has a schema of its own), its output held and printed after the root's.
+const pkg = files.length === 0 ? mocha(["--config", ".mocharc.postgres.json"], new URL("../../packages/twinspec/", import.meta.url), true) : undefined;
+const root = await mocha(files.length > 0 ? files : ["--config", ".mocharc.postgres.json"], undefined, false);
+let pkgCode = 0;
+if (pkg) {
   console.log("\nPostgreSQL pass: the twinspec package's database-backed suites (packages/twinspec)\n");
-  pkg = spawnSync("npx", ["mocha", "--config", ".mocharc.postgres.json"], { stdio: "inherit", env, cwd: new URL("../../packages/twinspec/", import.meta.url) }).status ?? 1;
+  const { code, output } = await pkg;
+  process.stdout.write(output);
+  pkgCode = code;
 }
 if (embedded) {
   await embedded.stop();
   console.log(`PostgreSQL pass: the embedded PostgreSQL is stopped and ${embedded.dataDir} removed`);
 }
-process.exit((mocha.status ?? 1) || pkg);
+process.exit(root.code || pkgCode);
