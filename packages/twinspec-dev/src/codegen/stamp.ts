@@ -13,6 +13,7 @@ import { createHash, type Hash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { packageRoot } from "./package-root.js";
 
 export const STAMP = ".twinspec-stamp.json";
 /** The generated half of the client package (as generate-app's CLIENT_OUT): an output, hashed with outDir's files. */
@@ -30,9 +31,22 @@ interface Stamp {
   sha256: string;
 }
 
-/** The generator's own code: this folder (src/codegen under tsx, dist/codegen when installed). Tests may point it elsewhere. */
-const generatorDir = () => process.env.TWINSPEC_STAMP_GENERATOR_DIR ?? dirname(fileURLToPath(import.meta.url));
-const packageRoot = () => join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+/**
+ * The generator's own code: src/codegen in a checkout (whether it runs under tsx or as the bundle bin/twinspec.js
+ * makes of it, so both agree on the stamp), dist/codegen when installed. Tests may point it elsewhere.
+ */
+const generatorDir = () => {
+  if (process.env.TWINSPEC_STAMP_GENERATOR_DIR) return process.env.TWINSPEC_STAMP_GENERATOR_DIR;
+  const sources = join(packageRoot(), "src", "codegen");
+  return existsSync(sources) ? sources : dirname(fileURLToPath(import.meta.url));
+};
+
+/** twinspec's code: its src/ in a checkout, else the folder of its compiled internals (dist/). */
+function runtimeDir(runtimeManifest: string | undefined): string {
+  const sources = runtimeManifest ? join(dirname(runtimeManifest), "src") : undefined;
+  if (sources && existsSync(join(sources, "internals.ts"))) return sources;
+  return dirname(fileURLToPath(import.meta.resolve("twinspec/internals")));
+}
 
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true })
@@ -85,9 +99,7 @@ function currentHash(stamp: Omit<Stamp, "sha256" | "about">, outDir: string): st
   add(hash, "generator", generatorDir());
   const runtime = installed("twinspec", root);
   hash.update(`twinspec ${version(runtime)}\n`);
-  // twinspec's code as this process loads it: src/ under the twinspec-source condition, else dist/.
-  const internals = fileURLToPath(import.meta.resolve("twinspec/internals"));
-  add(hash, "twinspec", dirname(internals));
+  add(hash, "twinspec", runtimeDir(runtime));
   // The packages it generates with (openapi-typescript, graphql-codegen, ajv, …) as installed, and codegen.yml's plugins.
   for (const dep of Object.keys(self.dependencies ?? {}).sort()) hash.update(`dep ${dep} ${version(installed(dep, root))}\n`);
   for (const name of stamp.packages) hash.update(`plugin ${name} ${version(installed(name, process.cwd()) ?? installed(name, root))}\n`);
