@@ -53,7 +53,8 @@ export const withCliHeader = (file: GeneratedFile) =>
 const COMMANDS = `usage: twinspec <command>
 
   init <dir> [--openapi FILE] [--graphql FILE]   a new application in <dir>, from your specs or a starter pair
-  generate [--check] [--strict] [--out DIR]      generated/ and the stubs from openapi.yaml + schema.graphql
+  generate [--check] [--strict] [--verbose]     generated/ and the stubs from openapi.yaml + schema.graphql
+  dev                                            generate, serve, and on every save regenerate and restart
   token --sub ID --scope "…" [--ttl 1h]          a bearer token signed with AUTH_SECRET
   rest <spec> --out <dir>                        the REST types, handlers and validators for any OpenAPI document
 
@@ -65,7 +66,7 @@ export async function run(argv: string[]): Promise<number> {
   switch (command) {
     case "generate": {
       if (rest.includes("--help")) {
-        console.log("usage: twinspec generate [--check] [--strict] [--out DIR]\n\n  writes generated/ and the stubs of new operations and fields; --check writes nothing and fails naming what differs;\n  --strict makes breaking changes since git HEAD fatal");
+        console.log("usage: twinspec generate [--check] [--strict] [--verbose] [--out DIR]\n\n  writes generated/ and the stubs of new operations and fields; --check writes nothing and fails naming what differs;\n  --strict makes breaking changes since git HEAD fatal; --verbose lists the checks passed and each part's duration");
         return 0;
       }
       const out = rest.indexOf("--out");
@@ -81,8 +82,11 @@ export async function run(argv: string[]): Promise<number> {
         }
       }
       const { generateProject } = await import("./project.js");
-      return (await generateProject({ check, strict, ...(out >= 0 ? { outDir: rest[out + 1] } : {}) })) ? 0 : 1;
+      return (await generateProject({ check, strict, verbose: rest.includes("--verbose"), ...(out >= 0 ? { outDir: rest[out + 1] } : {}) })) ? 0 : 1;
     }
+    case "dev":
+      await (await import("../dev.js")).dev();
+      return new Promise(() => {}); // runs until interrupted
     case "token":
       return (await import("./token.js")).tokenCommand(rest);
     case "init":

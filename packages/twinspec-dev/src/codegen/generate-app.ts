@@ -15,6 +15,7 @@ import { generateGraphql } from "./generate-graphql.js";
 import { generateRest, type GeneratedFile } from "./generate-rest.js";
 import type { OperationValidators } from "./emit/validators.js";
 import { STAMP } from "./stamp.js";
+import { Timings } from "./timings.js";
 
 export const OUT = "generated";
 /** The generated half of the application's client package (client/: the REST SDK, the typed GraphQL documents). */
@@ -33,14 +34,18 @@ function listFiles(dir: string): string[] {
 }
 
 /** Path → content of every generated file, headers included. */
-async function generateAll(contract: Contract, document: JsonObject): Promise<Map<string, string>> {
+async function generateAll(contract: Contract, document: JsonObject, timings: Timings): Promise<Map<string, string>> {
   let validators = new Map<string, OperationValidators>();
-  const rest = await generateRest("openapi.yaml", OUT, "twinspec/runtime", undefined, {
-    context: { module: "./wiring.js", name: "RestContext" },
-    client: CLIENT_OUT,
-    onValidators: (byOperation) => (validators = byOperation),
-  });
-  const files = [...rest, ...(await generateGraphql("codegen.yml", { mappers: mappers(contract) }))];
+  const rest = await timings.time("REST: openapi-typescript, rest.ts, validators, client", () =>
+    generateRest("openapi.yaml", OUT, "twinspec/runtime", undefined, {
+      context: { module: "./wiring.js", name: "RestContext" },
+      client: CLIENT_OUT,
+      onValidators: (byOperation) => (validators = byOperation),
+      parsed: document,
+    }),
+  );
+  const graphql = await timings.time("GraphQL: graphql-codegen", () => generateGraphql("codegen.yml", { mappers: mappers(contract) }));
+  const files = [...rest, ...graphql];
   const both = "openapi.yaml + schema.graphql";
   // The typed documents of client/operations/, when codegen.yml has the client preset write them into the client package.
   const manifest = files.find((f) => f.path === `${CLIENT_OUT}/graphql/persisted-documents.json`);
@@ -58,7 +63,7 @@ async function generateAll(contract: Contract, document: JsonObject): Promise<Ma
   const models = emitModels(document);
   if (models) files.push({ path: `${OUT}/models.ts`, content: models, source: "openapi.yaml" });
   // The tables' row types, from the migrations: a migration that changes makes this file stale, as a spec does the others.
-  const database = await emitDatabase("src/migrations");
+  const database = await timings.time("database.ts: the migrations", () => emitDatabase("src/migrations"));
   if (database) files.push({ path: `${OUT}/database.ts`, content: database, source: "src/migrations" });
   return new Map(files.map((f) => [f.path, withHeader(f)]));
 }
@@ -82,8 +87,9 @@ export interface SyncResult {
 }
 
 /** Writes what differs into `outDir` (or, with check, only reports it); `document` is openapi.yaml as the spec checks read it. */
-export async function syncGenerated(contract: Contract, document: JsonObject, { check = false, outDir = OUT } = {}): Promise<SyncResult> {
-  const wanted = await generateAll(contract, document);
+export async function syncGenerated(contract: Contract, document: JsonObject, { check = false, outDir = OUT, timings = new Timings() } = {}): Promise<SyncResult> {
+  const wanted = await generateAll(contract, document, timings);
+  const comparing = performance.now();
   const target = (path: string) => (path.startsWith(`${OUT}/`) ? join(outDir, path.slice(OUT.length + 1)) : path);
   const stale: string[] = [];
   for (const [generatedPath, content] of wanted) {
@@ -102,5 +108,6 @@ export async function syncGenerated(contract: Contract, document: JsonObject, { 
     stale.push(`${path} (not produced by the specs)`);
     if (!check) rmSync(path);
   }
+  timings.parts.push({ label: check ? "compare with generated/" : "compare and write", ms: performance.now() - comparing });
   return { stale, total: wanted.size };
 }

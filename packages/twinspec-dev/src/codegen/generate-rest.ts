@@ -27,6 +27,8 @@ export interface RestGenerateOptions {
   client?: string;
   /** a worker already started (see generateRest), for the validators of a document with many operations */
   worker?: ValidatorsWorker;
+  /** the document as the caller already parsed it from `specFile` (not modified), so it is not parsed again */
+  parsed?: JsonObject;
 }
 
 /**
@@ -37,7 +39,7 @@ export async function generateRest(specFile: string, outDir: string, runtime: st
   // A large document's validators are compiled on a worker: started now, it boots while the document loads.
   const worker = sizeOf(specFile) > EARLY_WORKER_BYTES ? validatorsWorker() : undefined;
   try {
-    const doc = await loadSpec(specFile, warnings);
+    const doc = await loadSpec(specFile, warnings, { parsed: options.parsed });
     return await generateRestFromDocument(doc, specFile, outDir, runtime, warnings, { ...options, worker });
   } finally {
     void worker?.worker.terminate(); // unused when the document has few operations

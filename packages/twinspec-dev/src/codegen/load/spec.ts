@@ -27,9 +27,10 @@ let config: Promise<Config> | undefined;
  * and rewritten as local ones. Lint-level findings become warnings; a $ref that cannot be resolved is a SpecError
  * naming the file and pointer that hold it and the missing target.
  */
-export async function loadSpec(file: string, warnings = new Warnings(file)): Promise<JsonObject> {
+export async function loadSpec(file: string, warnings = new Warnings(file), { parsed }: { parsed?: Json } = {}): Promise<JsonObject> {
   const text = readText(file);
-  const doc = checkHeader(file, parseDocument(file, text), warnings);
+  // `parsed`: the same text as the caller already parsed it; a copy, since the document is normalized in place.
+  const doc = checkHeader(file, parsed === undefined ? parseDocument(file, text) : structuredClone(parsed), warnings);
   config ??= createConfig({ rules: RULES });
   const redocly = await config;
   const resolver = new BaseResolver(redocly.resolve);
