@@ -49,7 +49,7 @@ export async function generateProject({ check = false, outDir = OUT, strict = fa
     // A module already written whose service the specs now ask more of: say which methods, and what asks for each.
     if (!change.created && change.needs) log(`${change.file}: its service now needs ${why}`);
   }
-  const { stale, total } = await syncGenerated(specChecks.contract, specChecks.document, { check, outDir, timings });
+  const { stale, total, cached } = await syncGenerated(specChecks.contract, specChecks.document, { check, outDir, timings });
   if (check && stale.length > 0) {
     error(`${outDir}/ is stale; run \`npm run generate\` and commit the result:\n  ${stale.join("\n  ")}`);
     return false;
@@ -61,6 +61,7 @@ export async function generateProject({ check = false, outDir = OUT, strict = fa
   }
   log(summary({ check, outDir, stale, total, ms: timings.total(), verbose }));
   if (verbose) for (const line of timings.lines()) log(line);
+  if (verbose && cached.length > 0) log(`  unchanged inputs, taken from node_modules/.cache/twinspec-generate: ${cached.join(", ")}`);
   return check ? !stubs.some((c) => !c.manual) : true;
 }
 

@@ -54,7 +54,7 @@ const files = (dir: string): string[] =>
     .sort();
 
 /** A file's bytes, a folder's files (relative names and bytes, in order) or "absent", labelled by `label`. */
-function add(hash: Hash, label: string, path: string, { skip }: { skip?: string } = {}) {
+export function add(hash: Hash, label: string, path: string, { skip }: { skip?: string } = {}) {
   if (!existsSync(path)) {
     hash.update(`absent ${label}\n`);
     return;
@@ -88,11 +88,15 @@ function lockfile(): string | undefined {
   }
 }
 
-/** The hash of the inputs, the generator and the outputs, as they are now. */
-function currentHash(stamp: Omit<Stamp, "sha256" | "about">, outDir: string): string {
+let generator: string | undefined;
+
+/**
+ * The generator as it is installed, as one SHA-256 (computed once per process): its code, its version and twinspec's
+ * (whose code it runs: the migrations database.ts applies, internals), the packages it generates with, the lockfile.
+ */
+export function generatorHash(): string {
+  if (generator) return generator;
   const hash = createHash("sha256");
-  hash.update(JSON.stringify({ format: stamp.format, inputs: stamp.inputs, packages: stamp.packages }) + "\n");
-  // The generator: its code, its version and twinspec's (whose code it runs: the migrations database.ts applies, internals).
   const root = packageRoot();
   const self = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; dependencies?: Record<string, string> };
   hash.update(`twinspec-dev ${self.version}\n`);
@@ -102,9 +106,21 @@ function currentHash(stamp: Omit<Stamp, "sha256" | "about">, outDir: string): st
   add(hash, "twinspec", runtimeDir(runtime));
   // The packages it generates with (openapi-typescript, graphql-codegen, ajv, …) as installed, and codegen.yml's plugins.
   for (const dep of Object.keys(self.dependencies ?? {}).sort()) hash.update(`dep ${dep} ${version(installed(dep, root))}\n`);
-  for (const name of stamp.packages) hash.update(`plugin ${name} ${version(installed(name, process.cwd()) ?? installed(name, root))}\n`);
   const lock = lockfile();
   if (lock) add(hash, "lockfile", lock);
+  return (generator = hash.digest("hex"));
+}
+
+/** The installed version of each of `packages` (codegen.yml's plugins), as the project or else the generator finds it. */
+export const pluginVersions = (packages: string[]): string[] =>
+  packages.map((name) => `${name} ${version(installed(name, process.cwd()) ?? installed(name, packageRoot()))}`);
+
+/** The hash of the inputs, the generator and the outputs, as they are now. */
+function currentHash(stamp: Omit<Stamp, "sha256" | "about">, outDir: string): string {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify({ format: stamp.format, inputs: stamp.inputs, packages: stamp.packages }) + "\n");
+  hash.update(`generator ${generatorHash()}\n`);
+  for (const line of pluginVersions(stamp.packages)) hash.update(`plugin ${line}\n`);
   for (const input of stamp.inputs) add(hash, `input ${input}`, input.replace(/\/$/, ""));
   add(hash, "out", outDir, { skip: STAMP });
   add(hash, "client", CLIENT_OUT);
@@ -151,7 +167,7 @@ function pointerInputs(value: unknown): string[] | string {
 }
 
 /** What generate read besides the fixed files, from codegen.yml; a string says why it cannot all be named. */
-async function codegenInputs(): Promise<{ inputs: string[]; packages: string[] } | string> {
+export async function codegenInputs(): Promise<{ inputs: string[]; packages: string[] } | string> {
   const { parse } = await import("yaml");
   const config = parse(readFileSync("codegen.yml", "utf8")) as Record<string, unknown>;
   const unknown = Object.keys(config).find((k) => !KNOWN_ROOT.has(k));
@@ -189,7 +205,7 @@ async function codegenInputs(): Promise<{ inputs: string[]; packages: string[] }
 }
 
 /** Why database.ts's migrations cannot be named by their folder alone (one imports from outside it), if so. */
-function migrationsProblem(folder: string): string | undefined {
+export function migrationsProblem(folder: string): string | undefined {
   if (!existsSync(folder)) return undefined;
   for (const f of files(folder)) {
     const text = readFileSync(join(folder, f), "utf8");
@@ -201,7 +217,7 @@ function migrationsProblem(folder: string): string | undefined {
 }
 
 /** Whether openapi.yaml has an external $ref: it pulls in files (or URLs) of its own, not named here. */
-const externalRef = (v: unknown): boolean =>
+export const externalRef = (v: unknown): boolean =>
   Array.isArray(v) ? v.some(externalRef) : v !== null && typeof v === "object" ? Object.entries(v).some(([k, x]) => (k === "$ref" && typeof x === "string" && !x.startsWith("#")) || externalRef(x)) : false;
 
 /**

@@ -2,7 +2,8 @@
 // $refs to other files become local ones; then following local $refs. No file writes.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { BaseResolver, bundle, createConfig, lintDocument, Source, type Config, type Document, type NormalizedProblem } from "@redocly/openapi-core";
+// Redocly is loaded by loadSpec only: the spec checks' loadDocument (and a generate whose REST side is cached) need none of it.
+import type { BaseResolver, Config, Document, NormalizedProblem } from "@redocly/openapi-core";
 import { parse } from "yaml";
 import { Warnings } from "./diagnostics.js";
 
@@ -31,6 +32,7 @@ export async function loadSpec(file: string, warnings = new Warnings(file), { pa
   const text = readText(file);
   // `parsed`: the same text as the caller already parsed it; a copy, since the document is normalized in place.
   const doc = checkHeader(file, parsed === undefined ? parseDocument(file, text) : structuredClone(parsed), warnings);
+  const { BaseResolver, bundle, createConfig, lintDocument, Source } = await import("@redocly/openapi-core");
   config ??= createConfig({ rules: RULES });
   const redocly = await config;
   const resolver = new BaseResolver(redocly.resolve);
