@@ -67,7 +67,7 @@ export async function generateProject({ check = false, outDir = OUT, strict = fa
 
 /** The one line generate ends with: what it wrote (or found up to date) and in how long. */
 function summary({ check, outDir, stale, total, ms, verbose }: { check: boolean; outDir: string; stale: string[]; total: number; ms: number; verbose: boolean }): string {
-  if (check) return `${outDir}/ is up to date (${total} files, ${seconds(ms)})`;
+  if (check) return `${outDir}/ is up to date (${total} files, ${Math.round(ms)} ms)`;
   const named = stale.map((s) => s.replace(/ \(.*\)$/, ""));
   const what = named.length === 0 ? "nothing changed" : named.length <= 3 ? named.join(", ") : `${named.slice(0, 2).join(", ")} and ${named.length - 2} more`;
   return `wrote ${stale.length} of ${total} files (${what}) in ${seconds(ms)}${ms >= 1000 && !verbose ? "; --verbose for each part" : ""}`;
