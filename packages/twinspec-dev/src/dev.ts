@@ -1,23 +1,39 @@
-// `npm run dev` (`twinspec dev`): generate, serve the application (its src/main.ts, through tsx) in a child process,
-// and watch. A save of openapi.yaml, schema.graphql or codegen.yml regenerates in this process, whose generator is
+// `npm run dev` (`twinspec dev`): generate, serve the application (its src/main.ts, TypeScript compiled as it
+// loads) in a child process, and watch. A save of openapi.yaml, schema.graphql or codegen.yml regenerates in this process, whose generator is
 // loaded already (only files that differ are written; nothing when the stamp says nothing changed), then restarts
 // the server; a spec that does not generate prints its diagnostics and leaves the running server as it is. A save
 // under src/ restarts the server. The database is the server's own (DATABASE_URL, by default a file under data/),
 // which a restart keeps.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, watch, type FSWatcher } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateProject } from "./codegen/project.js";
 import { stampMatches } from "./codegen/stamp.js";
 import { OUT } from "./codegen/generate-app.js";
 import { seconds } from "./codegen/timings.js";
+import { packageRoot } from "./codegen/package-root.js";
+
+/**
+ * A server process in waiting: the runtime (and through it Koa, graphql, kysely, the SQLite driver) imported, then the
+ * application's entry point when the loop sends it. Not found (an application without twinspec installed): the entry
+ * point alone tells why.
+ */
+const standbyScript = (hooks: string) => `import { register } from "node:module";
+register(${JSON.stringify(hooks)});
+process.once("message", ({ main }) => { process.disconnect(); import(main); });
+try { await import("twinspec"); } catch {}`;
+
+/** dev-hooks.mjs: beside the sources in a checkout, else in dist/. */
+const hooksUrl = () => pathToFileURL([join(packageRoot(), "src/dev-hooks.mjs"), join(packageRoot(), "dist/dev-hooks.mjs")].find((f) => existsSync(f))!).href;
 
 const SPECS = new Set(["openapi.yaml", "schema.graphql", "codegen.yml"]);
 /** Saves come in bursts (an editor writes, renames, touches): one run for each burst. */
 const SETTLE_MS = 40;
 /** How long a stopping server may take to drain before it is killed: a dev server's requests are a person's. */
 const STOP_MS = 1000;
+/** When the standby for the next restart is started, after a start. */
+const NEXT_STANDBY_MS = 2000;
 /** Events of src/ that arrive this long after a generation are the stubs it wrote, not a person's save. */
 const OWN_WRITES_MS = 100;
 
@@ -36,14 +52,29 @@ export interface DevLoop {
 export async function dev({ log = (line) => console.error(`[twinspec dev] ${line}`) }: DevOptions = {}): Promise<DevLoop> {
   const main = resolve("src/main.ts");
   let server: ChildProcess | undefined;
+  // The next server is started ahead of time and loads the runtime and its libraries (most of a start) while it
+  // waits; after a save it only has to import the application: src/main.ts, its modules and generated/ (compiled by
+  // dev-hooks.mjs as they load).
+  const conditions = process.execArgv.filter((a) => a.startsWith("--conditions"));
+  const script = standbyScript(hooksUrl());
+  const standby = () => {
+    const child = spawn(process.execPath, [...conditions, "--input-type=module", "--eval", script], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child.on("error", () => {}); // a standby that fails to start is replaced at the next start
+    return child;
+  };
+  let next: ChildProcess | undefined = standby();
+  let nextTimer: NodeJS.Timeout | undefined;
   let generated = await generateProject();
   if (!generated) log("fix the specs; the server starts once they generate");
 
   const start = () => {
-    // The application's TypeScript through tsx, with the conditions this process was given (twinspec-source in a checkout).
-    const conditions = process.execArgv.filter((a) => a.startsWith("--conditions"));
-    server = spawn(process.execPath, [...conditions, "--import", "tsx", main], { stdio: "inherit" });
-    const child = server;
+    const child = next?.connected ? next : standby();
+    // The next one once this one had time to start: two starting at once on a small machine slow the one awaited.
+    next = undefined;
+    clearTimeout(nextTimer);
+    nextTimer = setTimeout(() => (next = standby()), NEXT_STANDBY_MS);
+    server = child;
+    child.send({ main: pathToFileURL(main).href });
     child.once("exit", (code, signal) => {
       if (server === child && signal === null) log(`the server exited (${code}); it starts again on the next save`);
       if (server === child) server = undefined;
@@ -105,7 +136,10 @@ export async function dev({ log = (line) => console.error(`[twinspec dev] ${line
 
   // The server does not outlive the loop: stopped with it (Ctrl-C, a kill), and killed if this process exits otherwise.
   const onSignal = (signal: NodeJS.Signals) => void close().then(() => process.kill(process.pid, signal));
-  const onExit = () => server?.kill("SIGKILL");
+  const onExit = () => {
+    server?.kill("SIGKILL");
+    next?.kill("SIGKILL");
+  };
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, onSignal);
   process.once("exit", onExit);
 
@@ -117,6 +151,8 @@ export async function dev({ log = (line) => console.error(`[twinspec dev] ${line
     for (const w of watchers) w.close();
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.off(signal, onSignal);
     process.off("exit", onExit);
+    clearTimeout(nextTimer);
+    next?.kill("SIGKILL");
     await stop();
   }
   return { close };
