@@ -1,15 +1,18 @@
 // The `twinspec` command, every subcommand (bin/twinspec.js runs it): `generate` writes generated/ and the stubs from
 // the specs, or with --check names every file that differs; `init`, `token`; and `rest <spec> --out <dir>`, the REST
 // generator for any OpenAPI 3.0.x/3.1 document, through the same generateRest that `generate` uses.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { commandArgs } from "./args.js";
 import { Warnings, warningLines, type Warning } from "./load/diagnostics.js";
+import { seconds } from "./timings.js";
 // The generator itself (openapi-typescript, redocly, graphql-codegen, …) is imported when a command needs it: a
 // `generate --check` that its stamp answers loads none of it.
 import type { GeneratedFile } from "./generate-rest.js";
 
 const DEFAULT_RUNTIME = "twinspec/runtime";
+/** Documents from this size on are said step by step. */
+const PROGRESS_BYTES = 1e6;
 
 const USAGE = `usage: twinspec rest <spec.yaml|spec.json> --out <dir> [--runtime <module>] [--check] [--verbose]
 
@@ -33,11 +36,11 @@ export interface Outcome {
 }
 
 /** generateRest, with every failure made one line: a SpecError names file and pointer, anything else is ours. */
-export async function generateOutcome(spec: string, outDir: string, runtime: string): Promise<Outcome> {
+export async function generateOutcome(spec: string, outDir: string, runtime: string, progress?: (step: string) => void): Promise<Outcome> {
   const warnings = new Warnings(spec);
   const [{ generateRest }, { SpecError }] = await Promise.all([import("./generate-rest.js"), import("./load/spec.js")]);
   try {
-    return { files: await generateRest(spec, outDir, runtime, warnings, { client: `${outDir}/client` }), warnings: warnings.list };
+    return { files: await generateRest(spec, outDir, runtime, warnings, { client: `${outDir}/client`, progress }), warnings: warnings.list };
   } catch (error) {
     if (error instanceof SpecError) return { warnings: warnings.list, fatal: `invalid spec: ${error.message}` };
     return { warnings: warnings.list, internal: internalError(spec, error) };
@@ -119,7 +122,9 @@ async function restCommand(argv: string[]): Promise<number> {
     return 1;
   }
   const started = performance.now();
-  const outcome = await generateOutcome(spec, outDir, values.runtime ?? DEFAULT_RUNTIME);
+  // A large document takes seconds: each step is said on stderr as it ends.
+  const progress = statSync(spec).size > PROGRESS_BYTES ? (step: string) => console.error(`twinspec rest: ${step} (${seconds(performance.now() - started)})`) : undefined;
+  const outcome = await generateOutcome(spec, outDir, values.runtime ?? DEFAULT_RUNTIME, progress);
   for (const line of warningLines(spec, outcome.warnings, { all: values.verbose })) console.error(line);
   if (!outcome.files) {
     console.error(outcome.fatal ?? outcome.internal);

@@ -13,7 +13,7 @@ import { add, generatorHash } from "./stamp.js";
 const KEEP = 4;
 
 /** What a part is made from: files and folders (a trailing "/" for a folder) and options; undefined: not all nameable. */
-export interface PartInputs {
+interface PartInputs {
   files: string[];
   options?: unknown;
 }
