@@ -72,10 +72,11 @@ export async function checkoutBundle(pkg) {
     rmSync(building, { recursive: true, force: true });
     return undefined;
   }
-  // Older bundles, left by earlier states of the sources (one a minute old or more: a process may still be loading it).
+  // Older bundles, left by earlier states of the sources (a day old or more: a long-running `twinspec dev` may
+  // still load from one).
   for (const name of readdirSync(cache)) {
     const path = join(cache, name);
-    if (name !== key && Date.now() - statSync(path).mtimeMs > 60_000) rmSync(path, { recursive: true, force: true });
+    if (name !== key && Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { recursive: true, force: true });
   }
   return out;
 }
