@@ -1,15 +1,18 @@
 // The `twinspec` command, every subcommand (bin/twinspec.js runs it): `generate` writes generated/ and the stubs from
 // the specs, or with --check names every file that differs; `init`, `token`; and `rest <spec> --out <dir>`, the REST
 // generator for any OpenAPI 3.0.x/3.1 document, through the same generateRest that `generate` uses.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { commandArgs } from "./args.js";
 import { Warnings, warningLines, type Warning } from "./load/diagnostics.js";
+import { seconds } from "./timings.js";
 // The generator itself (openapi-typescript, redocly, graphql-codegen, …) is imported when a command needs it: a
 // `generate --check` that its stamp answers loads none of it.
 import type { GeneratedFile } from "./generate-rest.js";
 
 const DEFAULT_RUNTIME = "twinspec/runtime";
+/** Documents from this size on are said step by step. */
+const PROGRESS_BYTES = 1e6;
 
 const USAGE = `usage: twinspec rest <spec.yaml|spec.json> --out <dir> [--runtime <module>] [--check] [--verbose]
 
@@ -33,11 +36,11 @@ export interface Outcome {
 }
 
 /** generateRest, with every failure made one line: a SpecError names file and pointer, anything else is ours. */
-export async function generateOutcome(spec: string, outDir: string, runtime: string): Promise<Outcome> {
+export async function generateOutcome(spec: string, outDir: string, runtime: string, progress?: (step: string) => void): Promise<Outcome> {
   const warnings = new Warnings(spec);
   const [{ generateRest }, { SpecError }] = await Promise.all([import("./generate-rest.js"), import("./load/spec.js")]);
   try {
-    return { files: await generateRest(spec, outDir, runtime, warnings, { client: `${outDir}/client` }), warnings: warnings.list };
+    return { files: await generateRest(spec, outDir, runtime, warnings, { client: `${outDir}/client`, progress }), warnings: warnings.list };
   } catch (error) {
     if (error instanceof SpecError) return { warnings: warnings.list, fatal: `invalid spec: ${error.message}` };
     return { warnings: warnings.list, internal: internalError(spec, error) };
@@ -53,7 +56,8 @@ export const withCliHeader = (file: GeneratedFile) =>
 const COMMANDS = `usage: twinspec <command>
 
   init <dir> [--openapi FILE] [--graphql FILE]   a new application in <dir>, from your specs or a starter pair
-  generate [--check] [--strict] [--out DIR]      generated/ and the stubs from openapi.yaml + schema.graphql
+  generate [--check] [--strict] [--verbose]     generated/ and the stubs from openapi.yaml + schema.graphql
+  dev                                            generate, serve, and on every save regenerate and restart
   token --sub ID --scope "…" [--ttl 1h]          a bearer token signed with AUTH_SECRET
   rest <spec> --out <dir>                        the REST types, handlers and validators for any OpenAPI document
 
@@ -65,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
   switch (command) {
     case "generate": {
       if (rest.includes("--help")) {
-        console.log("usage: twinspec generate [--check] [--strict] [--out DIR]\n\n  writes generated/ and the stubs of new operations and fields; --check writes nothing and fails naming what differs;\n  --strict makes breaking changes since git HEAD fatal");
+        console.log("usage: twinspec generate [--check] [--strict] [--verbose] [--out DIR]\n\n  writes generated/ and the stubs of new operations and fields; --check writes nothing and fails naming what differs;\n  --strict makes breaking changes since git HEAD fatal; --verbose lists the checks passed and each part's duration");
         return 0;
       }
       const out = rest.indexOf("--out");
@@ -81,8 +85,11 @@ export async function run(argv: string[]): Promise<number> {
         }
       }
       const { generateProject } = await import("./project.js");
-      return (await generateProject({ check, strict, ...(out >= 0 ? { outDir: rest[out + 1] } : {}) })) ? 0 : 1;
+      return (await generateProject({ check, strict, verbose: rest.includes("--verbose"), ...(out >= 0 ? { outDir: rest[out + 1] } : {}) })) ? 0 : 1;
     }
+    case "dev":
+      await (await import("../dev.js")).dev();
+      return new Promise(() => {}); // runs until interrupted
     case "token":
       return (await import("./token.js")).tokenCommand(rest);
     case "init":
@@ -115,7 +122,9 @@ async function restCommand(argv: string[]): Promise<number> {
     return 1;
   }
   const started = performance.now();
-  const outcome = await generateOutcome(spec, outDir, values.runtime ?? DEFAULT_RUNTIME);
+  // A large document takes seconds: each step is said on stderr as it ends.
+  const progress = statSync(spec).size > PROGRESS_BYTES ? (step: string) => console.error(`twinspec rest: ${step} (${seconds(performance.now() - started)})`) : undefined;
+  const outcome = await generateOutcome(spec, outDir, values.runtime ?? DEFAULT_RUNTIME, progress);
   for (const line of warningLines(spec, outcome.warnings, { all: values.verbose })) console.error(line);
   if (!outcome.files) {
     console.error(outcome.fatal ?? outcome.internal);

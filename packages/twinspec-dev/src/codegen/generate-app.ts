@@ -8,13 +8,13 @@ import { buildSchema, isObjectType } from "graphql";
 import type { Contract } from "./model/contract.js";
 import { emitContract, emitResolversByTag, emitWiring, mappers } from "./emit/contract-emitter.js";
 import { clientIndex, documentResources, documentsModule } from "./emit/client-package.js";
-import { emitDatabase } from "./emit/database-types.js";
 import { emitModels } from "./emit/models.js";
 import type { JsonObject } from "./load/spec.js";
-import { generateGraphql } from "./generate-graphql.js";
-import { generateRest, type GeneratedFile } from "./generate-rest.js";
+import type { GeneratedFile } from "./generate-rest.js";
+import { cachedPart } from "./part-cache.js";
 import type { OperationValidators } from "./emit/validators.js";
-import { STAMP } from "./stamp.js";
+import { codegenInputs, externalRef, migrationsProblem, pluginVersions, STAMP } from "./stamp.js";
+import { Timings } from "./timings.js";
 
 export const OUT = "generated";
 /** The generated half of the application's client package (client/: the REST SDK, the typed GraphQL documents). */
@@ -33,14 +33,35 @@ function listFiles(dir: string): string[] {
 }
 
 /** Path → content of every generated file, headers included. */
-async function generateAll(contract: Contract, document: JsonObject): Promise<Map<string, string>> {
-  let validators = new Map<string, OperationValidators>();
-  const rest = await generateRest("openapi.yaml", OUT, "twinspec/runtime", undefined, {
-    context: { module: "./wiring.js", name: "RestContext" },
-    client: CLIENT_OUT,
-    onValidators: (byOperation) => (validators = byOperation),
-  });
-  const files = [...rest, ...(await generateGraphql("codegen.yml", { mappers: mappers(contract) }))];
+async function generateAll(contract: Contract, document: JsonObject, timings: Timings): Promise<Map<string, string>> {
+  // Each side is taken from the part cache when its inputs did not change, and its generator is then not even loaded.
+  const restOptions = { runtime: "twinspec/runtime", context: { module: "./wiring.js", name: "RestContext" }, client: CLIENT_OUT };
+  const restPart = await timings.time("REST: openapi-typescript, rest.ts, validators, client", () =>
+    cachedPart("rest", externalRef(document) ? undefined : { files: ["openapi.yaml"], options: restOptions }, async () => {
+      const { generateRest } = await import("./generate-rest.js");
+      let byOperation = new Map<string, OperationValidators>();
+      const files = await generateRest("openapi.yaml", OUT, restOptions.runtime, undefined, {
+        context: restOptions.context,
+        client: restOptions.client,
+        onValidators: (v) => (byOperation = v),
+        parsed: document,
+      });
+      return { files, validators: [...byOperation] };
+    }),
+  );
+  const rest = restPart.value.files;
+  const validators = new Map(restPart.value.validators);
+  const graphqlMappers = mappers(contract);
+  const codegen = await codegenInputs();
+  const graphqlPart = await timings.time("GraphQL: graphql-codegen", () =>
+    cachedPart("graphql", typeof codegen === "string" ? undefined : { files: ["codegen.yml", ...codegen.inputs], options: { mappers: graphqlMappers, plugins: pluginVersions(codegen.packages) } }, async () => {
+      const { generateGraphql } = await import("./generate-graphql.js");
+      return generateGraphql("codegen.yml", { mappers: graphqlMappers });
+    }),
+  );
+  const graphql = graphqlPart.value;
+  cachedParts = [...(restPart.cached ? ["REST"] : []), ...(graphqlPart.cached ? ["GraphQL"] : [])];
+  const files = [...rest, ...graphql];
   const both = "openapi.yaml + schema.graphql";
   // The typed documents of client/operations/, when codegen.yml has the client preset write them into the client package.
   const manifest = files.find((f) => f.path === `${CLIENT_OUT}/graphql/persisted-documents.json`);
@@ -58,7 +79,12 @@ async function generateAll(contract: Contract, document: JsonObject): Promise<Ma
   const models = emitModels(document);
   if (models) files.push({ path: `${OUT}/models.ts`, content: models, source: "openapi.yaml" });
   // The tables' row types, from the migrations: a migration that changes makes this file stale, as a spec does the others.
-  const database = await emitDatabase("src/migrations");
+  const migrations = "src/migrations";
+  const databasePart = await timings.time("database.ts: the migrations", () =>
+    cachedPart("database", migrationsProblem(migrations) ? undefined : { files: [`${migrations}/`] }, async () => ({ text: (await import("./emit/database-types.js")).emitDatabase(migrations).then((t) => t ?? null) }).text),
+  );
+  const database = databasePart.value ?? undefined;
+  if (databasePart.cached) cachedParts.push("database.ts");
   if (database) files.push({ path: `${OUT}/database.ts`, content: database, source: "src/migrations" });
   return new Map(files.map((f) => [f.path, withHeader(f)]));
 }
@@ -75,15 +101,21 @@ function modelFields(contract: Contract): Map<string, string[]> {
   return out;
 }
 
+/** The parts the last generateAll took from the part cache (for the summary). */
+let cachedParts: string[] = [];
+
 export interface SyncResult {
   /** files that differ, are missing, or should not be there, each with the reason */
   stale: string[];
   total: number;
+  /** the parts whose inputs had not changed, taken from the part cache */
+  cached: string[];
 }
 
 /** Writes what differs into `outDir` (or, with check, only reports it); `document` is openapi.yaml as the spec checks read it. */
-export async function syncGenerated(contract: Contract, document: JsonObject, { check = false, outDir = OUT } = {}): Promise<SyncResult> {
-  const wanted = await generateAll(contract, document);
+export async function syncGenerated(contract: Contract, document: JsonObject, { check = false, outDir = OUT, timings = new Timings() } = {}): Promise<SyncResult> {
+  const wanted = await generateAll(contract, document, timings);
+  const comparing = performance.now();
   const target = (path: string) => (path.startsWith(`${OUT}/`) ? join(outDir, path.slice(OUT.length + 1)) : path);
   const stale: string[] = [];
   for (const [generatedPath, content] of wanted) {
@@ -102,5 +134,6 @@ export async function syncGenerated(contract: Contract, document: JsonObject, { 
     stale.push(`${path} (not produced by the specs)`);
     if (!check) rmSync(path);
   }
-  return { stale, total: wanted.size };
+  timings.parts.push({ label: check ? "compare with generated/" : "compare and write", ms: performance.now() - comparing });
+  return { stale, total: wanted.size, cached: cachedParts };
 }

@@ -27,6 +27,10 @@ export interface RestGenerateOptions {
   client?: string;
   /** a worker already started (see generateRest), for the validators of a document with many operations */
   worker?: ValidatorsWorker;
+  /** the document as the caller already parsed it from `specFile` (not modified), so it is not parsed again */
+  parsed?: JsonObject;
+  /** told each step as it ends (for a large document, whose generation takes seconds) */
+  progress?: (step: string) => void;
 }
 
 /**
@@ -37,7 +41,8 @@ export async function generateRest(specFile: string, outDir: string, runtime: st
   // A large document's validators are compiled on a worker: started now, it boots while the document loads.
   const worker = sizeOf(specFile) > EARLY_WORKER_BYTES ? validatorsWorker() : undefined;
   try {
-    const doc = await loadSpec(specFile, warnings);
+    const doc = await loadSpec(specFile, warnings, { parsed: options.parsed });
+    options.progress?.(`read, linted and bundled ${specFile}`);
     return await generateRestFromDocument(doc, specFile, outDir, runtime, warnings, { ...options, worker });
   } finally {
     void worker?.worker.terminate(); // unused when the document has few operations
@@ -69,6 +74,7 @@ async function generateRestFromDocument(
 ): Promise<GeneratedFile[]> {
   hoistPathRefs(doc, warnings);
   const operations = collectOperations(doc, specFile, warnings);
+  options.progress?.(`${operations.length} operations: openapi-typescript's types and the validators${operations.length > 50 ? " (on a second thread)" : ""}`);
   // openapi-typescript reads the bundled document, so its types and our wiring come from one and the same text.
   const [validators, types] = await Promise.all([
     operations.length > 50 ? compileInWorker(doc, operations, specFile, options.worker) : compileValidators(doc, operations, specFile),
@@ -77,6 +83,7 @@ async function generateRestFromDocument(
   warnings.addAll(validators.warnings);
   const source = relative(process.cwd(), specFile);
   options.onValidators?.(validators.byOperation);
+  options.progress?.(`types and ${validators.names.length} validators: writing rest.ts and the client`);
   const rest = emitRest(operations, validators.byOperation, { runtime, types: "./openapi.js", validators: "./validators.cjs", context: options.context });
   const names = validators.names.map((n) => `  ${n}: Validator;`).join("\n");
   return [

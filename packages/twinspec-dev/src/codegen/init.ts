@@ -6,11 +6,10 @@
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { commandArgs } from "./args.js";
+import { packageRoot } from "./package-root.js";
 
-const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const TEMPLATES = join(PACKAGE_ROOT, "templates");
+const TEMPLATES = join(packageRoot(), "templates");
 
 const USAGE = `usage: twinspec init <dir> [--openapi FILE] [--graphql FILE] [--twinspec SPEC] [--vendor DIR]
 
@@ -45,7 +44,7 @@ const OVERRIDES = {
 const ALLOW_SCRIPTS = { "better-sqlite3": true, esbuild: true };
 
 function ownPackage(): { version: string; engines: { node: string }; dependencies: Record<string, string> } {
-  return JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
+  return JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8"));
 }
 
 /** The runtime's package.json (twinspec): the versions of what it serves with. */
@@ -126,7 +125,7 @@ export function packageJson(name: string, twinspec: string, runtime: string, dev
         generate: "twinspec generate",
         start: "twinspec-app start",
         build: "twinspec build",
-        dev: "tsx watch --include openapi.yaml --include schema.graphql --include codegen.yml node_modules/twinspec-dev/dist/dev.js",
+        dev: "twinspec dev",
         test: "twinspec generate --check && npm run -s typecheck && mocha",
         // named by `npm start` when the server does not compile (twinspec's bin/build.mjs)
         typecheck: "tsc --noEmit",

@@ -5,20 +5,24 @@ import { OUT, syncGenerated } from "./generate-app.js";
 import { runSpecChecks } from "./check/spec-checks.js";
 import { stubFiles, syncStubs } from "./emit/stubs.js";
 import { writeStamp } from "./stamp.js";
+import { seconds, Timings } from "./timings.js";
 
 export interface ProjectOptions {
   check?: boolean;
   outDir?: string;
   strict?: boolean;
+  /** every passed check and each part's duration, not only the summary */
+  verbose?: boolean;
   log?: (line: string) => void;
   error?: (line: string) => void;
 }
 
 /** true when everything is in order (written, or with check: up to date). */
-export async function generateProject({ check = false, outDir = OUT, strict = false, log = console.log, error = console.error }: ProjectOptions = {}): Promise<boolean> {
+export async function generateProject({ check = false, outDir = OUT, strict = false, verbose = false, log = console.log, error = console.error }: ProjectOptions = {}): Promise<boolean> {
+  const timings = new Timings();
   let specChecks;
   try {
-    specChecks = runSpecChecks({ strict });
+    specChecks = await timings.time("spec checks (agreement, contract, scopes, breaking changes)", () => runSpecChecks({ strict }));
   } catch (e) {
     if (e instanceof SpecError) {
       error(`invalid spec: ${e.message}`);
@@ -26,11 +30,13 @@ export async function generateProject({ check = false, outDir = OUT, strict = fa
     }
     throw e;
   }
-  for (const line of specChecks.info) log(line);
+  // What passed is said with --verbose, or when something failed (then it tells what did not); notes always.
+  if (verbose || specChecks.failed) for (const line of specChecks.info) log(line);
+  for (const line of specChecks.notes) log(line);
   for (const block of specChecks.problems) error(block);
   if (specChecks.failed) return false;
 
-  const stubs = syncStubs(specChecks.contract, specChecks.document, { check });
+  const stubs = await timings.time("stubs", () => syncStubs(specChecks.contract, specChecks.document, { check }));
   for (const change of stubs) {
     const why = (change.needs ?? []).map((n) => `${n.method} (${n.why})`).join(", ");
     if (change.manual) {
@@ -43,17 +49,26 @@ export async function generateProject({ check = false, outDir = OUT, strict = fa
     // A module already written whose service the specs now ask more of: say which methods, and what asks for each.
     if (!change.created && change.needs) log(`${change.file}: its service now needs ${why}`);
   }
-  const started = performance.now();
-  const { stale, total } = await syncGenerated(specChecks.contract, specChecks.document, { check, outDir });
-  const ms = Math.round(performance.now() - started);
+  const { stale, total, cached } = await syncGenerated(specChecks.contract, specChecks.document, { check, outDir, timings });
   if (check && stale.length > 0) {
     error(`${outDir}/ is stale; run \`npm run generate\` and commit the result:\n  ${stale.join("\n  ")}`);
     return false;
   }
-  log(check ? `${outDir}/ is up to date (${total} files, ${ms} ms)` : `wrote ${stale.length} of ${total} files in ${ms} ms`);
-  if (check) return !stubs.some((c) => !c.manual);
-  // Last, once everything is written: what it was made from, so the next --check on the same project is instant.
-  const unstamped = await writeStamp(outDir, stubFiles(specChecks.contract), specChecks.document);
-  if (unstamped) log(unstamped);
-  return true;
+  if (!check) {
+    // Last, once everything is written: what it was made from, so the next --check on the same project is instant.
+    const unstamped = await timings.time("stamp", () => writeStamp(outDir, stubFiles(specChecks.contract), specChecks.document));
+    if (unstamped) log(unstamped);
+  }
+  log(summary({ check, outDir, stale, total, ms: timings.total(), verbose }));
+  if (verbose) for (const line of timings.lines()) log(line);
+  if (verbose && cached.length > 0) log(`  unchanged inputs, taken from node_modules/.cache/twinspec-generate: ${cached.join(", ")}`);
+  return check ? !stubs.some((c) => !c.manual) : true;
+}
+
+/** The one line generate ends with: what it wrote (or found up to date) and in how long. */
+function summary({ check, outDir, stale, total, ms, verbose }: { check: boolean; outDir: string; stale: string[]; total: number; ms: number; verbose: boolean }): string {
+  if (check) return `${outDir}/ is up to date (${total} files, ${Math.round(ms)} ms)`;
+  const named = stale.map((s) => s.replace(/ \(.*\)$/, ""));
+  const what = named.length === 0 ? "nothing changed" : named.length <= 3 ? named.join(", ") : `${named.slice(0, 2).join(", ")} and ${named.length - 2} more`;
+  return `wrote ${stale.length} of ${total} files (${what}) in ${seconds(ms)}${ms >= 1000 && !verbose ? "; --verbose for each part" : ""}`;
 }

@@ -13,6 +13,7 @@ import { createHash, type Hash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { packageRoot } from "./package-root.js";
 
 export const STAMP = ".twinspec-stamp.json";
 /** The generated half of the client package (as generate-app's CLIENT_OUT): an output, hashed with outDir's files. */
@@ -30,9 +31,22 @@ interface Stamp {
   sha256: string;
 }
 
-/** The generator's own code: this folder (src/codegen under tsx, dist/codegen when installed). Tests may point it elsewhere. */
-const generatorDir = () => process.env.TWINSPEC_STAMP_GENERATOR_DIR ?? dirname(fileURLToPath(import.meta.url));
-const packageRoot = () => join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+/**
+ * The generator's own code: src/codegen in a checkout (whether it runs under tsx or as the bundle bin/twinspec.js
+ * makes of it, so both agree on the stamp), dist/codegen when installed. Tests may point it elsewhere.
+ */
+const generatorDir = () => {
+  if (process.env.TWINSPEC_STAMP_GENERATOR_DIR) return process.env.TWINSPEC_STAMP_GENERATOR_DIR;
+  const sources = join(packageRoot(), "src", "codegen");
+  return existsSync(sources) ? sources : dirname(fileURLToPath(import.meta.url));
+};
+
+/** twinspec's code: its src/ in a checkout, else the folder of its compiled internals (dist/). */
+function runtimeDir(runtimeManifest: string | undefined): string {
+  const sources = runtimeManifest ? join(dirname(runtimeManifest), "src") : undefined;
+  if (sources && existsSync(join(sources, "internals.ts"))) return sources;
+  return dirname(fileURLToPath(import.meta.resolve("twinspec/internals")));
+}
 
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true })
@@ -40,7 +54,7 @@ const files = (dir: string): string[] =>
     .sort();
 
 /** A file's bytes, a folder's files (relative names and bytes, in order) or "absent", labelled by `label`. */
-function add(hash: Hash, label: string, path: string, { skip }: { skip?: string } = {}) {
+export function add(hash: Hash, label: string, path: string, { skip }: { skip?: string } = {}) {
   if (!existsSync(path)) {
     hash.update(`absent ${label}\n`);
     return;
@@ -74,25 +88,39 @@ function lockfile(): string | undefined {
   }
 }
 
-/** The hash of the inputs, the generator and the outputs, as they are now. */
-function currentHash(stamp: Omit<Stamp, "sha256" | "about">, outDir: string): string {
+let generator: string | undefined;
+
+/**
+ * The generator as it is installed, as one SHA-256 (computed once per process): its code, its version and twinspec's
+ * (whose code it runs: the migrations database.ts applies, internals), the packages it generates with, the lockfile.
+ */
+export function generatorHash(): string {
+  if (generator) return generator;
   const hash = createHash("sha256");
-  hash.update(JSON.stringify({ format: stamp.format, inputs: stamp.inputs, packages: stamp.packages }) + "\n");
-  // The generator: its code, its version and twinspec's (whose code it runs: the migrations database.ts applies, internals).
   const root = packageRoot();
   const self = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; dependencies?: Record<string, string> };
   hash.update(`twinspec-dev ${self.version}\n`);
   add(hash, "generator", generatorDir());
   const runtime = installed("twinspec", root);
   hash.update(`twinspec ${version(runtime)}\n`);
-  // twinspec's code as this process loads it: src/ under the twinspec-source condition, else dist/.
-  const internals = fileURLToPath(import.meta.resolve("twinspec/internals"));
-  add(hash, "twinspec", dirname(internals));
+  add(hash, "twinspec", runtimeDir(runtime));
   // The packages it generates with (openapi-typescript, graphql-codegen, ajv, …) as installed, and codegen.yml's plugins.
   for (const dep of Object.keys(self.dependencies ?? {}).sort()) hash.update(`dep ${dep} ${version(installed(dep, root))}\n`);
-  for (const name of stamp.packages) hash.update(`plugin ${name} ${version(installed(name, process.cwd()) ?? installed(name, root))}\n`);
   const lock = lockfile();
   if (lock) add(hash, "lockfile", lock);
+  return (generator = hash.digest("hex"));
+}
+
+/** The installed version of each of `packages` (codegen.yml's plugins), as the project or else the generator finds it. */
+export const pluginVersions = (packages: string[]): string[] =>
+  packages.map((name) => `${name} ${version(installed(name, process.cwd()) ?? installed(name, packageRoot()))}`);
+
+/** The hash of the inputs, the generator and the outputs, as they are now. */
+function currentHash(stamp: Omit<Stamp, "sha256" | "about">, outDir: string): string {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify({ format: stamp.format, inputs: stamp.inputs, packages: stamp.packages }) + "\n");
+  hash.update(`generator ${generatorHash()}\n`);
+  for (const line of pluginVersions(stamp.packages)) hash.update(`plugin ${line}\n`);
   for (const input of stamp.inputs) add(hash, `input ${input}`, input.replace(/\/$/, ""));
   add(hash, "out", outDir, { skip: STAMP });
   add(hash, "client", CLIENT_OUT);
@@ -139,7 +167,7 @@ function pointerInputs(value: unknown): string[] | string {
 }
 
 /** What generate read besides the fixed files, from codegen.yml; a string says why it cannot all be named. */
-async function codegenInputs(): Promise<{ inputs: string[]; packages: string[] } | string> {
+export async function codegenInputs(): Promise<{ inputs: string[]; packages: string[] } | string> {
   const { parse } = await import("yaml");
   const config = parse(readFileSync("codegen.yml", "utf8")) as Record<string, unknown>;
   const unknown = Object.keys(config).find((k) => !KNOWN_ROOT.has(k));
@@ -177,7 +205,7 @@ async function codegenInputs(): Promise<{ inputs: string[]; packages: string[] }
 }
 
 /** Why database.ts's migrations cannot be named by their folder alone (one imports from outside it), if so. */
-function migrationsProblem(folder: string): string | undefined {
+export function migrationsProblem(folder: string): string | undefined {
   if (!existsSync(folder)) return undefined;
   for (const f of files(folder)) {
     const text = readFileSync(join(folder, f), "utf8");
@@ -189,7 +217,7 @@ function migrationsProblem(folder: string): string | undefined {
 }
 
 /** Whether openapi.yaml has an external $ref: it pulls in files (or URLs) of its own, not named here. */
-const externalRef = (v: unknown): boolean =>
+export const externalRef = (v: unknown): boolean =>
   Array.isArray(v) ? v.some(externalRef) : v !== null && typeof v === "object" ? Object.entries(v).some(([k, x]) => (k === "$ref" && typeof x === "string" && !x.startsWith("#")) || externalRef(x)) : false;
 
 /**

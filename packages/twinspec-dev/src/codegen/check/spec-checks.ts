@@ -27,6 +27,8 @@ export interface SpecCheckReport {
   contract: Contract;
   /** for stdout: what passed */
   info: string[];
+  /** for stdout, always: what could not be checked */
+  notes: string[];
   /** for stderr: what failed or deserves a look */
   problems: string[];
 }
@@ -38,7 +40,7 @@ export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.grap
 
   const { mismatches, compared, restProperties } = checkAgreement(restDoc, sdl, config, openapi);
   const { contract, problems } = readContract(restDoc, operations, sdl, (type) => restProperties.get(type), { rest: openapi, graphql });
-  const report: SpecCheckReport = { failed: false, document: restDoc, contract, info: [], problems: [] };
+  const report: SpecCheckReport = { failed: false, document: restDoc, contract, info: [], notes: [], problems: [] };
   if (mismatches.length > 0) {
     report.failed = true;
     report.problems.push(formatAgreement(mismatches, { rest: openapi, graphql }));
@@ -73,7 +75,8 @@ export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.grap
   ] as const) {
     const head = atHead(file, cwd);
     if ("missing" in head) skipped.push(`${file} (${head.missing})`);
-    else for (const change of diff(head.text)) changes.push([file, change]);
+    // A spec as committed has nothing to compare: not parsed a second time.
+    else if (head.text !== (file === graphql ? sdl : readFileSync(file, "utf8"))) for (const change of diff(head.text)) changes.push([file, change]);
   }
   const breaking = changes.filter(([, c]) => c.severity === "breaking");
   const dangerous = changes.filter(([, c]) => c.severity === "dangerous");
@@ -85,7 +88,7 @@ export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.grap
     );
   }
   if (dangerous.length > 0) report.problems.push([`${dangerous.length} change(s) since git HEAD may surprise existing clients:`, ...list(dangerous)].join("\n"));
-  if (breaking.length === 0) report.info.push(`no breaking changes since git HEAD${skipped.length ? ` (not compared: ${skipped.join(", ")})` : ""}`);
+  if (breaking.length === 0) (skipped.length ? report.notes : report.info).push(`no breaking changes since git HEAD${skipped.length ? ` (not compared: ${skipped.join(", ")})` : ""}`);
   return report;
 }
 

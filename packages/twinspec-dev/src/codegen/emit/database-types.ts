@@ -3,8 +3,9 @@
 // database (openStore, as the server does), asks Kysely's own introspection for the tables, and writes one interface
 // per table the application made, added to twinspec/schema's `Database` (declaration merging). Twinspec's own tables
 // (jobs, idempotency keys, …) are typed by twinspec/schema itself and left out.
-import { existsSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { sql, type ColumnMetadata, type Kysely, type TableMetadata } from "kysely";
 import { openStore } from "twinspec";
 
@@ -27,6 +28,52 @@ async function tablesAfter(migrations: string): Promise<{ tables: TableMetadata[
 }
 
 /**
+ * The application's migrations as a folder Node can import. They are TypeScript, which Node cannot import by itself
+ * everywhere: unless this generator runs under a TypeScript loader already, each file is compiled to JavaScript
+ * (TypeScript's transpileModule, no type check) into the .cache of the nearest node_modules above them, where the
+ * packages they import resolve as they do from the migrations' own folder.
+ */
+async function importable(folder: string): Promise<string> {
+  const names = readdirSync(folder, { withFileTypes: true }).flatMap((e) => (e.isFile() ? [e.name] : []));
+  if (import.meta.url.endsWith(".ts") || !names.some(isTypeScript)) return folder;
+  const modules = nodeModules(folder);
+  if (!modules) {
+    await import("tsx/esm/api").then(({ register }) => register()); // nowhere to put them: a loader for the rest of the run
+    return folder;
+  }
+  const cache = join(modules, ".cache");
+  const { default: ts } = await import("typescript");
+  const compiled = names.map((name) => {
+    const text = readFileSync(join(folder, name), "utf8");
+    if (!isTypeScript(name)) return { name, text };
+    const js = ts.transpileModule(text, { fileName: name, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } });
+    return { name: name.replace(/\.[mc]?ts$/, ".mjs"), text: js.outputText };
+  });
+  const out = join(cache, "twinspec-migrations", createHash("sha256").update(JSON.stringify(compiled)).digest("hex").slice(0, 16));
+  if (!existsSync(out)) {
+    const building = `${out}-${process.pid}`;
+    mkdirSync(building, { recursive: true });
+    for (const { name, text } of compiled) writeFileSync(join(building, name), text);
+    try {
+      renameSync(building, out);
+    } catch {
+      rmSync(building, { recursive: true, force: true }); // another generate made the same folder first
+    }
+  }
+  return out;
+}
+
+/** The node_modules folder the migrations' imports resolve from: the nearest one above them. */
+function nodeModules(folder: string): string | undefined {
+  for (let dir = dirname(folder); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "node_modules"))) return join(dir, "node_modules");
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+const isTypeScript = (name: string) => /\.[mc]?ts$/.test(name) && !name.endsWith(".d.ts");
+
+/**
  * The TypeScript type of a column, by SQLite's type affinity of its declared type (https://sqlite.org/datatype3.html#affinity_name_examples),
  * which is how the migrations' portable types (text(db), bytes(db), "integer", "double precision") read back on both dialects.
  */
@@ -46,7 +93,7 @@ export async function emitDatabase(folder = "src/migrations"): Promise<string | 
   if (!existsSync(migrations) || readdirSync(migrations).length === 0) return undefined;
   // A folder that does not exist: openStore applies Twinspec's migrations only.
   const own = new Set((await tablesAfter(join(migrations, "\0none"))).tables.map((t) => t.name));
-  const { tables, keys } = await tablesAfter(migrations);
+  const { tables, keys } = await tablesAfter(await importable(migrations));
   const mine = tables.filter((t) => !own.has(t.name)).sort((a, b) => a.name.localeCompare(b.name));
   let generated = false;
   const blocks = mine.map((table) => {

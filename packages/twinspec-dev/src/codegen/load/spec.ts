@@ -2,7 +2,8 @@
 // $refs to other files become local ones; then following local $refs. No file writes.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { BaseResolver, bundle, createConfig, lintDocument, Source, type Config, type Document, type NormalizedProblem } from "@redocly/openapi-core";
+// Redocly is loaded by loadSpec only: the spec checks' loadDocument (and a generate whose REST side is cached) need none of it.
+import type { BaseResolver, Config, Document, NormalizedProblem } from "@redocly/openapi-core";
 import { parse } from "yaml";
 import { Warnings } from "./diagnostics.js";
 
@@ -27,9 +28,11 @@ let config: Promise<Config> | undefined;
  * and rewritten as local ones. Lint-level findings become warnings; a $ref that cannot be resolved is a SpecError
  * naming the file and pointer that hold it and the missing target.
  */
-export async function loadSpec(file: string, warnings = new Warnings(file)): Promise<JsonObject> {
+export async function loadSpec(file: string, warnings = new Warnings(file), { parsed }: { parsed?: Json } = {}): Promise<JsonObject> {
   const text = readText(file);
-  const doc = checkHeader(file, parseDocument(file, text), warnings);
+  // `parsed`: the same text as the caller already parsed it; a copy, since the document is normalized in place.
+  const doc = checkHeader(file, parsed === undefined ? parseDocument(file, text) : structuredClone(parsed), warnings);
+  const { BaseResolver, bundle, createConfig, lintDocument, Source } = await import("@redocly/openapi-core");
   config ??= createConfig({ rules: RULES });
   const redocly = await config;
   const resolver = new BaseResolver(redocly.resolve);
