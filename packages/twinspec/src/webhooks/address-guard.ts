@@ -39,7 +39,7 @@ export function urlRefusal(raw: string, policy: AddressPolicy): string | undefin
 const isPrivate = (address: string) => PRIVATE.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
 
 /** Thrown when the host's addresses are not allowed (the delivery is retried: DNS may change). */
-export class AddressRefused extends Error {}
+class AddressRefused extends Error {}
 
 /** The checked address of `host`: resolved, every answer allowed, the first one used for the connection. */
 export async function checkedAddress(host: string, policy: AddressPolicy): Promise<{ address: string; family: number }> {

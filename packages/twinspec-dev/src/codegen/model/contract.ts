@@ -24,7 +24,7 @@ import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./ra
 import { readWebhooks, webhookTargets, type Webhook } from "./webhooks.js";
 import { deref, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 
-export type { Resource, Webhook };
+export type { Resource };
 
 /** Whose data an operation or root field acts on. */
 type Ownership =
