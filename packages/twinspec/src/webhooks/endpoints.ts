@@ -150,7 +150,7 @@ export class WebhookEndpoints {
 
   /** The endpoint's attempts, newest first. */
   async attempts(endpointId: string, limit = 100): Promise<WebhookAttempt[]> {
-    const rows = await this.db.selectFrom("twinspec_webhook_attempts").selectAll().where("endpoint_id", "=", endpointId).orderBy("at", "desc").orderBy("position", "desc").limit(limit).execute();
+    const rows = await this.db.selectFrom("twinspec_webhook_attempts").selectAll().where("endpoint_id", "=", endpointId).orderBy("at", "desc").orderBy("position", "desc").orderBy("attempt", "desc").limit(limit).execute();
     return rows.map((r) => ({ eventId: String(r.position), attempt: r.attempt, at: new Date(Number(r.at)).toISOString(), status: r.status, latencyMs: r.latency_ms, error: r.error, outcome: r.outcome as WebhookAttempt["outcome"] }));
   }
 
