@@ -53,6 +53,8 @@ export class WebhookDelivery {
   private stopped = true;
   private failing = false;
   private readonly types: Set<string>;
+  /** called whenever a pass finds an endpoint to deliver to (setup.ts starts listening to the bus then) */
+  onClaim: (() => void) | undefined;
   /** what the metrics count */
   readonly counts = { delivered: 0, failed: 0, retried: 0 };
 
@@ -125,6 +127,7 @@ export class WebhookDelivery {
       const head = await this.log.head();
       const claimed = await this.claim(head);
       if (claimed.length === 0) return;
+      this.onClaim?.();
       await Promise.all(claimed.map((endpoint) => this.serve(endpoint).catch((err) => this.logger.warn({ err, endpointId: endpoint.endpoint_id }, "webhook endpoint pass failed"))));
     }
   }

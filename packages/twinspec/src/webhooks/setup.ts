@@ -42,7 +42,17 @@ export function webhooksFor(
     return typeof id === "string" ? ((await owners(owner.resource, id)) ?? undefined) : undefined;
   };
   const delivery = new WebhookDelivery(store.db, endpoints, types, ownerOf, logger, options);
-  const unsubscribe = types.map((type) => bus.subscribe(type as keyof EventMap, () => delivery.kick()));
+  // Woken by committed events once there is an endpoint to deliver to (registered here, or found by a pass): an
+  // application without endpoints keeps the bus's listeners to its subscriptions.
+  let unsubscribe: (() => void)[] | undefined;
+  const listen = () => void (unsubscribe ??= types.map((type) => bus.subscribe(type as keyof EventMap, () => delivery.kick())));
+  delivery.onClaim = listen;
+  const create = endpoints.create.bind(endpoints);
+  endpoints.create = async (input) => {
+    const made = await create(input);
+    listen();
+    return made;
+  };
   let oldest = 0;
   let reading: Promise<void> | undefined;
   metrics.gauge("webhook_deliveries_total", "Webhook deliveries received (2xx) by this instance", () => delivery.counts.delivered);
@@ -60,7 +70,7 @@ export function webhooksFor(
     endpoints,
     delivery,
     async close() {
-      for (const off of unsubscribe) off();
+      for (const off of unsubscribe ?? []) off();
       await delivery.stop();
     },
   };
