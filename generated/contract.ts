@@ -207,3 +207,12 @@ export const rateLimits = {
     subscription: "graphql",
   } as Partial<Record<"query" | "mutation" | "subscription", string>>,
 } as const;
+
+/**
+ * The webhooks (openapi.yaml's webhooks:), by event type: the subscription field carrying the same event, whose
+ * event it is (the owned resource, and the payload's property naming its instance; "none": nobody's), and the
+ * scopes a token needs to register for it.
+ */
+export const webhooks = {
+  orderStatusChanged: { field: "orderStatusChanged", owner: {"resource":"customers","by":"customerId"}, scopes: ["orders:read"] },
+} as const;

@@ -333,7 +333,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    orderStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order's status changed (sent to registered webhook endpoints)
+         * @description Sent once the change commits, to every endpoint registered for `orderStatusChanged` that may see the order's customer; the same event, with the same id (`webhook-id`), as GraphQL's `orderStatusChanged` and the SSE stream `/customers/{customerId}/order-events`. Retried with backoff until the receiver answers 2xx.
+         */
+        post: operations["orderStatusChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Opaque identifier */
@@ -816,6 +837,12 @@ export interface components {
         IfUnmodifiedSince: string;
         /** @description The id of the last event received (an SSE message's `id:`); the stream resumes after it. */
         LastEventId: string;
+        /** @description The event's id (its position in the event log): the same for every attempt, so a receiver can drop repeats */
+        WebhookId: string;
+        /** @description When this attempt was signed, in seconds since the epoch (a receiver refuses one too far from its clock) */
+        WebhookTimestamp: string;
+        /** @description Standard Webhooks signatures, space-separated: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per active secret */
+        WebhookSignature: string;
         /** @description `return=minimal` answers 204 instead of the new representation */
         Prefer: string;
     };
@@ -1951,6 +1978,61 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    orderStatusChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (its position in the event log): the same for every attempt, so a receiver can drop repeats */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in seconds since the epoch (a receiver refuses one too far from its clock) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks signatures, space-separated: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per active secret */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "orderStatusChanged";
+                    timestamp: components["schemas"]["Timestamp"];
+                    data: components["schemas"]["OrderStatusChange"];
+                };
+            };
+        };
+        responses: {
+            /** @description Not now; retried after its Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable; retried after its Retry-After, or with backoff */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received; the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received; retried with backoff until the last attempt */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -7,6 +7,8 @@ import { loadRequired, lookupLoader, relationLoader, selectedFields } from "twin
 import * as contract from "./contract.js";
 import { operationSpecs, restRoutes } from "./rest.js";
 import { persistedDocuments } from "./persisted-documents.js";
+import type { webhooks } from "./openapi.js";
+import type { EventMap } from "twinspec/events";
 import { createLoaders } from "../src/graphql/loaders.js";
 import * as customersDomain from "../src/domain/customers.js";
 import * as ordersDomain from "../src/domain/orders.js";
@@ -152,3 +154,11 @@ export type OrderModel = Carries<ordersDomain.Order, "orderId" | "customerId" | 
 export type CartModel = Carries<cartsDomain.Cart, "cartId" | "customerId" | "items" | "createdAt" | "updatedAt">;
 export type JobModel = Carries<jobsDomain.Job, "jobId" | "customerId" | "status" | "result" | "error" | "createdAt" | "updatedAt">;
 export type OrderNoteModel = Carries<notesDomain.OrderNote, "noteId" | "orderId" | "text" | "createdAt">;
+
+/** Each webhook's payload (its body's `data`), by event type. */
+export type WebhookPayloads = {
+  orderStatusChanged: NonNullable<webhooks["orderStatusChanged"]["post"]>["requestBody"]["content"]["application/json"]["data"];
+};
+/** The event the domain publishes is the webhook's payload (EventMap, `declare module "twinspec/events"`): a mismatch is a compile error here. */
+type Publishes<Event extends Payload, Payload> = [Event, Payload];
+export type WebhookEvents = [Publishes<EventMap["orderStatusChanged"], WebhookPayloads["orderStatusChanged"]>];

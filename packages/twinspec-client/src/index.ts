@@ -3,6 +3,7 @@
 export { createRestRuntime, nextUrl } from "./rest/client.js";
 export { RestError } from "./rest/error.js";
 export { retryAfter, RETRY_DEFAULTS } from "./rest/retry.js";
+export { verifyWebhook, WebhookRefused, type SeenIds, type WebhookDelivery } from "./webhooks/verify.js";
 export type {
   ArgsOf,
   BodyOf,

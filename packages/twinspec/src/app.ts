@@ -26,6 +26,8 @@ import { readiness } from "./store/health.js";
 import { JobQueue, type QueueOptions } from "./store/job-queue.js";
 import type { Tracing } from "./telemetry/types.js";
 import { transports, type TransportDeps, type Transports } from "./transports.js";
+import type { DeliveryOptions } from "./webhooks/delivery.js";
+import { webhooksFor, type Webhooks } from "./webhooks/setup.js";
 
 /** What `buildApp` builds an application from; only `definition`, `store` and `logger` are required. */
 export interface AppDeps<Services = any> {
@@ -61,6 +63,8 @@ export interface AppDeps<Services = any> {
   responseValidation?: boolean;
   /** the job queue's lease, poll interval and attempts (defaults: 30 000 ms, 500 ms, 5) */
   jobs?: QueueOptions;
+  /** webhook delivery's schedule, lease, poll, timeout and address policy (DeliveryOptions; defaults there) */
+  webhooks?: DeliveryOptions;
   /** origins allowed to call from browsers (CORS); ["*"] = any */
   corsOrigins?: string[];
   /** GraphQL introspection and limits (defaults: introspection on, depth 10, cost 5000, 30 aliases; config.ts turns introspection off in production) */
@@ -93,7 +97,9 @@ export interface App<Services = any> extends Pick<Transports, "callback" | "arou
    * @param server - the HTTP server whose request listener is `callback`
    */
   attach(server: Server): void;
-  /** starts background work (the job queue); resolves once its first pass is over */
+  /** the application's declared webhooks: the endpoints callers registered, and their delivery (undefined when none is declared) */
+  webhooks?: Webhooks;
+  /** starts background work (the job queue, webhook delivery); resolves once the queue's first pass is over */
   start(): Promise<void>;
   /** pauses the job queue (waits for the job in hand); `resumeJobs` resumes it */
   stopJobs(): Promise<void>;
@@ -110,7 +116,7 @@ export interface App<Services = any> extends Pick<Transports, "callback" | "arou
  *
  * @param deps - the application, its store and logger, and the optional settings `AppDeps` lists with their defaults
  */
-export function buildApp<Services>({ definition, store, logger, authSecret, metricsToken, metricsEndpoint, graphiql, docs, connections, events, bus = busFor(store, logger, events), bodyLimit, responseValidation, jobs, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing, rateLimits: limits }: AppDeps<Services>): App<Services> {
+export function buildApp<Services>({ definition, store, logger, authSecret, metricsToken, metricsEndpoint, graphiql, docs, connections, events, bus = busFor(store, logger, events), bodyLimit, responseValidation, jobs, webhooks: webhookOptions, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing, rateLimits: limits }: AppDeps<Services>): App<Services> {
   const { contract, restHandlers } = definition;
   const queue = new JobQueue(store, logger, jobs);
   const services = definition.createServices({ store, bus, queue, log: logger });
@@ -148,6 +154,7 @@ export function buildApp<Services>({ definition, store, logger, authSecret, metr
     tracing,
     rateLimiter: limiter,
   });
+  const webhooks = contract.webhooks && Object.keys(contract.webhooks).length ? webhooksFor(store, bus, contract.webhooks, owners, authSecret, logger, metrics, webhookOptions) : undefined;
   // What a leak would grow (the soak bench watches it): listeners held by subscriptions.
   metrics.gauge("event_bus_listeners", "Listeners on the event bus (one per live subscription)", () => bus.listenerCount());
   return {
@@ -160,12 +167,14 @@ export function buildApp<Services>({ definition, store, logger, authSecret, metr
     metrics,
     graphql: gql,
     attach: (server) => http.attach(server),
-    start: () => queue.start(),
+    ...(webhooks ? { webhooks } : {}),
+    start: () => (webhooks?.delivery.start(), queue.start()),
     stopJobs: () => queue.stop(),
     resumeJobs: () => queue.resume(),
     close: async () => {
       await http.close();
       await queue.stop();
+      await webhooks?.close();
       await bus.close();
       await limiter.close();
     },

@@ -26,6 +26,13 @@ export interface Config {
   responseValidation: boolean;
   /** the job queue's lease and poll interval, in ms (JOB_LEASE_MS, default 30 000; JOB_POLL_MS, default 500) */
   jobs: { leaseMs: number; pollMs: number };
+  /**
+   * Webhook delivery: the waits between attempts (WEBHOOK_SCHEDULE_MS, comma-separated ms; default 5 s … 8 h, over
+   * 24 h), claim lease and poll (WEBHOOK_LEASE_MS, WEBHOOK_POLL_MS), a receiver's time to answer (WEBHOOK_TIMEOUT_MS),
+   * and whether http: URLs and private addresses may be registered and reached (WEBHOOK_ALLOW_HTTP,
+   * WEBHOOK_ALLOW_PRIVATE = on|off; default off)
+   */
+  webhooks: { scheduleMs?: number[]; leaseMs: number; pollMs: number; timeoutMs: number; policy: { allowHttp: boolean; allowPrivate: boolean } };
   /** the event log: how long events are kept for resuming streams, how often it is read without a wake */
   events: { retentionMs: number; pollMs: number };
   /** origins allowed to call from browsers (CORS_ORIGINS, comma-separated; default none: no CORS) */
@@ -79,6 +86,13 @@ export interface GraphqlConfig {
   validationTimeoutMs: number;
   /** run only the documents of the client preset's manifest, a safelist (GRAPHQL_PERSISTED_ONLY=true; default false) */
   persistedOnly: boolean;
+}
+
+/** WEBHOOK_SCHEDULE_MS: the waits between attempts, comma-separated positive integers (ms). */
+function schedule(value: string): number[] {
+  const waits = value.split(",").map((v) => Number(v.trim()));
+  if (waits.length === 0 || waits.some((w) => !Number.isInteger(w) || w <= 0)) throw new Error(`WEBHOOK_SCHEDULE_MS must be comma-separated positive integers (ms), not "${value}"`);
+  return waits;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -145,6 +159,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, budgets?: Re
     corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
     jobs: { leaseMs: positive(env, "JOB_LEASE_MS", 30_000), pollMs: positive(env, "JOB_POLL_MS", 500) },
     events: { retentionMs: positive(env, "EVENT_RETENTION_MS", 24 * 3600_000), pollMs: positive(env, "EVENT_POLL_MS", 1000) },
+    webhooks: {
+      ...(env.WEBHOOK_SCHEDULE_MS ? { scheduleMs: schedule(env.WEBHOOK_SCHEDULE_MS) } : {}),
+      leaseMs: positive(env, "WEBHOOK_LEASE_MS", 30_000),
+      pollMs: positive(env, "WEBHOOK_POLL_MS", 1000),
+      timeoutMs: positive(env, "WEBHOOK_TIMEOUT_MS", 10_000),
+      policy: { allowHttp: onOff(env, "WEBHOOK_ALLOW_HTTP", false), allowPrivate: onOff(env, "WEBHOOK_ALLOW_PRIVATE", false) },
+    },
     graphql: {
       introspection: introspection(env),
       maxDepth: positive(env, "GRAPHQL_MAX_DEPTH", 10),

@@ -107,6 +107,12 @@ export interface ContractFacts {
   relations: Readonly<Record<string, { kind: "list" | "one"; resource: string; by: string; nullable?: boolean }>>;
   /** operationId → the GraphQL field it pairs with (x-graphql) */
   pairs: Readonly<Record<string, string>>;
+  /**
+   * The webhooks (openapi.yaml's webhooks:), by event type: the subscription field carrying the same event, whose event
+   * it is (the owned resource and the payload's property naming its instance; "none": nobody's), the scopes to
+   * register for it. Absent when the application declares none.
+   */
+  webhooks?: Readonly<Record<string, { field: string; owner: { readonly resource: string; readonly by: string } | "none"; scopes: readonly string[] }>>;
   /** the rules a root field's arguments share with its paired operation, by field ("Mutation.createBook") */
   graphqlInputs: Readonly<Record<string, InputRules>>;
   /** the rate limits (x-rate-limit, @rateLimit) */

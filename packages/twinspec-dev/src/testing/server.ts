@@ -64,7 +64,7 @@ export type TestServerOptions = {
   faults?: Faults;
   /** null: no HS256 secret at all */
   authSecret?: string | null;
-} & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "events" | "tracing" | "identity" | "rateLimits" | "connections" | "graphiql" | "docs" | "metricsToken" | "metricsEndpoint"> & {
+} & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "events" | "webhooks" | "tracing" | "identity" | "rateLimits" | "connections" | "graphiql" | "docs" | "metricsToken" | "metricsEndpoint"> & {
     /** the logger (default a silent one, or TEST_LOG_LEVEL's level) */
     logger?: AppDeps["logger"];
     /** a database shared with other servers (several instances), left for its owner to drop; default a fresh one */
@@ -114,6 +114,7 @@ export async function startServer(definition: AppDefinition, options: TestServer
     tracing: options.tracing,
     jobs: options.quiet ? { ...options.jobs, pollMs: NEVER_MS } : (options.jobs ?? { pollMs: 50, leaseMs: 1000 }),
     events: options.quiet ? { ...options.events, pollMs: NEVER_MS } : options.events,
+    webhooks: options.quiet ? { ...options.webhooks, pollMs: NEVER_MS } : options.webhooks,
     maxUrlLength: options.server?.maxUrlLength,
     rateLimits: options.rateLimits ?? TEST_RATE_LIMITS,
   });

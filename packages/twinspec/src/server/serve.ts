@@ -70,6 +70,7 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
     responseValidation: config.responseValidation,
     jobs: config.jobs,
     events: config.events,
+    webhooks: config.webhooks,
     corsOrigins: config.corsOrigins,
     maxUrlLength: config.server.maxUrlLength,
     tracing,

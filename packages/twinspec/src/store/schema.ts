@@ -82,6 +82,58 @@ export interface EventHorizonTable {
   pruned_through: number | string;
 }
 
+/** An endpoint a caller registered for webhooks (src/webhooks/endpoints.ts), with its delivery state. */
+export interface WebhookEndpointsTable {
+  /** the endpoint's id */
+  endpoint_id: string;
+  /** the subject (a token's sub) whose events it receives; null: every event (registered by an admin) */
+  owner: string | null;
+  /** where deliveries are POSTed */
+  url: string;
+  /** the event types it receives, as a JSON array */
+  events: string;
+  /** its signing secrets, encrypted (secrets.ts): the newest first, an older one with the time it stops signing */
+  secrets: string;
+  /** 1: nothing is delivered until it is resumed */
+  paused: Generated<number>;
+  /** 1: a delivery failed for good since the endpoint was last changed */
+  failing: Generated<number>;
+  /** the last event position it is done with (bigint: read back as a string on PostgreSQL) */
+  position: number | string;
+  /** attempts made at the event after `position` */
+  attempts: Generated<number>;
+  /** ms since the epoch: no attempt before then (backoff, Retry-After) */
+  next_at: Generated<number | string>;
+  /** ms since the epoch: until then an instance is delivering to it */
+  lease_until: Generated<number | string>;
+  /** one more at each claim: a delivery is recorded only by the claim that made it */
+  version: Generated<number>;
+  /** ISO-8601 */
+  created_at: string;
+  /** ISO-8601 */
+  updated_at: string;
+}
+
+/** One delivery attempt to an endpoint: what callers list to see how their endpoint answers. */
+export interface WebhookAttemptsTable {
+  /** the endpoint it went to */
+  endpoint_id: string;
+  /** the event's position (its id) */
+  position: number | string;
+  /** 1 for the first attempt at this event */
+  attempt: number;
+  /** ms since the epoch: when it was sent */
+  at: number | string;
+  /** the receiver's status; null when none came (network error, timeout, refused address) */
+  status: number | null;
+  /** from sending to the receiver's answer (or the failure) */
+  latency_ms: number;
+  /** why it did not count as received; null when it did */
+  error: string | null;
+  /** "delivered", "retry" or "failed" (the last attempt) */
+  outcome: string;
+}
+
 /**
  * Every table, by name, as `Kysely<Database>` reads it: Twinspec's own (below) and, merged in by
  * generated/database.ts, the application's.
@@ -97,4 +149,8 @@ export interface Database {
   twinspec_events: EventsTable;
   /** how far the event log was pruned */
   twinspec_event_horizon: EventHorizonTable;
+  /** the endpoints registered for webhooks, and their delivery state */
+  twinspec_webhook_endpoints: WebhookEndpointsTable;
+  /** every delivery attempt */
+  twinspec_webhook_attempts: WebhookAttemptsTable;
 }

@@ -89,7 +89,7 @@ interface Comparison {
 type AgreementCheck = (c: Comparison) => void;
 
 /** Pairs first (same names, then paired operations), then their comparison, then what is left unpaired. */
-const CHECKS: AgreementCheck[] = [pairSameNames, pairOperations, comparePairs, unpairedRestTypes, unpairedGraphqlTypes];
+const CHECKS: AgreementCheck[] = [pairSameNames, pairOperations, pairWebhooks, comparePairs, unpairedRestTypes, unpairedGraphqlTypes];
 
 export function checkAgreement(openapi: JsonObject, graphql: string | GraphQLSchema, config: AgreementConfig, file = "openapi.yaml"): Agreement {
   const c = comparison(openapi, typeof graphql === "string" ? buildSchema(graphql) : graphql, config, file);
@@ -149,6 +149,28 @@ function pairOperations(c: Comparison) {
     if (inputs.length === 0 && bodyName) c.bodyAsArguments.add(bodyName);
     const resultName = schemaName(result);
     if (resultName && isObjectType(getNamedType(field.type))) pairNamed(c, resultName, getNamedType(field.type).name);
+  }
+}
+
+/** Each webhook's payload (its body's `data`) with the type of the subscription field its x-graphql names. */
+function pairWebhooks(c: Comparison) {
+  const subscription = c.schema.getSubscriptionType();
+  if (!subscription || !isObject(c.openapi.webhooks)) return;
+  for (const [name, rawItem] of Object.entries(c.openapi.webhooks)) {
+    const post = c.resolve(rawItem, `/webhooks/${name}`).value.post;
+    const target = isObject(post) ? post["x-graphql"] : undefined;
+    const field = typeof target === "string" && target.startsWith(`${subscription.name}.`) ? subscription.getFields()[target.slice(subscription.name.length + 1)] : undefined;
+    const body = isObject(post) && post.requestBody !== undefined ? firstSchema(c.resolve(post.requestBody, `/webhooks/${name}`).value.content) : undefined;
+    const envelope = body === undefined ? undefined : c.resolve(body, `/webhooks/${name}`).value;
+    const data = envelope && isObject(envelope.properties) ? envelope.properties.data : undefined;
+    // What cannot be paired is named by the contract (model/webhooks.ts).
+    if (!field || data === undefined) continue;
+    c.pairedFields.add(`${subscription.name}.${field.name}`);
+    c.pairedOps.push([undefined, data]);
+    const gql = getNamedType(field.type);
+    const dataName = schemaName(data);
+    if (dataName) pairNamed(c, dataName, gql.name);
+    else if (!unpairedGraphql(gql)) pair(c, `webhooks.${name}.data`, c.resolve(data, `/webhooks/${name}`).value, gql);
   }
 }
 

@@ -144,7 +144,39 @@ export function emitContract(contract: Contract, validators: Map<string, Operati
     "};",
     "",
     ...emitRateLimits(contract.rateLimits),
+    ...emitWebhooks(contract.webhooks),
   ].join("\n");
+}
+
+function emitWebhooks(webhooks: Contract["webhooks"]): string[] {
+  if (webhooks.length === 0) return [];
+  return [
+    "/**",
+    " * The webhooks (openapi.yaml's webhooks:), by event type: the subscription field carrying the same event, whose",
+    " * event it is (the owned resource, and the payload's property naming its instance; \"none\": nobody's), and the",
+    " * scopes a token needs to register for it.",
+    " */",
+    "export const webhooks = {",
+    ...webhooks.map((w) => `  ${prop(w.name)}: { field: ${quote(w.field)}, owner: ${JSON.stringify(w.owner)}, scopes: [${w.scopes.map(quote).join(", ")}] },`),
+    "} as const;",
+    "",
+  ];
+}
+
+/** Each webhook's payload type, and the compiler's check that the domain publishes its event with that payload. */
+function webhookTypes(webhooks: Contract["webhooks"]): string[] {
+  if (webhooks.length === 0) return [];
+  const data = (name: string) => `NonNullable<webhooks[${quote(name)}]["post"]>["requestBody"]["content"]["application/json"]["data"]`;
+  return [
+    "",
+    "/** Each webhook's payload (its body's `data`), by event type. */",
+    "export type WebhookPayloads = {",
+    ...webhooks.map((w) => `  ${prop(w.name)}: ${data(w.name)};`),
+    "};",
+    "/** The event the domain publishes is the webhook's payload (EventMap, `declare module \"twinspec/events\"`): a mismatch is a compile error here. */",
+    "type Publishes<Event extends Payload, Payload> = [Event, Payload];",
+    `export type WebhookEvents = [${webhooks.map((w) => `Publishes<EventMap[${quote(w.name)}], WebhookPayloads[${quote(w.name)}]>`).join(", ")}];`,
+  ];
 }
 
 function emitRateLimits({ budgets, rest, graphql }: Contract["rateLimits"]): string[] {
@@ -228,6 +260,7 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     `import * as contract from "./contract.js";`,
     `import { operationSpecs, restRoutes } from "./rest.js";`,
     `import { persistedDocuments } from "./persisted-documents.js";`,
+    ...(contract.webhooks.length ? [`import type { webhooks } from "./openapi.js";`, `import type { EventMap } from "twinspec/events";`] : []),
     `import { createLoaders } from "../src/graphql/loaders.js";`,
     ...domain.map((t) => `import * as ${ident(t)}Domain from "../src/domain/${t}.js";`),
     ...rest.map((t) => `import { handlers as ${ident(t)}Handlers } from "../src/rest/${t}.js";`),
@@ -317,6 +350,7 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
       const fields = modelFields.get(type) ?? [];
       return `export type ${type}Model = Carries<${ident(tag)}Domain.${type}, ${fields.length ? fields.map(quote).join(" | ") : "never"}>;`;
     }),
+    ...webhookTypes(contract.webhooks),
     "",
   ];
   return lines.join("\n");

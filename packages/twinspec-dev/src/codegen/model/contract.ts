@@ -21,6 +21,7 @@ import { checkParents, parentRule, type ParentRule } from "./parents.js";
 import type { Resource } from "./resource.js";
 import { notARelation, relationOf, type Relation } from "./relations.js";
 import { readGraphqlRateLimits, readRestRateLimits, type RateLimits } from "./rate-limits.js";
+import { readWebhooks, webhookTargets, type Webhook } from "./webhooks.js";
 import { deref, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 
 export type { Resource };
@@ -74,6 +75,8 @@ export interface Contract {
   scalars: string[];
   /** the budgets of x-rate-limit and @rateLimit, and which operations spend which (rate-limits.ts) */
   rateLimits: RateLimits;
+  /** the webhooks (openapi.yaml's webhooks:), each paired with the subscription field carrying its event */
+  webhooks: Webhook[];
 }
 
 export type { ContractProblem } from "../load/diagnostics.js";
@@ -155,6 +158,8 @@ export function readContract(
   // GraphQL fields: where each resolver lives, who owns what a root field touches, which input rules it shares.
   const tags = typeTags(schema, bySchema, pairedField);
   const fields: FieldPlan[] = [];
+  // A subscription field a webhook names is paired by it (its resolver lives in the webhook's first tag's file).
+  const hooks = webhookTargets(doc);
   const models = new Map<string, string>();
   for (const [name, resource] of bySchema) if (isObjectType(schema.getType(name))) models.set(name, resource.tag);
   for (const type of Object.values(schema.getTypeMap())) {
@@ -165,10 +170,11 @@ export function readContract(
       const coordinate = `${type.name}.${field.name}`;
       const op = pairedField.get(coordinate);
       const unpaired = directive(schema, field, "unpaired");
-      if (root && !op && !unpaired) gql(coordinate, `${coordinate} is not paired: name it in an operation's x-graphql, or add @unpaired(reason: "…")`);
+      const hook = hooks.get(coordinate);
+      if (root && !op && !unpaired && !hook) gql(coordinate, `${coordinate} is not paired: name it in an operation's x-graphql, or add @unpaired(reason: "…")`);
       const needsResolver = root || field.args.length > 0 || op !== undefined || (props !== undefined && !props.has(field.name));
       if (!needsResolver) continue;
-      const tag = op?.tags[0] ?? (unpaired?.tag as string | undefined) ?? (root ? resultTag(field, bySchema) : tags.get(type.name));
+      const tag = op?.tags[0] ?? (unpaired?.tag as string | undefined) ?? (hook || undefined) ?? (root ? resultTag(field, bySchema) : tags.get(type.name));
       if (!tag) {
         gql(coordinate, `cannot tell which tag's file holds the resolver of ${coordinate}: pair it with an operation, or add @unpaired(reason: "…", tag: "<tag>")`);
         continue;
@@ -191,10 +197,22 @@ export function readContract(
   const scalars = Object.values(schema.getTypeMap())
     .filter((t) => !t.name.startsWith("__") && t.astNode?.kind === "ScalarTypeDefinition")
     .map((t) => t.name);
+  const byCoordinate = new Map(fields.map((f) => [f.coordinate, f]));
+  const webhooks = readWebhooks(doc, schema, resources, (coordinate) => byCoordinate.get(coordinate)?.ownership, files.rest, rest);
+  // Owners agree: a webhook's owner is its subscription's, and so must be that of the REST event stream paired with it.
+  for (const hook of webhooks) {
+    const coordinate = `${schema.getSubscriptionType()!.name}.${hook.field}`;
+    const stream = pairedField.get(coordinate);
+    const own = byCoordinate.get(coordinate)?.ownership;
+    const streamOwn = stream ? opInfo.get(stream.operationId)?.ownership : undefined;
+    if (own && streamOwn && JSON.stringify(own) !== JSON.stringify(streamOwn)) {
+      rest(`/webhooks/${hook.name}`, `webhook ${hook.name} is owned as ${coordinate} is (${JSON.stringify(own)}), but the event stream ${stream!.operationId} paired with it as ${JSON.stringify(streamOwn)}: make them agree`);
+    }
+  }
   const restLimits = readRestRateLimits(doc, operations, rest);
   const graphqlLimits = readGraphqlRateLimits(schema, gql);
   const rateLimits = { budgets: { ...restLimits.budgets, ...graphqlLimits.budgets }, rest: restLimits.rest, graphql: graphqlLimits.graphql };
-  return { contract: { scopes, resources, operations: opInfo, fields, models, scalars, rateLimits }, problems };
+  return { contract: { scopes, resources, operations: opInfo, fields, models, scalars, rateLimits, webhooks }, problems };
 }
 
 /** The fields x-graphql names: one (a string), or a non-empty list of them; undefined when it is neither. */

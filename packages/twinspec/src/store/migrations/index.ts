@@ -5,10 +5,12 @@ import * as jobs from "./001_jobs.js";
 import * as idempotencyKeys from "./002_idempotency_keys.js";
 import * as rateLimits from "./003_rate_limits.js";
 import * as events from "./004_events.js";
+import * as webhooks from "./005_webhooks.js";
 
 export const OWN_MIGRATIONS: Record<string, Migration> = {
   "001_jobs": jobs,
   "002_idempotency_keys": idempotencyKeys,
   "003_rate_limits": rateLimits,
   "004_events": events,
+  "005_webhooks": webhooks,
 };
