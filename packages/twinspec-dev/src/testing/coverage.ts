@@ -30,7 +30,12 @@ export const answered = (shared.__twinspecAnswered ??= new Map<string, Set<numbe
 /** operationId → status → how it was produced → the steps that produced it (the first few) */
 const producers = (shared.__twinspecProducers ??= new Map());
 
-/** The headers a step sends to ask for one of `statuses` (`"any"`: whatever is declared, which is luck). */
+/**
+ * The headers a step sends to ask for one of `statuses`.
+ *
+ * @param step - what the step is, as the gate names it ("status walk: getBook: an unknown bookId")
+ * @param statuses - the statuses it asks for; "any": whatever the operation declares, which is luck and counts for nothing
+ */
 export const asking = (step: string, statuses: readonly number[] | "any"): Record<string, string> => ({
   [STEP_HEADER]: step.replace(/[^\x20-\x7e]/g, "?").slice(0, 200),
   [EXPECT_HEADER]: statuses === "any" ? "any" : statuses.join(" "),
@@ -133,7 +138,7 @@ function uncovered(op: string, status: number, frameworkCounts: boolean): string
     ...named("luck", "only by luck"),
     ...named("unasked", "only by a step that asked for another status"),
   ];
-  return `${op} ${status}: ${others.length ? `produced ${others.join(", ")}` : "produced by no test"}; no step asked for it (a scenario in workflows.arazzo.yaml, or a test of the application)`;
+  return `${op} ${status}: ${others.length ? `produced ${others.join(", ")}` : "produced by no test"}; no step asked for it`;
 }
 
 /** What `coverageOf` finds: how many declared (operation, status) pairs there are, and why each one left is. */
@@ -190,7 +195,7 @@ export function statusCoverageGate(definition: Pick<AppDefinition, "operationSpe
         this.skip();
       }
       if (missing.length) {
-        const error = new Error(`not produced on purpose (${missing.length}):\n${missing.join("\n")}`);
+        const error = new Error(`not produced on purpose (${missing.length}; ask for each in a scenario of workflows.arazzo.yaml or a test of the application):\n${missing.join("\n")}`);
         // The message says it all: no stack from inside the kit.
         error.stack = error.message;
         throw error;

@@ -19,3 +19,4 @@ export { call, gql, type Reply } from "./client.js";
 export { ADMIN_SUBJECT, ADMIN_TOKEN, TEST_SECRET, token } from "./tokens.js";
 export { specOf, settle, pathParams, declares, urlOf, type Spec, type World, type Operation } from "./spec.js";
 export { hourly, rateLimitFields } from "./rate-limit.js";
+export { describeScenarios, type ScenarioOptions } from "./scenarios.js";

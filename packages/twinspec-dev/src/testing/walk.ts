@@ -18,6 +18,7 @@ import { startServer, type TestServer, type TestServerOptions } from "./server.j
 import { specOf } from "./spec.js";
 import { describeRelationWalk } from "./relation-walk.js";
 import { describeStatusWalks } from "./status-walks.js";
+import { describeScenarios, type ScenarioOptions } from "./scenarios.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
 import { replyOf, type Reply } from "./client.js";
 import { asking } from "./coverage.js";
@@ -41,6 +42,8 @@ export interface WalkOptions extends ApiWalkOptions {
   fuzz?: false | Omit<FuzzOptions, "server">;
   /** the N+1 walk over every relation (default run; false: not run) */
   relationWalk?: boolean;
+  /** the workflows of workflows.arazzo.yaml, run over REST (default run when the file exists; false: not run) */
+  scenarios?: false | Omit<ScenarioOptions, "server">;
   /** the abuse walk: hostile requests that must be refused with a code (default run; false: not run) */
   abuseWalk?: false | Omit<AbuseWalkOptions, "server">;
   /** the per-(operation, status) coverage gate, registered last (default run; false: not run) */
@@ -49,7 +52,7 @@ export interface WalkOptions extends ApiWalkOptions {
 
 /**
  * Everything the kit walks, registered as mocha suites in this order: the API walk (describeApiWalk), both
- * authorization matrices, the status walks, both fuzzers, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
+ * authorization matrices, the status walks, the scenarios of workflows.arazzo.yaml, both fuzzers, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
  * of them (and any test of the application that runs before, with the kit's startServer) produced. Call it at the
  * top level of a mocha test file (`walkApi(definition)`).
  *
@@ -64,6 +67,7 @@ export function walkApi(definition: AppDefinition, options: WalkOptions = {}): v
     describeGraphqlAuthMatrix(definition, { ...options.authMatrices, server });
   }
   if (options.statusWalks !== false) describeStatusWalks(definition, { server });
+  if (options.scenarios !== false) describeScenarios(definition, { ...options.scenarios, server });
   if (options.fuzz !== false) {
     describeRestFuzz(definition, { ...options.fuzz, server });
     describeGraphqlFuzz(definition, { ...options.fuzz, server });
