@@ -20,3 +20,4 @@ export { ADMIN_SUBJECT, ADMIN_TOKEN, TEST_SECRET, token } from "./tokens.js";
 export { specOf, settle, pathParams, declares, urlOf, type Spec, type World, type Operation } from "./spec.js";
 export { hourly, rateLimitFields } from "./rate-limit.js";
 export { describeScenarios, type ScenarioOptions } from "./scenarios.js";
+export { describeTransportAgreement, type TransportAgreementOptions } from "./transport-agreement.js";

@@ -17,6 +17,7 @@ import { describeRestAuthMatrix, type AuthMatrixOptions } from "./rest-auth-matr
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf } from "./spec.js";
 import { describeRelationWalk } from "./relation-walk.js";
+import { describeTransportAgreement, type TransportAgreementOptions } from "./transport-agreement.js";
 import { describeStatusWalks } from "./status-walks.js";
 import { describeScenarios, type ScenarioOptions } from "./scenarios.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
@@ -40,6 +41,8 @@ export interface WalkOptions extends ApiWalkOptions {
   statusWalks?: boolean;
   /** the REST and GraphQL fuzzers (default run; false: not run) */
   fuzz?: false | Omit<FuzzOptions, "server">;
+  /** every REST collection compared with its paired GraphQL relation (default run; false: not run) */
+  transportAgreement?: false | Omit<TransportAgreementOptions, "server">;
   /** the N+1 walk over every relation (default run; false: not run) */
   relationWalk?: boolean;
   /** the workflows of workflows.arazzo.yaml, run over REST (default run when the file exists; false: not run) */
@@ -52,7 +55,7 @@ export interface WalkOptions extends ApiWalkOptions {
 
 /**
  * Everything the kit walks, registered as mocha suites in this order: the API walk (describeApiWalk), both
- * authorization matrices, the status walks, the scenarios of workflows.arazzo.yaml, both fuzzers, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
+ * authorization matrices, the status walks, the scenarios of workflows.arazzo.yaml, both fuzzers, the REST collections compared with their GraphQL relations, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
  * of them (and any test of the application that runs before, with the kit's startServer) produced. Call it at the
  * top level of a mocha test file (`walkApi(definition)`).
  *
@@ -72,6 +75,7 @@ export function walkApi(definition: AppDefinition, options: WalkOptions = {}): v
     describeRestFuzz(definition, { ...options.fuzz, server });
     describeGraphqlFuzz(definition, { ...options.fuzz, server });
   }
+  if (options.transportAgreement !== false) describeTransportAgreement(definition, { ...options.transportAgreement, server });
   if (options.relationWalk !== false) describeRelationWalk(definition, { server });
   if (options.abuseWalk !== false) describeAbuseWalk(definition, { ...options.abuseWalk, server });
   if (options.coverageGate !== false) statusCoverageGate(definition, options.coverageGate || {});
