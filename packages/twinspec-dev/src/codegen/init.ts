@@ -172,6 +172,8 @@ export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   for (const [from, to] of [["gitignore", ".gitignore"], ["mocharc.json", ".mocharc.json"]]) renameSync(join(dir, from), join(dir, to));
   copyFileSync(values.openapi ?? join(TEMPLATES, "starter/openapi.yaml"), join(dir, "openapi.yaml"));
   copyFileSync(values.graphql ?? join(TEMPLATES, "starter/schema.graphql"), join(dir, "schema.graphql"));
+  // The starter's business flow (Arazzo), which the test kit runs; an application of its own specs writes its own.
+  if (!values.openapi) copyFileSync(join(TEMPLATES, "starter/workflows.arazzo.yaml"), join(dir, "workflows.arazzo.yaml"));
   const spec = (name: string) => (values.vendor && vendored(name, values.vendor, dir)) || packageSpec(name, env, own.version);
   const runtime = spec("twinspec-client");
   const twinspec = values.twinspec ? givenSpec(values.twinspec) : spec("twinspec");
@@ -198,7 +200,7 @@ export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = proce
     console.error(`twinspec init: ${positionals[0]} was created, but its specs do not generate yet: fix what is named above, then run \`npm run generate\` there`);
     return 1;
   }
-  const made = ["package.json", "codegen.yml", values.openapi ? "your openapi.yaml and schema.graphql" : "a starter openapi.yaml and schema.graphql (notes)", "generated/", "a stub per operation and field in src/", "test/api.test.ts", "client/", ...(existsSync(join(dir, "vendor")) ? ["vendor/ (the tarballs of twinspec, twinspec-dev, twinspec-client: commit it)"] : [])];
+  const made = ["package.json", "codegen.yml", values.openapi ? "your openapi.yaml and schema.graphql" : "a starter openapi.yaml, schema.graphql and workflows.arazzo.yaml (notes)", "generated/", "a stub per operation and field in src/", "test/api.test.ts", "client/", ...(existsSync(join(dir, "vendor")) ? ["vendor/ (the tarballs of twinspec, twinspec-dev, twinspec-client: commit it)"] : [])];
   console.log(`\ncreated ${positionals[0]}: ${made.join(", ")}.\nnext:\n  cd ${positionals[0]} && npm install\n  npm test && npm start     walks every operation (stubs reported as pending), then serves REST and GraphQL on http://127.0.0.1:3000`);
   return 0;
 }

@@ -9,10 +9,9 @@ import { after, describe } from "mocha";
 import { before, it } from "./pending.js";
 import type { AppDefinition } from "twinspec/internals";
 import { call, gql } from "./client.js";
-import type { AuthMatrixOptions } from "./rest-auth-matrix.js";
+import { caller, callers, tokenName, type AuthMatrixOptions, type Caller } from "./rest-auth-matrix.js";
 import { startServer, type TestServer } from "./server.js";
 import { fieldCall, specOf } from "./spec.js";
-import { token } from "./tokens.js";
 
 function scopesOf(field: GraphQLField<unknown, unknown>): string[] | undefined {
   const directive = field.astNode?.directives?.find((d) => d.name.value === "auth");
@@ -32,7 +31,9 @@ const codes = (res: { json: { errors?: { extensions?: { code?: string } }[] } })
  */
 export function describeGraphqlAuthMatrix(definition: AppDefinition, options: AuthMatrixOptions = {}): void {
   const { graphqlSchema: schema, argumentValues, newWorld } = specOf(definition);
-  const { graphqlOwnership } = definition.contract;
+  const { graphqlOwnership, scopes: allScopes } = definition.contract;
+  /** a scope another owner's token may carry, for a field that needs none but admin */
+  const someScope = Object.keys(allScopes).find((x) => x !== "admin") ?? "";
   const types = [schema.getQueryType(), schema.getMutationType()].filter((t) => t !== null && t !== undefined);
   const roots = types.flatMap((type) =>
     Object.values(type.getFields())
@@ -56,23 +57,27 @@ export function describeGraphqlAuthMatrix(definition: AppDefinition, options: Au
       it(`${root}.${field.name} (needs ${scopes.join(" ")})`, async () => {
         const { owner, other, ids } = await newWorld(s.url);
         const { query, variables } = operation(root, field, ids);
-        const send = (t: string) => gql(s.url, query, variables, { token: t });
+        const send = async (c: Caller | null) => {
+          const res = await gql(s.url, query, variables, { token: c ? c.token : "" });
+          return Object.assign(res, { what: `${root}.${field.name} with ${c ? tokenName(c) : "no token"}: ${query} ${JSON.stringify(variables)} answered ${res.text.slice(0, 300)}` });
+        };
 
-        const none = await send("");
-        assert.deepEqual(codes(none), ["UNAUTHENTICATED"], none.text);
+        const none = await send(null);
+        assert.deepEqual(codes(none), ["UNAUTHENTICATED"], `expected UNAUTHENTICATED: ${none.what}`);
         // A nullable field is nulled alone; a non-null one nulls data as GraphQL requires.
-        if (!isNonNullType(field.type)) assert.equal(none.json.data?.ok, root, "the rest of data is intact");
+        if (!isNonNullType(field.type)) assert.equal(none.json.data?.ok, root, `the rest of data is intact: ${none.what}`);
 
-        const lacking = await send(await token(owner, ""));
-        assert.deepEqual(codes(lacking), ["FORBIDDEN"], lacking.text);
+        const lacking = await send(await caller(owner, ""));
+        assert.deepEqual(codes(lacking), ["FORBIDDEN"], `expected FORBIDDEN: ${lacking.what}`);
 
         const ownership = graphqlOwnership[`${root}.${field.name}`];
-        const someoneElse = await send(await token(other, scopes.join(" ")));
-        if (ownership.kind === "none") assert.ok(!codes(someoneElse).some((c) => c === "UNAUTHENTICATED" || c === "FORBIDDEN"), `nobody owns it: ${someoneElse.text}`);
-        else assert.deepEqual(codes(someoneElse), ["FORBIDDEN"], someoneElse.text);
+        const { someoneElse: elseCaller, elseRefused, right: rightCaller } = await callers(scopes, ownership.kind, owner, other, someScope);
+        const someoneElse = await send(elseCaller);
+        if (elseRefused) assert.deepEqual(codes(someoneElse), ["FORBIDDEN"], `expected FORBIDDEN (${scopes.includes("admin") ? "admin-only" : "another owner's data"}): ${someoneElse.what}`);
+        else assert.ok(!codes(someoneElse).some((c) => c === "UNAUTHENTICATED" || c === "FORBIDDEN"), `nobody owns it, expected neither UNAUTHENTICATED nor FORBIDDEN: ${someoneElse.what}`);
 
-        const right = await send(ownership.kind === "instance" ? await token(owner, scopes.join(" ")) : ownership.kind === "none" ? await token(other, scopes.join(" ")) : await token("ops", "admin"));
-        assert.ok(!codes(right).some((c) => c === "UNAUTHENTICATED" || c === "FORBIDDEN"), right.text);
+        const right = await send(rightCaller);
+        assert.ok(!codes(right).some((c) => c === "UNAUTHENTICATED" || c === "FORBIDDEN"), `the right token, expected neither UNAUTHENTICATED nor FORBIDDEN: ${right.what}`);
       });
     }
 

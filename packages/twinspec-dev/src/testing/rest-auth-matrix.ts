@@ -7,7 +7,7 @@ import { after, describe } from "mocha";
 import { before, it } from "./pending.js";
 import type { AppDefinition } from "twinspec/internals";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
-import { specOf, type Operation } from "./spec.js";
+import { specOf, urlOf, type Operation } from "./spec.js";
 import { token } from "./tokens.js";
 
 /** How the authorization matrices run; every field is optional. */
@@ -19,6 +19,31 @@ export interface AuthMatrixOptions {
 }
 
 const scopesOf = (op: Operation) => op.security[0].flatMap((r) => r.scopes);
+
+/** A token and what it carries, so that a failure names it. */
+export interface Caller {
+  subject: string;
+  scopes: string;
+  token: string;
+}
+
+/** A token of `subject` carrying `scopes` (space-separated). */
+export const caller = async (subject: string, scopes: string): Promise<Caller> => ({ subject, scopes, token: await token(subject, scopes) });
+/** How a failure names a token: its subject and scopes. */
+export const tokenName = (c: Caller): string => `the token of "${c.subject}" with scopes "${c.scopes}"`;
+
+/**
+ * The tokens both matrices send past "no token" and "no scopes": another owner's — carrying the needed scopes but
+ * never `admin`, which acts for every owner — refused when the operation or field is admin-only or acts on owned data;
+ * and the right one: admin for what is admin-only or acts on every owner's data, else the owner's own.
+ */
+export async function callers(scopes: readonly string[], ownership: "none" | "collection" | "instance", owner: string, other: string, someScope: string): Promise<{ someoneElse: Caller; elseRefused: boolean; right: Caller }> {
+  const adminOnly = scopes.includes("admin");
+  const plain = scopes.filter((x) => x !== "admin");
+  const someoneElse = await caller(other, plain.join(" ") || someScope);
+  const right = adminOnly || ownership === "collection" ? await caller("ops", "admin") : await caller(ownership === "instance" ? owner : other, scopes.join(" "));
+  return { someoneElse, elseRefused: adminOnly || ownership !== "none", right };
+}
 
 /**
  * Registers the REST authorization matrix over every secured operation (a mocha suite): no token 401, a token
@@ -45,26 +70,28 @@ export function describeRestAuthMatrix(definition: AppDefinition, options: AuthM
       it(`${op.operationId} (${op.method} ${op.path}, needs ${scopes.join(" ")}, acts on ${ownership.kind === "none" ? "nobody's data" : ownership.kind === "collection" ? `every ${ownership.resource}` : `one ${ownership.resource}'s owner's data`})`, async () => {
         // Fresh resources for each operation, so destructive ones do not disturb the others.
         const { owner, other, ids } = await newWorld(s.url);
-        const as = async (t: string | null) => send(s.url, op, ids, { token: t });
+        const step = (who: string) => `REST authorization matrix: ${op.operationId} with ${who}`;
+        const as = async (c: Caller | null, expect: readonly number[] | "any") => {
+          const res = await send(s.url, op, ids, { token: c ? c.token : null, expect, step: step(c ? tokenName(c) : "no token") });
+          return { ...res, what: `${op.operationId} (${op.method} ${urlOf(op, ids)}) with ${c ? tokenName(c) : "no token"} answered ${res.status}: ${res.text.slice(0, 300)}` };
+        };
 
-        const none = await as(null);
-        assert.equal(none.status, 401, `no token: ${none.text}`);
-        assert.equal(none.headers.get("www-authenticate"), 'Bearer realm="twinspec"');
-        assert.equal(none.headers.get("content-type"), "application/problem+json");
+        const none = await as(null, [401]);
+        assert.equal(none.status, 401, `expected 401: ${none.what}`);
+        assert.equal(none.headers.get("www-authenticate"), 'Bearer realm="twinspec"', none.what);
+        assert.equal(none.headers.get("content-type"), "application/problem+json", none.what);
 
-        const lacking = await as(await token(owner, ""));
-        assert.equal(lacking.status, 403, `token without scopes: ${lacking.text}`);
-        assert.match(lacking.headers.get("www-authenticate")!, /^Bearer realm="twinspec", error="insufficient_scope", scope="[^"]+"$/);
+        const lacking = await as(await caller(owner, ""), [403]);
+        assert.equal(lacking.status, 403, `expected 403: ${lacking.what}`);
+        assert.match(lacking.headers.get("www-authenticate")!, /^Bearer realm="twinspec", error="insufficient_scope", scope="[^"]+"$/, lacking.what);
 
-        const plain = scopes.filter((x) => x !== "admin");
-        const someoneElse = await as(await token(other, plain.join(" ") || someScope));
-        if (ownership.kind === "none" && plain.length === scopes.length) assert.ok(![401, 403].includes(someoneElse.status), `nobody owns it: ${someoneElse.text}`);
-        else assert.equal(someoneElse.status, 403, `another owner's token: ${someoneElse.text}`);
+        const { someoneElse: elseCaller, elseRefused, right: rightCaller } = await callers(scopes, ownership.kind, owner, other, someScope);
+        const someoneElse = await as(elseCaller, elseRefused ? [403] : "any");
+        if (elseRefused) assert.equal(someoneElse.status, 403, `expected 403 (${scopes.includes("admin") ? "admin-only" : "another owner's data"}): ${someoneElse.what}`);
+        else assert.ok(![401, 403].includes(someoneElse.status), `nobody owns it, expected neither 401 nor 403: ${someoneElse.what}`);
 
-        const rightToken = ownership.kind === "instance" && !scopes.includes("admin") ? await token(owner, scopes.join(" ")) : ownership.kind === "none" && !scopes.includes("admin") ? await token(other, scopes.join(" ")) : await token("ops", "admin");
-        const right = await as(rightToken);
-        assert.ok(![401, 403].includes(right.status), `right token: ${right.status} ${right.text}`);
-        assert.ok(right.status < 500, `right token: ${right.status} ${right.text}`);
+        const right = await as(rightCaller, "any");
+        assert.ok(![401, 403].includes(right.status) && right.status < 500, `the right token, expected neither 401, 403 nor 5xx: ${right.what}`);
       });
     }
 

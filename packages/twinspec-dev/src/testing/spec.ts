@@ -10,6 +10,7 @@ import { loadTypeDefs } from "twinspec/internals";
 import type { OperationSpec } from "twinspec/internals";
 import { projectFile } from "twinspec/internals";
 import { call } from "./client.js";
+import { asking } from "./coverage.js";
 
 /** One operation of the specs, as the kit reads it: the runtime's OperationSpec. */
 export type Operation = OperationSpec;
@@ -217,14 +218,16 @@ function readSpec(definition: TestDefinition) {
    * @param op - the operation
    * @param ids - values by id name (a World's `ids`): the path's parameters and the ids in the body
    * @param init - `headers` added; `body` sent instead of the sample (JSON-serialized unless a string); `raw` sent as
-   *   it is; `token`: the bearer token (default the admin token; null sends none)
+   *   it is; `token`: the bearer token (default the admin token; null sends none); `expect`: the statuses the step
+   *   asks for ("any": whatever is declared, luck that counts for no coverage) and `step` what it is, for the coverage gate
    */
-  function send(base: string, op: Operation, ids: Record<string, string>, init: { headers?: Record<string, string>; body?: unknown; raw?: string; token?: string | null } = {}) {
+  function send(base: string, op: Operation, ids: Record<string, string>, init: { headers?: Record<string, string>; body?: unknown; raw?: string; token?: string | null; expect?: readonly number[] | "any"; step?: string } = {}) {
     const sample = sampleBody(op);
     const body = init.raw ?? init.body ?? bodyWithIds(op, ids);
     // fetch writes a form's Content-Type itself: it carries the boundary.
     const form = init.raw === undefined && sample?.type === "multipart/form-data" && isObject(body) ? formData(op, body) : undefined;
-    const headers: Record<string, string> = { ...(sample && !form ? { "content-type": sample.type } : {}), ...init.headers };
+    const asked = init.expect ? asking(`${init.step ?? "a step of twinspec-dev/testing"}`, init.expect) : {};
+    const headers: Record<string, string> = { ...(sample && !form ? { "content-type": sample.type } : {}), ...asked, ...init.headers };
     if (init.token !== undefined && init.token !== null) headers.authorization = `Bearer ${init.token}`;
     return call(`${base}${urlOf(op, ids)}`, {
       method: op.method,
@@ -283,7 +286,7 @@ function readSpec(definition: TestDefinition) {
         }
         needed[name] = await make(dependency[0], given, [...making, resource]);
       }
-      const res = await send(base, op, needed);
+      const res = await send(base, op, needed, { expect: [201, 202], step: `a world: making ${resource} (${op.operationId})` });
       if (res.status !== 201 && res.status !== 202) throw new Error(`making ${resource} with ${op.operationId}: ${res.status} ${res.text}`);
       const location = res.headers.get("location")!;
       if (res.status === 202) await settle(base, location);
@@ -295,7 +298,7 @@ function readSpec(definition: TestDefinition) {
       if (!ids[resources[resource].id]) ids[resources[resource].id] = await make(resource, owners);
     }
     for (const op of singletonWriters) {
-      const res = await send(base, op, ids);
+      const res = await send(base, op, ids, { expect: [200, 201, 204], step: `a world: setting ${op.path} (${op.operationId})` });
       if (res.status >= 300) throw new Error(`setting ${op.path} with ${op.operationId}: ${res.status} ${res.text}`);
     }
     const other: Record<string, string> = {};

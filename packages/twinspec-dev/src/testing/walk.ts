@@ -17,9 +17,12 @@ import { describeRestAuthMatrix, type AuthMatrixOptions } from "./rest-auth-matr
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf } from "./spec.js";
 import { describeRelationWalk } from "./relation-walk.js";
+import { describeTransportAgreement, type TransportAgreementOptions } from "./transport-agreement.js";
 import { describeStatusWalks } from "./status-walks.js";
+import { describeScenarios, type ScenarioOptions } from "./scenarios.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
 import { replyOf, type Reply } from "./client.js";
+import { asking } from "./coverage.js";
 import { newWorld, specReader, urlOf } from "./world.js";
 
 /** Where the API walk's test servers keep their data; every field is optional. */
@@ -38,8 +41,12 @@ export interface WalkOptions extends ApiWalkOptions {
   statusWalks?: boolean;
   /** the REST and GraphQL fuzzers (default run; false: not run) */
   fuzz?: false | Omit<FuzzOptions, "server">;
+  /** every REST collection compared with its paired GraphQL relation (default run; false: not run) */
+  transportAgreement?: false | Omit<TransportAgreementOptions, "server">;
   /** the N+1 walk over every relation (default run; false: not run) */
   relationWalk?: boolean;
+  /** the workflows of workflows.arazzo.yaml, run over REST (default run when the file exists; false: not run) */
+  scenarios?: false | Omit<ScenarioOptions, "server">;
   /** the abuse walk: hostile requests that must be refused with a code (default run; false: not run) */
   abuseWalk?: false | Omit<AbuseWalkOptions, "server">;
   /** the per-(operation, status) coverage gate, registered last (default run; false: not run) */
@@ -48,7 +55,7 @@ export interface WalkOptions extends ApiWalkOptions {
 
 /**
  * Everything the kit walks, registered as mocha suites in this order: the API walk (describeApiWalk), both
- * authorization matrices, the status walks, both fuzzers, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
+ * authorization matrices, the status walks, the scenarios of workflows.arazzo.yaml, both fuzzers, the REST collections compared with their GraphQL relations, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
  * of them (and any test of the application that runs before, with the kit's startServer) produced. Call it at the
  * top level of a mocha test file (`walkApi(definition)`).
  *
@@ -63,10 +70,12 @@ export function walkApi(definition: AppDefinition, options: WalkOptions = {}): v
     describeGraphqlAuthMatrix(definition, { ...options.authMatrices, server });
   }
   if (options.statusWalks !== false) describeStatusWalks(definition, { server });
+  if (options.scenarios !== false) describeScenarios(definition, { ...options.scenarios, server });
   if (options.fuzz !== false) {
     describeRestFuzz(definition, { ...options.fuzz, server });
     describeGraphqlFuzz(definition, { ...options.fuzz, server });
   }
+  if (options.transportAgreement !== false) describeTransportAgreement(definition, { ...options.transportAgreement, server });
   if (options.relationWalk !== false) describeRelationWalk(definition, { server });
   if (options.abuseWalk !== false) describeAbuseWalk(definition, { ...options.abuseWalk, server });
   if (options.coverageGate !== false) statusCoverageGate(definition, options.coverageGate || {});
@@ -99,17 +108,18 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
   /** what answered 501 / NOT_IMPLEMENTED: reported once at the end, as the test kit's "not yet implemented" */
   const stubs = new Set<string>();
 
-  const request = async (method: string, path: string, init: { token?: string | null; body?: unknown; type?: string } = {}): Promise<Reply> => {
-    // An event stream's 200 is acceptable too: its head is read, then it is closed (body.ts).
-    const headers: Record<string, string> = { accept: "application/json, application/problem+json, text/event-stream;q=0.1" };
+  const request = async (method: string, path: string, init: { token?: string | null; body?: unknown; type?: string; expect?: readonly number[] } = {}): Promise<Reply> => {
+    // An event stream's 200 is acceptable too: its head is read, then it is closed (body.ts). Any declared status is
+    // taken: luck, which counts for no coverage unless the step asks for one.
+    const headers: Record<string, string> = { accept: "application/json, application/problem+json, text/event-stream;q=0.1", ...asking(`API walk: ${method} ${path}`, init.expect ?? "any") };
     if (init.token !== null) headers.authorization = `Bearer ${init.token ?? admin}`;
     if (init.body !== undefined) headers["content-type"] = init.type ?? "application/json";
     const res = await fetch(`${base}${path}`, { method, headers, body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body), redirect: "manual" });
     return replyOf(res);
   };
-  const send = (op: OperationSpec, ids: Record<string, string>, init: { token?: string | null; body?: unknown } = {}) => {
+  const send = (op: OperationSpec, ids: Record<string, string>, init: { token?: string | null; body?: unknown; expect?: readonly number[] } = {}) => {
     const sample = reader.sampleBody(op);
-    return request(op.method, urlOf(op, ids), { token: init.token, body: init.body ?? sample?.body, type: sample?.type });
+    return request(op.method, urlOf(op, ids), { token: init.token, body: init.body ?? sample?.body, type: sample?.type, expect: init.expect });
   };
   /** The sample body, with each property named like a resource's id set to the world's instance. */
   const bodyFor = (op: OperationSpec) => {
@@ -153,7 +163,7 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
     describe("REST: a protected operation without a token answers 401", () => {
       for (const op of ops.filter((o) => o.security.length > 0 && o.security.every((alternative) => alternative.length > 0) && "401" in o.responses)) {
         it(`${op.operationId} (${op.method} ${op.path})`, async () => {
-          const res = await send(op, world.ids, { token: null, body: bodyFor(op) });
+          const res = await send(op, world.ids, { token: null, body: bodyFor(op), expect: [401] });
           if (res.status !== 401) throw new Error(`${op.operationId} without a token answered ${res.status}: ${res.text.slice(0, 300)}`);
           if (!res.headers.get("www-authenticate")?.startsWith("Bearer")) throw new Error(`${op.operationId}: a 401 without WWW-Authenticate: Bearer`);
         });

@@ -212,6 +212,8 @@ const ready = async (base: string) => assert.equal((await fetch(`${base}/readyz`
 export async function fuzz<T>(file: string | undefined, base: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<number>, options: FuzzSettings & { timeLimitMs: number }) {
   const started = Date.now();
   const statuses = new Map<number, number>();
+  // Printed first, so that a run that never ends still says how to replay it.
+  console.log(`      seed ${options.seed} (replay: FUZZ_SEED=${options.seed} npx mocha ${file ?? ""})`);
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (value) => {
       const status = await check(value);

@@ -1,0 +1,35 @@
+// Two transports, one truth: the fixture's REST collection listAuthorNotes and its GraphQL relation Author.notes list
+// the same notes in the same order; a relation that lists one item fewer fails, naming the relation, the operation,
+// the parent and both lists.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+import { FIXTURE } from "../../../twinspec/test/support/fixture.js";
+
+const run = (env: Record<string, string>) => {
+  const mocha = createRequire(import.meta.url).resolve("mocha/bin/mocha.js");
+  const child = spawnSync(process.execPath, ["--import", "tsx", "--conditions", "twinspec-source", mocha, "--no-config", "--no-package", "--exit", "--timeout", "60000", resolve("test/testing/one-fewer.ts")], {
+    encoding: "utf8",
+    env: { ...process.env, TWINSPEC_ROOT: FIXTURE, ...env },
+    timeout: 120_000,
+  });
+  return { status: child.status, output: child.stdout + child.stderr };
+};
+
+describe("two transports, one truth", function () {
+  this.timeout(240_000);
+
+  it("the fixture's collection and relation agree", () => {
+    const { status, output } = run({});
+    assert.equal(status, 0, output);
+    assert.match(output, /listAuthorNotes \(GET \/authors\/\{authorId\}\/notes\) and Author\.notes/);
+  });
+
+  it("a relation listing one item fewer fails, naming the relation, the operation, the parent and both lists", () => {
+    const { status, output } = run({ ONE_FEWER: "1" });
+    assert.notEqual(status, 0, output);
+    assert.match(output, /Author\.notes and listAuthorNotes \(GET \/authors\/aut_[\w-]+\/notes\?limit=100\) list other notes for authorId aut_[\w-]+: GraphQL \(query .*\) lists \["not_[\w-]+","not_[\w-]+"\], REST \["not_[\w-]+","not_[\w-]+","not_[\w-]+"\]/, output);
+    assert.doesNotMatch(output, /at .*src\/testing\//, "no stack from inside the kit");
+  });
+});
