@@ -13,8 +13,8 @@ import { rateLimitedResponse } from "./rate-limit.js";
 import type { Caller, GraphqlContext } from "./context.js";
 import { formatError } from "./errors.js";
 import { graphiqlPage, wantsHtml } from "./graphiql.js";
-import { Lru } from "./lru.js";
 import { JsonProblem, parseJson } from "../runtime/json.js";
+import { PROBLEMS } from "../runtime/problems.js";
 import type { GraphqlRuntime } from "./runtime.js";
 
 export type MediaType = "application/graphql-response+json" | "application/json";
@@ -72,27 +72,6 @@ function isJsonBody(contentType: string): boolean {
   return mediaType === "application/json" && charset === "charset=utf-8";
 }
 
-/**
- * A decision that depends on one header alone, kept by the header's value: a client sends the same one every time.
- * Bounded: the header is the client's to choose.
- */
-function byHeader<T>(decide: (value: string) => T): (value: string | undefined) => T {
-  const decided = new Map<string, T>();
-  return (value = "") => {
-    let answer = decided.get(value);
-    if (answer === undefined) {
-      answer = decide(value);
-      if (value.length <= 256) {
-        if (decided.size >= 64) decided.clear();
-        decided.set(value, answer);
-      }
-    }
-    return answer;
-  };
-}
-
-const mediaTypeOf = byHeader((accept) => acceptedMediaType(accept || undefined));
-const jsonBody = byHeader(isJsonBody);
 
 const CONTENT_TYPE = {
   "application/json": "application/json; charset=utf-8",
@@ -153,16 +132,22 @@ const malformed = (message: string, media: MediaType) => refused(new Refusal(mes
 
 const ACCEPTED = `${CONTENT_TYPE[GRAPHQL_RESPONSE]}, ${CONTENT_TYPE["application/json"]}`;
 // Their bodies say what to send; the 406's is JSON, as no type the client accepts can be answered.
-const NOT_ACCEPTABLE = refused(new Refusal(`No media type the Accept header allows can be answered; accept ${ACCEPTED}.`, "NOT_ACCEPTABLE"), "application/json", 406, "Not Acceptable", { accept: ACCEPTED });
-const METHOD_NOT_ALLOWED = (media: MediaType) => refused(new Refusal("GraphQL is served over GET and POST; send the operation with one of them.", "METHOD_NOT_ALLOWED"), media, 405, "Method Not Allowed", { allow: "GET, POST" });
+/** A refusal whose code, status and status text are a catalog entry's (runtime/problems.ts). */
+const refusedAs = (key: "not_acceptable" | "method_not_allowed" | "unsupported_media_type", message: string, media: MediaType, headers?: Record<string, string>) => {
+  const { code, status, title } = PROBLEMS[key];
+  return refused(new Refusal(message, code), media, status, title, headers);
+};
+const NOT_ACCEPTABLE = refusedAs("not_acceptable", `No media type the Accept header allows can be answered; accept ${ACCEPTED}.`, "application/json", { accept: ACCEPTED });
+const METHOD_NOT_ALLOWED = (media: MediaType) => refusedAs("method_not_allowed", "GraphQL is served over GET and POST; send the operation with one of them.", media, { allow: "GET, POST" });
 const UNSUPPORTED_MEDIA_TYPE = (media: MediaType) =>
-  refused(new Refusal('Send the POST body as JSON, with Content-Type: application/json (charset utf-8), such as {"query": "{ __typename }"}.', "UNSUPPORTED_MEDIA_TYPE"), media, 415, "Unsupported Media Type");
+  refusedAs("unsupported_media_type", 'Send the POST body as JSON, with Content-Type: application/json (charset utf-8), such as {"query": "{ __typename }"}.', media);
 const GRAPHIQL: GraphqlResponse = [graphiqlPage, { status: 200, statusText: OK, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } }];
 
 /** 405 + Allow: POST (GraphQL over HTTP), as a coded error in the negotiated media type. */
 function mutationOverGet(media: MediaType, spent: Decision | undefined): GraphqlResponse {
-  const errors = [{ message: "Mutations are not allowed over GET; send them with POST.", extensions: { code: "METHOD_NOT_ALLOWED" } }];
-  return [JSON.stringify({ errors }), { status: 405, statusText: "Method Not Allowed", headers: { ...headersOf(media, spent), allow: "POST" } }];
+  const { code, status, title } = PROBLEMS.method_not_allowed;
+  const errors = [{ message: "Mutations are not allowed over GET; send them with POST.", extensions: { code } }];
+  return [JSON.stringify({ errors }), { status, statusText: title, headers: { ...headersOf(media, spent), allow: "POST" } }];
 }
 
 const NO_BODY = 'The request has no body; send a JSON object such as {"query": "{ __typename }"}.';
@@ -180,19 +165,9 @@ function paramsProblem(p: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/**
- * Parsed bodies without variables, by text: clients send the same few bodies again and again, and nothing changes
- * such parameters once parsed (variables, which an operation's arguments could reach, are absent).
- */
-const bodies = new Lru<string, Record<string, unknown>>(256);
-const MAX_CACHED_BODY = 4096;
-
 /** A POST body as the object it must be, or what is wrong with it. */
 function bodyParams(text: string | undefined): Record<string, unknown> | Refusal {
   if (!text) return new Refusal(NO_BODY);
-  const cacheable = text.length <= MAX_CACHED_BODY;
-  const cached = cacheable ? bodies.get(text) : undefined;
-  if (cached) return cached;
   let data: unknown;
   try {
     data = parseJson(text);
@@ -200,9 +175,7 @@ function bodyParams(text: string | undefined): Record<string, unknown> | Refusal
     return badJson(error as JsonProblem, "The request body");
   }
   if (!data || typeof data !== "object" || Array.isArray(data)) return new Refusal(NOT_AN_OBJECT);
-  const params = data as Record<string, unknown>;
-  if (cacheable && params.variables == null) bodies.set(text, params);
-  return params;
+  return data as Record<string, unknown>;
 }
 
 /** A GET's parameters from its query string (graphql-http's reading, and the client preset's documentId), or what is wrong. */
@@ -239,7 +212,7 @@ export function createGraphqlHandler(runtime: GraphqlRuntime, options: { graphiq
     const method = request.method;
     let sent: Record<string, unknown> | Refusal;
     if (method === "POST") {
-      if (!jsonBody(request.headers["content-type"])) return UNSUPPORTED_MEDIA_TYPE(media);
+      if (!isJsonBody(request.headers["content-type"] ?? "")) return UNSUPPORTED_MEDIA_TYPE(media);
       sent = bodyParams(request.body);
     } else if (method === "GET") sent = searchParams(request.url);
     else return METHOD_NOT_ALLOWED(media);
@@ -288,7 +261,7 @@ export function createGraphqlHandler(runtime: GraphqlRuntime, options: { graphiq
     const accept = request.headers.accept;
     const method = request.method;
     if (graphiql && (method === "GET" || method === "HEAD") && accept && wantsHtml(accept)) return GRAPHIQL;
-    const media = mediaTypeOf(accept);
+    const media = acceptedMediaType(accept);
     if (!media) return NOT_ACCEPTABLE;
     const sent = params(request, media);
     if (isResponse(sent)) return sent;
