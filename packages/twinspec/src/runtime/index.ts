@@ -204,17 +204,7 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
     entry.allow = [...new Set([...entry.methods.keys(), "OPTIONS"])].join(", ");
   }
   const matcher = createPathMatcher([...byPath.values()].map((value) => ({ path: value.path, value })));
-  // The last path matched, kept: a server asks owns(path) and then dispatches the same path (a match is a function of
-  // the path alone, so the kept answer is never stale).
-  let lastPath: string | undefined;
-  let lastMatch: ReturnType<typeof matcher>;
-  const match = (path: string) => {
-    if (path !== lastPath) {
-      lastMatch = matcher(path);
-      lastPath = path;
-    }
-    return lastMatch;
-  };
+  const match = matcher;
   const settings = {
     ...options,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
