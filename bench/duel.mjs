@@ -18,6 +18,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { argsWithoutData, dataEnv, freshData, preparePeerBench, project, serverEnv, seededTarget, shared } from "./shared-bench.mjs";
 
 const apart = process.argv.includes("--apart");
@@ -26,6 +27,10 @@ if (!a || !b) throw new Error("bench:duel: name two builds (folders holding app/
 if (!["rest", "q1", "q2"].includes(scenario)) throw new Error(`bench:duel: the scenario is rest, q1 or q2, not ${scenario}`);
 preparePeerBench("bench:duel");
 const autocannon = createRequire(path.join(shared, "package.json"))("autocannon");
+// The peers that do the same work (koa-prod, fastify-prod, mercurius-prod) verify the bench's own bearer token; the
+// bare peers ignore it.
+const { token, BENCH_SECRET } = await import(pathToFileURL(path.join(shared, "lib", "jwt.mjs")).href);
+const PEER_HEADERS = { authorization: `Bearer ${token({ secret: BENCH_SECRET, ttl: 7 * 86400 })}` };
 const work = path.join(os.tmpdir(), "twinspec-profile");
 fs.mkdirSync(work, { recursive: true });
 const seed = path.join(work, "seed.db");
@@ -51,7 +56,7 @@ async function start(dist, i) {
       stdio: ["ignore", "ignore", "inherit"],
     });
     running.add(proc);
-    return waitFor({ dist, proc, url: `http://127.0.0.1:${port}` }, "/customers/42", scenario === "rest" ? 200 : undefined);
+    return waitFor({ dist, proc, url: `http://127.0.0.1:${port}` }, "/customers/42", scenario === "rest" ? 200 : undefined, PEER_HEADERS);
   }
   const database = await freshData(seed, `duel_${i}`);
   // `<build>@<flag>,<flag>`: the build run with these node flags instead of npm start's.
@@ -67,10 +72,10 @@ async function start(dist, i) {
 }
 
 /** The server once `probe` answers (with `status`, or any answer when undefined). */
-async function waitFor(server, probe, status) {
+async function waitFor(server, probe, status, headers = {}) {
   for (let n = 0; ; n++) {
     if (n === 300) throw new Error(`bench:duel: ${server.dist} did not answer ${probe}`);
-    const answered = await fetch(`${server.url}${probe}`).then((r) => status === undefined || r.status === status, () => false);
+    const answered = await fetch(`${server.url}${probe}`, { headers }).then((r) => status === undefined || r.status === status, () => false);
     if (answered) return server;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -86,7 +91,7 @@ async function stop(server) {
 
 const request = (s) => {
   const peer = isPeer(s.dist);
-  const headers = peer ? {} : target.headers;
+  const headers = peer ? PEER_HEADERS : target.headers;
   return scenario === "rest"
     ? { url: `${s.url}${peer ? "/customers/42" : target.rest}`, headers }
     : { url: `${s.url}${peer ? "/graphql" : target.graphql}`, method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ query: (peer ? PEER_QUERIES : target.queries)[scenario] }) };
