@@ -1,6 +1,7 @@
 // The event log and the durable bus on each database: events written by concurrent transactions are read back in
 // position order with none skipped; a rolled-back transaction leaves nothing; the prune deletes what is past the
-// retention and moves the horizon; a bus that never hears a wake still delivers (its poll), each event once.
+// retention and moves the horizon, but never past a webhook endpoint's cursor; a bus that never hears a wake
+// still delivers (its poll), each event once.
 import assert from "node:assert/strict";
 import pino from "pino";
 import type { OrderStatusChanged } from "../../src/domain/orders.js";
@@ -71,6 +72,22 @@ describe(`event log on ${testDatabaseKind()}`, function () {
     assert.equal(await log.head(), await log.horizon(), "the head stays where it was");
     assert.deepEqual(await log.read(0, 10), []);
     assert.equal(await log.prune(Date.now() + 1000), 0, "nothing left to prune");
+  });
+
+  it("the prune keeps what a webhook endpoint has still to deliver: the slowest cursor holds it back", async () => {
+    for (let i = 0; i < 5; i++) await log.append(store.db, "orderStatusChanged", event(i));
+    const [first, second] = await log.read(0, 10);
+    const now = new Date().toISOString();
+    await store.db
+      .insertInto("twinspec_webhook_endpoints")
+      .values({ endpoint_id: "whe_slow", owner: null, url: "https://example.com/hook", events: "[]", secrets: "[]", position: second.position, created_at: now, updated_at: now })
+      .execute();
+    assert.equal(await log.prune(Date.now() + 1000), 2, "only the two the endpoint is done with");
+    assert.equal(await log.horizon(), second.position);
+    assert.equal((await log.read(0, 10))[0].position, second.position + 1, "the next one it delivers is still there");
+    assert.ok(first.position < second.position);
+    await store.db.deleteFrom("twinspec_webhook_endpoints").execute();
+    assert.equal(await log.prune(Date.now() + 1000), 3, "with no endpoint left, the rest goes");
   });
 
   it("a bus that is never woken still delivers each event once, in order (the poll)", async () => {

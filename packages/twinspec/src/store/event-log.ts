@@ -45,11 +45,17 @@ export class EventLog {
     return Number(row?.pruned_through ?? 0);
   }
 
-  /** Deletes the events written before `before` (ms since the epoch); returns how many. */
+  /**
+   * Deletes the events written before `before` (ms since the epoch), but none that a webhook endpoint has still to
+   * deliver: the log is the deliveries' only source, so the slowest endpoint's cursor holds the prune back. Returns
+   * how many were deleted.
+   */
   async prune(before: number): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       const last = await trx.selectFrom("twinspec_events").select((eb) => eb.fn.max("position").as("last")).where("created_at", "<", before).executeTakeFirst();
-      const through = Number(last?.last ?? 0);
+      const slowest = await trx.selectFrom("twinspec_webhook_endpoints").select((eb) => eb.fn.min("position").as("position")).executeTakeFirst();
+      const held = slowest?.position == null ? Infinity : Number(slowest.position);
+      const through = Math.min(Number(last?.last ?? 0), held);
       if (!through) return 0;
       const deleted = await trx.deleteFrom("twinspec_events").where("position", "<=", through).executeTakeFirst();
       await trx.updateTable("twinspec_event_horizon").set({ pruned_through: through }).where("id", "=", 1).where("pruned_through", "<", through).execute();
