@@ -31,7 +31,9 @@ export default defineConfig(
     languageOptions: { parserOptions: { project: "./tsconfig.lint.json", tsconfigRootDir: import.meta.dirname } },
     rules: {
       // Rules that need no types, which typescript-eslint's sets turn on: oxlint runs them (.oxlintrc.json).
-      ...Object.fromEntries(["no-var", "prefer-const", "prefer-rest-params", "prefer-spread"].map((rule) => [rule, "off"])),
+      ...Object.fromEntries(
+        ["no-var", "prefer-const", "prefer-rest-params", "prefer-spread"].map((rule) => [rule, "off"]),
+      ),
       // `any` is how this code reads parsed documents (OpenAPI and GraphQL specs, JSON bodies): typing each walk over
       // them would be a rewrite (~1,350 findings), not a fix; tsc's strict mode stays the guard.
       "@typescript-eslint/no-unsafe-argument": "off",
@@ -46,7 +48,10 @@ export default defineConfig(
       // literals; what it adds is refusing numbers' and arrays' and URLSearchParams' own string forms.
       "@typescript-eslint/restrict-template-expressions": "off",
       // Passing on what was caught (an `unknown`, an AbortSignal's reason) is not making up a non-Error rejection.
-      "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingAny: true, allowThrowingUnknown: true }],
+      "@typescript-eslint/prefer-promise-reject-errors": [
+        "error",
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
       // graphql-js's Kind and OperationTypeNode are string enums: comparing them with their values ("Field",
       // "mutation") is the same comparison, and this code base declares no enum of its own.
       "@typescript-eslint/no-unsafe-enum-comparison": "off",

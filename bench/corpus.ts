@@ -19,7 +19,6 @@ import { CUT_SOURCE, writeCuts } from "./cuts.js";
 import { runBySize } from "./sizes.js";
 import { createChecker, type CheckResult } from "./typecheck.js";
 
-
 export interface DocResult {
   file: string;
   mb: number;
@@ -91,7 +90,10 @@ export interface RunOptions {
 }
 
 /** Generates every file and type-checks what was generated; one result per file, in order. */
-export async function runCorpus(files: string[], { typecheck = true, batchMb = 40, onGenerated }: RunOptions = {}): Promise<DocResult[]> {
+export async function runCorpus(
+  files: string[],
+  { typecheck = true, batchMb = 40, onGenerated }: RunOptions = {},
+): Promise<DocResult[]> {
   const results: DocResult[] = [];
   const check = typecheck ? createChecker() : undefined;
   let batch = new Map<string, Map<string, string>>();
@@ -129,7 +131,8 @@ export async function runCorpus(files: string[], { typecheck = true, batchMb = 4
       warnings: outcome.warnings.length,
       warningKinds: kinds,
     };
-    if (STACK_LINE.test(printed) || /\n\s+at /.test(outcome.fatal ?? outcome.internal ?? "")) result.failure = "stack trace printed";
+    if (STACK_LINE.test(printed) || /\n\s+at /.test(outcome.fatal ?? outcome.internal ?? ""))
+      result.failure = "stack trace printed";
     else if (outcome.internal) result.failure = `internal: ${classOf(outcome.internal)}`;
     else if (outcome.fatal) result.failure = `fatal: ${classOf(outcome.fatal)}`;
     if (outcome.fatal || outcome.internal) result.detail = (outcome.fatal ?? outcome.internal)!.slice(0, 400);
@@ -169,9 +172,18 @@ export function summarize(results: DocResult[], seconds: number) {
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
     return { median: at(0.5), p90: at(0.9), max: sorted.at(-1) ?? 0, total: Math.round(xs.reduce((a, b) => a + b, 0)) };
   };
-  const largest = [...results].sort((a, b) => b.mb - a.mb).slice(0, 8).map((r) => ({
-    file: r.file, mb: r.mb, operations: r.operations, generateMs: r.generateMs, typecheckMs: r.typecheckMs, msPerMb: Math.round(r.generateMs / Math.max(r.mb, 0.01)), failure: r.failure,
-  }));
+  const largest = [...results]
+    .sort((a, b) => b.mb - a.mb)
+    .slice(0, 8)
+    .map((r) => ({
+      file: r.file,
+      mb: r.mb,
+      operations: r.operations,
+      generateMs: r.generateMs,
+      typecheckMs: r.typecheckMs,
+      msPerMb: Math.round(r.generateMs / Math.max(r.mb, 0.01)),
+      failure: r.failure,
+    }));
   return {
     documents: results.length,
     generatedAndTypeChecked: ok.length,
@@ -214,7 +226,9 @@ function markdown(s: ReturnType<typeof summarize>, command: string): string {
     "",
     row(["document", "MB", "operations", "generate ms", "ms per MB", "type-check ms", "result"]),
     row(["---", "---", "---", "---", "---", "---", "---"]),
-    ...s.largest.map((l) => row([l.file, l.mb, l.operations, l.generateMs, l.msPerMb, l.typecheckMs ?? "—", l.failure ?? "ok"])),
+    ...s.largest.map((l) =>
+      row([l.file, l.mb, l.operations, l.generateMs, l.msPerMb, l.typecheckMs ?? "—", l.failure ?? "ok"]),
+    ),
     "",
     `## Warnings by kind (${s.documentsWithWarnings} documents have some)`,
     "",
@@ -246,7 +260,11 @@ async function main() {
   if (values.largest || values.cuts) {
     const bySize = values.cuts
       ? [...writeCuts(CUT_SOURCE, values["cut-mb"].split(",").map(Number), "bench/.tmp/cuts"), CUT_SOURCE]
-      : files.map((f) => ({ f, size: statSync(f).size })).sort((a, b) => b.size - a.size).slice(0, Number(values.largest)).map((x) => x.f);
+      : files
+          .map((f) => ({ f, size: statSync(f).size }))
+          .sort((a, b) => b.size - a.size)
+          .slice(0, Number(values.largest))
+          .map((x) => x.f);
     const table = runBySize(bySize, command, { typecheck: !values["no-typecheck"] });
     mkdirSync(values.results, { recursive: true });
     writeFileSync(join(values.results, values.cuts ? "corpus-cuts.md" : "corpus-largest.md"), table);
@@ -258,7 +276,10 @@ async function main() {
     typecheck: !values["no-typecheck"],
     batchMb: Number(values["batch-mb"]),
     onGenerated: (r, i) => {
-      if (r.failure || r.generateMs > 5000 || i % 100 === 0) console.log(`[${i + 1}/${files.length}] ${r.file} ${r.mb} MB ${r.generateMs} ms${r.failure ? ` ${r.failure}` : ""}`);
+      if (r.failure || r.generateMs > 5000 || i % 100 === 0)
+        console.log(
+          `[${i + 1}/${files.length}] ${r.file} ${r.mb} MB ${r.generateMs} ms${r.failure ? ` ${r.failure}` : ""}`,
+        );
     },
   });
   const summary = summarize(results, (performance.now() - started) / 1000);

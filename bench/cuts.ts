@@ -15,7 +15,8 @@ function refsIn(value: Json, out: string[] = []): string[] {
   else if (isObject(value)) {
     for (const [k, v] of Object.entries(value)) {
       if (k === "$ref" && typeof v === "string") out.push(v);
-      else if (k === "mapping" && isObject(v)) out.push(...Object.values(v).filter((m): m is string => typeof m === "string"));
+      else if (k === "mapping" && isObject(v))
+        out.push(...Object.values(v).filter((m): m is string => typeof m === "string"));
       else refsIn(v, out);
     }
   }
@@ -32,7 +33,10 @@ function unitOf(ref: string): string | undefined {
       return p;
     }
   };
-  const parts = ref.slice(2).split("/").map((p) => decode(p).replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = ref
+    .slice(2)
+    .split("/")
+    .map((p) => decode(p).replace(/~1/g, "/").replace(/~0/g, "~"));
   if (parts[0] === "paths" && parts.length >= 2) return `paths\0${parts[1]}`;
   if (parts[0] === "components" && parts.length >= 3) return `components\0${parts[1]}\0${parts[2]}`;
   return undefined;
@@ -49,7 +53,11 @@ export function prefixCut(doc: JsonObject, bytes: number): JsonObject {
     return isObject(section) ? section[b] : undefined;
   };
   // security schemes are referenced by name, not by $ref: all of them are kept
-  const base: JsonObject = { ...doc, paths: {}, components: isObject(components.securitySchemes) ? { securitySchemes: components.securitySchemes } : {} };
+  const base: JsonObject = {
+    ...doc,
+    paths: {},
+    components: isObject(components.securitySchemes) ? { securitySchemes: components.securitySchemes } : {},
+  };
   let size = JSON.stringify(base).length;
   const taken = new Set<string>();
   const take = (start: string) => {

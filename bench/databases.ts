@@ -24,7 +24,12 @@ export type Prepare = (url: string, headers: Record<string, string>) => Promise<
 
 const SECRET = randomBytes(24).toString("hex");
 // The limiter runs (its cost is measured) but never refuses the bench's one client.
-const ENV = { NODE_ENV: "production", LOG_LEVEL: process.env.LOG_LEVEL ?? "info", AUTH_SECRET: SECRET, RATE_LIMIT_FACTOR: "1000" };
+const ENV = {
+  NODE_ENV: "production",
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+  AUTH_SECRET: SECRET,
+  RATE_LIMIT_FACTOR: "1000",
+};
 
 export async function compareDatabases(prepare: Prepare, seconds: number, rounds = 3, connections = 50) {
   const token = await signToken(SECRET, { sub: "bench", scope: "admin", ttlSeconds: 3600 });
@@ -65,7 +70,8 @@ export async function compareDatabases(prepare: Prepare, seconds: number, rounds
             }));
           await Promise.all(split(round === 0 ? 2 : 1).map((o) => load(o))); // warm-up: JIT, caches, pools
           const total = combine(await Promise.all(split(seconds).map((o) => load(o))));
-          if (total.errors + total.non2xx > 0) console.warn(`${setup} ${request.name}: ${total.errors} errors, ${total.non2xx} non-2xx`);
+          if (total.errors + total.non2xx > 0)
+            console.warn(`${setup} ${request.name}: ${total.errors} errors, ${total.non2xx} non-2xx`);
           const key = `${setup}\t${request.name}`;
           samples.set(key, [...(samples.get(key) ?? []), total]);
         }
@@ -95,11 +101,18 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /** Requests/s add up across instances; latencies are the worse of the two (conservative). */
 function combine(results: Load[]): Load {
-  return results.reduce((a, b) => ({ rps: a.rps + b.rps, p50: Math.max(a.p50, b.p50), p99: Math.max(a.p99, b.p99), errors: a.errors + b.errors, non2xx: a.non2xx + b.non2xx }));
+  return results.reduce((a, b) => ({
+    rps: a.rps + b.rps,
+    p50: Math.max(a.p50, b.p50),
+    p99: Math.max(a.p99, b.p99),
+    errors: a.errors + b.errors,
+    non2xx: a.non2xx + b.non2xx,
+  }));
 }
 
 async function freshSchema() {
-  const base = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const base =
+    process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
   const schema = `bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: base });
@@ -122,6 +135,8 @@ export function scaling(rows: Record<string, unknown>[]) {
     const one = rows.find((r) => r.request === request && r.setup === "PostgreSQL, 1 instance")?.rps as number;
     const two = rows.find((r) => r.request === request && r.setup === "PostgreSQL, 2 instances")?.rps as number;
     const lite = rows.find((r) => r.request === request && r.setup === "SQLite, 1 instance")?.rps as number;
-    console.log(`${request}: PostgreSQL/SQLite = ${(one / lite).toFixed(2)}; 2 instances / 1 = ${(two / one).toFixed(2)} (${two > one ? "rises" : "does NOT rise"})`);
+    console.log(
+      `${request}: PostgreSQL/SQLite = ${(one / lite).toFixed(2)}; 2 instances / 1 = ${(two / one).toFixed(2)} (${two > one ? "rises" : "does NOT rise"})`,
+    );
   }
 }

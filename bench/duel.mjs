@@ -19,12 +19,24 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { argsWithoutData, dataEnv, freshData, preparePeerBench, project, serverEnv, seededTarget, shared } from "./shared-bench.mjs";
+import {
+  argsWithoutData,
+  dataEnv,
+  freshData,
+  preparePeerBench,
+  project,
+  serverEnv,
+  seededTarget,
+  shared,
+} from "./shared-bench.mjs";
 
 const apart = process.argv.includes("--apart");
-const [a, b, scenario = "q1", seconds = "5", rounds = "4"] = argsWithoutData(process.argv.slice(2)).filter((arg) => arg !== "--apart");
+const [a, b, scenario = "q1", seconds = "5", rounds = "4"] = argsWithoutData(process.argv.slice(2)).filter(
+  (arg) => arg !== "--apart",
+);
 if (!a || !b) throw new Error("bench:duel: name two builds (folders holding app/src/main.js), e.g. dist .perf/before");
-if (!["rest", "q1", "q2"].includes(scenario)) throw new Error(`bench:duel: the scenario is rest, q1 or q2, not ${scenario}`);
+if (!["rest", "q1", "q2"].includes(scenario))
+  throw new Error(`bench:duel: the scenario is rest, q1 or q2, not ${scenario}`);
 preparePeerBench("bench:duel");
 const autocannon = createRequire(path.join(shared, "package.json"))("autocannon");
 // The peers that do the same work (koa-prod, fastify-prod, mercurius-prod) verify the bench's own bearer token; the
@@ -42,7 +54,10 @@ process.on("exit", () => running.forEach((proc) => proc.kill("SIGTERM")));
 
 /** Starts a build on CPU 0 over a fresh copy of the seeded data. */
 // The peer bench's own queries (bench.mjs): the peers' schema names the id `id`.
-const PEER_QUERIES = { q1: '{ customer(id:"42"){ id firstName lastName } }', q2: '{ customers(first:50){ id firstName orders { orderId status } } }' };
+const PEER_QUERIES = {
+  q1: '{ customer(id:"42"){ id firstName lastName } }',
+  q2: "{ customers(first:50){ id firstName orders { orderId status } } }",
+};
 const isPeer = (dist) => dist.startsWith("peer:");
 
 async function start(dist, i) {
@@ -56,17 +71,26 @@ async function start(dist, i) {
       stdio: ["ignore", "ignore", "inherit"],
     });
     running.add(proc);
-    return waitFor({ dist, proc, url: `http://127.0.0.1:${port}` }, "/customers/42", scenario === "rest" ? 200 : undefined, PEER_HEADERS);
+    return waitFor(
+      { dist, proc, url: `http://127.0.0.1:${port}` },
+      "/customers/42",
+      scenario === "rest" ? 200 : undefined,
+      PEER_HEADERS,
+    );
   }
   const database = await freshData(seed, `duel_${i}`);
   // `<build>@<flag>,<flag>`: the build run with these node flags instead of npm start's.
   const [folder, flags] = dist.split("@");
   const nodeFlags = flags ? flags.split(",") : [];
-  const proc = spawn("taskset", ["-c", "0", process.execPath, ...nodeFlags, path.join(folder, "app", "src", "main.js")], {
-    cwd: project,
-    env: serverEnv(target, port, database),
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const proc = spawn(
+    "taskset",
+    ["-c", "0", process.execPath, ...nodeFlags, path.join(folder, "app", "src", "main.js")],
+    {
+      cwd: project,
+      env: serverEnv(target, port, database),
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   running.add(proc);
   return waitFor({ dist, proc, url: `http://127.0.0.1:${port}` }, "/healthz", 200);
 }
@@ -75,7 +99,10 @@ async function start(dist, i) {
 async function waitFor(server, probe, status, headers = {}) {
   for (let n = 0; ; n++) {
     if (n === 300) throw new Error(`bench:duel: ${server.dist} did not answer ${probe}`);
-    const answered = await fetch(`${server.url}${probe}`, { headers }).then((r) => status === undefined || r.status === status, () => false);
+    const answered = await fetch(`${server.url}${probe}`, { headers }).then(
+      (r) => status === undefined || r.status === status,
+      () => false,
+    );
     if (answered) return server;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -94,7 +121,12 @@ const request = (s) => {
   const headers = peer ? PEER_HEADERS : target.headers;
   return scenario === "rest"
     ? { url: `${s.url}${peer ? "/customers/42" : target.rest}`, headers }
-    : { url: `${s.url}${peer ? "/graphql" : target.graphql}`, method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ query: (peer ? PEER_QUERIES : target.queries)[scenario] }) };
+    : {
+        url: `${s.url}${peer ? "/graphql" : target.graphql}`,
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ query: (peer ? PEER_QUERIES : target.queries)[scenario] }),
+      };
 };
 const cpuTicks = (s) => {
   const fields = fs.readFileSync(`/proc/${s.proc.pid}/stat`, "utf8").split(") ")[1].split(" ");
@@ -112,7 +144,8 @@ async function duel(first) {
     answers.push(await r.text());
     if (!r.ok) throw new Error(`bench:duel: ${s.dist} answered ${r.status}: ${answers.at(-1)}`);
   }
-  if (answers[0] !== answers[1] && !servers.some((s) => isPeer(s.dist))) console.log(`the two builds answer differently:\n${answers.join("\n")}`);
+  if (answers[0] !== answers[1] && !servers.some((s) => isPeer(s.dist)))
+    console.log(`the two builds answer differently:\n${answers.join("\n")}`);
   // Each server's load result with the CPU ticks it spent under it. --apart: one server loaded at a time (50
   // connections, as the peer bench), the other idle beside it; otherwise both at once (25 connections each).
   const loadOne = async (s, duration) => {
@@ -131,9 +164,14 @@ async function duel(first) {
   for (let round = 1; round <= Number(rounds); round++) {
     const results = await load(Number(seconds));
     const us = results.map((r) => (r.ticks * 10_000) / r.requests.total);
-    if (apart) console.log(`${servers.map((s, i) => `${s.dist} ${Math.round(results[i].requests.average)} req/s p99 ${results[i].latency.p99} ms`).join(", ")}`);
+    if (apart)
+      console.log(
+        `${servers.map((s, i) => `${s.dist} ${Math.round(results[i].requests.average)} req/s p99 ${results[i].latency.p99} ms`).join(", ")}`,
+      );
     const non2xx = results.reduce((n, r) => n + r.non2xx, 0);
-    console.log(`${servers.map((s, i) => `${s.dist} ${us[i].toFixed(1)}`).join(", ")} µs of server CPU per request${non2xx ? ` (${non2xx} non-2xx)` : ""}`);
+    console.log(
+      `${servers.map((s, i) => `${s.dist} ${us[i].toFixed(1)}`).join(", ")} µs of server CPU per request${non2xx ? ` (${non2xx} non-2xx)` : ""}`,
+    );
     perRound.push(first === a ? us : [us[1], us[0]]);
   }
   for (const s of servers) await stop(s);

@@ -20,7 +20,8 @@ const WRITERS = Number(arg("writers", "8"));
 const DB = arg("db", "both");
 const silent = pino({ level: "silent" });
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (n: number) => n.toFixed(2);
 
 /** Latency one event at a time, then throughput with concurrent writers; `publish` resolves once committed. */
@@ -64,7 +65,16 @@ async function durable(writer: Store, reader: Store) {
   await b.ready();
   try {
     return await measure(
-      (n) => writer.db.transaction().execute((trx) => a.publish("orderStatusChanged", { orderId: `ord_${n}`, customerId: "cus_bench", status: "PAID", sentAt: "" }, trx)),
+      (n) =>
+        writer.db
+          .transaction()
+          .execute((trx) =>
+            a.publish(
+              "orderStatusChanged",
+              { orderId: `ord_${n}`, customerId: "cus_bench", status: "PAID", sentAt: "" },
+              trx,
+            ),
+          ),
       (listener) => b.subscribe("orderStatusChanged", (event) => listener(Number(event.orderId.slice(4)))),
     );
   } finally {
@@ -85,7 +95,13 @@ async function notifyOnly(url: string) {
   try {
     return await measure(
       async (n) => {
-        await pool.query("select pg_notify($1, $2)", [channel, JSON.stringify({ t: "orderStatusChanged", e: { orderId: `ord_${n}`, customerId: "cus_bench", status: "PAID", sentAt: "" } })]);
+        await pool.query("select pg_notify($1, $2)", [
+          channel,
+          JSON.stringify({
+            t: "orderStatusChanged",
+            e: { orderId: `ord_${n}`, customerId: "cus_bench", status: "PAID", sentAt: "" },
+          }),
+        ]);
       },
       (deliver) => listener.on("notification", (m) => deliver(Number(JSON.parse(m.payload!).e.orderId.slice(4)))),
     );
@@ -95,7 +111,8 @@ async function notifyOnly(url: string) {
 }
 
 const rows: string[] = [];
-const row = (setup: string, r: { p50: number; p99: number; perSecond: number }) => rows.push(`| ${setup} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.perSecond} |`);
+const row = (setup: string, r: { p50: number; p99: number; perSecond: number }) =>
+  rows.push(`| ${setup} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.perSecond} |`);
 
 if (DB === "sqlite" || DB === "both") {
   const dir = mkdtempSync(join(tmpdir(), "twinspec-bench-events-"));
@@ -120,6 +137,8 @@ if (DB === "postgres" || DB === "both") {
     await database.drop();
   }
 }
-console.log(`${EVENTS} events one at a time (latency), then ${EVENTS} from ${WRITERS} concurrent writers (throughput)\n`);
+console.log(
+  `${EVENTS} events one at a time (latency), then ${EVENTS} from ${WRITERS} concurrent writers (throughput)\n`,
+);
 console.log("| path | p50 ms | p99 ms | events/s |\n|---|---|---|---|");
 console.log(rows.join("\n"));

@@ -15,7 +15,8 @@ const ROUNDS = 20;
 const SIZES = [10, 26, 30, 50, 200, 1000, 5000];
 const TICK_MS = 1000 / 100; // USER_HZ
 
-const fanOut = (n) => `{ ...F0 } ${Array.from({ length: n }, (_, i) => `fragment F${i} on Query { __typename${i + 1 < n ? ` ...F${i + 1} ...F${i + 1}` : ""} }`).join(" ")}`;
+const fanOut = (n) =>
+  `{ ...F0 } ${Array.from({ length: n }, (_, i) => `fragment F${i} on Query { __typename${i + 1 < n ? ` ...F${i + 1} ...F${i + 1}` : ""} }`).join(" ")}`;
 const cpuMs = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
@@ -23,7 +24,17 @@ const cpuMs = (pid) => {
 
 async function start(env, dir) {
   const child = spawn(process.execPath, ["--conditions=twinspec-source", "--import", "tsx", "src/main.ts"], {
-    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", AUTH_SECRET: "fan-out-bench-secret-0123456789abcdef", DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, HOST: "127.0.0.1", PORT: "0", RATE_LIMIT_FACTOR: "100000", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      LOG_LEVEL: "info",
+      AUTH_SECRET: "fan-out-bench-secret-0123456789abcdef",
+      DATABASE_URL: `sqlite:${join(dir, "bench.db")}`,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      RATE_LIMIT_FACTOR: "100000",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise((resolve, reject) => {
@@ -55,7 +66,11 @@ async function measure(url, pid, n) {
   const statuses = new Map();
   const before = cpuMs(pid);
   for (let i = 0; i < ROUNDS; i++) {
-    const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json", accept: "application/graphql-response+json" }, body: JSON.stringify({ query: `${fanOut(n)} # ${i}` }) });
+    const res = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/graphql-response+json" },
+      body: JSON.stringify({ query: `${fanOut(n)} # ${i}` }),
+    });
     const body = await res.json();
     const key = `${res.status} ${body.errors?.[0]?.extensions?.code ?? "data"}`;
     statuses.set(key, (statuses.get(key) ?? 0) + 1);
@@ -74,7 +89,9 @@ try {
   ]) {
     const { child, url } = await start(env, dir);
     try {
-      console.log(`\n${name}\n| fragments | document bytes | server CPU per document (ms) | slowest /healthz meanwhile (ms) | answers |\n|---:|---:|---:|---:|---|`);
+      console.log(
+        `\n${name}\n| fragments | document bytes | server CPU per document (ms) | slowest /healthz meanwhile (ms) | answers |\n|---:|---:|---:|---:|---|`,
+      );
       for (const n of SIZES) {
         const r = await measure(url, child.pid, n);
         console.log(`| ${r.n} | ${r.bytes} | ${r.perDocument.toFixed(1)} | ${r.slowest.toFixed(0)} | ${r.answers} |`);

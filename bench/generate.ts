@@ -13,7 +13,9 @@ const dir = join("bench", ".tmp", `generate-${process.pid}`);
 
 /** Starts bench/rest-server.ts on the generated code; its own clock from process start to listening. */
 async function startMs(out: string): Promise<number> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/rest-server.ts", "generated", out], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/rest-server.ts", "generated", out], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let text = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -30,14 +32,28 @@ async function startMs(out: string): Promise<number> {
 try {
   const spec = writeSpec(dir, operations);
   const started = performance.now();
-  const run = spawnSync(process.execPath, ["packages/twinspec-dev/bin/twinspec.js", "rest", spec, "--out", join(dir, "out"), "--runtime", "../../../../packages/twinspec/src/runtime/index.js"], { encoding: "utf8" });
+  const run = spawnSync(
+    process.execPath,
+    [
+      "packages/twinspec-dev/bin/twinspec.js",
+      "rest",
+      spec,
+      "--out",
+      join(dir, "out"),
+      "--runtime",
+      "../../../../packages/twinspec/src/runtime/index.js",
+    ],
+    { encoding: "utf8" },
+  );
   const generateMs = Math.round(performance.now() - started);
   if (run.status !== 0) throw new Error(run.stderr);
   // The first start also fills tsx's transform cache (as the first start after a generation does); then warm ones.
   const cold = await startMs(join(dir, "out"));
   const warm = Math.min(await startMs(join(dir, "out")), await startMs(join(dir, "out")));
   console.log(JSON.stringify({ operations, generateMs, serverStartColdMs: cold, serverStartWarmMs: warm }));
-  console.log(`generation of ${operations} operations: ${generateMs} ms (target ≤ 5000: ${generateMs <= 5000 ? "met" : "MISSED"})`);
+  console.log(
+    `generation of ${operations} operations: ${generateMs} ms (target ≤ 5000: ${generateMs <= 5000 ? "met" : "MISSED"})`,
+  );
   console.log(`server start: ${cold} ms cold, ${warm} ms warm (target ≤ 1000: ${warm <= 1000 ? "met" : "MISSED"})`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

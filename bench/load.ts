@@ -11,7 +11,10 @@ export interface Started {
 
 /** Runs `node --import tsx <script>` and waits for a log line carrying "url". */
 export async function startServer(script: string, env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], { env: { ...process.env, PORT: "0", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    env: { ...process.env, PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = "";
     const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 20_000);
@@ -52,7 +55,14 @@ export interface Load {
   non2xx: number;
 }
 
-export async function load(opts: { url: string; seconds: number; connections?: number; method?: string; headers?: Record<string, string>; body?: string }): Promise<Load> {
+export async function load(opts: {
+  url: string;
+  seconds: number;
+  connections?: number;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}): Promise<Load> {
   const result = await autocannon({
     url: opts.url,
     connections: opts.connections ?? 50,
@@ -61,7 +71,13 @@ export async function load(opts: { url: string; seconds: number; connections?: n
     headers: opts.headers,
     body: opts.body,
   });
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
 }
 
 export const arg = (name: string, fallback: string) => {

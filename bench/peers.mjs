@@ -11,7 +11,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { argsWithoutData, dataEnv, preparePeerBench, project, run, seededTarget, shared, targetsFile } from "./shared-bench.mjs";
+import {
+  argsWithoutData,
+  dataEnv,
+  preparePeerBench,
+  project,
+  run,
+  seededTarget,
+  shared,
+  targetsFile,
+} from "./shared-bench.mjs";
 
 const out = path.join(project, "bench", "results", "peers");
 const passThrough = argsWithoutData(process.argv.slice(2));
@@ -25,11 +34,18 @@ const before = new Set(fs.readdirSync(out));
 // By default the peers the goals name and the bare servers that place them; `--only` or `--skip` choose others.
 const skipped = "koa-graphql-http,koa-graphql-http-cached,koa-graphql-jit,express-openapi,yoga,apollo";
 const defaults = passThrough.some((a) => a === "--only" || a === "--skip") ? [] : ["--skip", skipped];
-run(process.execPath, [path.join(shared, "bench.mjs"), "--extra", targetsFile, "--out", out, ...defaults, ...passThrough], {
-  cwd: shared,
-  env: dataEnv,
-});
-const produced = fs.readdirSync(out).filter((f) => f.endsWith(".json") && !before.has(f)).sort();
+run(
+  process.execPath,
+  [path.join(shared, "bench.mjs"), "--extra", targetsFile, "--out", out, ...defaults, ...passThrough],
+  {
+    cwd: shared,
+    env: dataEnv,
+  },
+);
+const produced = fs
+  .readdirSync(out)
+  .filter((f) => f.endsWith(".json") && !before.has(f))
+  .sort();
 if (produced.length === 0) {
   console.error("bench:peers: the bench wrote no results");
   process.exit(1);
@@ -58,7 +74,11 @@ function judge(rows) {
     const them = peer(target, q);
     if (!ours(q) || !them) return;
     const ratio = ours(q).rps / them.rps;
-    row(`${q.toUpperCase()} ≥ ${floor.toFixed(2)} × ${them.label}`, `${ratio.toFixed(2)} × (${fmt(ours(q).rps)} vs ${fmt(them.rps)} rps)`, ratio >= floor);
+    row(
+      `${q.toUpperCase()} ≥ ${floor.toFixed(2)} × ${them.label}`,
+      `${ratio.toFixed(2)} × (${fmt(ours(q).rps)} vs ${fmt(them.rps)} rps)`,
+      ratio >= floor,
+    );
   };
   /** our p99 against the best (lowest) p99 of `targets` */
   const p99AtMostBest = (q, targets) => {
@@ -73,7 +93,11 @@ function judge(rows) {
     const ratio = oursBytes / theirsBytes;
     row(goal, `${mb(oursBytes)} MB vs ${mb(theirsBytes)} MB (${ratio.toFixed(2)} ×)`, ratio <= factor);
   };
-  const sameWork = { rest: ["koa-prod", "fastify-prod", "fastify-openapi"], q1: ["mercurius-prod"], q2: ["mercurius-prod"] };
+  const sameWork = {
+    rest: ["koa-prod", "fastify-prod", "fastify-openapi"],
+    q1: ["mercurius-prod"],
+    q2: ["mercurius-prod"],
+  };
   lines.push("| **against the peers that do the same work** | | |");
   atLeast("rest", "koa-prod", 1.5);
   atLeast("rest", "fastify-prod", 1.5);
@@ -81,8 +105,10 @@ function judge(rows) {
   atLeast("q1", "mercurius-prod", 1.5);
   atLeast("q2", "mercurius-prod", 1.5);
   for (const q of ["rest", "q1", "q2"]) p99AtMostBest(q, sameWork[q]);
-  const idle = (target) => Math.max(0, ...rows.filter((r) => r.target === target && r.okRuns > 0).map((r) => r.rssIdle));
-  const peak = (target) => Math.max(0, ...rows.filter((r) => r.target === target && r.okRuns > 0).map((r) => r.rssPeak));
+  const idle = (target) =>
+    Math.max(0, ...rows.filter((r) => r.target === target && r.okRuns > 0).map((r) => r.rssIdle));
+  const peak = (target) =>
+    Math.max(0, ...rows.filter((r) => r.target === target && r.okRuns > 0).map((r) => r.rssPeak));
   memory("idle RSS ≤ 1.5 × koa-prod's", idle("twinspec"), idle("koa-prod"), 1.5);
   const heaviest = Math.max(0, ...Object.values(sameWork).flat().map(peak));
   memory("peak RSS ≤ 1.5 × the heaviest same-work peer's", peak("twinspec"), heaviest, 1.5);

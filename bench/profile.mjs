@@ -12,11 +12,21 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { argsWithoutData, freshData, preparePeerBench, project, run, seededTarget, serverEnv, shared } from "./shared-bench.mjs";
+import {
+  argsWithoutData,
+  freshData,
+  preparePeerBench,
+  project,
+  run,
+  seededTarget,
+  serverEnv,
+  shared,
+} from "./shared-bench.mjs";
 
 const [scenario = "rest", seconds = "8"] = argsWithoutData(process.argv.slice(2)).filter((a) => !a.startsWith("--"));
 const profile = process.argv.includes("--prof");
-if (!["rest", "q1", "q2"].includes(scenario)) throw new Error(`bench:profile: the scenario is rest, q1 or q2, not ${scenario}`);
+if (!["rest", "q1", "q2"].includes(scenario))
+  throw new Error(`bench:profile: the scenario is rest, q1 or q2, not ${scenario}`);
 preparePeerBench("bench:profile");
 const dist = process.env.DIST ?? "dist";
 if (!process.env.DIST) run("npm", ["run", "-s", "build"]);
@@ -34,7 +44,11 @@ fs.rmSync(profiles, { recursive: true, force: true });
 
 const port = 4291;
 const url = `http://127.0.0.1:${port}`;
-const nodeArgs = [...(process.env.PROFILE_NODE_FLAGS ? process.env.PROFILE_NODE_FLAGS.split(" ") : []), ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`] : []), path.join(dist, "app", "src", "main.js")];
+const nodeArgs = [
+  ...(process.env.PROFILE_NODE_FLAGS ? process.env.PROFILE_NODE_FLAGS.split(" ") : []),
+  ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`] : []),
+  path.join(dist, "app", "src", "main.js"),
+];
 const server = spawn("taskset", ["-c", "0", process.execPath, ...nodeArgs], {
   cwd: project,
   env: serverEnv(target, port, database),
@@ -43,14 +57,26 @@ const server = spawn("taskset", ["-c", "0", process.execPath, ...nodeArgs], {
 const stop = () => server.exitCode === null && server.kill("SIGTERM");
 process.on("exit", stop);
 for (let i = 0; ; i++) {
-  if (i === 300) throw new Error(`bench:profile: the server did not answer /healthz (log: ${path.join(work, "server.log")})`);
-  if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+  if (i === 300)
+    throw new Error(`bench:profile: the server did not answer /healthz (log: ${path.join(work, "server.log")})`);
+  if (
+    await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 const request =
   scenario === "rest"
     ? { url: `${url}${target.rest}`, headers: target.headers }
-    : { url: `${url}${target.graphql}`, method: "POST", headers: { ...target.headers, "content-type": "application/json" }, body: JSON.stringify({ query: target.queries[scenario] }) };
+    : {
+        url: `${url}${target.graphql}`,
+        method: "POST",
+        headers: { ...target.headers, "content-type": "application/json" },
+        body: JSON.stringify({ query: target.queries[scenario] }),
+      };
 const check = await fetch(request.url, request);
 if (!check.ok) throw new Error(`bench:profile: ${scenario} answered ${check.status}: ${await check.text()}`);
 
@@ -61,7 +87,14 @@ const cpuTicks = () => {
 };
 await autocannon({ ...request, connections: 50, duration: 2 }); // warm-up
 let peakKb = 0;
-const sampler = setInterval(() => (peakKb = Math.max(peakKb, Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, "utf8"))[1]))), 200);
+const sampler = setInterval(
+  () =>
+    (peakKb = Math.max(
+      peakKb,
+      Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, "utf8"))[1]),
+    )),
+  200,
+);
 const before = cpuTicks();
 const result = await autocannon({ ...request, connections: 50, duration: Number(seconds) });
 const cpuUs = ((cpuTicks() - before) * 10_000) / result.requests.total;
@@ -73,7 +106,13 @@ console.log(
   `${scenario}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx, ` +
     `${cpuUs.toFixed(1)} µs of server CPU per request, peak RSS ${Math.round(peakKb / 1024)} MB (load average ${load})`,
 );
-if (profile) summarize(path.join(profiles, fs.readdirSync(profiles).find((f) => f.endsWith(".cpuprofile"))));
+if (profile)
+  summarize(
+    path.join(
+      profiles,
+      fs.readdirSync(profiles).find((f) => f.endsWith(".cpuprofile")),
+    ),
+  );
 
 /** Self time per function and per file or package, as shares of the busy (non-idle) time. */
 function summarize(file) {
@@ -90,10 +129,19 @@ function summarize(file) {
     const where = callFrame.url.replace(/.*node_modules\//, "npm:").replace(/.*\/app\//, "") || "(native)";
     const name = `${callFrame.functionName || "(anonymous)"} ${where}${callFrame.url ? `:${callFrame.lineNumber + 1}` : ""}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + time);
-    const unit = where.startsWith("npm:") ? where.split("/").slice(0, where.startsWith("npm:@") ? 2 : 1).join("/") : where;
+    const unit = where.startsWith("npm:")
+      ? where
+          .split("/")
+          .slice(0, where.startsWith("npm:@") ? 2 : 1)
+          .join("/")
+      : where;
     byFile.set(unit, (byFile.get(unit) ?? 0) + time);
   }
-  const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, t]) => `${((100 * t) / busy).toFixed(1).padStart(5)} %  ${k}`);
+  const top = (map, n) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, t]) => `${((100 * t) / busy).toFixed(1).padStart(5)} %  ${k}`);
   console.log(`\nself time by function (of ${(busy / 1e6).toFixed(1)} s busy):\n${top(byFunction, 30).join("\n")}`);
   console.log(`\nby file or package:\n${top(byFile, 20).join("\n")}\n\nprofile: ${path.relative(project, file)}`);
 }

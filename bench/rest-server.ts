@@ -17,7 +17,11 @@ const item = (id: number) => ({ id, name: `item ${id}` });
 
 if (mode === "generated") {
   const { mountRest } = await import(pathToFileURL(resolve(dir, "rest.ts")).href);
-  mountRest(router, { getTarget: async (req: { params: { id: number } }) => ({ status: 200, body: item(req.params.id) }) }, { validateResponses: process.env.RESPONSE_VALIDATION === "on" });
+  mountRest(
+    router,
+    { getTarget: async (req: { params: { id: number } }) => ({ status: 200, body: item(req.params.id) }) },
+    { validateResponses: process.env.RESPONSE_VALIDATION === "on" },
+  );
 } else {
   const problem = (ctx: Koa.Context, detail: string) => {
     ctx.status = 400;

@@ -14,11 +14,19 @@ const seconds = Number(arg("seconds", "10"));
 // --db postgres: the same GET on SQLite, on PostgreSQL, and on two PostgreSQL instances (bench/databases.ts).
 if (arg("db", "sqlite") === "postgres") {
   const { compareDatabases, scaling } = await import("./databases.js");
-  const rows = await compareDatabases(async (url, headers) => {
-    const res = await fetch(`${url}/customers`, { method: "POST", headers, body: JSON.stringify({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" }) });
-    const created = (await res.json()) as { customerId: string };
-    return [{ name: "GET /customers/{id}", path: `/customers/${created.customerId}` }];
-  }, seconds, Number(arg("rounds", "3")));
+  const rows = await compareDatabases(
+    async (url, headers) => {
+      const res = await fetch(`${url}/customers`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" }),
+      });
+      const created = (await res.json()) as { customerId: string };
+      return [{ name: "GET /customers/{id}", path: `/customers/${created.customerId}` }];
+    },
+    seconds,
+    Number(arg("rounds", "3")),
+  );
   console.table(rows);
   scaling(rows);
   process.exit(0);
@@ -30,7 +38,12 @@ const SECRET = randomBytes(24).toString("hex");
 const token = await signToken(SECRET, { sub: "bench", scope: "admin", ttlSeconds: 3600 });
 const auth = { authorization: `Bearer ${token}` };
 
-async function measure(name: string, script: string, env: Record<string, string>, path: (url: string) => Promise<string>) {
+async function measure(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  path: (url: string) => Promise<string>,
+) {
   const server = await startServer(script, env);
   try {
     const url = await path(server.url);
@@ -42,9 +55,20 @@ async function measure(name: string, script: string, env: Record<string, string>
   }
 }
 
-const bare = await measure("bare Koa + @koa/router (constant JSON)", "bench/servers/bare-koa.ts", {}, async (url) => `${url}/customers/cus_bench`);
+const bare = await measure(
+  "bare Koa + @koa/router (constant JSON)",
+  "bench/servers/bare-koa.ts",
+  {},
+  async (url) => `${url}/customers/cus_bench`,
+);
 // RATE_LIMIT_FACTOR: the limiter runs (its cost is measured) but never refuses the bench's one client.
-const env = { DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", NODE_ENV: "production", AUTH_SECRET: SECRET, RATE_LIMIT_FACTOR: "1000" };
+const env = {
+  DATABASE_URL: `sqlite:${join(dir, "bench.db")}`,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+  NODE_ENV: "production",
+  AUTH_SECRET: SECRET,
+  RATE_LIMIT_FACTOR: "1000",
+};
 const ours = await measure("twinspec GET /customers/{id} (SQLite, auth)", "src/main.ts", env, async (url) => {
   const res = await fetch(`${url}/customers`, {
     method: "POST",

@@ -17,7 +17,19 @@ const dir = join("bench", ".tmp", `router-${process.pid}`);
 
 function generate(operations: number): string {
   const out = join(dir, `s${operations}`);
-  const run = spawnSync(process.execPath, ["packages/twinspec-dev/bin/twinspec.js", "rest", writeSpec(dir, operations), "--out", out, "--runtime", "../../../../packages/twinspec/src/runtime/index.js"], { encoding: "utf8" });
+  const run = spawnSync(
+    process.execPath,
+    [
+      "packages/twinspec-dev/bin/twinspec.js",
+      "rest",
+      writeSpec(dir, operations),
+      "--out",
+      out,
+      "--runtime",
+      "../../../../packages/twinspec/src/runtime/index.js",
+    ],
+    { encoding: "utf8" },
+  );
   if (run.status !== 0) throw new Error(run.stderr);
   return out;
 }
@@ -40,16 +52,32 @@ try {
   for (let round = 0; round < rounds; round++) {
     for (const s of servers) {
       const result = await load({ url: `${s.server!.url}/target/42?limit=5`, seconds, connections });
-      if (result.errors || result.non2xx) throw new Error(`${s.name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+      if (result.errors || result.non2xx)
+        throw new Error(`${s.name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
       s.rps.push(result.rps);
     }
   }
   const [g10, g1000, hand, hand1000] = servers.map((s) => median(s.rps));
-  for (const s of servers) console.log(`${s.name.padEnd(46)} ${String(median(s.rps)).padStart(6)} req/s  (rounds: ${s.rps.join(", ")})`);
+  for (const s of servers)
+    console.log(`${s.name.padEnd(46)} ${String(median(s.rps)).padStart(6)} req/s  (rounds: ${s.rps.join(", ")})`);
   const ratio = (a: number, b: number) => Math.round((100 * a) / b) / 100;
-  console.log(JSON.stringify({ seconds, rounds, connections, generated10: g10, generated1000: g1000, hand, handBehind999: hand1000, ratio1000to10: ratio(g1000, g10), ratioGeneratedToHand: ratio(g10, hand) }));
+  console.log(
+    JSON.stringify({
+      seconds,
+      rounds,
+      connections,
+      generated10: g10,
+      generated1000: g1000,
+      hand,
+      handBehind999: hand1000,
+      ratio1000to10: ratio(g1000, g10),
+      ratioGeneratedToHand: ratio(g10, hand),
+    }),
+  );
   console.log(`1000 vs 10 operations: ${ratio(g1000, g10)}× (target ≥ 0.9: ${g1000 >= 0.9 * g10 ? "met" : "MISSED"})`);
-  console.log(`generated vs hand-written: ${ratio(g10, hand)}× (target ≥ 0.8: ${g10 >= 0.8 * hand ? "met" : "MISSED"})`);
+  console.log(
+    `generated vs hand-written: ${ratio(g10, hand)}× (target ≥ 0.8: ${g10 >= 0.8 * hand ? "met" : "MISSED"})`,
+  );
 } finally {
   await Promise.all(servers.map(async (s) => s.server?.stop()));
   rmSync(dir, { recursive: true, force: true });

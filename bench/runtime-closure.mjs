@@ -30,7 +30,11 @@ function resolve(from, name) {
 }
 
 function requires(entry) {
-  const optionalPeers = new Set(Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, m]) => m.optional).map(([n]) => n));
+  const optionalPeers = new Set(
+    Object.entries(entry.peerDependenciesMeta ?? {})
+      .filter(([, m]) => m.optional)
+      .map(([n]) => n),
+  );
   const peers = Object.keys(entry.peerDependencies ?? {}).filter((n) => !optionalPeers.has(n));
   return [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...peers];
 }
@@ -57,27 +61,46 @@ function closure(from) {
 
 const start = "packages/twinspec";
 const folders = [...closure(start)];
-const kb = new Map(folders.map((p) => [p, Number(execFileSync("du", ["-sk", "--exclude=node_modules", join(root, p)], { encoding: "utf8" }).split("\t")[0])]));
+const kb = new Map(
+  folders.map((p) => [
+    p,
+    Number(execFileSync("du", ["-sk", "--exclude=node_modules", join(root, p)], { encoding: "utf8" }).split("\t")[0]),
+  ]),
+);
 const sum = (paths) => [...paths].reduce((s, p) => s + kb.get(p), 0);
 const mb = (k) => (k / 1024).toFixed(1);
 const name = (p) => p.replace(/^.*node_modules\//, "");
 
-const direct = requires(lock[start]).map((n) => resolve(start, n)).filter(Boolean);
+const direct = requires(lock[start])
+  .map((n) => resolve(start, n))
+  .filter(Boolean);
 const trees = direct.map((d) => ({ dep: d, tree: new Set([d, ...closure(d)]) }));
 const users = new Map();
 for (const { tree } of trees) for (const p of tree) users.set(p, (users.get(p) ?? 0) + 1);
 const byDirect = trees
-  .map(({ dep, tree }) => ({ name: name(dep), packages: tree.size, kb: sum(tree), alone: [...tree].filter((p) => users.get(p) === 1) }))
+  .map(({ dep, tree }) => ({
+    name: name(dep),
+    packages: tree.size,
+    kb: sum(tree),
+    alone: [...tree].filter((p) => users.get(p) === 1),
+  }))
   .map((t) => ({ ...t, aloneKb: sum(t.alone), alone: t.alone.length }))
   .sort((a, b) => b.kb - a.kb);
 const largest = folders.map((p) => ({ path: p, kb: kb.get(p) })).sort((a, b) => b.kb - a.kb);
 
-if (args.includes("--json")) console.log(JSON.stringify({ packages: folders.length, megabytes: Number(mb(sum(folders))), byDirect, largest }, null, 2));
+if (args.includes("--json"))
+  console.log(
+    JSON.stringify({ packages: folders.length, megabytes: Number(mb(sum(folders))), byDirect, largest }, null, 2),
+  );
 else {
-  console.log(`twinspec runtime closure (package-lock.json): ${folders.length} packages, ${mb(sum(folders))} MB on disk (twinspec itself not counted)`);
+  console.log(
+    `twinspec runtime closure (package-lock.json): ${folders.length} packages, ${mb(sum(folders))} MB on disk (twinspec itself not counted)`,
+  );
   console.log(`\nlargest ${top} folders:`);
   for (const s of largest.slice(0, top)) console.log(`  ${mb(s.kb).padStart(6)} MB  ${s.path}`);
   console.log(`\nby direct dependency (its tree; alone = what no other direct dependency needs):`);
   for (const t of byDirect.slice(0, top))
-    console.log(`  ${mb(t.kb).padStart(6)} MB ${String(t.packages).padStart(3)} pkgs  ${t.name.padEnd(36)} alone: ${t.alone} pkgs, ${mb(t.aloneKb)} MB`);
+    console.log(
+      `  ${mb(t.kb).padStart(6)} MB ${String(t.packages).padStart(3)} pkgs  ${t.name.padEnd(36)} alone: ${t.alone} pkgs, ${mb(t.aloneKb)} MB`,
+    );
 }

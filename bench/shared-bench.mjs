@@ -49,7 +49,9 @@ export function run(cmd, args, { cwd = project, env = process.env } = {}) {
 /** The peer bench is there and has its dependencies. */
 export function preparePeerBench(command) {
   if (!fs.existsSync(path.join(shared, "bench.mjs"))) {
-    console.error(`${command}: the peer bench is not at ${shared}; set BENCH_PEERS_DIR to its folder (the one with bench.mjs).`);
+    console.error(
+      `${command}: the peer bench is not at ${shared}; set BENCH_PEERS_DIR to its folder (the one with bench.mjs).`,
+    );
     process.exit(1);
   }
   if (!fs.existsSync(path.join(shared, "node_modules"))) run("npm", ["ci", "--no-audit", "--no-fund"], { cwd: shared });
@@ -61,7 +63,8 @@ export function preparePeerBench(command) {
  */
 export function seededTarget(db, { reuse = false } = {}) {
   const file = data === "sqlite" ? ["--db", db] : [];
-  if (data === "postgres" || !(reuse && fs.existsSync(db))) run(process.execPath, [path.join(shared, "ours", "seed.mjs"), "--project", project, ...file], { env: dataEnv });
+  if (data === "postgres" || !(reuse && fs.existsSync(db)))
+    run(process.execPath, [path.join(shared, "ours", "seed.mjs"), "--project", project, ...file], { env: dataEnv });
   run(process.execPath, [path.join(shared, "ours", "targets.mjs"), "--project", project, ...file], { env: dataEnv });
   return JSON.parse(fs.readFileSync(targetsFile, "utf8"))[0];
 }

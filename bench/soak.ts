@@ -37,7 +37,8 @@ const token = await signToken(SECRET, { sub: "soak", scope: "admin", ttlSeconds:
 const auth = { authorization: `Bearer ${token}` };
 const json = { ...auth, "content-type": "application/json" };
 const dir = mkdtempSync(join(tmpdir(), "twinspec-soak-"));
-const database = DB === "postgres" ? await freshDatabase("postgres") : { url: `sqlite:${join(dir, "soak.db")}`, drop: async () => {} };
+const database =
+  DB === "postgres" ? await freshDatabase("postgres") : { url: `sqlite:${join(dir, "soak.db")}`, drop: async () => {} };
 const METRICS_TOKEN = "soak-metrics-token-0123456789";
 const server = await startServer("src/main.ts", {
   DATABASE_URL: database.url,
@@ -51,10 +52,16 @@ const server = await startServer("src/main.ts", {
 });
 const base = server.url;
 const n = (v: number) => v.toLocaleString("en-US");
-console.log(`soak: ${n(TOTAL)} requests, ${n(CYCLES)} subscription cycles, ${CONNECTIONS} connections, ${DB}, server pid ${server.child.pid}`);
+console.log(
+  `soak: ${n(TOTAL)} requests, ${n(CYCLES)} subscription cycles, ${CONNECTIONS} connections, ${DB}, server pid ${server.child.pid}`,
+);
 
 async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, { method, headers: json, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: json,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
   return res.json() as Promise<any>;
 }
@@ -65,12 +72,19 @@ const item = { sku: "SOAK-1", quantity: 1, unitPrice: 5 };
 const readers: string[] = [];
 const targets: string[] = [];
 for (let i = 0; i < 100; i++) {
-  const c = await api("POST", "/customers", { firstName: "Reader", lastName: `R${i}`, email: `reader-${i}@soak.example` });
+  const c = await api("POST", "/customers", {
+    firstName: "Reader",
+    lastName: `R${i}`,
+    email: `reader-${i}@soak.example`,
+  });
   for (let j = 0; j < 3; j++) await api("POST", `/customers/${c.customerId}/orders`, { items: [item] });
   readers.push(c.customerId);
 }
 for (let i = 0; i < 50; i++) {
-  targets.push((await api("POST", "/customers", { firstName: "Target", lastName: `T${i}`, email: `target-${i}@soak.example` })).customerId);
+  targets.push(
+    (await api("POST", "/customers", { firstName: "Target", lastName: `T${i}`, email: `target-${i}@soak.example` }))
+      .customerId,
+  );
 }
 
 // --- the workload: one sequence of 20 requests per connection, repeated: 4 writes (20 %), 16 reads -----------------------------------------
@@ -107,7 +121,13 @@ const graphql = (query: string, variables: (c: Ctx) => object): Step => ({
   setupRequest: (r, c) => ({ ...r, body: gqlBody(query, variables(c)) }),
 });
 /** a REST write; `keep` stores the new resource's id for the steps after it */
-const write = (method: string, path: (c: Ctx) => string, body: (c: Ctx) => unknown, keep?: (c: Ctx, created: any) => void, type = "application/json"): Step => ({
+const write = (
+  method: string,
+  path: (c: Ctx) => string,
+  body: (c: Ctx) => unknown,
+  keep?: (c: Ctx, created: any) => void,
+  type = "application/json",
+): Step => ({
   method,
   headers: { ...auth, "content-type": type },
   setupRequest: (r, c) => ({ ...r, path: path(c), body: JSON.stringify(body(c)) }),
@@ -121,14 +141,32 @@ const steps: Step[] = [
   get((c) => ((c.reader = pick(readers)), (c.target = pick(targets)), `/customers/${c.reader}`)),
   graphql(CUSTOMER, (c) => ({ c: c.reader })),
   get((c) => `/customers/${c.reader}/orders?limit=10`),
-  write("POST", () => "/customers", () => ({ firstName: "Soak", lastName: "Write", email: `w${unique++}-${process.pid}@soak.example` }), (c, created) => (c.created = created.customerId)),
+  write(
+    "POST",
+    () => "/customers",
+    () => ({ firstName: "Soak", lastName: "Write", email: `w${unique++}-${process.pid}@soak.example` }),
+    (c, created) => (c.created = created.customerId),
+  ),
   get((c) => `/customers/${c.created}`),
-  graphql(`query($c: ID!) { customer(customerId: $c) { email orders { orderId status total } } }`, (c) => ({ c: c.reader })),
+  graphql(`query($c: ID!) { customer(customerId: $c) { email orders { orderId status total } } }`, (c) => ({
+    c: c.reader,
+  })),
   get(() => "/customers?limit=20"),
   // a new order for a target customer, then two status changes (REST, GraphQL): events for the subscribers
-  write("POST", (c) => `/customers/${c.target}/orders`, () => ({ items: [item] }), (c, created) => (c.order = created.orderId)),
+  write(
+    "POST",
+    (c) => `/customers/${c.target}/orders`,
+    () => ({ items: [item] }),
+    (c, created) => (c.order = created.orderId),
+  ),
   get((c) => `/orders/${c.order}`),
-  write("PATCH", (c) => `/orders/${c.order}`, () => ({ status: "PAID" }), undefined, "application/merge-patch+json"),
+  write(
+    "PATCH",
+    (c) => `/orders/${c.order}`,
+    () => ({ status: "PAID" }),
+    undefined,
+    "application/merge-patch+json",
+  ),
   graphql(`query($n: Int) { customers(first: $n) { customerId firstName } }`, () => ({ n: 10 })),
   get((c) => `/customers/${c.target}`),
   graphql(`mutation($o: ID!) { updateOrderStatus(orderId: $o, status: SHIPPED) { status } }`, (c) => ({ o: c.order })),
@@ -151,11 +189,21 @@ const loadDone = new Promise<Result>((resolve, reject) => load.once("done", reso
 const SUBSCRIBE = `subscription($c: ID!) { orderStatusChanged(customerId: $c) { orderId status } }`;
 const subs = { done: 0, failed: 0, heardEvent: 0, sse: 0 };
 async function wsCycle() {
-  const client = createClient({ url: `${base.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, lazy: false, retryAttempts: 0, connectionParams: auth, onNonLazyError: () => {} });
+  const client = createClient({
+    url: `${base.replace("http", "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    lazy: false,
+    retryAttempts: 0,
+    connectionParams: auth,
+    onNonLazyError: () => {},
+  });
   try {
     const iterator = client.iterate({ query: SUBSCRIBE, variables: { c: pick(targets) } });
     const first = iterator.next();
-    const outcome = await Promise.race([first.then((r) => (r.done ? "ended" : "event")), sleep(50).then(() => "waited")]);
+    const outcome = await Promise.race([
+      first.then((r) => (r.done ? "ended" : "event")),
+      sleep(50).then(() => "waited"),
+    ]);
     if (outcome === "event") subs.heardEvent++;
     if (outcome === "ended") throw new Error("subscription ended early");
     await iterator.return?.();
@@ -165,7 +213,12 @@ async function wsCycle() {
 }
 async function sseCycle() {
   const abort = new AbortController();
-  const res = await fetch(`${base}/graphql/stream`, { method: "POST", signal: abort.signal, headers: { ...json, accept: "text/event-stream" }, body: gqlBody(SUBSCRIBE, { c: pick(targets) }) });
+  const res = await fetch(`${base}/graphql/stream`, {
+    method: "POST",
+    signal: abort.signal,
+    headers: { ...json, accept: "text/event-stream" },
+    body: gqlBody(SUBSCRIBE, { c: pick(targets) }),
+  });
   if (res.status !== 200) throw new Error(`SSE ${res.status}`);
   const reader = res.body!.getReader();
   const outcome = await Promise.race([reader.read().then(() => "event"), sleep(50).then(() => "waited")]);
@@ -235,7 +288,9 @@ async function sample() {
   });
   const s = samples.at(-1)!;
   if (samples.length % 15 === 1) {
-    console.log(`  ${s.t}s: ${n(s.requests)} requests, ${s.cycles} cycles, RSS ${s.rssMiB} MiB, heap ${s.heapUsedMiB} MiB, fds ${s.openFds}, loop p99 ${s.loopP99Ms} ms`);
+    console.log(
+      `  ${s.t}s: ${n(s.requests)} requests, ${s.cycles} cycles, RSS ${s.rssMiB} MiB, heap ${s.heapUsedMiB} MiB, fds ${s.openFds}, loop p99 ${s.loopP99Ms} ms`,
+    );
   }
 }
 let sampling = true;
@@ -267,11 +322,16 @@ const of = (xs: Sample[], key: keyof Sample) => xs.map((s) => s[key]).filter(Num
 const rss = of(steady, "rssMiB");
 // RSS moves with V8 growing and shrinking its heap between collections; a leak is a trend. Flat = the means of
 // eight consecutive windows after warm-up stay within 10 % of each other.
-const windows = Array.from({ length: 8 }, (_, i) => steady.slice(Math.floor((i * steady.length) / 8), Math.floor(((i + 1) * steady.length) / 8)));
+const windows = Array.from({ length: 8 }, (_, i) =>
+  steady.slice(Math.floor((i * steady.length) / 8), Math.floor(((i + 1) * steady.length) / 8)),
+);
 const rssMeans = windows.filter((w) => w.length > 0).map((w) => of(w, "rssMiB").reduce((a, b) => a + b, 0) / w.length);
 const rssRatio = Math.max(...rssMeans) / Math.min(...rssMeans);
 /** median of the first and of the last quarter after warm-up */
-const quarters = (key: keyof Sample) => ({ firstQuarterMedian: median(of(first, key)), lastQuarterMedian: median(of(last, key)) });
+const quarters = (key: keyof Sample) => ({
+  firstQuarterMedian: median(of(first, key)),
+  lastQuarterMedian: median(of(last, key)),
+});
 const [heap, fds, loop] = [quarters("heapUsedMiB"), quarters("openFds"), quarters("loopP99Ms")];
 const rest = samples.at(-1)!;
 const leftOpen = rest.busListeners + rest.liveStreams + rest.wsConnections;
@@ -279,14 +339,30 @@ const mostListeners = Math.max(...of(running, "busListeners"));
 const failures = result.errors + result.timeouts + result.non2xx + unexpected;
 const checks = [
   { name: "RSS after warm-up: window means within 10% (max/min)", value: rssRatio, ok: rssRatio <= 1.1 },
-  { name: "heap used: last quarter median ≤ 1.1 × first quarter median", value: heap.lastQuarterMedian / heap.firstQuarterMedian, ok: heap.lastQuarterMedian <= 1.1 * heap.firstQuarterMedian },
-  { name: "open fds: last quarter median ≤ first quarter median + 10", value: fds.lastQuarterMedian - fds.firstQuarterMedian, ok: fds.lastQuarterMedian <= fds.firstQuarterMedian + 10 },
-  { name: "event-loop p99: last quarter median ≤ 2 × first + 5 ms", value: loop.lastQuarterMedian, ok: loop.lastQuarterMedian <= 2 * loop.firstQuarterMedian + 5 },
+  {
+    name: "heap used: last quarter median ≤ 1.1 × first quarter median",
+    value: heap.lastQuarterMedian / heap.firstQuarterMedian,
+    ok: heap.lastQuarterMedian <= 1.1 * heap.firstQuarterMedian,
+  },
+  {
+    name: "open fds: last quarter median ≤ first quarter median + 10",
+    value: fds.lastQuarterMedian - fds.firstQuarterMedian,
+    ok: fds.lastQuarterMedian <= fds.firstQuarterMedian + 10,
+  },
+  {
+    name: "event-loop p99: last quarter median ≤ 2 × first + 5 ms",
+    value: loop.lastQuarterMedian,
+    ok: loop.lastQuarterMedian <= 2 * loop.firstQuarterMedian + 5,
+  },
   { name: "listeners, streams, WebSockets back to 0 at rest", value: leftOpen, ok: leftOpen === 0 },
   { name: "listeners never above the subscribers at once", value: mostListeners, ok: mostListeners <= SUB_CONCURRENCY },
   { name: "every request answered 2xx/3xx (no errors, timeouts)", value: failures, ok: failures === 0 },
   { name: "no GraphQL errors", value: graphqlErrors, ok: graphqlErrors === 0 },
-  { name: `${CYCLES} subscription cycles, none failed`, value: subs.failed, ok: subs.done === CYCLES && subs.failed === 0 },
+  {
+    name: `${CYCLES} subscription cycles, none failed`,
+    value: subs.failed,
+    ok: subs.done === CYCLES && subs.failed === 0,
+  },
 ];
 const summary = {
   date: new Date().toISOString(),
@@ -313,7 +389,10 @@ const summary = {
 mkdirSync(OUT, { recursive: true });
 writeFileSync(join(OUT, "soak.json"), JSON.stringify(summary, null, 1) + "\n");
 const keys = Object.keys(samples[0]) as (keyof Sample)[];
-writeFileSync(join(OUT, "soak.csv"), [keys.join(","), ...samples.map((s) => keys.map((k) => s[k]).join(","))].join("\n") + "\n");
+writeFileSync(
+  join(OUT, "soak.csv"),
+  [keys.join(","), ...samples.map((s) => keys.map((k) => s[k]).join(","))].join("\n") + "\n",
+);
 writeFileSync(
   join(OUT, "soak.svg"),
   svgChart({
@@ -323,10 +402,25 @@ writeFileSync(
     shadeUntil: WARMUP * TOTAL,
     series: [
       { title: "Resident set size", unit: "MiB", values: samples.map((s) => s.rssMiB) },
-      { title: "V8 heap used", unit: "MiB", values: samples.map((s) => s.heapUsedMiB), also: { label: "heap total", values: samples.map((s) => s.heapTotalMiB) } },
+      {
+        title: "V8 heap used",
+        unit: "MiB",
+        values: samples.map((s) => s.heapUsedMiB),
+        also: { label: "heap total", values: samples.map((s) => s.heapTotalMiB) },
+      },
       { title: "Open file descriptors", unit: "count", values: samples.map((s) => s.openFds) },
-      { title: "Event-loop delay p99", unit: "ms", values: samples.map((s) => s.loopP99Ms), also: { label: "mean", values: samples.map((s) => s.loopMeanMs) } },
-      { title: "Event-bus listeners", unit: "count", values: samples.map((s) => s.busListeners), also: { label: "WebSocket connections", values: samples.map((s) => s.wsConnections) } },
+      {
+        title: "Event-loop delay p99",
+        unit: "ms",
+        values: samples.map((s) => s.loopP99Ms),
+        also: { label: "mean", values: samples.map((s) => s.loopMeanMs) },
+      },
+      {
+        title: "Event-bus listeners",
+        unit: "count",
+        values: samples.map((s) => s.busListeners),
+        also: { label: "WebSocket connections", values: samples.map((s) => s.wsConnections) },
+      },
     ],
   }),
 );

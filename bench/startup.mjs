@@ -12,15 +12,31 @@ import { join } from "node:path";
 const dir = mkdtempSync(join(tmpdir(), "twinspec-startup-"));
 const migrated = join(dir, "migrated.db");
 const PORT = 39_000 + (process.pid % 1000);
-const env = (db) => ({ ...process.env, NODE_ENV: "production", AUTH_SECRET: "startup-bench-secret-0123456789abcdef", DATABASE_URL: `sqlite:${db}`, HOST: "127.0.0.1", PORT: String(PORT) });
+const env = (db) => ({
+  ...process.env,
+  NODE_ENV: "production",
+  AUTH_SECRET: "startup-bench-secret-0123456789abcdef",
+  DATABASE_URL: `sqlite:${db}`,
+  HOST: "127.0.0.1",
+  PORT: String(PORT),
+});
 const variants = [
   ["`npm start` → /healthz 200, migrated database", "npm", ["start"], true],
   ["`node dist/app/src/main.js` → /healthz 200, migrated database", process.execPath, ["dist/app/src/main.js"], true],
   ["`node dist/app/src/main.js` → /healthz 200, fresh database", process.execPath, ["dist/app/src/main.js"], false],
-  ["tsx: `node --import tsx src/main.ts` → /healthz 200, fresh database", process.execPath, ["--import", "tsx", "src/main.ts"], false],
+  [
+    "tsx: `node --import tsx src/main.ts` → /healthz 200, fresh database",
+    process.execPath,
+    ["--import", "tsx", "src/main.ts"],
+    false,
+  ],
 ];
 
-const healthy = () => fetch(`http://127.0.0.1:${PORT}/healthz`).then((r) => r.status === 200, () => false);
+const healthy = () =>
+  fetch(`http://127.0.0.1:${PORT}/healthz`).then(
+    (r) => r.status === 200,
+    () => false,
+  );
 
 /** Starts the command in a process group of its own, waits for /healthz 200; its time, its RSS; stops the group. */
 async function once(command, args, db) {
@@ -53,7 +69,11 @@ for (const [name, command, args, useMigrated] of variants) {
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const ready = runs.map((r) => r.ready);
-  rows.push(`| ${name} | ${Math.round(median(ready))} (${Math.round(Math.min(...ready))}–${Math.round(Math.max(...ready))}) | ${Math.round(median(runs.map((r) => r.rss)))} |`);
+  rows.push(
+    `| ${name} | ${Math.round(median(ready))} (${Math.round(Math.min(...ready))}–${Math.round(Math.max(...ready))}) | ${Math.round(median(runs.map((r) => r.rss)))} |`,
+  );
 }
 rmSync(dir, { recursive: true, force: true });
-console.log(`load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}\n\n| start | to the first /healthz 200, ms: median (min–max) | RSS then, MB |\n|---|---|---|\n${rows.join("\n")}`);
+console.log(
+  `load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}\n\n| start | to the first /healthz 200, ms: median (min–max) | RSS then, MB |\n|---|---|---|\n${rows.join("\n")}`,
+);

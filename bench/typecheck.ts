@@ -60,7 +60,11 @@ export function createChecker() {
         const sf = program.getSourceFile(path);
         if (sf) diagnostics.push(...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf));
       }
-      results.set(name, { errors: diagnostics.slice(0, 3).map(format), count: diagnostics.length, ms: Math.round(performance.now() - started) });
+      results.set(name, {
+        errors: diagnostics.slice(0, 3).map(format),
+        count: diagnostics.length,
+        ms: Math.round(performance.now() - started),
+      });
     }
     return results;
   };

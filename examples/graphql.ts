@@ -17,10 +17,15 @@ import {
 /** Queries and mutations over HTTP. */
 export async function graphqlExample(url: string, token?: string) {
   const gql = createGraphqlClient({ url, token });
-  const { createCustomer } = await gql.data(CreateCustomerDocument, { input: { firstName: "Grace", lastName: "Hopper", email: "grace@example.com" } });
+  const { createCustomer } = await gql.data(CreateCustomerDocument, {
+    input: { firstName: "Grace", lastName: "Hopper", email: "grace@example.com" },
+  });
   const customerId = createCustomer!.customerId;
 
-  const { updateCustomer } = await gql.data(UpdateCustomerDocument, { customerId, input: { lastName: "Murray Hopper" } });
+  const { updateCustomer } = await gql.data(UpdateCustomerDocument, {
+    customerId,
+    input: { lastName: "Murray Hopper" },
+  });
   const { customer } = await gql.data(CustomerDocument, { customerId });
 
   await gql.data(DeleteCustomerDocument, { customerId });
@@ -39,9 +44,14 @@ export async function graphqlExample(url: string, token?: string) {
 export async function subscriptionExample(url: string, token?: string) {
   const gql = createGraphqlClient({ url, token });
   try {
-    const { createCustomer } = await gql.data(CreateCustomerDocument, { input: { firstName: "Alan", lastName: "Turing", email: "alan@example.com" } });
+    const { createCustomer } = await gql.data(CreateCustomerDocument, {
+      input: { firstName: "Alan", lastName: "Turing", email: "alan@example.com" },
+    });
     const customerId = createCustomer!.customerId;
-    const { placeOrder } = await gql.data(PlaceOrderDocument, { customerId, input: { items: [{ sku: "BOOK-1", quantity: 2, unitPrice: 12.5 }] } });
+    const { placeOrder } = await gql.data(PlaceOrderDocument, {
+      customerId,
+      input: { items: [{ sku: "BOOK-1", quantity: 2, unitPrice: 12.5 }] },
+    });
     const orderId = placeOrder!.orderId;
 
     const events = gql.subscribe(OrderStatusChangedDocument, { customerId });

@@ -9,7 +9,9 @@ export async function restExample(baseUrl: string, token?: string) {
   const api = createRestClient({ baseUrl, token });
 
   // createCustomer declares Idempotency-Key: the client sends one, the same on every retry of this call.
-  const created = await api.createCustomer({ body: { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" } });
+  const created = await api.createCustomer({
+    body: { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" },
+  });
   if (created.status !== 201) throw new Error(`create failed: ${created.status} ${created.body.title}`);
   const { customerId } = created.body;
 
@@ -18,13 +20,22 @@ export async function restExample(baseUrl: string, token?: string) {
   const etag = read.headers.ETag ?? "*"; // typed from the spec's response headers
 
   // A merge patch, guarded by If-Match against lost updates: a stale copy answers 412.
-  const patched = await api.patchCustomer({ path: { customerId }, headers: { "If-Match": etag }, body: { lastName: "King" } });
+  const patched = await api.patchCustomer({
+    path: { customerId },
+    headers: { "If-Match": etag },
+    body: { lastName: "King" },
+  });
   if (patched.status !== 200) throw new Error(`patch failed: ${patched.status}`);
-  const stale = await api.patchCustomer({ path: { customerId }, headers: { "If-Match": etag }, body: { lastName: "Byron" } });
+  const stale = await api.patchCustomer({
+    path: { customerId },
+    headers: { "If-Match": etag },
+    body: { lastName: "Byron" },
+  });
 
   // Every customer, page after page, following the Link header.
   const listed: string[] = [];
-  for await (const customer of api.paginate("listCustomers", { query: { limit: 10 } })) listed.push(customer.customerId);
+  for await (const customer of api.paginate("listCustomers", { query: { limit: 10 } }))
+    listed.push(customer.customerId);
 
   await api.deleteCustomer({ path: { customerId } });
 
@@ -58,7 +69,10 @@ export async function restExample(baseUrl: string, token?: string) {
 /** A cart checked out: 202 with the job at Location, followed to its end. */
 export async function checkoutExample(baseUrl: string, token: string, customerId: string) {
   const api = createRestClient({ baseUrl, token });
-  const cart = await api.createCart({ path: { customerId }, body: { items: [{ sku: "BOOK-1", quantity: 1, unitPrice: 10 }] } });
+  const cart = await api.createCart({
+    path: { customerId },
+    body: { items: [{ sku: "BOOK-1", quantity: 1, unitPrice: 10 }] },
+  });
   if (cart.status !== 201) throw new Error(`cart: ${cart.status}`);
   const accepted = await api.checkoutCart({ path: { cartId: cart.body.cartId } });
   if (accepted.status !== 202) throw new Error(`checkout: ${accepted.status}`);

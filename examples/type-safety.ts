@@ -1,7 +1,14 @@
 // What the typed clients refuse to compile. Each `@ts-expect-error: <fragment>` line must fail for that reason:
 // `tsc --noEmit` (npm test) fails if a line stops erroring, and test/examples/type-safety.test.ts checks that
 // each one fails with the stated message. Never run; only type-checked.
-import { createGraphqlClient, createRestClient, CreateCustomerDocument, CustomerDocument, UpdateOrderStatusDocument, type ErrorCode } from "twinspec-commerce-client";
+import {
+  createGraphqlClient,
+  createRestClient,
+  CreateCustomerDocument,
+  CustomerDocument,
+  UpdateOrderStatusDocument,
+  type ErrorCode,
+} from "twinspec-commerce-client";
 import type { components } from "../generated/openapi.js";
 
 type Customer = components["schemas"]["Customer"];

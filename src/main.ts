@@ -5,4 +5,7 @@ import { serve } from "twinspec";
 import { definition } from "../generated/wiring.js";
 import { securityHeaders } from "./middleware.js";
 
-await serve(definition, { migrations: fileURLToPath(new URL("./migrations", import.meta.url)), middleware: [securityHeaders] });
+await serve(definition, {
+  migrations: fileURLToPath(new URL("./migrations", import.meta.url)),
+  middleware: [securityHeaders],
+});

@@ -21,21 +21,34 @@ const ENTRIES: [specifier: string, pkg: string, subpath: string][] = [
   ["twinspec-dev/mock", "twinspec-dev", "./mock"],
 ];
 const sourceOf = (pkg: string, subpath: string) =>
-  resolve(PACKAGES, pkg, JSON.parse(readFileSync(resolve(PACKAGES, pkg, "package.json"), "utf8")).exports[subpath]["twinspec-source"]);
+  resolve(
+    PACKAGES,
+    pkg,
+    JSON.parse(readFileSync(resolve(PACKAGES, pkg, "package.json"), "utf8")).exports[subpath]["twinspec-source"],
+  );
 const files = ENTRIES.map(([, pkg, subpath]) => sourceOf(pkg, subpath));
 
-const config = ts.getParsedCommandLineOfConfigFile("tsconfig.json", {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+const config = ts.getParsedCommandLineOfConfigFile(
+  "tsconfig.json",
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+)!;
 let checker: ts.TypeChecker;
 
-const ours = (node: ts.Node) => node.getSourceFile().fileName.startsWith(PACKAGES) && node.getSourceFile().fileName.includes("/src/");
+const ours = (node: ts.Node) =>
+  node.getSourceFile().fileName.startsWith(PACKAGES) && node.getSourceFile().fileName.includes("/src/");
 const where = (node: ts.Node) => {
   const file = node.getSourceFile();
   return `${file.fileName.slice(PACKAGES.length + 1)}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
 };
-const documented = (symbol: ts.Symbol) => ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim() !== "";
+const documented = (symbol: ts.Symbol) =>
+  ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim() !== "";
 const isPublic = (node: ts.Declaration) => {
   const name = ts.getNameOfDeclaration(node);
-  return !(ts.getCombinedModifierFlags(node) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) && !(name && ts.isPrivateIdentifier(name));
+  return (
+    !(ts.getCombinedModifierFlags(node) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) &&
+    !(name && ts.isPrivateIdentifier(name))
+  );
 };
 
 /** The `@param` tags that describe a function type's parameters: on the type alias or property it is the type of. */
@@ -43,7 +56,8 @@ function enclosingParamTags(signature: ts.SignatureDeclaration): readonly ts.JSD
   let node: ts.Node = signature;
   while (ts.isTypeNode(node.parent) || ts.isTypeAliasDeclaration(node.parent) || ts.isPropertySignature(node.parent)) {
     node = node.parent;
-    if (ts.isTypeAliasDeclaration(node) || ts.isPropertySignature(node)) return ts.getJSDocTags(node).filter(ts.isJSDocParameterTag);
+    if (ts.isTypeAliasDeclaration(node) || ts.isPropertySignature(node))
+      return ts.getJSDocTags(node).filter(ts.isJSDocParameterTag);
   }
   return [];
 }
@@ -53,9 +67,14 @@ function parameterGaps(signature: ts.SignatureDeclaration, owner: string): strin
   const outer = ts.isFunctionTypeNode(signature) ? enclosingParamTags(signature) : [];
   return signature.parameters.flatMap((parameter, i) => {
     const name = ts.isIdentifier(parameter.name) ? parameter.name.text : `#${i + 1}`;
-    const tags = [...ts.getJSDocParameterTags(parameter), ...outer.filter((tag) => ts.isIdentifier(tag.name) && tag.name.text === name)];
+    const tags = [
+      ...ts.getJSDocParameterTags(parameter),
+      ...outer.filter((tag) => ts.isIdentifier(tag.name) && tag.name.text === name),
+    ];
     const tagged = tags.some((tag) => ts.getTextOfJSDocComment(tag.comment)?.trim());
-    const own = ts.getJSDocCommentsAndTags(parameter).some((doc) => ts.isJSDoc(doc) && ts.getTextOfJSDocComment(doc.comment)?.trim());
+    const own = ts
+      .getJSDocCommentsAndTags(parameter)
+      .some((doc) => ts.isJSDoc(doc) && ts.getTextOfJSDocComment(doc.comment)?.trim());
     if (tagged || own) return [];
     // An options object (a type named …Options, …Deps, …Claims, or destructured) is described by its fields.
     const type = checker.getNonNullableType(checker.getTypeAtLocation(parameter));
@@ -77,7 +96,9 @@ function fieldsOf(type: ts.Type): ts.Symbol[] {
 
 /** Whether one of the interfaces a class implements (the package's own) has a member of that name. */
 function implemented(declaration: ts.ClassDeclaration, member: string): boolean {
-  const implementing = (declaration.heritageClauses ?? []).filter((c) => c.token === ts.SyntaxKind.ImplementsKeyword).flatMap((c) => c.types);
+  const implementing = (declaration.heritageClauses ?? [])
+    .filter((c) => c.token === ts.SyntaxKind.ImplementsKeyword)
+    .flatMap((c) => c.types);
   return implementing.some((node) => fieldsOf(checker.getTypeAtLocation(node)).some((p) => p.name === member));
 }
 
@@ -86,27 +107,45 @@ function gapsOf(name: string, symbol: ts.Symbol): string[] {
   const declaration = symbol.declarations![0];
   const gaps = documented(symbol) ? [] : [`${name} has no doc comment (${where(declaration)})`];
   const signatures = (node: ts.Node): ts.SignatureDeclaration[] => {
-    if (ts.isFunctionDeclaration(node) || ts.isFunctionTypeNode(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isMethodSignature(node) || ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node)) return [node];
+    if (
+      ts.isFunctionDeclaration(node) ||
+      ts.isFunctionTypeNode(node) ||
+      ts.isArrowFunction(node) ||
+      ts.isFunctionExpression(node) ||
+      ts.isMethodSignature(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isConstructorDeclaration(node)
+    )
+      return [node];
     if (ts.isVariableDeclaration(node) && node.initializer) return signatures(node.initializer);
-    if ((ts.isTypeAliasDeclaration(node) || ts.isPropertySignature(node) || ts.isParenthesizedTypeNode(node)) && node.type) return signatures(node.type);
+    if (
+      (ts.isTypeAliasDeclaration(node) || ts.isPropertySignature(node) || ts.isParenthesizedTypeNode(node)) &&
+      node.type
+    )
+      return signatures(node.type);
     if (ts.isIntersectionTypeNode(node) || ts.isUnionTypeNode(node)) return node.types.flatMap(signatures);
     return [];
   };
   // An overloaded function is read by its overloads, not by the implementation's signature, which callers never see.
   const overloaded = symbol.declarations!.filter((node) => ts.isFunctionDeclaration(node) && !node.body);
-  for (const node of overloaded.length > 0 ? overloaded : symbol.declarations!) for (const signature of signatures(node)) gaps.push(...parameterGaps(signature, name));
+  for (const node of overloaded.length > 0 ? overloaded : symbol.declarations!)
+    for (const signature of signatures(node)) gaps.push(...parameterGaps(signature, name));
   if (symbol.flags & ts.SymbolFlags.Class) {
-    for (const member of (declaration as ts.ClassDeclaration).members) if (ts.isConstructorDeclaration(member)) gaps.push(...parameterGaps(member, `new ${name}`));
+    for (const member of (declaration as ts.ClassDeclaration).members)
+      if (ts.isConstructorDeclaration(member)) gaps.push(...parameterGaps(member, `new ${name}`));
   }
   if (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.TypeAlias)) {
     for (const property of fieldsOf(checker.getDeclaredTypeOfSymbol(symbol))) {
       // A shorthand property (`{ send }`) is described on itself or where its value is declared.
       const shorthand = property.declarations?.find(ts.isShorthandPropertyAssignment);
       const field = (shorthand && checker.getShorthandAssignmentValueSymbol(shorthand)) || property;
-      if (!documented(property) && !documented(field)) gaps.push(`${name}.${property.name} has no doc comment (${where(property.declarations![0])})`);
+      if (!documented(property) && !documented(field))
+        gaps.push(`${name}.${property.name} has no doc comment (${where(property.declarations![0])})`);
       // A class's method that implements an interface's is described there (that interface is checked as an export).
-      if (symbol.flags & ts.SymbolFlags.Class && implemented(declaration as ts.ClassDeclaration, property.name)) continue;
-      for (const node of field.declarations ?? []) for (const signature of signatures(node)) gaps.push(...parameterGaps(signature, `${name}.${property.name}`));
+      if (symbol.flags & ts.SymbolFlags.Class && implemented(declaration as ts.ClassDeclaration, property.name))
+        continue;
+      for (const node of field.declarations ?? [])
+        for (const signature of signatures(node)) gaps.push(...parameterGaps(signature, `${name}.${property.name}`));
     }
   }
   return gaps;
@@ -132,7 +171,9 @@ describe("the public API's documentation", function () {
       const module = checker.getSymbolAtLocation(program.getSourceFile(files[i])!)!;
       exports.set(
         specifier,
-        checker.getExportsOfModule(module).map((e) => ({ name: e.name, symbol: e.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(e) : e })),
+        checker
+          .getExportsOfModule(module)
+          .map((e) => ({ name: e.name, symbol: e.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(e) : e })),
       );
     }
   });

@@ -7,7 +7,13 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { pino } from "pino";
-import { createServerLogger, isoTime, logRequestLine, REQUEST_LINES_DELAY_MS, type RequestLine } from "../packages/twinspec/src/logger.js";
+import {
+  createServerLogger,
+  isoTime,
+  logRequestLine,
+  REQUEST_LINES_DELAY_MS,
+  type RequestLine,
+} from "../packages/twinspec/src/logger.js";
 import { until } from "./support/wait.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "twinspec-logger-"));
@@ -25,7 +31,21 @@ describe("server logger (packages/twinspec/src/logger.ts)", () => {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("writes the time as pino.stdTimeFunctions.isoTime does (new Date().toISOString())", () => {
-    const times = [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 59_999, 60_000, Date.now(), Date.UTC(2099, 11, 31, 23, 59, 59, 999)];
+    const times = [
+      0,
+      1,
+      9,
+      10,
+      99,
+      100,
+      999,
+      1000,
+      1001,
+      59_999,
+      60_000,
+      Date.now(),
+      Date.UTC(2099, 11, 31, 23, 59, 59, 999),
+    ];
     for (let t = 0; t < Date.UTC(2100, 0, 1); t += 777_777_777_7) times.push(t, t + 1, t + 999);
     for (const t of times) assert.equal(isoTime(t), `,"time":"${new Date(t).toISOString()}"`, String(t));
     assert.match(isoTime(), /^,"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"$/);
@@ -45,13 +65,19 @@ describe("server logger (packages/twinspec/src/logger.ts)", () => {
     const server = serverLogger();
     const pinoOut: string[] = [];
     // The request line as pino wrote it before (createLogger's options, then and now).
-    const reference = pino({ level: "info", base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, { write: (s: string) => pinoOut.push(s) });
+    const reference = pino(
+      { level: "info", base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
+      { write: (s: string) => pinoOut.push(s) },
+    );
     for (const line of inputs) {
       logRequestLine(server.logger, line);
       reference.info({ ...line }, "request");
     }
     server.flush();
-    assert.deepEqual(lines(server.text()).map(withoutTime), pinoOut.map((s) => withoutTime(s.trimEnd())));
+    assert.deepEqual(
+      lines(server.text()).map(withoutTime),
+      pinoOut.map((s) => withoutTime(s.trimEnd())),
+    );
   });
 
   it("respects the level: no request line when info is off", () => {
@@ -60,7 +86,10 @@ describe("server logger (packages/twinspec/src/logger.ts)", () => {
     server.logger.info({ requestId: "r", method: "GET", url: "/", status: 200, ms: 0 }, "request");
     server.logger.warn("shown");
     server.flush();
-    assert.deepEqual(lines(server.text()).map((l) => JSON.parse(l).msg), ["shown"]);
+    assert.deepEqual(
+      lines(server.text()).map((l) => JSON.parse(l).msg),
+      ["shown"],
+    );
   });
 
   it("writes a request line at low traffic within REQUEST_LINES_DELAY_MS, without a flush", async () => {
@@ -82,13 +111,19 @@ describe("server logger (packages/twinspec/src/logger.ts)", () => {
     server.logger.info({ requestId: "r2", method: "GET", url: "/two", status: 200, ms: 0 }, "request"); // pino's path
     assert.equal(server.text(), "", "request lines are gathered");
     server.logger.error({ requestId: "r3", stack: "at x\n".repeat(2_000) }, "failed"); // longer than a chunk
-    assert.deepEqual(lines(server.text()).map((l) => JSON.parse(l).url ?? JSON.parse(l).msg), ["/one", "/two", "failed"]);
-    for (let i = 0; i < 300; i++) logRequestLine(server.logger, { requestId: `r${i}`, method: "GET", url: `/n/${i}`, status: 200, ms: 0 });
+    assert.deepEqual(
+      lines(server.text()).map((l) => JSON.parse(l).url ?? JSON.parse(l).msg),
+      ["/one", "/two", "failed"],
+    );
+    for (let i = 0; i < 300; i++)
+      logRequestLine(server.logger, { requestId: `r${i}`, method: "GET", url: `/n/${i}`, status: 200, ms: 0 });
     const written = lines(server.text()).length;
     assert.ok(written > 3 && written < 303, `in chunks: ${written - 3} of 300 written before the flush`);
     server.flush();
     assert.deepEqual(
-      lines(server.text()).slice(3).map((l) => JSON.parse(l).url),
+      lines(server.text())
+        .slice(3)
+        .map((l) => JSON.parse(l).url),
       Array.from({ length: 300 }, (_, i) => `/n/${i}`),
     );
   });
@@ -102,13 +137,21 @@ describe("server logger (packages/twinspec/src/logger.ts)", () => {
 
   it("loses no request line when the process ends without a flush: uncaught exception, process.exit, an empty event loop", () => {
     const logger = pathToFileURL(path.resolve("packages/twinspec/src/logger.ts")).href;
-    const ends = { "throw new Error('crash')": 1, "process.exit(3)": 3, "": 0, "Promise.reject(new Error('rejected'))": 1 };
+    const ends = {
+      "throw new Error('crash')": 1,
+      "process.exit(3)": 3,
+      "": 0,
+      "Promise.reject(new Error('rejected'))": 1,
+    };
     for (const [end, code] of Object.entries(ends)) {
       const script = `import { createServerLogger, logRequestLine } from ${JSON.stringify(logger)};
         const { logger } = createServerLogger();
         logRequestLine(logger, { requestId: "r", method: "GET", url: "/last", status: 200, ms: 0 });
         ${end}`;
-      const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+      const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        encoding: "utf8",
+        timeout: 30_000,
+      });
       assert.equal(run.status, code, `${end}: ${run.stderr}`);
       assert.match(run.stdout, /"url":"\/last"/, `${end || "an empty event loop"}: ${run.stdout} ${run.stderr}`);
     }
@@ -121,7 +164,10 @@ describe("server logger (packages/twinspec/src/logger.ts)", () => {
       const { logger } = createServerLogger("info", undefined, fs.openSync("/dev/null", "r"));
       logger.warn("not writable");
       console.error("still running");`;
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     assert.equal(run.status, 1, run.stderr);
     assert.match(run.stderr, /still running[\s\S]*EBADF/);
   });

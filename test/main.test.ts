@@ -45,7 +45,10 @@ describe("main.ts process", function () {
       assert.equal(got.status, 200);
       assert.deepEqual(got.json, created.json);
       const list = await call(`${second.url}/customers`);
-      assert.deepEqual(list.json.items.map((c: { firstName: string }) => c.firstName), ["Ada", "Slow"]);
+      assert.deepEqual(
+        list.json.items.map((c: { firstName: string }) => c.firstName),
+        ["Ada", "Slow"],
+      );
     } finally {
       second.child.kill("SIGTERM");
       await second.exited;
@@ -53,12 +56,19 @@ describe("main.ts process", function () {
   });
 
   it("without AUTH_SECRET: in production it refuses to start, saying why; in development it logs a working admin token", async () => {
-    await assert.rejects(startProcess({ AUTH_SECRET: "", NODE_ENV: "production", DATABASE_URL: "sqlite::memory:" }), /AUTH_SECRET is not set/);
+    await assert.rejects(
+      startProcess({ AUTH_SECRET: "", NODE_ENV: "production", DATABASE_URL: "sqlite::memory:" }),
+      /AUTH_SECRET is not set/,
+    );
     const dev = await startProcess({ AUTH_SECRET: "", NODE_ENV: "development", DATABASE_URL: "sqlite::memory:" });
     try {
       const token = /"token":"([^"]+)"/.exec(dev.output())![1];
       assert.equal((await call(`${dev.url}/customers`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
-      assert.equal((await call(`${dev.url}/customers`)).status, 401, "the test suite's own secret is not this server's");
+      assert.equal(
+        (await call(`${dev.url}/customers`)).status,
+        401,
+        "the test suite's own secret is not this server's",
+      );
     } finally {
       dev.child.kill("SIGTERM");
       await dev.exited;
@@ -71,7 +81,10 @@ describe("main.ts process", function () {
 
   it("runs the service's own Koa middleware (src/main.ts) for a REST operation, a GraphQL POST, /healthz and /docs, with and without an Origin", async () => {
     const origin = "https://shop.example";
-    const served = await startProcess({ DATABASE_URL: `sqlite:${join(dir, "db", "twinspec.db")}`, CORS_ORIGINS: origin });
+    const served = await startProcess({
+      DATABASE_URL: `sqlite:${join(dir, "db", "twinspec.db")}`,
+      CORS_ORIGINS: origin,
+    });
     try {
       const created = await call(`${served.url}/customers`, { method: "POST", json: ada });
       const requests: [string, Parameters<typeof call>[1]][] = [

@@ -12,8 +12,14 @@ const script: string = JSON.parse(readFileSync("package.json", "utf8")).scripts[
 /** The script as package.json has it, on `file` instead of openapi.yaml, with Spectral's JSON report. */
 function lint(file: string) {
   const [command, ...args] = script.split(" ").map((word) => (word === "openapi.yaml" ? file : word));
-  const run = spawnSync(join("node_modules", ".bin", command), [...args, "--format", "json", "--quiet"], { encoding: "utf8" });
-  const report = JSON.parse(run.stdout.slice(run.stdout.indexOf("["))) as { code: string; path: string[]; severity: number }[];
+  const run = spawnSync(join("node_modules", ".bin", command), [...args, "--format", "json", "--quiet"], {
+    encoding: "utf8",
+  });
+  const report = JSON.parse(run.stdout.slice(run.stdout.indexOf("["))) as {
+    code: string;
+    path: string[];
+    severity: number;
+  }[];
   return { status: run.status, report };
 }
 

@@ -2,7 +2,14 @@
 import Router from "@koa/router";
 import Koa from "koa";
 
-const body = { customerId: "cus_bench", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+const body = {
+  customerId: "cus_bench",
+  firstName: "Ada",
+  lastName: "Lovelace",
+  email: "ada@example.com",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+};
 const app = new Koa();
 const router = new Router();
 router.get("/customers/:customerId", (ctx) => {

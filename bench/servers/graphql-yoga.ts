@@ -3,7 +3,12 @@ import { createServer } from "node:http";
 import { createSchema, createYoga } from "graphql-yoga";
 import { announce, resolvers, typeDefs } from "./graphql-peer.js";
 
-const yoga = createYoga({ schema: createSchema({ typeDefs, resolvers }), graphiql: false, landingPage: false, logging: false });
+const yoga = createYoga({
+  schema: createSchema({ typeDefs, resolvers }),
+  graphiql: false,
+  landingPage: false,
+  logging: false,
+});
 const server = createServer(yoga);
 server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
   const address = server.address();

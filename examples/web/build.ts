@@ -44,5 +44,7 @@ export async function buildWeb(outDir = join(here, "dist")): Promise<WebBuild> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const built = await buildWeb(process.argv[2]);
-  console.log(`${relative(process.cwd(), built.file)}: ${built.bytes} bytes, ${built.gzipBytes} gzipped, from ${built.inputs.length} files`);
+  console.log(
+    `${relative(process.cwd(), built.file)}: ${built.bytes} bytes, ${built.gzipBytes} gzipped, from ${built.inputs.length} files`,
+  );
 }

@@ -102,7 +102,11 @@ async function save() {
   if (!editing) return;
   try {
     const { customerId, etag } = editing;
-    const body = { firstName: field("firstName").value, lastName: field("lastName").value, email: field("email").value };
+    const body = {
+      firstName: field("firstName").value,
+      lastName: field("lastName").value,
+      email: field("email").value,
+    };
     // A JSON merge patch (the SDK sends application/merge-patch+json), applied only to the version we read.
     const saved = await api.patchCustomer({ path: { customerId }, headers: { "If-Match": etag }, body });
     switch (saved.status) {
@@ -112,7 +116,10 @@ async function save() {
         break;
       case 412:
         // Someone else changed the customer since we read it: saving would have overwritten their change.
-        say(412, `${saved.body.title}: this customer was changed by someone else since you opened it. Open it again to see their version, then edit that.`);
+        say(
+          412,
+          `${saved.body.title}: this customer was changed by someone else since you opened it. Open it again to see their version, then edit that.`,
+        );
         break;
       default:
         say(saved.status, saved.body ? saved.body.title : "not saved");
@@ -136,7 +143,8 @@ async function watchOrders(customerId: string, name: string) {
   const events = graphql.subscribe(OrderStatusChangedDocument, { customerId });
   subscription = events;
   element("orders").hidden = false;
-  element("live-state").textContent = `Listening to the orders of ${name} (over ${transport === "sse" ? "Server-Sent Events" : "WebSocket"})`;
+  element("live-state").textContent =
+    `Listening to the orders of ${name} (over ${transport === "sse" ? "Server-Sent Events" : "WebSocket"})`;
   const list = element("order-events");
   list.replaceChildren();
   try {

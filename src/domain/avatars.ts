@@ -3,7 +3,15 @@
 // must really be an image of the type they claim to be. Reached through the customers service (services.customers.avatars).
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "twinspec/schema";
-import { transaction, NotFoundError, PreconditionError, UnprocessableError, now, holds, type Preconditions } from "twinspec";
+import {
+  transaction,
+  NotFoundError,
+  PreconditionError,
+  UnprocessableError,
+  now,
+  holds,
+  type Preconditions,
+} from "twinspec";
 import { requireLiveCustomer } from "./live-customer.js";
 // Its rows are generated/database.ts's CustomerAvatarsTable (from src/migrations): media_type, size and content are
 // null once the avatar is removed; the row stays so versions keep counting up.
@@ -33,7 +41,9 @@ const SIGNATURES: [ImageType, string, (number | null)[]][] = [
 
 /** The image type `bytes` begin like, if any. */
 export function sniffImage(bytes: Buffer): ImageType | undefined {
-  return SIGNATURES.find(([, , signature]) => bytes.length >= signature.length && signature.every((b, i) => b === null || bytes[i] === b))?.[0];
+  return SIGNATURES.find(
+    ([, , signature]) => bytes.length >= signature.length && signature.every((b, i) => b === null || bytes[i] === b),
+  )?.[0];
 }
 
 const nameOf = (type: ImageType) => SIGNATURES.find(([t]) => t === type)![1];
@@ -44,7 +54,12 @@ export function checkImage({ mediaType, content }: ImageUpload, pointer = "/imag
   if (found === mediaType) return found;
   const message = found
     ? `is declared ${mediaType} but its bytes are a ${nameOf(found)} image: declare it as ${found} (the part's Content-Type), or send a file that is ${mediaType}`
-    : `is declared ${mediaType} but its bytes are not a ${SIGNATURES.map(([, name]) => name).join(", ").replace(/, (?=[^,]*$)/, " or ")} image (they do not start with any of their signatures): send the image file itself`;
+    : `is declared ${mediaType} but its bytes are not a ${SIGNATURES.map(([, name]) => name)
+        .join(", ")
+        .replace(
+          /, (?=[^,]*$)/,
+          " or ",
+        )} image (they do not start with any of their signatures): send the image file itself`;
   throw new UnprocessableError([{ pointer, message }]);
 }
 
@@ -53,7 +68,14 @@ type Row = Selectable<CustomerAvatarsTable>;
 /** The avatar a row holds, if it holds one. */
 const avatarOf = (row: Row | undefined): Avatar | undefined =>
   row && row.content !== null
-    ? { customerId: row.customer_id, mediaType: row.media_type as ImageType, size: Number(row.size), content: Buffer.from(row.content), version: row.version, updatedAt: row.updated_at }
+    ? {
+        customerId: row.customer_id,
+        mediaType: row.media_type as ImageType,
+        size: Number(row.size),
+        content: Buffer.from(row.content),
+        version: row.version,
+        updatedAt: row.updated_at,
+      }
     : undefined;
 
 const WHAT = "avatar of customer";
@@ -74,7 +96,11 @@ export class CustomerAvatars {
   }
 
   /** Stores the image as the customer's avatar (created: it had none); the same image again changes nothing. */
-  async put(customerId: string, image: ImageUpload, pre?: Preconditions): Promise<{ avatar: Avatar; created: boolean }> {
+  async put(
+    customerId: string,
+    image: ImageUpload,
+    pre?: Preconditions,
+  ): Promise<{ avatar: Avatar; created: boolean }> {
     const mediaType = checkImage(image);
     return transaction(this.db, async (trx) => {
       // The customer row, locked: avatar writes for one customer run one at a time, and a delete waits for them.
@@ -82,11 +108,29 @@ export class CustomerAvatars {
       const row = await this.row(trx, customerId);
       const current = avatarOf(row);
       if (!holds(pre, current)) throw new PreconditionError(WHAT, customerId);
-      if (current && current.mediaType === mediaType && current.content.equals(image.content)) return { avatar: current, created: false };
-      const avatar: Avatar = { customerId, mediaType, size: image.content.length, content: image.content, version: (row?.version ?? 0) + 1, updatedAt: now() };
-      const values = { media_type: avatar.mediaType, size: avatar.size, content: avatar.content, version: avatar.version, updated_at: avatar.updatedAt };
+      if (current && current.mediaType === mediaType && current.content.equals(image.content))
+        return { avatar: current, created: false };
+      const avatar: Avatar = {
+        customerId,
+        mediaType,
+        size: image.content.length,
+        content: image.content,
+        version: (row?.version ?? 0) + 1,
+        updatedAt: now(),
+      };
+      const values = {
+        media_type: avatar.mediaType,
+        size: avatar.size,
+        content: avatar.content,
+        version: avatar.version,
+        updated_at: avatar.updatedAt,
+      };
       if (row) await trx.updateTable("customer_avatars").set(values).where("customer_id", "=", customerId).execute();
-      else await trx.insertInto("customer_avatars").values({ customer_id: customerId, ...values }).execute();
+      else
+        await trx
+          .insertInto("customer_avatars")
+          .values({ customer_id: customerId, ...values })
+          .execute();
       return { avatar, created: !current };
     });
   }

@@ -2,7 +2,23 @@
 // order by a durable job. A checked-out cart is frozen.
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "twinspec/schema";
-import { lockRows, transaction, liveRowsByParent, type ServiceDeps, ConflictError, GoneError, NotFoundError, PreconditionError, now, keysetPager, type Page, type PageRequest, projections, holds, type Preconditions } from "twinspec";
+import {
+  lockRows,
+  transaction,
+  liveRowsByParent,
+  type ServiceDeps,
+  ConflictError,
+  GoneError,
+  NotFoundError,
+  PreconditionError,
+  now,
+  keysetPager,
+  type Page,
+  type PageRequest,
+  projections,
+  holds,
+  type Preconditions,
+} from "twinspec";
 import { newId } from "../../generated/contract.js";
 import { checkoutJob } from "./checkout.js";
 import { requireLiveCustomer } from "./live-customer.js";
@@ -59,7 +75,8 @@ export class CartService {
   constructor(private readonly deps: ServiceDeps) {
     const db = (this.db = deps.store.db);
     deps.queue.register("checkout", checkoutJob(deps.bus, cartIn));
-    const ofCustomer = (customerId: string) => db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
+    const ofCustomer = (customerId: string) =>
+      db.selectFrom("carts").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
     this.page = keysetPager(db, ofCustomer, ["c"], "cart_id", (r) => r.cart_id, toCart);
     this.listByParents = liveRowsByParent(db, "carts", "customer_id", "cart_id", projection);
   }
@@ -69,10 +86,27 @@ export class CartService {
     return transaction(this.db, async (trx) => {
       await requireLiveCustomer(trx, customerId);
       const at = now();
-      const cart: Cart = { cartId: newId("carts"), customerId, items, createdAt: at, updatedAt: at, version: 1, checkoutJobId: null };
+      const cart: Cart = {
+        cartId: newId("carts"),
+        customerId,
+        items,
+        createdAt: at,
+        updatedAt: at,
+        version: 1,
+        checkoutJobId: null,
+      };
       await trx
         .insertInto("carts")
-        .values({ cart_id: cart.cartId, customer_id: customerId, items: JSON.stringify(items), version: 1, created_at: at, updated_at: at, deleted_at: null, checkout_job_id: null })
+        .values({
+          cart_id: cart.cartId,
+          customer_id: customerId,
+          items: JSON.stringify(items),
+          version: 1,
+          created_at: at,
+          updated_at: at,
+          deleted_at: null,
+          checkout_job_id: null,
+        })
         .execute();
       return cart;
     });
@@ -84,7 +118,8 @@ export class CartService {
 
   /** The customer owning the cart (undefined: no such cart). */
   async ownerOf(cartId: string): Promise<string | undefined> {
-    return (await this.db.selectFrom("carts").select("customer_id").where("cart_id", "=", cartId).executeTakeFirst())?.customer_id;
+    return (await this.db.selectFrom("carts").select("customer_id").where("cart_id", "=", cartId).executeTakeFirst())
+      ?.customer_id;
   }
 
   async list(customerId: string, page: PageRequest): Promise<Page<Cart>> {
@@ -119,7 +154,11 @@ export class CartService {
       const current = await cartIn(trx, cartId);
       if (!holds(pre, current)) throw new PreconditionError("cart", cartId);
       const at = now();
-      await trx.updateTable("carts").set({ deleted_at: at, updated_at: at, version: current.version + 1 }).where("cart_id", "=", cartId).execute();
+      await trx
+        .updateTable("carts")
+        .set({ deleted_at: at, updated_at: at, version: current.version + 1 })
+        .where("cart_id", "=", cartId)
+        .execute();
     });
   }
 
@@ -145,7 +184,9 @@ export class CartService {
   }
 
   private frozen(cart: Cart) {
-    return new ConflictError(`cart ${cart.cartId} was checked out (job ${cart.checkoutJobId}); it can no longer change`);
+    return new ConflictError(
+      `cart ${cart.cartId} was checked out (job ${cart.checkoutJobId}); it can no longer change`,
+    );
   }
 }
 

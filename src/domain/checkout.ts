@@ -14,7 +14,12 @@ export const orderIdForJob = (jobId: string) => derivedId("orders", jobId);
 /** What checkout reads of a cart: carts.ts's `cartIn`, handed over by the carts service that registers the job. */
 type CartReader = (db: Kysely<Database>, cartId: string) => Promise<{ customerId: string; items: LineItem[] }>;
 
-async function runCheckout(db: Kysely<Database>, cartIn: CartReader, jobId: string, payload: { cartId: string }): Promise<Order> {
+async function runCheckout(
+  db: Kysely<Database>,
+  cartIn: CartReader,
+  jobId: string,
+  payload: { cartId: string },
+): Promise<Order> {
   const cart = await cartIn(db, payload.cartId);
   // After a merge the cart belongs to the surviving customer: the order goes there too.
   await requireLiveCustomer(db, cart.customerId);
@@ -35,7 +40,11 @@ export function checkoutJob(bus: EventBus, cartIn: CartReader): JobHandler {
       throw error;
     }
     // In the job's transaction: delivered once the order and the job's completion commit.
-    await bus.publish("orderStatusChanged", { orderId: order.orderId, customerId: order.customerId, status: order.status, sentAt: now() }, trx);
+    await bus.publish(
+      "orderStatusChanged",
+      { orderId: order.orderId, customerId: order.customerId, status: order.status, sentAt: now() },
+      trx,
+    );
     return { result: { orderId: order.orderId } };
   };
 }

@@ -3,7 +3,23 @@
 // both transports); what is here is what a spec cannot say: tombstones, merges, versions.
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "twinspec/schema";
-import { isUniqueViolation, lockRows, transaction, type ServiceDeps, ConflictError, InvalidInputError, PreconditionError, now, encodeCursor, projectedPager, type Page, type PageRequest, holds, type Preconditions, projections } from "twinspec";
+import {
+  isUniqueViolation,
+  lockRows,
+  transaction,
+  type ServiceDeps,
+  ConflictError,
+  InvalidInputError,
+  PreconditionError,
+  now,
+  encodeCursor,
+  projectedPager,
+  type Page,
+  type PageRequest,
+  holds,
+  type Preconditions,
+  projections,
+} from "twinspec";
 import { newId } from "../../generated/contract.js";
 import { customerReads, type CustomerReads } from "../store/customer-reads.js";
 import { CustomerAvatars, deleteAvatarOf } from "./avatars.js";
@@ -50,7 +66,11 @@ export class CustomerService {
     this.reads = customerReads(db);
     this.avatars = new CustomerAvatars(db);
     const live = (columns: string[]) => () =>
-      db.selectFrom("customers").select(columns as (keyof CustomersTable)[]).where("deleted_at", "is", null).where("merged_into", "is", null);
+      db
+        .selectFrom("customers")
+        .select(columns as (keyof CustomersTable)[])
+        .where("deleted_at", "is", null)
+        .where("merged_into", "is", null);
     this.page = projectedPager(db, live, [], "customer_id", (r) => r.customer_id);
   }
 
@@ -80,7 +100,8 @@ export class CustomerService {
   /** Cursor that continues a listing right after `customerId` (GraphQL's `after`). */
   async cursorAfter(customerId: string): Promise<string> {
     const row = await this.reads.row(customerId);
-    if (!row) throw new InvalidInputError([{ pointer: "/after", message: `no customer ${customerId} to continue after` }]);
+    if (!row)
+      throw new InvalidInputError([{ pointer: "/after", message: `no customer ${customerId} to continue after` }]);
     return encodeCursor(row.created_at, row.customer_id);
   }
 
@@ -90,13 +111,27 @@ export class CustomerService {
     const customer: Customer = { customerId, ...pick(input), createdAt: at, updatedAt: at, version: 1 };
     await this.db
       .insertInto("customers")
-      .values({ customer_id: customerId, first_name: customer.firstName, last_name: customer.lastName, email: customer.email, version: 1, created_at: at, updated_at: at, deleted_at: null, merged_into: null })
+      .values({
+        customer_id: customerId,
+        first_name: customer.firstName,
+        last_name: customer.lastName,
+        email: customer.email,
+        version: 1,
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+        merged_into: null,
+      })
       .execute();
     return customer;
   }
 
   /** PUT: creates at a client-chosen id, or replaces the whole state; the same state twice changes nothing. */
-  async put(customerId: string, input: CustomerInput, pre?: Preconditions): Promise<{ customer: Customer; created: boolean }> {
+  async put(
+    customerId: string,
+    input: CustomerInput,
+    pre?: Preconditions,
+  ): Promise<{ customer: Customer; created: boolean }> {
     if (!(await this.reads.row(customerId))) {
       if (!holds(pre, undefined)) throw new PreconditionError("customer", customerId);
       try {
@@ -117,11 +152,18 @@ export class CustomerService {
       if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
       const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined && v !== null));
       const next = { ...current, ...pick({ ...current, ...given }) };
-      if (next.firstName === current.firstName && next.lastName === current.lastName && next.email === current.email) return current;
+      if (next.firstName === current.firstName && next.lastName === current.lastName && next.email === current.email)
+        return current;
       const updated: Customer = { ...next, version: current.version + 1, updatedAt: now() };
       const result = await trx
         .updateTable("customers")
-        .set({ first_name: updated.firstName, last_name: updated.lastName, email: updated.email, version: updated.version, updated_at: updated.updatedAt })
+        .set({
+          first_name: updated.firstName,
+          last_name: updated.lastName,
+          email: updated.email,
+          version: updated.version,
+          updated_at: updated.updatedAt,
+        })
         .where("customer_id", "=", customerId)
         .where("version", "=", current.version)
         .executeTakeFirst();
@@ -137,7 +179,11 @@ export class CustomerService {
       const current = toCustomer(await liveRow(trx, customerId));
       if (!holds(pre, current)) throw new PreconditionError("customer", customerId);
       const at = now();
-      await trx.updateTable("customers").set({ deleted_at: at, updated_at: at, version: current.version + 1 }).where("customer_id", "=", customerId).execute();
+      await trx
+        .updateTable("customers")
+        .set({ deleted_at: at, updated_at: at, version: current.version + 1 })
+        .where("customer_id", "=", customerId)
+        .execute();
       await deleteAvatarOf(trx, customerId);
     });
   }
@@ -153,12 +199,18 @@ export class CustomerService {
       const from = toCustomer(await liveRow(trx, customerId));
       const targetRow = await rowIn(trx, into);
       if (!targetRow || targetRow.deleted_at || targetRow.merged_into) {
-        throw new ConflictError(`cannot merge into ${into}: ${!targetRow ? "no such customer" : targetRow.deleted_at ? "it was deleted" : `it was merged into ${targetRow.merged_into}`}`);
+        throw new ConflictError(
+          `cannot merge into ${into}: ${!targetRow ? "no such customer" : targetRow.deleted_at ? "it was deleted" : `it was merged into ${targetRow.merged_into}`}`,
+        );
       }
       const at = now();
       await trx.updateTable("orders").set({ customer_id: into }).where("customer_id", "=", customerId).execute();
       await trx.updateTable("carts").set({ customer_id: into }).where("customer_id", "=", customerId).execute();
-      await trx.updateTable("customers").set({ merged_into: into, updated_at: at, version: from.version + 1 }).where("customer_id", "=", customerId).execute();
+      await trx
+        .updateTable("customers")
+        .set({ merged_into: into, updated_at: at, version: from.version + 1 })
+        .where("customer_id", "=", customerId)
+        .execute();
       return toCustomer(targetRow);
     });
   }

@@ -34,7 +34,11 @@ const toJob = (row: Selectable<JobsTable>): Job => ({
 });
 
 /** Records a PENDING job of a customer inside the caller's transaction, so accepting work and recording it are one commit. */
-export async function enqueueJob(db: Kysely<Database>, kind: string, payload: { customerId: string } & Record<string, unknown>): Promise<Job> {
+export async function enqueueJob(
+  db: Kysely<Database>,
+  kind: string,
+  payload: { customerId: string } & Record<string, unknown>,
+): Promise<Job> {
   const at = now();
   const row = {
     job_id: newId("jobs"),

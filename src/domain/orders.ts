@@ -3,7 +3,23 @@
 import type { Kysely, Selectable } from "kysely";
 import type { EventBus } from "twinspec/events";
 import type { Database } from "twinspec/schema";
-import { lockRows, transaction, liveRowsByParent, type ServiceDeps, ConflictError, GoneError, NotFoundError, PreconditionError, now, keysetPager, type Page, type PageRequest, projections, holds, type Preconditions } from "twinspec";
+import {
+  lockRows,
+  transaction,
+  liveRowsByParent,
+  type ServiceDeps,
+  ConflictError,
+  GoneError,
+  NotFoundError,
+  PreconditionError,
+  now,
+  keysetPager,
+  type Page,
+  type PageRequest,
+  projections,
+  holds,
+  type Preconditions,
+} from "twinspec";
 import { newId } from "../../generated/contract.js";
 import { requireLiveCustomer } from "./live-customer.js";
 import { itemsOf, parseItems, totalOf, type LineItem } from "./line-items.js";
@@ -45,12 +61,36 @@ const projection = projections<OrderRow, Order>(
 const toOrder = projection().map;
 
 /** Inserts an order inside `db` (used by placing and by the checkout job, in their transactions). */
-export async function insertOrder(db: Kysely<Database>, customerId: string, items: LineItem[], orderId = newId("orders")): Promise<Order> {
+export async function insertOrder(
+  db: Kysely<Database>,
+  customerId: string,
+  items: LineItem[],
+  orderId = newId("orders"),
+): Promise<Order> {
   const at = now();
-  const order: Order = { orderId, customerId, status: "PENDING", items: itemsOf(items), total: totalOf(items), createdAt: at, updatedAt: at, version: 1 };
+  const order: Order = {
+    orderId,
+    customerId,
+    status: "PENDING",
+    items: itemsOf(items),
+    total: totalOf(items),
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
   await db
     .insertInto("orders")
-    .values({ order_id: orderId, customer_id: customerId, status: order.status, items: JSON.stringify(order.items), total: order.total, version: 1, created_at: at, updated_at: at, deleted_at: null })
+    .values({
+      order_id: orderId,
+      customer_id: customerId,
+      status: order.status,
+      items: JSON.stringify(order.items),
+      total: order.total,
+      version: 1,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+    })
     .execute();
   return order;
 }
@@ -68,7 +108,8 @@ export class OrderService {
   constructor({ store, bus }: ServiceDeps) {
     const db = (this.db = store.db);
     this.bus = bus;
-    const ofCustomer = (customerId: string) => db.selectFrom("orders").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
+    const ofCustomer = (customerId: string) =>
+      db.selectFrom("orders").selectAll().where("customer_id", "=", customerId).where("deleted_at", "is", null);
     this.page = keysetPager(db, ofCustomer, ["c"], "order_id", (r) => r.order_id, toOrder);
     this.listByParents = liveRowsByParent(db, "orders", "customer_id", "order_id", projection);
   }
@@ -87,7 +128,8 @@ export class OrderService {
 
   /** The customer owning the order (undefined: no such order). */
   async ownerOf(orderId: string): Promise<string | undefined> {
-    return (await this.db.selectFrom("orders").select("customer_id").where("order_id", "=", orderId).executeTakeFirst())?.customer_id;
+    return (await this.db.selectFrom("orders").select("customer_id").where("order_id", "=", orderId).executeTakeFirst())
+      ?.customer_id;
   }
 
   async list(customerId: string, page: PageRequest): Promise<Page<Order>> {
@@ -118,7 +160,11 @@ export class OrderService {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) throw new PreconditionError("order", orderId);
       // In the change's transaction: the event is delivered if and only if the change commits.
-      await this.bus.publish("orderStatusChanged", { orderId, customerId: updated.customerId, status: to, sentAt: updated.updatedAt }, trx);
+      await this.bus.publish(
+        "orderStatusChanged",
+        { orderId, customerId: updated.customerId, status: to, sentAt: updated.updatedAt },
+        trx,
+      );
       return updated;
     });
     return order;

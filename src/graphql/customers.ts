@@ -14,7 +14,10 @@ export const resolvers: ResolversByTag["customers"] = {
       // A customer selected again below (orders { customer }) is answered from this page: then it holds whole
       // customers, and Order.customer and Cart.customer cost no query. Otherwise only the selected fields are read.
       const whole = selectsOwnType(info);
-      const page = await services.customers.list({ limit: first ?? 20, cursor }, whole ? undefined : selectedFields(info));
+      const page = await services.customers.list(
+        { limit: first ?? 20, cursor },
+        whole ? undefined : selectedFields(info),
+      );
       if (whole) for (const c of page.items) primeLookup(context, "customers", c.customerId, c);
       return page.items;
     },

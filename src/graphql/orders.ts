@@ -19,7 +19,12 @@ export const resolvers: ResolversByTag["orders"] = {
         // NOT_FOUND / GONE before anything is listened to.
         await services.customers.get(customerId);
         // after (graphql-ws) or SSE's Last-Event-ID: resume from the event log, then live.
-        return streams.listen(bus, "orderStatusChanged", (event) => event.customerId === customerId, after ?? lastEventId);
+        return streams.listen(
+          bus,
+          "orderStatusChanged",
+          (event) => event.customerId === customerId,
+          after ?? lastEventId,
+        );
       },
       resolve: (event: OrderStatusChanged) => event,
     },

@@ -16,7 +16,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updated_at", text(db), (c) => c.notNull())
     .addColumn("deleted_at", text(db))
     .execute();
-  await db.schema.createIndex("orders_customer").on("orders").columns(["customer_id", "created_at", "order_id"]).execute();
+  await db.schema
+    .createIndex("orders_customer")
+    .on("orders")
+    .columns(["customer_id", "created_at", "order_id"])
+    .execute();
   await db.schema
     .createTable("carts")
     .addColumn("cart_id", text(db), (c) => c.primaryKey())

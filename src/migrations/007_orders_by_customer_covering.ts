@@ -6,5 +6,9 @@ import type { Kysely } from "kysely";
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex("orders_customer").execute();
-  await db.schema.createIndex("orders_customer").on("orders").columns(["customer_id", "created_at", "order_id", "status", "deleted_at"]).execute();
+  await db.schema
+    .createIndex("orders_customer")
+    .on("orders")
+    .columns(["customer_id", "created_at", "order_id", "status", "deleted_at"])
+    .execute();
 }

@@ -14,5 +14,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updated_at", text(db), (c) => c.notNull())
     .addColumn("deleted_at", text(db))
     .execute();
-  await db.schema.createIndex("order_notes_order").on("order_notes").columns(["order_id", "created_at", "note_id"]).execute();
+  await db.schema
+    .createIndex("order_notes_order")
+    .on("order_notes")
+    .columns(["order_id", "created_at", "note_id"])
+    .execute();
 }

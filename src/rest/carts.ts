@@ -21,12 +21,20 @@ const cartsOf = (customerId: string) => `${location("customers", customerId)}/ca
 export const handlers: HandlersByTag["carts"] = {
   async listCustomerCarts(req, { services }) {
     const page = await services.carts.list(req.params.customerId, { limit: req.query.limit, cursor: req.query.cursor });
-    return { status: 200, body: { items: page.items.map(cartBody), nextCursor: page.nextCursor }, headers: pageLink(cartsOf(req.params.customerId), req.query, page) };
+    return {
+      status: 200,
+      body: { items: page.items.map(cartBody), nextCursor: page.nextCursor },
+      headers: pageLink(cartsOf(req.params.customerId), req.query, page),
+    };
   },
 
   async createCart(req, { services }) {
     const c = await services.carts.create(req.params.customerId, req.body);
-    return { status: 201, body: cartBody(c), headers: { Location: location("carts", c.cartId), ETag: etagOf(c.version) } };
+    return {
+      status: 201,
+      body: cartBody(c),
+      headers: { Location: location("carts", c.cartId), ETag: etagOf(c.version) },
+    };
   },
 
   async getCart(req, { services }) {

@@ -17,14 +17,27 @@ const customerBody = (c: Customer): components["schemas"]["Customer"] => ({
   updatedAt: c.updatedAt,
 });
 
-const avatarBody = (a: Avatar): components["schemas"]["Avatar"] => ({ customerId: a.customerId, mediaType: a.mediaType, size: a.size, updatedAt: a.updatedAt });
+const avatarBody = (a: Avatar): components["schemas"]["Avatar"] => ({
+  customerId: a.customerId,
+  mediaType: a.mediaType,
+  size: a.size,
+  updatedAt: a.updatedAt,
+});
 
-const created = (c: Customer) => ({ status: 201 as const, body: customerBody(c), headers: { Location: location("customers", c.customerId), ETag: etagOf(c.version) } });
+const created = (c: Customer) => ({
+  status: 201 as const,
+  body: customerBody(c),
+  headers: { Location: location("customers", c.customerId), ETag: etagOf(c.version) },
+});
 
 export const handlers: HandlersByTag["customers"] = {
   async listCustomers(req, { services }) {
     const page = await services.customers.list({ limit: req.query.limit, cursor: req.query.cursor });
-    return { status: 200, body: { items: page.items.map(customerBody), nextCursor: page.nextCursor }, headers: pageLink("/customers", req.query, page) };
+    return {
+      status: 200,
+      body: { items: page.items.map(customerBody), nextCursor: page.nextCursor },
+      headers: pageLink("/customers", req.query, page),
+    };
   },
 
   async createCustomer(req, { services }) {
@@ -37,7 +50,11 @@ export const handlers: HandlersByTag["customers"] = {
   },
 
   async putCustomer(req, { services, preconditions }) {
-    const { customer: c, created: isNew } = await services.customers.put(req.params.customerId, req.body, preconditions);
+    const { customer: c, created: isNew } = await services.customers.put(
+      req.params.customerId,
+      req.body,
+      preconditions,
+    );
     return isNew ? created(c) : { status: 200, body: customerBody(c), headers: resourceHeaders(c) };
   },
 
@@ -64,8 +81,17 @@ export const handlers: HandlersByTag["customers"] = {
 
   async putCustomerAvatar(req, { services, preconditions }) {
     const { image } = req.body;
-    const { avatar: a, created: isNew } = await services.customers.avatars.put(req.params.customerId, { mediaType: image.mediaType, content: image.content }, preconditions);
-    if (isNew) return { status: 201, body: avatarBody(a), headers: { Location: `${location("customers", a.customerId)}/avatar`, ETag: etagOf(a.version) } };
+    const { avatar: a, created: isNew } = await services.customers.avatars.put(
+      req.params.customerId,
+      { mediaType: image.mediaType, content: image.content },
+      preconditions,
+    );
+    if (isNew)
+      return {
+        status: 201,
+        body: avatarBody(a),
+        headers: { Location: `${location("customers", a.customerId)}/avatar`, ETag: etagOf(a.version) },
+      };
     return { status: 200, body: avatarBody(a), headers: resourceHeaders(a) };
   },
 

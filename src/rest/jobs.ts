@@ -7,7 +7,13 @@ import { PROBLEMS, resourceHeaders } from "twinspec";
 import { location } from "../../generated/contract.js";
 
 export function jobBody(j: Job): components["schemas"]["Job"] {
-  const body: components["schemas"]["Job"] = { jobId: j.jobId, customerId: j.customerId, status: j.status, createdAt: j.createdAt, updatedAt: j.updatedAt };
+  const body: components["schemas"]["Job"] = {
+    jobId: j.jobId,
+    customerId: j.customerId,
+    status: j.status,
+    createdAt: j.createdAt,
+    updatedAt: j.updatedAt,
+  };
   if (j.result) body.result = { orderId: j.result.orderId, orderUrl: location("orders", j.result.orderId) };
   if (j.error) body.error = { type: PROBLEMS.job_failed.type, status: PROBLEMS.job_failed.status, ...j.error };
   return body;

@@ -6,12 +6,21 @@ import type { OrderNote } from "../domain/notes.js";
 import { pageLink } from "twinspec";
 import { location } from "../../generated/contract.js";
 
-const noteBody = (n: OrderNote): components["schemas"]["OrderNote"] => ({ noteId: n.noteId, orderId: n.orderId, text: n.text, createdAt: n.createdAt });
+const noteBody = (n: OrderNote): components["schemas"]["OrderNote"] => ({
+  noteId: n.noteId,
+  orderId: n.orderId,
+  text: n.text,
+  createdAt: n.createdAt,
+});
 
 export const handlers: HandlersByTag["notes"] = {
   async listOrderNotes(req, { services }) {
     const page = await services.notes.list(req.params.orderId, { limit: req.query.limit, cursor: req.query.cursor });
-    return { status: 200, body: { items: page.items.map(noteBody), nextCursor: page.nextCursor }, headers: pageLink(`${location("orders", req.params.orderId)}/notes`, req.query, page) };
+    return {
+      status: 200,
+      body: { items: page.items.map(noteBody), nextCursor: page.nextCursor },
+      headers: pageLink(`${location("orders", req.params.orderId)}/notes`, req.query, page),
+    };
   },
   async addOrderNote(req, { services }) {
     const n = await services.notes.add(req.params.orderId, req.body);

@@ -20,13 +20,24 @@ const ordersOf = (customerId: string) => `${location("customers", customerId)}/o
 
 export const handlers: HandlersByTag["orders"] = {
   async listCustomerOrders(req, { services }) {
-    const page = await services.orders.list(req.params.customerId, { limit: req.query.limit, cursor: req.query.cursor });
-    return { status: 200, body: { items: page.items.map(orderBody), nextCursor: page.nextCursor }, headers: pageLink(ordersOf(req.params.customerId), req.query, page) };
+    const page = await services.orders.list(req.params.customerId, {
+      limit: req.query.limit,
+      cursor: req.query.cursor,
+    });
+    return {
+      status: 200,
+      body: { items: page.items.map(orderBody), nextCursor: page.nextCursor },
+      headers: pageLink(ordersOf(req.params.customerId), req.query, page),
+    };
   },
 
   async placeOrder(req, { services }) {
     const o = await services.orders.place(req.params.customerId, req.body);
-    return { status: 201, body: orderBody(o), headers: { Location: location("orders", o.orderId), ETag: etagOf(o.version) } };
+    return {
+      status: 201,
+      body: orderBody(o),
+      headers: { Location: location("orders", o.orderId), ETag: etagOf(o.version) },
+    };
   },
 
   async getOrder(req, { services }) {

@@ -8,15 +8,30 @@ import type { Database } from "twinspec/schema";
 type CustomerRow = Selectable<Database["customers"]>;
 
 export function customerReads(db: Kysely<Database>) {
-  const whole = prepared(db, (customerId: string) => db.selectFrom("customers").selectAll().where("customer_id", "=", customerId), ["sample"]);
-  const live = preparedIn(db, (among) => db.selectFrom("customers").selectAll().where("deleted_at", "is", null).where("merged_into", "is", null).where(among("customer_id")));
+  const whole = prepared(
+    db,
+    (customerId: string) => db.selectFrom("customers").selectAll().where("customer_id", "=", customerId),
+    ["sample"],
+  );
+  const live = preparedIn(db, (among) =>
+    db
+      .selectFrom("customers")
+      .selectAll()
+      .where("deleted_at", "is", null)
+      .where("merged_into", "is", null)
+      .where(among("customer_id")),
+  );
   return {
     /** A customer's whole row, whatever its state (undefined: none). */
     row: async (customerId: string): Promise<CustomerRow | undefined> => (await whole(customerId))[0],
     /** The rows of the live customers among `ids`, in no particular order. */
-    liveRows: (ids: readonly string[]): Promise<CustomerRow[]> => (ids.length === 0 ? Promise.resolve([]) : live(ids, undefined, "")),
+    liveRows: (ids: readonly string[]): Promise<CustomerRow[]> =>
+      ids.length === 0 ? Promise.resolve([]) : live(ids, undefined, ""),
     /** A projection's fields of a customer, and its merged_into and deleted_at (undefined: no such customer). */
-    projected: projectedByKey<CustomerRow, "merged_into" | "deleted_at">(db, "customers", "customer_id", ["merged_into", "deleted_at"]),
+    projected: projectedByKey<CustomerRow, "merged_into" | "deleted_at">(db, "customers", "customer_id", [
+      "merged_into",
+      "deleted_at",
+    ]),
   };
 }
 

@@ -17,9 +17,14 @@ describe("GraphQL authorization of relationships", () => {
   it("a relationship the token may not see is null with FORBIDDEN; sibling fields stay", async () => {
     const { owner } = await newCustomer(s.url).then(async (c) => ({ owner: c }));
     await newOrder(s.url, owner.customerId);
-    const res = await gql(s.url, `query($id: ID!) { a: customer(customerId: $id) { firstName } b: customer(customerId: $id) { orders { orderId } } }`, { id: owner.customerId }, {
-      token: await token(owner.customerId, "customers:read"),
-    });
+    const res = await gql(
+      s.url,
+      `query($id: ID!) { a: customer(customerId: $id) { firstName } b: customer(customerId: $id) { orders { orderId } } }`,
+      { id: owner.customerId },
+      {
+        token: await token(owner.customerId, "customers:read"),
+      },
+    );
     assert.equal(res.json.data.a.firstName, "Ada");
     assert.equal(res.json.data.b, null);
     assert.equal(res.json.errors[0].extensions.code, "FORBIDDEN");

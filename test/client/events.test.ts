@@ -75,7 +75,8 @@ describe("REST SDK (client/): event streams", function () {
     assert.ok((await (s.app.bus as DurableBus).prune(Date.now() + 24 * 3600_000 + 1000)) >= 2);
     await assert.rejects(
       async () => {
-        for await (const _ of api.events("streamOrderEvents", { path: { customerId } }, { lastEventId: value!.id })) void _;
+        for await (const _ of api.events("streamOrderEvents", { path: { customerId } }, { lastEventId: value!.id }))
+          void _;
       },
       (error: unknown) => error instanceof RestError && error.status === 410,
     );

@@ -4,7 +4,12 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { createGraphqlClient, GraphqlRequestError, type GraphqlClientOptions, type ReconnectOptions } from "twinspec-client/graphql";
+import {
+  createGraphqlClient,
+  GraphqlRequestError,
+  type GraphqlClientOptions,
+  type ReconnectOptions,
+} from "twinspec-client/graphql";
 import {
   CreateCustomerDocument,
   CustomerDocument,
@@ -38,11 +43,16 @@ describe("twinspec-client/graphql", () => {
   });
   after(() => s.close());
 
-  const client = (options: Partial<GraphqlClientOptions> = {}) => createGraphqlClient<Code>({ url: `${s.url}/graphql`, token: ADMIN_TOKEN, ...options });
+  const client = (options: Partial<GraphqlClientOptions> = {}) =>
+    createGraphqlClient<Code>({ url: `${s.url}/graphql`, token: ADMIN_TOKEN, ...options });
 
   /** A REST write the subscriptions must hear: PATCH /orders/{orderId} as a merge patch (openapi.yaml's updateOrder). */
   async function patchStatus(orderId: string, status: OrderStatus) {
-    const res = await call(`${s.url}/orders/${orderId}`, { method: "PATCH", body: JSON.stringify({ status }), headers: { "content-type": "application/merge-patch+json" } });
+    const res = await call(`${s.url}/orders/${orderId}`, {
+      method: "PATCH",
+      body: JSON.stringify({ status }),
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.equal(res.status, 200, res.text);
   }
 
@@ -56,9 +66,14 @@ describe("twinspec-client/graphql", () => {
 
   it("queries and mutations return typed data; data() rejects with GraphqlRequestError carrying each error's code", async () => {
     const gql = client();
-    const { createCustomer } = await gql.data(CreateCustomerDocument, { input: { firstName: "Grace", lastName: "Hopper", email: "grace@example.com" } });
+    const { createCustomer } = await gql.data(CreateCustomerDocument, {
+      input: { firstName: "Grace", lastName: "Hopper", email: "grace@example.com" },
+    });
     const customerId = createCustomer!.customerId;
-    const { updateCustomer } = await gql.data(UpdateCustomerDocument, { customerId, input: { lastName: "Murray Hopper" } });
+    const { updateCustomer } = await gql.data(UpdateCustomerDocument, {
+      customerId,
+      input: { lastName: "Murray Hopper" },
+    });
     assert.equal(updateCustomer?.lastName, "Murray Hopper");
     assert.equal((await gql.data(CustomerDocument, { customerId })).customer?.email, "grace@example.com");
 
@@ -104,12 +119,13 @@ describe("twinspec-client/graphql", () => {
     }
   });
 
-  it("graphql-sse: the same over transport \"sse\", sending the hash first and the text when the server lacks it", async () => {
+  it('graphql-sse: the same over transport "sse", sending the hash first and the text when the server lacks it', async () => {
     const { customerId } = await seedCustomer(s, 2);
     const order = await s.app.services.orders.place(customerId, { items: ITEMS });
     const sent: { query?: string; extensions?: unknown }[] = [];
     const recording: typeof fetch = async (input, init) => {
-      if (!(input instanceof Request) && String(input).endsWith("/graphql/stream")) sent.push(JSON.parse(init?.body as string));
+      if (!(input instanceof Request) && String(input).endsWith("/graphql/stream"))
+        sent.push(JSON.parse(init?.body as string));
       return fetch(input, init);
     };
     const gql = client({ transport: "sse", fetch: recording });
@@ -119,10 +135,17 @@ describe("twinspec-client/graphql", () => {
       assert.equal((await next).value?.data?.orderStatusChanged.status, "PAID");
       await events.return?.();
       await until(() => listeners() === 0, "the listener to be freed after return()");
-      assert.deepEqual(sent.map((b) => b.query), [""], "the hash alone: the manifest has it");
+      assert.deepEqual(
+        sent.map((b) => b.query),
+        [""],
+        "the hash alone: the manifest has it",
+      );
 
       // A document whose hash this server lacks (another build's manifest): hash → PERSISTED_QUERY_NOT_FOUND → text.
-      const foreign = { ...OrderStatusChangedDocument, __meta__: { hash: `sha256:${"d".repeat(64)}` } } as typeof OrderStatusChangedDocument;
+      const foreign = {
+        ...OrderStatusChangedDocument,
+        __meta__: { hash: `sha256:${"d".repeat(64)}` },
+      } as typeof OrderStatusChangedDocument;
       sent.length = 0;
       const again = gql.subscribe(foreign, { customerId });
       const first = again.next();
@@ -142,9 +165,17 @@ describe("twinspec-client/graphql", () => {
 
   it("persisted modes: documentId and the plain text, over HTTP and both transports; GET for hashed queries", async () => {
     const { customerId } = await seedCustomer(s, 4);
-    const sent: { method: string; url: string; body?: { query?: string; documentId?: string; extensions?: { persistedQuery?: { sha256Hash: string } } } }[] = [];
+    const sent: {
+      method: string;
+      url: string;
+      body?: { query?: string; documentId?: string; extensions?: { persistedQuery?: { sha256Hash: string } } };
+    }[] = [];
     const recording: typeof fetch = async (input, init) => {
-      sent.push({ method: init?.method ?? "GET", url: input instanceof Request ? input.url : String(input), body: init?.body ? JSON.parse(init.body as string) : undefined });
+      sent.push({
+        method: init?.method ?? "GET",
+        url: input instanceof Request ? input.url : String(input),
+        body: init?.body ? JSON.parse(init.body as string) : undefined,
+      });
       return fetch(input, init);
     };
     const byGet = client({ fetch: recording, getForHashedQueries: true });
@@ -159,18 +190,28 @@ describe("twinspec-client/graphql", () => {
         try {
           assert.equal((await gql.data(CustomerDocument, { customerId })).customer?.customerId, customerId);
           const { documentId, query } = sent[0].body!;
-          assert.deepEqual(persisted ? [documentId, query] : [documentId, query?.startsWith("query Customer")], persisted ? [id, undefined] : [undefined, true]);
+          assert.deepEqual(
+            persisted ? [documentId, query] : [documentId, query?.startsWith("query Customer")],
+            persisted ? [id, undefined] : [undefined, true],
+          );
 
           const order = await s.app.services.orders.place(customerId, { items: ITEMS });
           const { events, next } = await subscribed(gql, customerId, 1);
           await patchStatus(order.orderId, "PAID");
-          assert.equal((await next).value?.data?.orderStatusChanged.orderId, order.orderId, `${persisted} over ${transport}`);
+          assert.equal(
+            (await next).value?.data?.orderStatusChanged.orderId,
+            order.orderId,
+            `${persisted} over ${transport}`,
+          );
           await events.return?.();
           await until(() => listeners() === 0, "the listener to be freed");
           const stream = sent.find((r) => r.url.endsWith("/graphql/stream"))?.body;
           if (transport === "sse" && persisted) {
             // The id itself, no text and no hash: the server reads documentId from the SSE request's body too.
-            assert.deepEqual([stream?.documentId, stream?.query, stream?.extensions], [(OrderStatusChangedDocument as unknown as { __meta__: { hash: string } }).__meta__.hash, "", undefined]);
+            assert.deepEqual(
+              [stream?.documentId, stream?.query, stream?.extensions],
+              [(OrderStatusChangedDocument as unknown as { __meta__: { hash: string } }).__meta__.hash, "", undefined],
+            );
           }
         } finally {
           await gql.close();
@@ -183,11 +224,14 @@ describe("twinspec-client/graphql", () => {
     for (const transport of ["ws", "sse"] as const) {
       const gql = client({ transport });
       try {
-        await assert.rejects(gql.subscribe(OrderStatusChangedDocument, { customerId: "cus_nobody" }).next(), (error: unknown) => {
-          assert.ok(error instanceof GraphqlRequestError, `${transport}: ${error}`);
-          assert.equal(error.errors[0].extensions?.code, "NOT_FOUND", transport);
-          return true;
-        });
+        await assert.rejects(
+          gql.subscribe(OrderStatusChangedDocument, { customerId: "cus_nobody" }).next(),
+          (error: unknown) => {
+            assert.ok(error instanceof GraphqlRequestError, `${transport}: ${error}`);
+            assert.equal(error.errors[0].extensions?.code, "NOT_FOUND", transport);
+            return true;
+          },
+        );
       } finally {
         await gql.close();
       }
@@ -211,7 +255,8 @@ describe("twinspec-client/graphql", () => {
       proxy = await TcpProxy.start({ host: "127.0.0.1", port: Number(new URL(s.url).port) });
     });
     afterEach(() => proxy.close());
-    const viaProxy = (options: Partial<GraphqlClientOptions>) => client({ url: `http://127.0.0.1:${proxy.port}/graphql`, ...options });
+    const viaProxy = (options: Partial<GraphqlClientOptions>) =>
+      client({ url: `http://127.0.0.1:${proxy.port}/graphql`, ...options });
 
     /** Cuts while subscribed, keeps the cut for `ms`, restores, and waits until the client has subscribed again. */
     async function cutAndRestore(ms: number) {
@@ -231,7 +276,11 @@ describe("twinspec-client/graphql", () => {
         const order = await s.app.services.orders.place(customerId, { items: ITEMS });
         const connecting: boolean[] = [];
         const connected: boolean[] = [];
-        const gql = viaProxy({ transport, reconnect, on: { connecting: (retry) => connecting.push(retry), connected: (retry) => connected.push(retry) } });
+        const gql = viaProxy({
+          transport,
+          reconnect,
+          on: { connecting: (retry) => connecting.push(retry), connected: (retry) => connected.push(retry) },
+        });
         try {
           const { next } = await subscribed(gql, customerId, 1);
           await cutAndRestore(held);
@@ -239,7 +288,11 @@ describe("twinspec-client/graphql", () => {
           const change = await next;
           assert.equal(change.value?.data?.orderStatusChanged.status, "PAID");
           assert.deepEqual(connected, [false, true], "connected, then reconnected");
-          if (reconnect) assert.ok(connecting.filter((retry) => retry).length >= 2, `several attempts met the refusal: ${connecting}`);
+          if (reconnect)
+            assert.ok(
+              connecting.filter((retry) => retry).length >= 2,
+              `several attempts met the refusal: ${connecting}`,
+            );
         } finally {
           await gql.close();
         }
@@ -312,7 +365,11 @@ describe("twinspec-client/graphql", () => {
             assert.ok(error instanceof Error && !(error instanceof GraphqlRequestError), `${transport}: ${error}`);
             return true;
           });
-          assert.equal(connecting.filter((retry) => retry).length, reconnect ? 2 : 0, `${transport} ${JSON.stringify(reconnect)}: ${connecting}`);
+          assert.equal(
+            connecting.filter((retry) => retry).length,
+            reconnect ? 2 : 0,
+            `${transport} ${JSON.stringify(reconnect)}: ${connecting}`,
+          );
         } finally {
           await gql.close();
           await proxy.restore();
@@ -330,10 +387,13 @@ describe("twinspec-client/graphql", () => {
     // @ts-expect-error a code outside the union cannot be compared with
     const outside = code === "NO_SUCH_CODE";
     assert.deepEqual([exactly, outside, code], [true, false, "NOT_FOUND"]);
-    await assert.rejects(gql.data(CustomerDocument, { customerId: "cus_nobody" }), (error: GraphqlRequestError<Code>) => {
-      const first: Code | undefined = error.errors[0].extensions?.code;
-      return first === "NOT_FOUND";
-    });
+    await assert.rejects(
+      gql.data(CustomerDocument, { customerId: "cus_nobody" }),
+      (error: GraphqlRequestError<Code>) => {
+        const first: Code | undefined = error.errors[0].extensions?.code;
+        return first === "NOT_FOUND";
+      },
+    );
     // Never run: what must not compile.
     const mistakes = async () => {
       // @ts-expect-error the operation did not select this field
@@ -367,7 +427,10 @@ describe("twinspec-client/graphql", () => {
       };
     };
     const browser = modules(await bundle("browser.ts"));
-    assert.ok(browser.files.some((f) => f.includes("graphql-ws")) && browser.files.some((f) => f.includes("graphql-sse")), "both transports are in");
+    assert.ok(
+      browser.files.some((f) => f.includes("graphql-ws")) && browser.files.some((f) => f.includes("graphql-sse")),
+      "both transports are in",
+    );
     assert.deepEqual(
       browser.files.filter((f) => /node_modules\/ws\//.test(f)),
       [],
@@ -378,6 +441,9 @@ describe("twinspec-client/graphql", () => {
     );
     // The check sees what it looks for: Node's entry does take ws in.
     const node = modules(await bundle("node.ts"));
-    assert.ok(node.files.some((f) => /node_modules\/ws\//.test(f)), "node.ts loads ws");
+    assert.ok(
+      node.files.some((f) => /node_modules\/ws\//.test(f)),
+      "node.ts loads ws",
+    );
   });
 });

@@ -13,7 +13,8 @@ import { proxy } from "../support/http-proxy.js";
 import { perSecond, startServer, type TestServer } from "../support/server.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const npm = (args: string[], cwd: string) =>
+  execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 const CHECK = `import { createRestClient, createGraphqlClient, createRestQueries, CustomerDocument, type ErrorCode } from "twinspec-commerce-client";
 
@@ -69,8 +70,12 @@ describe("the client package, packed and installed in an empty project", functio
 
   it("bundles the runtime and brings none of the server's dependencies", () => {
     const modules = join(dir, "caller/node_modules");
-    assert.ok(existsSync(join(modules, "twinspec-commerce-client/node_modules/twinspec-client/dist/index.js")), "twinspec-client is bundled");
-    for (const server of ["koa", "kysely", "better-sqlite3", "pg", "twinspec", "@koa/router"]) assert.equal(existsSync(join(modules, server)), false, `${server} installed`);
+    assert.ok(
+      existsSync(join(modules, "twinspec-commerce-client/node_modules/twinspec-client/dist/index.js")),
+      "twinspec-client is bundled",
+    );
+    for (const server of ["koa", "kysely", "better-sqlite3", "pg", "twinspec", "@koa/router"])
+      assert.equal(existsSync(join(modules, server)), false, `${server} installed`);
     assert.ok(statSync(tarball).size < 200_000, `${statSync(tarball).size} bytes packed`);
     assert.ok(readdirSync(join(modules, "twinspec-commerce-client/dist")).includes("index.d.ts"));
   });
@@ -80,9 +85,22 @@ describe("the client package, packed and installed in an empty project", functio
     writeFileSync(join(project, "check.ts"), CHECK);
     writeFileSync(
       join(project, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [] }, files: ["check.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          lib: ["es2022", "dom"],
+          types: [],
+        },
+        files: ["check.ts"],
+      }),
     );
-    const tsc = spawnSync(process.execPath, [join(project, "node_modules/typescript/bin/tsc"), "-p", project], { encoding: "utf8" });
+    const tsc = spawnSync(process.execPath, [join(project, "node_modules/typescript/bin/tsc"), "-p", project], {
+      encoding: "utf8",
+    });
     assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
   });
 
@@ -91,7 +109,12 @@ describe("the client package, packed and installed in an empty project", functio
     try {
       writeFileSync(join(dir, "caller/run.mjs"), RUN);
       const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = execFile(process.execPath, ["run.mjs", s.url, p.url, ADMIN_TOKEN], { cwd: join(dir, "caller") }, (error, stdout, stderr) => resolve({ status: error ? 1 : 0, stdout, stderr }));
+        const child = execFile(
+          process.execPath,
+          ["run.mjs", s.url, p.url, ADMIN_TOKEN],
+          { cwd: join(dir, "caller") },
+          (error, stdout, stderr) => resolve({ status: error ? 1 : 0, stdout, stderr }),
+        );
         void child;
       });
       assert.equal(run.status, 0, run.stderr);
@@ -102,7 +125,10 @@ describe("the client package, packed and installed in an empty project", functio
       const ids = result.seen.map((c: { id: string }) => c.id);
       assert.equal(new Set(ids).size, ids.length, "no customer twice");
       assert.equal(result.seen.filter((c: { lastName: string }) => c.lastName === "Packed").length, 12);
-      assert.deepEqual(result.seen.filter((c: { lastName: string }) => c.lastName === "PackedOnce").map((c: { id: string }) => c.id), [result.onceId]);
+      assert.deepEqual(
+        result.seen.filter((c: { lastName: string }) => c.lastName === "PackedOnce").map((c: { id: string }) => c.id),
+        [result.onceId],
+      );
       assert.equal(result.job, "SUCCEEDED");
     } finally {
       await p.close();

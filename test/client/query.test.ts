@@ -28,7 +28,9 @@ describe("TanStack Query options (client package) with @tanstack/query-core", fu
     rest = createRestQueries(api);
     graphql = createGraphqlQueries(createGraphqlClient({ url: `${s.url}/graphql`, token: ADMIN_TOKEN }));
     for (let n = 0; n < 7; n++) {
-      const created = await api.createCustomer({ body: { firstName: `Q${n}`, lastName: "Query", email: `q${n}@example.com` } });
+      const created = await api.createCustomer({
+        body: { firstName: `Q${n}`, lastName: "Query", email: `q${n}@example.com` },
+      });
       if (created.status === 201) customerId = created.body.customerId;
     }
   });
@@ -48,7 +50,10 @@ describe("TanStack Query options (client package) with @tanstack/query-core", fu
     const byGraphql = graphql.queryOptions(CustomerDocument, { customerId });
     assert.equal(byGraphql.queryKey[0], "customers");
     assert.equal((await queryClient.fetchQuery(byGraphql)).customer?.customerId, customerId);
-    await assert.rejects(queryClient.fetchQuery(rest.queryOptions("getCustomer", { path: { customerId: "nobody" } })), (error: { status?: number }) => error.status === 404);
+    await assert.rejects(
+      queryClient.fetchQuery(rest.queryOptions("getCustomer", { path: { customerId: "nobody" } })),
+      (error: { status?: number }) => error.status === 404,
+    );
   });
 
   it("a REST write invalidates that resource's queries of both transports, and only those", async () => {
@@ -58,8 +63,14 @@ describe("TanStack Query options (client package) with @tanstack/query-core", fu
     await queryClient.fetchQuery(byRest);
     await queryClient.fetchQuery(byGraphql);
     await queryClient.fetchQuery(orders).catch(() => undefined);
-    const etag = (await createRestClient({ baseUrl: s.url, token: ADMIN_TOKEN }).getCustomer({ path: { customerId } })).response.headers.get("etag")!;
-    await new MutationObserver(queryClient, rest.mutationOptions("patchCustomer")).mutate({ path: { customerId }, headers: { "If-Match": etag }, body: { lastName: "ByRest" } });
+    const etag = (
+      await createRestClient({ baseUrl: s.url, token: ADMIN_TOKEN }).getCustomer({ path: { customerId } })
+    ).response.headers.get("etag")!;
+    await new MutationObserver(queryClient, rest.mutationOptions("patchCustomer")).mutate({
+      path: { customerId },
+      headers: { "If-Match": etag },
+      body: { lastName: "ByRest" },
+    });
     assert.equal(invalidated(byRest.queryKey), true);
     assert.equal(invalidated(byGraphql.queryKey), true, "the GraphQL query of the same resource");
     assert.equal(invalidated(orders.queryKey), false, "a job's query is not the customer's");
@@ -70,7 +81,10 @@ describe("TanStack Query options (client package) with @tanstack/query-core", fu
     const listed = rest.queryOptions("listCustomerOrders", { path: { customerId } });
     await queryClient.fetchQuery(byRest);
     await queryClient.fetchQuery(listed);
-    const updated = await new MutationObserver(queryClient, graphql.mutationOptions(UpdateCustomerDocument)).mutate({ customerId, input: { lastName: "ByGraphql" } });
+    const updated = await new MutationObserver(queryClient, graphql.mutationOptions(UpdateCustomerDocument)).mutate({
+      customerId,
+      input: { lastName: "ByGraphql" },
+    });
     assert.equal(updated.updateCustomer?.lastName, "ByGraphql");
     assert.equal(invalidated(byRest.queryKey), true);
     assert.equal(invalidated(listed.queryKey), true, "a customer's orders are read under its customer too");
@@ -78,7 +92,9 @@ describe("TanStack Query options (client package) with @tanstack/query-core", fu
   });
 
   it("GraphQL infiniteQueryOptions chain pages by the variables `next` derives from the last one", async () => {
-    const options = graphql.infiniteQueryOptions(CustomersDocument, { first: 3 }, (last) => (last.customers.length === 3 ? { after: last.customers[2].customerId } : undefined));
+    const options = graphql.infiniteQueryOptions(CustomersDocument, { first: 3 }, (last) =>
+      last.customers.length === 3 ? { after: last.customers[2].customerId } : undefined,
+    );
     const observer = new InfiniteQueryObserver(queryClient, options);
     await observer.refetch();
     let result = observer.getCurrentResult();
@@ -90,12 +106,18 @@ describe("TanStack Query options (client package) with @tanstack/query-core", fu
   });
 
   it("infiniteQueryOptions follow the Link header page after page", async () => {
-    const observer = new InfiniteQueryObserver(queryClient, rest.infiniteQueryOptions("listCustomers", { query: { limit: 3 } }));
+    const observer = new InfiniteQueryObserver(
+      queryClient,
+      rest.infiniteQueryOptions("listCustomers", { query: { limit: 3 } }),
+    );
     await observer.refetch();
     let result = observer.getCurrentResult();
     while (result.hasNextPage) result = await observer.fetchNextPage();
     const ids = result.data!.pages.flatMap((page) => page.items.map((c) => c.customerId));
-    assert.ok(ids.length >= 7 && result.data!.pages.length >= 3, `${ids.length} customers on ${result.data!.pages.length} pages`);
+    assert.ok(
+      ids.length >= 7 && result.data!.pages.length >= 3,
+      `${ids.length} customers on ${result.data!.pages.length} pages`,
+    );
     assert.equal(new Set(ids).size, ids.length);
   });
 });

@@ -7,7 +7,11 @@ import { ADMIN_TOKEN } from "../support/auth.js";
 import { proxy } from "../support/http-proxy.js";
 import { perSecond, startServer, type TestServer } from "../support/server.js";
 
-const person = (n: number, tag: string) => ({ firstName: `P${n}`, lastName: tag, email: `${tag.toLowerCase()}-${n}@example.com` });
+const person = (n: number, tag: string) => ({
+  firstName: `P${n}`,
+  lastName: tag,
+  email: `${tag.toLowerCase()}-${n}@example.com`,
+});
 
 describe("REST SDK (client/): contract-aware calls against the real server", function () {
   this.timeout(30_000);
@@ -52,8 +56,13 @@ describe("REST SDK (client/): contract-aware calls against the real server", fun
         return res;
       },
     });
-    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, n) => api.createCustomer({ body: person(n, "Burst") })));
-    assert.deepEqual(outcomes.map((o) => o.status), Array(12).fill(201));
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, n) => api.createCustomer({ body: person(n, "Burst") })),
+    );
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      Array(12).fill(201),
+    );
     assert.ok(statuses.filter((x) => x === 429).length >= 7, `429s met: ${statuses.join(",")}`);
     assert.equal(new Set(outcomes.map((o) => (o.body as { customerId: string }).customerId)).size, 12);
   });
@@ -71,7 +80,10 @@ describe("REST SDK (client/): contract-aware calls against the real server", fun
       assert.equal(posts[1].headers["idempotency-key"], posts[0].headers["idempotency-key"]);
       await sleepToNextSecond();
       const all: string[] = [];
-      for await (const c of createRestClient({ baseUrl: s.url, token: ADMIN_TOKEN }).paginate("listCustomers", { query: { limit: 100 } })) if (c.lastName === "Once") all.push(c.customerId);
+      for await (const c of createRestClient({ baseUrl: s.url, token: ADMIN_TOKEN }).paginate("listCustomers", {
+        query: { limit: 100 },
+      }))
+        if (c.lastName === "Once") all.push(c.customerId);
       assert.deepEqual(all, [(created.body as { customerId: string }).customerId]);
     } finally {
       await p.close();
@@ -82,7 +94,11 @@ describe("REST SDK (client/): contract-aware calls against the real server", fun
     const p = await proxy(s.url, () => "503");
     try {
       const api = createRestClient({ baseUrl: p.url, token: ADMIN_TOKEN });
-      const patched = await api.patchCustomer({ path: { customerId: "any" }, headers: { "If-Match": '"x"' }, body: { lastName: "No" } });
+      const patched = await api.patchCustomer({
+        path: { customerId: "any" },
+        headers: { "If-Match": '"x"' },
+        body: { lastName: "No" },
+      });
       assert.equal(patched.status, 503);
       assert.equal(p.seen.length, 1);
       const read = await api.getCustomer({ path: { customerId: "any" } }, { retry: { attempts: 3, baseDelay: 10 } });
@@ -139,12 +155,20 @@ describe("REST SDK (client/): contract-aware calls against the real server", fun
     const byPages: string[] = [];
     const links: boolean[] = [];
     type Page = Awaited<ReturnType<typeof api.listCustomers>>;
-    for (let page: Page | undefined = await api.listCustomers({ query: { limit: 5 } }); page; page = await api.nextPage(page)) {
+    for (
+      let page: Page | undefined = await api.listCustomers({ query: { limit: 5 } });
+      page;
+      page = await api.nextPage(page)
+    ) {
       assert.equal(page.status, 200);
       if (page.status === 200) byPages.push(...page.body.items.map((c) => c.customerId));
       if (page.status === 200) links.push(page.headers.Link !== undefined);
     }
-    assert.deepEqual(links, [...Array(links.length - 1).fill(true), false], "every page but the last names the next, as a typed header");
+    assert.deepEqual(
+      links,
+      [...Array(links.length - 1).fill(true), false],
+      "every page but the last names the next, as a typed header",
+    );
     assert.deepEqual(byPages, ids);
   });
 
@@ -154,7 +178,10 @@ describe("REST SDK (client/): contract-aware calls against the real server", fun
     const customer = await api.createCustomer({ body: person(1, "Checkout") });
     assert.equal(customer.status, 201);
     const customerId = (customer.body as { customerId: string }).customerId;
-    const cart = await api.createCart({ path: { customerId }, body: { items: [{ sku: "BOOK-1", quantity: 2, unitPrice: 12.5 }] } });
+    const cart = await api.createCart({
+      path: { customerId },
+      body: { items: [{ sku: "BOOK-1", quantity: 2, unitPrice: 12.5 }] },
+    });
     assert.equal(cart.status, 201);
     const accepted = await api.checkoutCart({ path: { cartId: (cart.body as { cartId: string }).cartId } });
     assert.equal(accepted.status, 202);

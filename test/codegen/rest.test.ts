@@ -24,12 +24,18 @@ describe("compileInWorker (large documents)", function () {
 
 describe("generateRest: openapi-typescript's WithRequired", () => {
   it("passes over required keys a member's type does not have, so the output compiles (plaid.com)", async () => {
-    const files = await generateRest("packages/twinspec-dev/test/fixtures/lenient/required-union.yaml", "out", "twinspec/runtime");
+    const files = await generateRest(
+      "packages/twinspec-dev/test/fixtures/lenient/required-union.yaml",
+      "out",
+      "twinspec/runtime",
+    );
     const types = files.find((f) => f.path === "out/openapi.ts")!.content;
     assert.match(types, /WithRequired<components\["schemas"\]\["Error"\], "code">/);
-    assert.match(types, /type WithRequired<T, K extends PropertyKey> = T & \{\n {4}\[P in K & keyof T\]-\?: T\[P\];\n\};/);
+    assert.match(
+      types,
+      /type WithRequired<T, K extends PropertyKey> = T & \{\n {4}\[P in K & keyof T\]-\?: T\[P\];\n\};/,
+    );
     const check = createChecker()(new Map([["doc", new Map(files.map((f) => [resolve(f.path), f.content]))]]));
     assert.deepEqual(check.get("doc")!.errors, []);
   });
 });
-

@@ -27,7 +27,8 @@ describe(`checkout jobs on ${testDatabaseKind()}`, function () {
     queues.push(qa, qb);
     const customer = await a.customers.create({ firstName: "A", lastName: "B", email: "jobs@example.com" });
     const carts = [];
-    for (let i = 0; i < 100; i++) carts.push(await a.carts.create(customer.customerId, { items: [{ sku: `s${i}`, quantity: 1, unitPrice: i }] }));
+    for (let i = 0; i < 100; i++)
+      carts.push(await a.carts.create(customer.customerId, { items: [{ sku: `s${i}`, quantity: 1, unitPrice: i }] }));
     const jobs = await Promise.all(carts.map((cart, i) => (i % 2 ? a : b).carts.checkout(cart.cartId)));
     qa.start();
     qb.start();
@@ -36,8 +37,10 @@ describe(`checkout jobs on ${testDatabaseKind()}`, function () {
     assert.equal(orders.length, 100);
     assert.deepEqual(orders.map((o) => JSON.parse(o.items)[0].sku).sort(), carts.map((_, i) => `s${i}`).sort());
     const attempts = await first.db.selectFrom("jobs").select("attempts").execute();
-    assert.ok(attempts.every((j) => j.attempts === 1), "no job was claimed twice");
+    assert.ok(
+      attempts.every((j) => j.attempts === 1),
+      "no job was claimed twice",
+    );
     assert.equal(jobs.length, 100);
   });
-
 });

@@ -28,7 +28,8 @@ describe(`domain under concurrency on ${testDatabaseKind()}`, function () {
     await store.close();
     await database.drop();
   });
-  const customer = (n: number | string) => services.customers.create({ firstName: "A", lastName: "B", email: `s${n}@example.com` });
+  const customer = (n: number | string) =>
+    services.customers.create({ firstName: "A", lastName: "B", email: `s${n}@example.com` });
 
   it("the same customer created twice is two customers (POST creates each time)", async () => {
     const a = await customer("same");
@@ -43,15 +44,21 @@ describe(`domain under concurrency on ${testDatabaseKind()}`, function () {
     await queue.stop();
     const results = await Promise.allSettled(Array.from({ length: 10 }, () => services.carts.checkout(cart.cartId)));
     assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
-    for (const r of results) if (r.status === "rejected") assert.ok(r.reason instanceof ConflictError, String(r.reason));
-    const { n } = await store.db.selectFrom("jobs").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    for (const r of results)
+      if (r.status === "rejected") assert.ok(r.reason instanceof ConflictError, String(r.reason));
+    const { n } = await store.db
+      .selectFrom("jobs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     assert.equal(n, 1);
   });
 
   it("10 unconditional status changes at once: each sees the one before (no 412 without If-Match), one event", async () => {
     const c = await customer(3);
     const order = await services.orders.place(c.customerId, { items: [{ sku: "x", quantity: 1, unitPrice: 1 }] });
-    const results = await Promise.all(Array.from({ length: 10 }, () => services.orders.changeStatus(order.orderId, "PAID")));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => services.orders.changeStatus(order.orderId, "PAID")),
+    );
     assert.ok(results.every((o) => o.status === "PAID" && o.version === 2));
     assert.deepEqual(events, [`${order.orderId}:PAID`]);
   });
@@ -60,15 +67,27 @@ describe(`domain under concurrency on ${testDatabaseKind()}`, function () {
     const from = await customer(4);
     const into = await customer(5);
     const placing = Array.from({ length: 20 }, (_, i) =>
-      new Promise((r) => setTimeout(r, i)).then(() => services.orders.place(from.customerId, { items: [{ sku: `s${i}`, quantity: 1, unitPrice: 1 }] })),
+      new Promise((r) => setTimeout(r, i)).then(() =>
+        services.orders.place(from.customerId, { items: [{ sku: `s${i}`, quantity: 1, unitPrice: 1 }] }),
+      ),
     );
-    const merging = new Promise((r) => setTimeout(r, 8)).then(() => services.customers.merge(from.customerId, into.customerId));
+    const merging = new Promise((r) => setTimeout(r, 8)).then(() =>
+      services.customers.merge(from.customerId, into.customerId),
+    );
     const placed = await Promise.allSettled(placing);
     await merging;
     for (const r of placed) if (r.status === "rejected") assert.ok(r.reason instanceof MovedError, String(r.reason));
-    const left = await store.db.selectFrom("orders").select("order_id").where("customer_id", "=", from.customerId).execute();
+    const left = await store.db
+      .selectFrom("orders")
+      .select("order_id")
+      .where("customer_id", "=", from.customerId)
+      .execute();
     assert.deepEqual(left, []);
-    const moved = await store.db.selectFrom("orders").select("order_id").where("customer_id", "=", into.customerId).execute();
+    const moved = await store.db
+      .selectFrom("orders")
+      .select("order_id")
+      .where("customer_id", "=", into.customerId)
+      .execute();
     assert.equal(moved.length, placed.filter((r) => r.status === "fulfilled").length);
   });
 });

@@ -36,7 +36,14 @@ const row: Row = { id: "m1", first_name: 'A "quoted" name', "odd-column": "x", c
 describe("projections (src/domain/projection.ts)", () => {
   it("maps every field, in the readers' order, from a row and from its values", () => {
     const all = project();
-    const expected = { modelId: "m1", firstName: 'A "quoted" name', odd: "x", count: 21, doubled: 42, tags: ["a", "b"] };
+    const expected = {
+      modelId: "m1",
+      firstName: 'A "quoted" name',
+      odd: "x",
+      count: 21,
+      doubled: 42,
+      tags: ["a", "b"],
+    };
     assert.deepEqual(all.columns, ["id", "first_name", "odd-column", "count", "tags"]);
     assert.deepEqual(all.map(row), expected);
     assert.deepEqual(Object.keys(all.map(row)), Object.keys(expected));

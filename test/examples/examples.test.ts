@@ -26,7 +26,11 @@ describe("examples/ against a real server", () => {
   });
 
   it("examples/rest.ts: a checkout's 202 followed by waitFor to its job's end", async () => {
-    const customer = await call(`${server.url}/customers`, { method: "POST", json: { firstName: "Job", lastName: "Runner", email: "job@example.com" }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const customer = await call(`${server.url}/customers`, {
+      method: "POST",
+      json: { firstName: "Job", lastName: "Runner", email: "job@example.com" },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const job = await checkoutExample(server.url, ADMIN_TOKEN, customer.json.customerId);
     assert.equal(job.status, "SUCCEEDED");
   });
@@ -43,7 +47,10 @@ describe("examples/ against a real server", () => {
 
   it("examples/graphql.ts: a subscription over graphql-ws sees each status change of the customer's order", async () => {
     const { received } = await subscriptionExample(`${server.url}/graphql`, ADMIN_TOKEN);
-    assert.deepEqual(received.map((e) => e.status), ["PAID", "SHIPPED"]);
+    assert.deepEqual(
+      received.map((e) => e.status),
+      ["PAID", "SHIPPED"],
+    );
     for (const e of received) assert.ok(!Number.isNaN(Date.parse(e.sentAt)), e.sentAt);
   });
 });

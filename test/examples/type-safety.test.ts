@@ -20,11 +20,16 @@ describe("type tests (examples/type-safety.ts)", function () {
   let found: Map<number, string[]>;
 
   before(() => {
-    const config = ts.getParsedCommandLineOfConfigFile("tsconfig.json", {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+    const config = ts.getParsedCommandLineOfConfigFile(
+      "tsconfig.json",
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+    )!;
     const host = ts.createCompilerHost(config.options);
     const read = host.readFile.bind(host);
     // Same text, line for line, with the directives turned into plain comments.
-    host.readFile = (name) => (resolve(name) === FILE ? source.replace(/@ts-expect-error/g, "expect-error") : read(name));
+    host.readFile = (name) =>
+      resolve(name) === FILE ? source.replace(/@ts-expect-error/g, "expect-error") : read(name);
     const program = ts.createProgram([FILE], config.options, host);
     found = new Map();
     for (const d of ts.getPreEmitDiagnostics(program, program.getSourceFile(FILE))) {
@@ -40,7 +45,10 @@ describe("type tests (examples/type-safety.ts)", function () {
   for (const { line, fragment, code } of expected) {
     it(`refuses \`${code}\`: ${fragment}`, () => {
       const messages = found.get(line) ?? [];
-      assert.ok(messages.some((m) => m.includes(fragment)), `line ${line + 1}: expected "${fragment}", got:\n${messages.join("\n") || "(compiles)"}`);
+      assert.ok(
+        messages.some((m) => m.includes(fragment)),
+        `line ${line + 1}: expected "${fragment}", got:\n${messages.join("\n") || "(compiles)"}`,
+      );
     });
   }
 

@@ -19,7 +19,16 @@ import { startServer, type TestServer } from "../support/server.js";
 import { until } from "../support/wait.js";
 
 const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 /** The longest any one wait for the page may take. */
 const WAIT = 10_000;
 const CUSTOMERS = 25;
@@ -66,20 +75,45 @@ describe("examples/web: the client package in a web page", function () {
   });
 
   it("bundles for the browser: the client's browser entry, nothing of Node (no `ws`); logs its size", () => {
-    console.log(`      examples/web bundle: ${built.bytes} bytes, ${built.gzipBytes} gzipped (${built.inputs.length} source files)`);
+    console.log(
+      `      examples/web bundle: ${built.bytes} bytes, ${built.gzipBytes} gzipped (${built.inputs.length} source files)`,
+    );
     assert.ok(built.bytes > 0 && built.gzipBytes < built.bytes);
-    assert.deepEqual(built.inputs.filter((input) => /(^|\/)node_modules\/ws\//.test(input) || input.startsWith("node:")), []);
-    assert.ok(built.inputs.some((input) => input.endsWith("twinspec-client/src/graphql/browser.ts")), "the GraphQL client's browser entry");
-    assert.ok(!built.inputs.some((input) => input.endsWith("twinspec-client/src/graphql/node.ts")), "not its Node entry");
+    assert.deepEqual(
+      built.inputs.filter((input) => /(^|\/)node_modules\/ws\//.test(input) || input.startsWith("node:")),
+      [],
+    );
+    assert.ok(
+      built.inputs.some((input) => input.endsWith("twinspec-client/src/graphql/browser.ts")),
+      "the GraphQL client's browser entry",
+    );
+    assert.ok(
+      !built.inputs.some((input) => input.endsWith("twinspec-client/src/graphql/node.ts")),
+      "not its Node entry",
+    );
   });
 
   it("main.ts type-checks against the client package as the bundle resolves it (examples/web/tsconfig.json: DOM)", () => {
     const configFile = fileURLToPath(new URL("../../examples/web/tsconfig.json", import.meta.url));
-    const config = ts.getParsedCommandLineOfConfigFile(configFile, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, "\n")) });
+    const config = ts.getParsedCommandLineOfConfigFile(
+      configFile,
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+      },
+    );
     assert.ok(config);
     const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
     const diagnostics = ts.getPreEmitDiagnostics(program);
-    assert.equal(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ts.sys.getCurrentDirectory(), getNewLine: () => "\n" }), "");
+    assert.equal(
+      ts.formatDiagnostics(diagnostics, {
+        getCanonicalFileName: (f) => f,
+        getCurrentDirectory: () => ts.sys.getCurrentDirectory(),
+        getNewLine: () => "\n",
+      }),
+      "",
+    );
   });
 
   describe("in Chromium, against a real server", () => {
@@ -99,9 +133,12 @@ describe("examples/web: the client package in a web page", function () {
       server = await startServer({ corsOrigins: [pageOrigin] });
       api = createRestClient({ baseUrl: server.url, token: ADMIN_TOKEN });
       for (let i = 1; i <= CUSTOMERS; i++) {
-        const created = await api.createCustomer({ body: { firstName: `First${i}`, lastName: `Last${i}`, email: `web${i}@example.com` } });
+        const created = await api.createCustomer({
+          body: { firstName: `First${i}`, lastName: `Last${i}`, email: `web${i}@example.com` },
+        });
         assert.equal(created.status, 201);
-        if (created.status === 201) seeded.set(created.body.customerId, `${created.body.firstName} ${created.body.lastName}`);
+        if (created.status === 201)
+          seeded.set(created.body.customerId, `${created.body.firstName} ${created.body.lastName}`);
       }
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
     });
@@ -127,12 +164,16 @@ describe("examples/web: the client package in a web page", function () {
       page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
       const query = new URLSearchParams({ api: server!.url, token: ADMIN_TOKEN, limit: String(PAGE_SIZE), ...extra });
       await page.goto(`${pageOrigin}/index.html?${query}`, { timeout: WAIT });
-      await page.getByTestId("page-number").filter({ hasText: /^page 1$/ }).waitFor();
+      await page
+        .getByTestId("page-number")
+        .filter({ hasText: /^page 1$/ })
+        .waitFor();
       return { page, errors };
     }
 
     /** The console errors beyond those expected: Chromium logs each response it sees with an error status. */
-    const unexpected = (errors: string[], ...expected: RegExp[]) => errors.filter((e) => !expected.some((pattern) => pattern.test(e)));
+    const unexpected = (errors: string[], ...expected: RegExp[]) =>
+      errors.filter((e) => !expected.some((pattern) => pattern.test(e)));
 
     /** Opens the first customer of the first page in the editor (which also subscribes to its orders); its id. */
     async function openFirstCustomer(page: Page): Promise<string> {
@@ -151,9 +192,16 @@ describe("examples/web: the client package in a web page", function () {
         const sizes: number[] = [];
         for (let n = 1; ; n++) {
           assert.ok(n <= Math.ceil(CUSTOMERS / PAGE_SIZE), `more pages than ${CUSTOMERS} customers make`);
-          await page.getByTestId("page-number").filter({ hasText: new RegExp(`^page ${n}$`) }).waitFor();
+          await page
+            .getByTestId("page-number")
+            .filter({ hasText: new RegExp(`^page ${n}$`) })
+            .waitFor();
           // The page number and the list change in the same task: what is read here is page n.
-          const items = await page.getByTestId("customer").evaluateAll((elements) => elements.map((e) => ({ id: e.getAttribute("data-id") ?? "", name: e.textContent ?? "" })));
+          const items = await page
+            .getByTestId("customer")
+            .evaluateAll((elements) =>
+              elements.map((e) => ({ id: e.getAttribute("data-id") ?? "", name: e.textContent ?? "" })),
+            );
           sizes.push(items.length);
           shown.push(...items);
           const next = page.getByTestId("next-page");
@@ -185,7 +233,11 @@ describe("examples/web: the client package in a web page", function () {
 
         // Someone else changes the customer over REST after the page read it (the page holds the ETag of its save).
         assert.equal(saved.status, 200);
-        const other = await api.patchCustomer({ path: { customerId }, headers: { "If-Match": saved.status === 200 ? saved.headers.ETag : "" }, body: { firstName: "Augusta" } });
+        const other = await api.patchCustomer({
+          path: { customerId },
+          headers: { "If-Match": saved.status === 200 ? saved.headers.ETag : "" },
+          body: { firstName: "Augusta" },
+        });
         assert.equal(other.status, 200);
 
         // The page's save is now of a stale copy: 412, and the user sees it.
@@ -197,7 +249,10 @@ describe("examples/web: the client package in a web page", function () {
 
         // The other writer's change stands; the stale one was not applied.
         const after = await api.getCustomer({ path: { customerId } });
-        assert.deepEqual(after.status === 200 && { firstName: after.body.firstName, lastName: after.body.lastName }, { firstName: "Augusta", lastName: "Byron" });
+        assert.deepEqual(after.status === 200 && { firstName: after.body.firstName, lastName: after.body.lastName }, {
+          firstName: "Augusta",
+          lastName: "Byron",
+        });
         assert.deepEqual(unexpected(errors, /status of 412 \(Precondition Failed\)/), []);
       } finally {
         await page.close();
@@ -214,11 +269,15 @@ describe("examples/web: the client package in a web page", function () {
         const streams: string[] = [];
         page.on("websocket", (socket) => sockets.push(socket.url()));
         page.on("request", (request) => {
-          if (new URL(request.url()).pathname === "/graphql/stream" && request.method() !== "OPTIONS") streams.push(request.url());
+          if (new URL(request.url()).pathname === "/graphql/stream" && request.method() !== "OPTIONS")
+            streams.push(request.url());
         });
         try {
           const customerId = await openFirstCustomer(page);
-          await page.getByTestId("live-state").filter({ hasText: transport === "ws" ? "WebSocket" : "Server-Sent Events" }).waitFor();
+          await page
+            .getByTestId("live-state")
+            .filter({ hasText: transport === "ws" ? "WebSocket" : "Server-Sent Events" })
+            .waitFor();
           // The subscription is live once the server holds its listener: only then can the page hear a change.
           await until(() => listeners() === 1, `the page's subscription over ${transport} to reach the server`, WAIT);
 
@@ -230,17 +289,31 @@ describe("examples/web: the client package in a web page", function () {
             assert.equal(moved.status, 200);
           }
 
-          await page.locator(`[data-testid="order-event"][data-order-id="${orderId}"][data-status="SHIPPED"]`).waitFor();
-          const shown = await page.getByTestId("order-event").evaluateAll((elements) => elements.map((e) => `${e.getAttribute("data-order-id")} ${e.getAttribute("data-status")}`));
+          await page
+            .locator(`[data-testid="order-event"][data-order-id="${orderId}"][data-status="SHIPPED"]`)
+            .waitFor();
+          const shown = await page
+            .getByTestId("order-event")
+            .evaluateAll((elements) =>
+              elements.map((e) => `${e.getAttribute("data-order-id")} ${e.getAttribute("data-status")}`),
+            );
           assert.deepEqual(shown, [`${orderId} PAID`, `${orderId} SHIPPED`]);
-          if (transport === "ws") assert.deepEqual({ sockets, streams }, { sockets: [`${server!.url.replace(/^http/, "ws")}/graphql`], streams: [] });
+          if (transport === "ws")
+            assert.deepEqual(
+              { sockets, streams },
+              { sockets: [`${server!.url.replace(/^http/, "ws")}/graphql`], streams: [] },
+            );
           else assert.deepEqual({ sockets, streams }, { sockets: [], streams: [`${server!.url}/graphql/stream`] });
           assert.deepEqual(unexpected(errors), []);
         } finally {
           await page.close();
         }
         // Closing the page ends its subscription on the server too.
-        await until(() => listeners() === 0, `the closed page's subscription over ${transport} to end on the server`, WAIT);
+        await until(
+          () => listeners() === 0,
+          `the closed page's subscription over ${transport} to end on the server`,
+          WAIT,
+        );
       });
     }
   });

@@ -32,7 +32,10 @@ function writers(base: string, n: number) {
   const loops = Array.from({ length: n }, async () => {
     while (!stopped) {
       const started = Date.now();
-      const res = await call(`${base}/customers`, { method: "POST", json: { ...ada, email: `w${seq++}-${started}@example.com` } });
+      const res = await call(`${base}/customers`, {
+        method: "POST",
+        json: { ...ada, email: `w${seq++}-${started}@example.com` },
+      });
       answers.push({ status: res.status, ms: Date.now() - started, at: started, id: res.json?.customerId });
       if (res.status === 503) await sleep(20); // a real client would honour Retry-After; keep the test's loop gentle
     }
@@ -52,7 +55,10 @@ function writers(base: string, n: number) {
     const target = new URL(testPostgresUrl());
     proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
     // The probe's defaults (250 ms / 500 ms) stay within 1 s too; shorter here so a loaded machine keeps the margin.
-    a = await startServer({ database: { ...database, url: proxy.url(database.url) }, store: { availability: { pingMs: 100, pingTimeoutMs: 400 } } });
+    a = await startServer({
+      database: { ...database, url: proxy.url(database.url) },
+      store: { availability: { pingMs: 100, pingTimeoutMs: 400 } },
+    });
     b = await startServer({ database });
   });
   afterEach(async () => {
@@ -66,9 +72,17 @@ function writers(base: string, n: number) {
   for (const how of ["refuse", "blackhole"] satisfies Cut[]) {
     it(`${how}: 503 + Retry-After within 1 s for every operation while cut; recovers by itself; no acknowledged write lost`, async () => {
       const { owner, ids } = await newWorld(a.url);
-      const ws = createWsClient({ url: `${a.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      const ws = createWsClient({
+        url: `${a.url.replace("http", "ws")}/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
       const heard: string[] = [];
-      const subscription = ws.iterate<{ orderStatusChanged: { orderId: string; status: string } }>({ query: SUBSCRIBE, variables: { c: owner } });
+      const subscription = ws.iterate<{ orderStatusChanged: { orderId: string; status: string } }>({
+        query: SUBSCRIBE,
+        variables: { c: owner },
+      });
       const listening = (async () => {
         for await (const result of subscription) heard.push(result.data!.orderStatusChanged.status);
       })();
@@ -92,10 +106,17 @@ function writers(base: string, n: number) {
       }
       for (const [query, variables] of [
         [`{ customers(first: 5) { customerId } }`, {}],
-        [`mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customerId } }`, { i: { ...ada, email: "gql-down@example.com" } }],
+        [
+          `mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customerId } }`,
+          { i: { ...ada, email: "gql-down@example.com" } },
+        ],
       ] as const) {
         const res = await gql(a.url, query, variables);
-        assert.deepEqual(res.json.errors.map((e: { extensions: { code: string } }) => e.extensions.code), ["SERVICE_UNAVAILABLE"], res.text);
+        assert.deepEqual(
+          res.json.errors.map((e: { extensions: { code: string } }) => e.extensions.code),
+          ["SERVICE_UNAVAILABLE"],
+          res.text,
+        );
         assert.match(res.headers.get("retry-after") ?? "", /^\d+$/);
       }
       const ready = await call(`${a.url}/readyz`);
@@ -104,17 +125,27 @@ function writers(base: string, n: number) {
       assert.equal((await call(`${a.url}/healthz`)).status, 200, "the process itself is alive");
       // B, on its own connections, never noticed.
       assert.equal((await call(`${b.url}/customers/${ids.customerId}`)).status, 200);
-      await until("writers to meet the outage", () => load.answers.filter((x) => x.at > cutAt && x.status === 503).length >= 10);
+      await until(
+        "writers to meet the outage",
+        () => load.answers.filter((x) => x.at > cutAt && x.status === 503).length >= 10,
+      );
 
       await proxy.restore();
       const restoredAt = Date.now();
       await until("A to be ready again", async () => (await call(`${a.url}/readyz`)).status === 200);
       const recoveredMs = Date.now() - restoredAt;
-      await until("writes after the outage", () => load.answers.filter((x) => x.at > restoredAt + recoveredMs && x.status === 201).length >= 20);
+      await until(
+        "writes after the outage",
+        () => load.answers.filter((x) => x.at > restoredAt + recoveredMs && x.status === 201).length >= 20,
+      );
       await load.stop();
 
       // Subscriptions on A hear a change made through B: A listens again.
-      const patched = await call(`${b.url}/orders/${ids.orderId}`, { method: "PATCH", body: '{"status":"PAID"}', headers: { "content-type": "application/merge-patch+json" } });
+      const patched = await call(`${b.url}/orders/${ids.orderId}`, {
+        method: "PATCH",
+        body: '{"status":"PAID"}',
+        headers: { "content-type": "application/merge-patch+json" },
+      });
       assert.equal(patched.status, 200, patched.text);
       await until("A's subscriber to hear B's change", () => heard.includes("PAID"));
       await ws.dispose();
@@ -127,7 +158,9 @@ function writers(base: string, n: number) {
       // Every write acknowledged (before, during or after the cut) is in the database, read through B.
       const acknowledged = load.answers.filter((x) => x.status === 201).map((x) => x.id!);
       for (const id of acknowledged) assert.equal((await call(`${b.url}/customers/${id}`)).status, 200, id);
-      console.log(`      ${how}: ${acknowledged.length} writes acknowledged, ${load.answers.filter((x) => x.status === 503).length} × 503 (slowest ${Math.max(...load.answers.filter((x) => x.status === 503).map((x) => x.ms))} ms); ready again ${recoveredMs} ms after restore`);
+      console.log(
+        `      ${how}: ${acknowledged.length} writes acknowledged, ${load.answers.filter((x) => x.status === 503).length} × 503 (slowest ${Math.max(...load.answers.filter((x) => x.status === 503).map((x) => x.ms))} ms); ready again ${recoveredMs} ms after restore`,
+      );
     });
   }
 });

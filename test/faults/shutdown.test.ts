@@ -29,7 +29,14 @@ interface Outcome {
 function send(agent: http.Agent, url: URL, method: string, path: string, body?: string): Promise<Outcome> {
   return new Promise((resolve) => {
     const req = http.request(
-      { agent, host: url.hostname, port: url.port, method, path, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { "content-type": "application/json" } : {}) } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { "content-type": "application/json" } : {}) },
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -43,7 +50,9 @@ function send(agent: http.Agent, url: URL, method: string, path: string, body?: 
           }
           resolve({ reused: req.reusedSocket, status: res.statusCode, connection: res.headers.connection, id });
         });
-        res.on("error", (e: NodeJS.ErrnoException) => resolve({ reused: req.reusedSocket, error: e.code ?? e.message }));
+        res.on("error", (e: NodeJS.ErrnoException) =>
+          resolve({ reused: req.reusedSocket, error: e.code ?? e.message }),
+        );
       },
     );
     req.on("error", (e: NodeJS.ErrnoException) => resolve({ reused: req.reusedSocket, error: e.code ?? e.message }));
@@ -59,7 +68,11 @@ describe("shutdown under load (SIGTERM with 200 busy connections)", function () 
 
   it("answers every accepted request, refuses new connections, closes subscriptions properly, exits 0 within SHUTDOWN_GRACE_MS", async () => {
     const graceMs = 8_000;
-    const server = await startProcess({ DATABASE_URL: database.url, SHUTDOWN_GRACE_MS: String(graceMs), NODE_ENV: "production"});
+    const server = await startProcess({
+      DATABASE_URL: database.url,
+      SHUTDOWN_GRACE_MS: String(graceMs),
+      NODE_ENV: "production",
+    });
     const url = new URL(server.url);
     try {
       const customer = (await call(`${server.url}/customers`, { method: "POST", json: ada })).json.customerId as string;
@@ -86,7 +99,11 @@ describe("shutdown under load (SIGTERM with 200 busy connections)", function () 
       const sseEnds = Array.from({ length: 2 }, async () => {
         const res = await fetch(`${server.url}/graphql/stream`, {
           method: "POST",
-          headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${ADMIN_TOKEN}` },
+          headers: {
+            "content-type": "application/json",
+            accept: "text/event-stream",
+            authorization: `Bearer ${ADMIN_TOKEN}`,
+          },
           body: JSON.stringify({ query: SUBSCRIBE, variables: { c: customer } }),
         });
         return res.text(); // resolves when the server ends the stream
@@ -105,7 +122,13 @@ describe("shutdown under load (SIGTERM with 200 busy connections)", function () 
             ? send(agent, url, "POST", "/customers", JSON.stringify({ ...ada, email: `load-${w}-${i}@example.com` }))
             : kind === 1
               ? send(agent, url, "GET", `/customers/${customer}`)
-              : send(agent, url, "POST", "/graphql", JSON.stringify({ query: `{ customer(customerId: "${customer}") { email } }` })));
+              : send(
+                  agent,
+                  url,
+                  "POST",
+                  "/graphql",
+                  JSON.stringify({ query: `{ customer(customerId: "${customer}") { email } }` }),
+                ));
           outcomes.push(outcome);
           if (signalled) afterSignal.push(outcome);
           // A fresh connection refused: the server has stopped listening; this worker is done (so is one whose
@@ -145,10 +168,20 @@ describe("shutdown under load (SIGTERM with 200 busy connections)", function () 
       assert.ok(exitMs < graceMs, `exited ${exitMs} ms after SIGTERM`);
       assert.deepEqual(cutOff, [], "no request on an accepted connection was left without its answer");
       assert.deepEqual(notReal, [], "every answer is the real one");
-      assert.ok(afterSignal.some((o) => o.status && o.connection === "close"), "requests answered during the drain say Connection: close");
-      assert.deepEqual([ready.reused, ready.status, ready.connection], [true, 503, "close"], "/readyz: 503 while stopping");
+      assert.ok(
+        afterSignal.some((o) => o.status && o.connection === "close"),
+        "requests answered during the drain say Connection: close",
+      );
+      assert.deepEqual(
+        [ready.reused, ready.status, ready.connection],
+        [true, 503, "close"],
+        "/readyz: 503 while stopping",
+      );
       assert.equal(refused.length, 200, "every worker ended on a refused new connection");
-      assert.ok(refused.every((o) => o.error === "ECONNREFUSED" || o.error === "ECONNRESET"), "refused, not hung");
+      assert.ok(
+        refused.every((o) => o.error === "ECONNREFUSED" || o.error === "ECONNRESET"),
+        "refused, not hung",
+      );
 
       for (const end of await Promise.all(wsEnds)) assert.deepEqual(end, { how: "completed", code: 1001 });
       for (const text of await Promise.all(sseEnds)) assert.match(text, /event: complete\n/);
@@ -156,10 +189,15 @@ describe("shutdown under load (SIGTERM with 200 busy connections)", function () 
       // Every acknowledged write is in the database.
       const store = await openStore(database.url);
       try {
-        const stored = new Set((await store.db.selectFrom("customers").select("customer_id").execute()).map((r) => r.customer_id));
+        const stored = new Set(
+          (await store.db.selectFrom("customers").select("customer_id").execute()).map((r) => r.customer_id),
+        );
         const acknowledged = answered.filter((o) => o.status === 201).map((o) => o.id!);
         assert.ok(acknowledged.length > 100);
-        assert.deepEqual(acknowledged.filter((id) => !stored.has(id)), []);
+        assert.deepEqual(
+          acknowledged.filter((id) => !stored.has(id)),
+          [],
+        );
       } finally {
         await store.close();
       }

@@ -12,7 +12,8 @@ import { ada, call, gql, startServer, type TestServer } from "../support/server.
   beforeEach(async () => (s = await startServer()));
   afterEach(() => s.close());
 
-  const pragma = async (statement: string) => (await sql.raw(`pragma ${statement}`).execute(s.store.db)).rows[0] as Record<string, number>;
+  const pragma = async (statement: string) =>
+    (await sql.raw(`pragma ${statement}`).execute(s.store.db)).rows[0] as Record<string, number>;
 
   it("writes answer 503 + Retry-After (REST) and SERVICE_UNAVAILABLE (GraphQL); reads go on; room again → writes succeed", async () => {
     const { page_count } = await pragma("page_count");
@@ -20,7 +21,10 @@ import { ada, call, gql, startServer, type TestServer } from "../support/server.
     const acknowledged: string[] = [];
     let full: Awaited<ReturnType<typeof call>> | undefined;
     for (let i = 0; i < 1_000 && !full; i++) {
-      const res = await call(`${s.url}/customers`, { method: "POST", json: { ...ada, email: `full-${i}@example.com` } });
+      const res = await call(`${s.url}/customers`, {
+        method: "POST",
+        json: { ...ada, email: `full-${i}@example.com` },
+      });
       if (res.status === 201) acknowledged.push(res.json.customerId);
       else full = res;
     }
@@ -31,14 +35,22 @@ import { ada, call, gql, startServer, type TestServer } from "../support/server.
     assert.equal(full.json.type, "urn:twinspec:problem:unavailable");
     assert.doesNotMatch(full.text, /SQLITE|disk|page/i, "what the database said stays in the log");
 
-    const mutation = await gql(s.url, `mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customerId } }`, { i: { ...ada, email: "full-gql@example.com" } });
+    const mutation = await gql(
+      s.url,
+      `mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customerId } }`,
+      { i: { ...ada, email: "full-gql@example.com" } },
+    );
     assert.equal(mutation.json.errors[0].extensions.code, "SERVICE_UNAVAILABLE", mutation.text);
     assert.match(mutation.headers.get("retry-after") ?? "", /^\d+$/);
     assert.equal((await call(`${s.url}/customers/${acknowledged[0]}`)).status, 200, "reads need no room");
 
     await pragma(`max_page_count = ${page_count * 100}`);
-    const after = await call(`${s.url}/customers`, { method: "POST", json: { ...ada, email: "room-again@example.com" } });
+    const after = await call(`${s.url}/customers`, {
+      method: "POST",
+      json: { ...ada, email: "room-again@example.com" },
+    });
     assert.equal(after.status, 201, after.text);
-    for (const id of [...acknowledged, after.json.customerId]) assert.equal((await call(`${s.url}/customers/${id}`)).status, 200, id);
+    for (const id of [...acknowledged, after.json.customerId])
+      assert.equal((await call(`${s.url}/customers/${id}`)).status, 200, id);
   });
 });

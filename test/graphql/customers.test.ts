@@ -23,7 +23,11 @@ describe("GraphQL customers", () => {
   it("createCustomer returns exactly the selected fields; customer() reads it back", async () => {
     const created = await create();
     assert.deepEqual(Object.keys(created), ["customerId", "firstName", "lastName", "email", "createdAt"]);
-    const res = await gql(s.url, `query($id: ID!) { customer(customerId: $id) { firstName email orders { orderId } carts { cartId } } }`, { id: created.customerId });
+    const res = await gql(
+      s.url,
+      `query($id: ID!) { customer(customerId: $id) { firstName email orders { orderId } carts { cartId } } }`,
+      { id: created.customerId },
+    );
     assert.deepEqual(res.json, { data: { customer: { firstName: "Ada", email: ada.email, orders: [], carts: [] } } });
   });
 
@@ -40,7 +44,10 @@ describe("GraphQL customers", () => {
     try {
       for (let i = 0; i < 3; i++) await create({ ...ada, email: `g${i}@example.com` }, own);
       const first = await gql(own.url, `{ customers(first: 2) { customerId email } }`);
-      assert.deepEqual(first.json.data.customers.map((c: { email: string }) => c.email), ["g0@example.com", "g1@example.com"]);
+      assert.deepEqual(
+        first.json.data.customers.map((c: { email: string }) => c.email),
+        ["g0@example.com", "g1@example.com"],
+      );
       const after = first.json.data.customers[1].customerId;
       const rest = await gql(own.url, `query($after: ID) { customers(first: 2, after: $after) { email } }`, { after });
       assert.deepEqual(rest.json.data.customers, [{ email: "g2@example.com" }]);
@@ -51,7 +58,11 @@ describe("GraphQL customers", () => {
 
   it("updateCustomer changes only the given fields; deleteCustomer then customer() → null + GONE", async () => {
     const { customerId } = await create();
-    const upd = await gql(s.url, `mutation($id: ID!) { updateCustomer(customerId: $id, input: { lastName: "King" }) { firstName lastName } }`, { id: customerId });
+    const upd = await gql(
+      s.url,
+      `mutation($id: ID!) { updateCustomer(customerId: $id, input: { lastName: "King" }) { firstName lastName } }`,
+      { id: customerId },
+    );
     assert.deepEqual(upd.json.data.updateCustomer, { firstName: "Ada", lastName: "King" });
     const del = await gql(s.url, `mutation($id: ID!) { deleteCustomer(customerId: $id) }`, { id: customerId });
     assert.deepEqual(del.json.data, { deleteCustomer: customerId });
@@ -62,7 +73,11 @@ describe("GraphQL customers", () => {
 
   it("a failing field yields errors beside the rest of data (partial result)", async () => {
     const { customerId } = await create();
-    const res = await gql(s.url, `query($id: ID!) { ok: customer(customerId: $id) { firstName } missing: customer(customerId: "nobody") { firstName } }`, { id: customerId });
+    const res = await gql(
+      s.url,
+      `query($id: ID!) { ok: customer(customerId: $id) { firstName } missing: customer(customerId: "nobody") { firstName } }`,
+      { id: customerId },
+    );
     assert.deepEqual(res.json.data, { ok: { firstName: "Ada" }, missing: null });
     assert.equal(res.json.errors.length, 1);
     assert.deepEqual(res.json.errors[0].path, ["missing"]);
@@ -73,14 +88,24 @@ describe("GraphQL customers", () => {
     const res = await gql(s.url, CREATE, { input: { firstName: "", lastName: "L", email: "nope" } });
     assert.equal(res.json.data.createCustomer, null);
     assert.equal(res.json.errors[0].extensions.code, "BAD_USER_INPUT");
-    assert.deepEqual(res.json.errors[0].extensions.invalid.map((e: { pointer: string }) => e.pointer), ["/firstName", "/email"]);
+    assert.deepEqual(
+      res.json.errors[0].extensions.invalid.map((e: { pointer: string }) => e.pointer),
+      ["/firstName", "/email"],
+    );
     const list = await gql(s.url, `{ customers(first: 100) { email } }`);
-    assert.deepEqual(list.json.data.customers.filter((c: { email: string }) => c.email === "nope"), []);
+    assert.deepEqual(
+      list.json.data.customers.filter((c: { email: string }) => c.email === "nope"),
+      [],
+    );
   });
 
   it("updateCustomer with null for a required field → BAD_USER_INPUT, no change", async () => {
     const { customerId } = await create();
-    const res = await gql(s.url, `mutation($id: ID!) { updateCustomer(customerId: $id, input: { email: null }) { email } }`, { id: customerId });
+    const res = await gql(
+      s.url,
+      `mutation($id: ID!) { updateCustomer(customerId: $id, input: { email: null }) { email } }`,
+      { id: customerId },
+    );
     assert.equal(res.json.errors[0].extensions.code, "BAD_USER_INPUT");
     const now = await gql(s.url, `query($id: ID!) { customer(customerId: $id) { email } }`, { id: customerId });
     assert.equal(now.json.data.customer.email, ada.email);
@@ -108,6 +133,15 @@ describe("GraphQL customers", () => {
   it("introspection describes the schema", async () => {
     const res = await gql(s.url, `{ __type(name: "Customer") { fields { name } } }`);
     const names = res.json.data.__type.fields.map((f: { name: string }) => f.name);
-    assert.deepEqual(names, ["customerId", "firstName", "lastName", "email", "createdAt", "updatedAt", "orders", "carts"]);
+    assert.deepEqual(names, [
+      "customerId",
+      "firstName",
+      "lastName",
+      "email",
+      "createdAt",
+      "updatedAt",
+      "orders",
+      "carts",
+    ]);
   });
 });

@@ -35,7 +35,12 @@ describe("fan-out: 1,000 subscribers × 10,000 events", function () {
       subscribers.push(subscriber);
       readings.push(readWs(clients[i % SOCKETS], subscriber.customerId, subscriber.got));
     }
-    await waitUntil(() => s.app.bus.listenerCount("orderStatusChanged") === subscribers.length, "every subscription to listen", 30_000, 20);
+    await waitUntil(
+      () => s.app.bus.listenerCount("orderStatusChanged") === subscribers.length,
+      "every subscription to listen",
+      30_000,
+      20,
+    );
 
     const expected = new Map<string, string[]>(customers.map((c) => [c, []]));
     for (let first = 0; first < EVENTS; first += PER_TRANSACTION) {
@@ -44,12 +49,21 @@ describe("fan-out: 1,000 subscribers × 10,000 events", function () {
           const customerId = customers[i % CUSTOMERS];
           const orderId = `ord_fan${i}`;
           expected.get(customerId)!.push(`${orderId} PAID`);
-          await s.app.bus.publish("orderStatusChanged", { orderId, customerId, status: "PAID", sentAt: new Date().toISOString() }, trx);
+          await s.app.bus.publish(
+            "orderStatusChanged",
+            { orderId, customerId, status: "PAID", sentAt: new Date().toISOString() },
+            trx,
+          );
         }
       });
     }
     const each = EVENTS / CUSTOMERS;
-    await waitUntil(() => subscribers.every((x) => x.got.length >= each), "every subscriber to receive its events", 90_000, 50);
+    await waitUntil(
+      () => subscribers.every((x) => x.got.length >= each),
+      "every subscriber to receive its events",
+      90_000,
+      50,
+    );
     await new Promise((r) => setTimeout(r, 200));
     for (const { customerId, got } of subscribers) {
       assert.deepEqual(

@@ -24,4 +24,5 @@ export async function metric(s: TestServer, name: string, labels = ""): Promise<
 export { sleep } from "../support/wait.js";
 
 /** Waits as the subscription tests need: short bound, close polling. */
-export const until = (condition: () => boolean | Promise<boolean>, what: string, ms = 3000) => waitUntil(condition, what, ms, 10);
+export const until = (condition: () => boolean | Promise<boolean>, what: string, ms = 3000) =>
+  waitUntil(condition, what, ms, 10);

@@ -12,7 +12,8 @@ describe("GraphQL relationships without N+1", () => {
   });
   after(() => s.close());
 
-  const page = (first: number) => `{ customers(first: ${first}) { customerId orders { orderId status total customer { customerId } } carts { cartId items { sku } } } }`;
+  const page = (first: number) =>
+    `{ customers(first: ${first}) { customerId orders { orderId status total customer { customerId } } carts { cartId items { sku } } } }`;
 
   for (const first of [5, 50]) {
     it(`customers(first: ${first}) { orders { customer } carts } costs at most 3 database queries`, async () => {
@@ -32,7 +33,8 @@ describe("GraphQL relationships without N+1", () => {
   }
 
   it("Order.customer and Cart.customer are batched too (order(…) and cart(…) in one request)", async () => {
-    const [a, b] = (await gql(s.url, `{ customers(first: 2) { orders { orderId } carts { cartId } } }`)).json.data.customers;
+    const [a, b] = (await gql(s.url, `{ customers(first: 2) { orders { orderId } carts { cartId } } }`)).json.data
+      .customers;
     const before = await metric(s, "db_queries_total");
     const res = await gql(
       s.url,
@@ -40,9 +42,16 @@ describe("GraphQL relationships without N+1", () => {
       { o1: a.orders[0].orderId, o2: b.orders[0].orderId, c1: a.carts[0].cartId },
     );
     const after = await metric(s, "db_queries_total");
-    assert.deepEqual(res.json.data, { o1: { customer: { firstName: "First0" } }, o2: { customer: { firstName: "First1" } }, c1: { customer: { firstName: "First0" } } });
+    assert.deepEqual(res.json.data, {
+      o1: { customer: { firstName: "First0" } },
+      o2: { customer: { firstName: "First1" } },
+      c1: { customer: { firstName: "First0" } },
+    });
     // Three root lookups, then the customer loads batched: one query when the roots answer in the same tick
     // (SQLite's driver), at most two when their answers arrive apart (PostgreSQL's pool) — never one per parent (6).
-    assert.ok(after - before >= 4 && after - before <= (s.store.dialect === "sqlite" ? 4 : 5), `${after - before} queries`);
+    assert.ok(
+      after - before >= 4 && after - before <= (s.store.dialect === "sqlite" ? 4 : 5),
+      `${after - before} queries`,
+    );
   });
 });

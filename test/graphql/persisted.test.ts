@@ -12,7 +12,13 @@ import { createClient as createWsClient } from "graphql-ws";
 import WebSocket from "ws";
 import { createGraphqlClient } from "twinspec-commerce-client";
 import { graphqlExample, subscriptionExample } from "../../examples/graphql.js";
-import { CustomerDocument, CustomersDocument, OrderStatusChangedDocument, PlaceOrderDocument, UpdateOrderStatusDocument } from "twinspec-commerce-client";
+import {
+  CustomerDocument,
+  CustomersDocument,
+  OrderStatusChangedDocument,
+  PlaceOrderDocument,
+  UpdateOrderStatusDocument,
+} from "twinspec-commerce-client";
 import { persistedDocuments } from "../../generated/persisted-documents.js";
 import { configFromEnv } from "../../packages/twinspec/src/config.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
@@ -25,13 +31,18 @@ const idOf = (document: unknown) => (document as { __meta__: { hash: string } })
 const hexOf = (document: unknown) => idOf(document).slice("sha256:".length);
 const apq = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash } });
 const json = { accept: "application/json" };
-const codes = (body: { errors?: { extensions?: { code?: string } }[] }) => (body.errors ?? []).map((e) => e.extensions?.code);
+const codes = (body: { errors?: { extensions?: { code?: string } }[] }) =>
+  (body.errors ?? []).map((e) => e.extensions?.code);
 
 /** fetch that records what the client sent. */
 function recording() {
   const sent: { method: string; url: string; body?: Record<string, any> }[] = [];
   const fetchImpl: typeof fetch = async (input, init) => {
-    sent.push({ method: init?.method ?? "GET", url: input instanceof Request ? input.url : String(input), body: init?.body ? JSON.parse(init.body as string) : undefined });
+    sent.push({
+      method: init?.method ?? "GET",
+      url: input instanceof Request ? input.url : String(input),
+      body: init?.body ? JSON.parse(init.body as string) : undefined,
+    });
     return fetch(input, init);
   };
   return { sent, fetch: fetchImpl };
@@ -48,8 +59,10 @@ describe("persisted documents", () => {
   });
   after(() => s.close());
 
-  const post = (body: Record<string, unknown>, headers: Record<string, string> = {}) => call(`${s.url}/graphql`, { method: "POST", json: body, headers });
-  const get = (params: Record<string, string>, headers: Record<string, string> = {}) => call(`${s.url}/graphql?${new URLSearchParams(params)}`, { headers });
+  const post = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    call(`${s.url}/graphql`, { method: "POST", json: body, headers });
+  const get = (params: Record<string, string>, headers: Record<string, string> = {}) =>
+    call(`${s.url}/graphql?${new URLSearchParams(params)}`, { headers });
 
   it("the manifest is the client preset's: sha256 ids of the documents the typed client embeds", () => {
     assert.ok(Object.keys(persistedDocuments).length >= 9);
@@ -69,7 +82,10 @@ describe("persisted documents", () => {
   });
 
   it("an unknown documentId → PERSISTED_QUERY_NOT_FOUND; documentId beside query → BAD_REQUEST", async () => {
-    const unknown = await post({ documentId: `sha256:${"0".repeat(64)}` }, { accept: "application/graphql-response+json" });
+    const unknown = await post(
+      { documentId: `sha256:${"0".repeat(64)}` },
+      { accept: "application/graphql-response+json" },
+    );
     assert.equal(unknown.status, 400);
     assert.deepEqual(codes(unknown.json), ["PERSISTED_QUERY_NOT_FOUND"]);
     const both = await post({ documentId: idOf(CustomerDocument), query: "{ __typename }" }, json);
@@ -89,7 +105,10 @@ describe("persisted documents", () => {
     assert.equal(first.json.errors[0].message, "PersistedQueryNotFound");
     const second = await post({ query, extensions: apq(hash), variables: { id: customerId } }, json);
     assert.equal(second.json.data.customer.firstName, "First1");
-    const third = await get({ extensions: JSON.stringify(apq(hash)), variables: JSON.stringify({ id: customerId }) }, json);
+    const third = await get(
+      { extensions: JSON.stringify(apq(hash)), variables: JSON.stringify({ id: customerId }) },
+      json,
+    );
     assert.equal(third.json.data.customer.firstName, "First1", "registered, and served over GET");
   });
 
@@ -99,14 +118,28 @@ describe("persisted documents", () => {
     assert.deepEqual(codes(mismatch.json), ["BAD_REQUEST"]);
     assert.match(mismatch.json.errors[0].message, /sha does not match/);
     assert.deepEqual(codes((await post({ extensions: apq(hash) }, json)).json), ["PERSISTED_QUERY_NOT_FOUND"]);
-    assert.deepEqual(codes((await post({ extensions: { persistedQuery: { version: 2, sha256Hash: hash } } }, json)).json), ["BAD_REQUEST"]);
-    const mutation = await get({ extensions: JSON.stringify(apq(hexOf(UpdateOrderStatusDocument))), variables: JSON.stringify({ orderId: "x", status: "PAID" }) });
+    assert.deepEqual(
+      codes((await post({ extensions: { persistedQuery: { version: 2, sha256Hash: hash } } }, json)).json),
+      ["BAD_REQUEST"],
+    );
+    const mutation = await get({
+      extensions: JSON.stringify(apq(hexOf(UpdateOrderStatusDocument))),
+      variables: JSON.stringify({ orderId: "x", status: "PAID" }),
+    });
     assert.equal(mutation.status, 405);
   });
 
   it("SSE (/graphql/stream): a document by documentId, read from the body graphql-sse hands on without it", async () => {
     const stream = (body: Record<string, unknown>) =>
-      fetch(`${s.url}/graphql/stream`, { method: "POST", headers: { accept: "text/event-stream", "content-type": "application/json", authorization: `Bearer ${ADMIN_TOKEN}` }, body: JSON.stringify(body) });
+      fetch(`${s.url}/graphql/stream`, {
+        method: "POST",
+        headers: {
+          accept: "text/event-stream",
+          "content-type": "application/json",
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+        },
+        body: JSON.stringify(body),
+      });
     const found = await stream({ query: "", documentId: idOf(CustomerDocument), variables: { customerId } });
     assert.equal(found.status, 200);
     const text = await found.text();
@@ -116,18 +149,36 @@ describe("persisted documents", () => {
     assert.equal(unknown.status, 400);
     assert.deepEqual(codes((await unknown.json()) as Parameters<typeof codes>[0]), ["PERSISTED_QUERY_NOT_FOUND"]);
     // Over GET the parameters are in the URL: a documentId stands for the text there too.
-    const search = new URLSearchParams({ documentId: idOf(CustomerDocument), variables: JSON.stringify({ customerId }) });
-    const overGet = await fetch(`${s.url}/graphql/stream?${search}`, { headers: { accept: "text/event-stream", authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const search = new URLSearchParams({
+      documentId: idOf(CustomerDocument),
+      variables: JSON.stringify({ customerId }),
+    });
+    const overGet = await fetch(`${s.url}/graphql/stream?${search}`, {
+      headers: { accept: "text/event-stream", authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     assert.equal(overGet.status, 200);
     assert.match(await overGet.text(), /event: next\ndata: .*"customerId":"/);
   });
 
-  it("graphql-ws: a subscription by hash (query \"\" + extensions.persistedQuery) and by documentId", async () => {
+  it('graphql-ws: a subscription by hash (query "" + extensions.persistedQuery) and by documentId', async () => {
     const order = await s.app.services.orders.place(customerId, { items: ITEMS });
-    const client = createWsClient({ url: `${s.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const client = createWsClient({
+      url: `${s.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     try {
-      const byHash = client.iterate({ query: "", extensions: apq(hexOf(OrderStatusChangedDocument)), variables: { customerId } });
-      const byId = client.iterate({ query: "", documentId: idOf(OrderStatusChangedDocument), variables: { customerId } } as { query: string; variables: Record<string, unknown> });
+      const byHash = client.iterate({
+        query: "",
+        extensions: apq(hexOf(OrderStatusChangedDocument)),
+        variables: { customerId },
+      });
+      const byId = client.iterate({
+        query: "",
+        documentId: idOf(OrderStatusChangedDocument),
+        variables: { customerId },
+      } as { query: string; variables: Record<string, unknown> });
       const listening = listeners();
       const nextHash = byHash.next();
       const nextId = byId.next();
@@ -150,10 +201,16 @@ describe("persisted documents", () => {
     const { sent, fetch } = recording();
     const client = createGraphqlClient({ url: `${s.url}/graphql`, token: ADMIN_TOKEN, fetch });
     assert.equal((await client.data(CustomerDocument, { customerId })).customer?.customerId, customerId);
-    assert.deepEqual({ ...sent[0].body }, { operationName: "Customer", variables: { customerId }, extensions: apq(hexOf(CustomerDocument)) });
+    assert.deepEqual(
+      { ...sent[0].body },
+      { operationName: "Customer", variables: { customerId }, extensions: apq(hexOf(CustomerDocument)) },
+    );
 
     // A document whose hash this server lacks (another build's manifest): hash → NOT_FOUND → text + its hash, once.
-    const foreign = { ...CustomersDocument, __meta__: { hash: `sha256:${"a".repeat(64)}` } } as typeof CustomersDocument;
+    const foreign = {
+      ...CustomersDocument,
+      __meta__: { hash: `sha256:${"a".repeat(64)}` },
+    } as typeof CustomersDocument;
     sent.length = 0;
     assert.ok((await client.data(foreign, { first: 1 })).customers.length >= 1);
     assert.equal(sent.length, 2);
@@ -163,28 +220,55 @@ describe("persisted documents", () => {
     assert.deepEqual(sent[1].body!.extensions, apq(textHash));
     sent.length = 0;
     await client.data(foreign, { first: 1 });
-    assert.deepEqual(sent.map((r) => [r.body!.query, r.body!.extensions]), [[undefined, apq(textHash)]], "one request, by the registered hash");
+    assert.deepEqual(
+      sent.map((r) => [r.body!.query, r.body!.extensions]),
+      [[undefined, apq(textHash)]],
+      "one request, by the registered hash",
+    );
   });
 
   it("the typed client: documentId mode, GET for hashed queries (mutations stay POST), and subscriptions by hash with the text as fallback", async () => {
     const byId = recording();
-    const viaId = createGraphqlClient({ url: `${s.url}/graphql`, token: ADMIN_TOKEN, fetch: byId.fetch, persisted: "documentId" });
+    const viaId = createGraphqlClient({
+      url: `${s.url}/graphql`,
+      token: ADMIN_TOKEN,
+      fetch: byId.fetch,
+      persisted: "documentId",
+    });
     assert.equal((await viaId.data(CustomerDocument, { customerId })).customer?.customerId, customerId);
-    assert.deepEqual(byId.sent[0].body, { operationName: "Customer", variables: { customerId }, documentId: idOf(CustomerDocument) });
+    assert.deepEqual(byId.sent[0].body, {
+      operationName: "Customer",
+      variables: { customerId },
+      documentId: idOf(CustomerDocument),
+    });
 
     const viaGet = recording();
-    const getClient = createGraphqlClient({ url: `${s.url}/graphql`, token: ADMIN_TOKEN, fetch: viaGet.fetch, getForHashedQueries: true });
+    const getClient = createGraphqlClient({
+      url: `${s.url}/graphql`,
+      token: ADMIN_TOKEN,
+      fetch: viaGet.fetch,
+      getForHashedQueries: true,
+    });
     assert.equal((await getClient.data(CustomerDocument, { customerId })).customer?.customerId, customerId);
     const placed = await getClient.data(PlaceOrderDocument, { customerId, input: { items: ITEMS } });
-    assert.deepEqual(viaGet.sent.map((r) => r.method), ["GET", "POST"]);
+    assert.deepEqual(
+      viaGet.sent.map((r) => r.method),
+      ["GET", "POST"],
+    );
     assert.match(viaGet.sent[0].url, /extensions=/);
 
-    const foreign = { ...OrderStatusChangedDocument, __meta__: { hash: `sha256:${"b".repeat(64)}` } } as typeof OrderStatusChangedDocument;
+    const foreign = {
+      ...OrderStatusChangedDocument,
+      __meta__: { hash: `sha256:${"b".repeat(64)}` },
+    } as typeof OrderStatusChangedDocument;
     for (const document of [OrderStatusChangedDocument, foreign]) {
       const events = getClient.subscribe(document, { customerId });
       const next = events.next();
       await new Promise((r) => setTimeout(r, 250));
-      await getClient.data(UpdateOrderStatusDocument, { orderId: placed.placeOrder!.orderId, status: document === foreign ? "SHIPPED" : "PAID" });
+      await getClient.data(UpdateOrderStatusDocument, {
+        orderId: placed.placeOrder!.orderId,
+        status: document === foreign ? "SHIPPED" : "PAID",
+      });
       assert.equal((await next).value?.data?.orderStatusChanged.status, document === foreign ? "SHIPPED" : "PAID");
       await events.return?.();
     }
@@ -193,16 +277,29 @@ describe("persisted documents", () => {
 
   it("Apollo Client 4's persisted-query link: hash first, the text after PERSISTED_QUERY_NOT_FOUND, hash only afterwards", async () => {
     const { sent, fetch } = recording();
-    const link = createPersistedQueryLink({ sha256 }).concat(new HttpLink({ uri: `${s.url}/graphql`, fetch, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    const link = createPersistedQueryLink({ sha256 }).concat(
+      new HttpLink({ uri: `${s.url}/graphql`, fetch, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
+    );
     const apollo = new ApolloClient({ link, cache: new InMemoryCache() });
     const query = apolloGql`query ApolloAsks($id: ID!) { customer(customerId: $id) { customerId lastName } }`;
     for (let i = 0; i < 2; i++) {
-      const { data } = await apollo.query<{ customer: { customerId: string } }>({ query, variables: { id: customerId }, fetchPolicy: "network-only" });
+      const { data } = await apollo.query<{ customer: { customerId: string } }>({
+        query,
+        variables: { id: customerId },
+        fetchPolicy: "network-only",
+      });
       assert.equal(data?.customer.customerId, customerId);
     }
     assert.deepEqual(
-      sent.map((r) => [typeof r.body?.query, Boolean((r.body?.extensions as { persistedQuery?: unknown })?.persistedQuery)]),
-      [["undefined", true], ["string", true], ["undefined", true]],
+      sent.map((r) => [
+        typeof r.body?.query,
+        Boolean((r.body?.extensions as { persistedQuery?: unknown })?.persistedQuery),
+      ]),
+      [
+        ["undefined", true],
+        ["string", true],
+        ["undefined", true],
+      ],
     );
     apollo.stop();
   });
@@ -217,7 +314,8 @@ describe("GRAPHQL_PERSISTED_ONLY: the manifest as a safelist", () => {
   });
   after(() => s.close());
 
-  const post = (body: Record<string, unknown>) => call(`${s.url}/graphql`, { method: "POST", json: body, headers: { accept: "application/graphql-response+json" } });
+  const post = (body: Record<string, unknown>) =>
+    call(`${s.url}/graphql`, { method: "POST", json: body, headers: { accept: "application/graphql-response+json" } });
 
   it("is read from the environment", () => {
     assert.equal(configFromEnv({ GRAPHQL_PERSISTED_ONLY: "true" }).graphql.persistedOnly, true);
@@ -226,7 +324,11 @@ describe("GRAPHQL_PERSISTED_ONLY: the manifest as a safelist", () => {
 
   it("runs the shipped documents by documentId, by APQ hash, or by their exact text", async () => {
     const text = persistedDocuments[idOf(CustomerDocument)];
-    for (const body of [{ documentId: idOf(CustomerDocument) }, { extensions: apq(hexOf(CustomerDocument)) }, { query: text }]) {
+    for (const body of [
+      { documentId: idOf(CustomerDocument) },
+      { extensions: apq(hexOf(CustomerDocument)) },
+      { query: text },
+    ]) {
       const res = await post({ ...body, variables: { customerId } });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.data.customer.customerId, customerId);
@@ -248,22 +350,41 @@ describe("GRAPHQL_PERSISTED_ONLY: the manifest as a safelist", () => {
       assert.deepEqual(codes(res.json), ["PERSISTED_QUERY_NOT_IN_LIST"], JSON.stringify(body));
       assert.equal(res.json.data, undefined, "nothing ran");
     }
-    assert.deepEqual(codes((await post({ extensions: apq(sha256(other)), variables: { id: customerId } })).json), ["PERSISTED_QUERY_NOT_IN_LIST"], "nothing was registered");
+    assert.deepEqual(
+      codes((await post({ extensions: apq(sha256(other)), variables: { id: customerId } })).json),
+      ["PERSISTED_QUERY_NOT_IN_LIST"],
+      "nothing was registered",
+    );
   });
 
   it("holds over graphql-ws and SSE too", async () => {
-    const ws = createWsClient({ url: `${s.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    const sse = createSseClient({ url: `${s.url}/graphql/stream`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, retryAttempts: 0 });
+    const ws = createWsClient({
+      url: `${s.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const sse = createSseClient({
+      url: `${s.url}/graphql/stream`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      retryAttempts: 0,
+    });
     try {
       const unlisted = `subscription { orderStatusChanged(customerId: "${customerId}") { status } }`;
       await assert.rejects(ws.iterate({ query: unlisted }).next(), (errors: unknown) => {
         assert.deepEqual(codes({ errors: errors as never }), ["PERSISTED_QUERY_NOT_IN_LIST"]);
         return true;
       });
-      const viaSse = await call(`${s.url}/graphql/stream`, { method: "POST", json: { query: "{ customers(first: 1) { customerId } }" }, headers: { accept: "text/event-stream" } });
+      const viaSse = await call(`${s.url}/graphql/stream`, {
+        method: "POST",
+        json: { query: "{ customers(first: 1) { customerId } }" },
+        headers: { accept: "text/event-stream" },
+      });
       assert.equal(viaSse.status, 400);
       assert.deepEqual(codes(viaSse.json), ["PERSISTED_QUERY_NOT_IN_LIST"]);
-      const shipped = await sse.iterate({ query: persistedDocuments[idOf(CustomersDocument)], variables: { first: 1 } }).next();
+      const shipped = await sse
+        .iterate({ query: persistedDocuments[idOf(CustomersDocument)], variables: { first: 1 } })
+        .next();
       assert.equal((shipped.value as { data: { customers: unknown[] } }).data.customers.length, 1);
     } finally {
       await ws.dispose();
@@ -277,6 +398,9 @@ describe("GRAPHQL_PERSISTED_ONLY: the manifest as a safelist", () => {
     assert.equal(result.updatedLastName, "Murray Hopper");
     assert.equal(result.afterDelete, "GONE");
     const subscription = await subscriptionExample(url, ADMIN_TOKEN);
-    assert.deepEqual(subscription.received.map((r) => r.status), ["PAID", "SHIPPED"]);
+    assert.deepEqual(
+      subscription.received.map((r) => r.status),
+      ["PAID", "SHIPPED"],
+    );
   });
 });

@@ -7,7 +7,16 @@ import assert from "node:assert/strict";
 import type { DurableBus } from "../../packages/twinspec/src/store/durable-bus.js";
 import { EventsOverflowError, LiveStreams } from "../../packages/twinspec/src/graphql/streams.js";
 import { startServer, type TestServer } from "../support/server.js";
-import { assertIncreasing, changes, newCustomer, newOrder, readWs, sse, wsClient, type Received } from "../support/events.js";
+import {
+  assertIncreasing,
+  changes,
+  newCustomer,
+  newOrder,
+  readWs,
+  sse,
+  wsClient,
+  type Received,
+} from "../support/events.js";
 import { until } from "./helpers.js";
 
 describe("resumable subscriptions", function () {
@@ -93,7 +102,9 @@ describe("resumable subscriptions", function () {
     try {
       const errors = (await readWs(client, customerId, [], last)) as { extensions: { code: string } }[];
       assert.equal(errors?.[0]?.extensions.code, "EVENTS_EXPIRED", JSON.stringify(errors));
-      const malformed = (await readWs(client, customerId, [], "yesterday")) as { extensions: { code: string; argument: string } }[];
+      const malformed = (await readWs(client, customerId, [], "yesterday")) as {
+        extensions: { code: string; argument: string };
+      }[];
       assert.equal(malformed?.[0]?.extensions.code, "BAD_USER_INPUT", JSON.stringify(malformed));
       assert.equal(malformed[0].extensions.argument, "after");
     } finally {
@@ -102,7 +113,11 @@ describe("resumable subscriptions", function () {
     const stream = sse(s.url, customerId, last);
     await stream.done;
     const next = stream.got.find((m) => m.event === "next");
-    assert.equal(JSON.parse(next?.data ?? "{}").errors?.[0]?.extensions.code, "EVENTS_EXPIRED", JSON.stringify(stream.got));
+    assert.equal(
+      JSON.parse(next?.data ?? "{}").errors?.[0]?.extensions.code,
+      "EVENTS_EXPIRED",
+      JSON.stringify(stream.got),
+    );
     assert.equal(listeners(), 0);
   });
 
@@ -126,7 +141,12 @@ describe("resumable subscriptions", function () {
     assert.deepEqual(read, made.slice(0, 5), "what it held is served before it ends");
     assert.equal(ended.lastEventId, slow.lastEventId);
     assert.equal(listeners(), 0, "its listener is freed");
-    const resumed = await streams.listen(s.app.bus, "orderStatusChanged", (e) => e.customerId === customerId, ended.lastEventId);
+    const resumed = await streams.listen(
+      s.app.bus,
+      "orderStatusChanged",
+      (e) => e.customerId === customerId,
+      ended.lastEventId,
+    );
     const rest: string[] = [];
     while (rest.length < 3) {
       const step = await resumed.next();
@@ -142,7 +162,11 @@ describe("resumable subscriptions", function () {
     const before = await (s.app.bus as DurableBus).read("orderStatusChanged", 0, 10_000);
     await assert.rejects(
       s.store.db.transaction().execute(async (trx) => {
-        await s.app.bus.publish("orderStatusChanged", { orderId, customerId, status: "PAID", sentAt: new Date().toISOString() }, trx);
+        await s.app.bus.publish(
+          "orderStatusChanged",
+          { orderId, customerId, status: "PAID", sentAt: new Date().toISOString() },
+          trx,
+        );
         throw new Error("rolled back");
       }),
       /rolled back/,

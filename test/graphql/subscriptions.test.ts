@@ -26,20 +26,36 @@ describe("GraphQL subscriptions", () => {
   afterEach(() => s.close());
 
   const ws = (extra: Partial<Parameters<typeof createWsClient>[0]> = {}): Client =>
-    createWsClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` }, ...extra });
+    createWsClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+      connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      ...extra,
+    });
 
   /** Changes the status three ways: GraphQL mutation, REST merge patch, and a checkout job (new order, PENDING). */
   async function changeEveryWay(customerId: string, orderId: string) {
-    const paid = await gql(s.url, `mutation($o: ID!) { updateOrderStatus(orderId: $o, status: PAID) { status } }`, { o: orderId });
+    const paid = await gql(s.url, `mutation($o: ID!) { updateOrderStatus(orderId: $o, status: PAID) { status } }`, {
+      o: orderId,
+    });
     assert.equal(paid.json.data.updateOrderStatus.status, "PAID");
-    const shipped = await call(`${s.url}/orders/${orderId}`, { method: "PATCH", body: '{"status":"SHIPPED"}', headers: { "content-type": "application/merge-patch+json" } });
+    const shipped = await call(`${s.url}/orders/${orderId}`, {
+      method: "PATCH",
+      body: '{"status":"SHIPPED"}',
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.equal(shipped.status, 200, shipped.text);
     const cart = await s.app.services.carts.create(customerId, { items: ITEMS });
     const checkout = await call(`${s.url}/carts/${cart.cartId}/checkout`, { method: "POST" });
     assert.equal(checkout.status, 202, checkout.text);
   }
 
-  async function collect(iterator: AsyncIterableIterator<{ data?: unknown; errors?: unknown }>, n: number): Promise<Change[]> {
+  async function collect(
+    iterator: AsyncIterableIterator<{ data?: unknown; errors?: unknown }>,
+    n: number,
+  ): Promise<Change[]> {
     const got: Change[] = [];
     for await (const result of iterator) {
       assert.equal(result.errors, undefined, JSON.stringify(result.errors));
@@ -131,7 +147,9 @@ describe("GraphQL subscriptions", () => {
     await new Promise((r) => mute.once("open", r));
     mute.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${ADMIN_TOKEN}` } }));
     await new Promise((r) => mute.once("message", r));
-    mute.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: SUBSCRIBE, variables: { c: ada.customerId } } }));
+    mute.send(
+      JSON.stringify({ id: "1", type: "subscribe", payload: { query: SUBSCRIBE, variables: { c: ada.customerId } } }),
+    );
     await until(() => listeners() === baseline + 1, "the mute subscription to listen");
     await until(() => listeners() === baseline, "the mute peer to be cut off", 2000);
     assert.notEqual(mute.readyState, WebSocket.OPEN);
@@ -142,14 +160,21 @@ describe("GraphQL subscriptions", () => {
     try {
       // the subscription could not start: one result with the error, then complete
       const results = [];
-      for await (const result of client.iterate({ query: SUBSCRIBE, variables: { c: "cus_nobody" } })) results.push(result);
+      for await (const result of client.iterate({ query: SUBSCRIBE, variables: { c: "cus_nobody" } }))
+        results.push(result);
       assert.equal(results.length, 1);
-      assert.equal((results[0].errors as unknown as { extensions: { code: string } }[])[0].extensions.code, "NOT_FOUND");
+      assert.equal(
+        (results[0].errors as unknown as { extensions: { code: string } }[])[0].extensions.code,
+        "NOT_FOUND",
+      );
       // a document that does not validate: the subscription is refused with an error message
-      await assert.rejects(collect(client.iterate({ query: `subscription { orderStatusChanged(customerId: "x") { nope } }` }), 1), (errors: { extensions: { code: string } }[]) => {
-        assert.equal(errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
-        return true;
-      });
+      await assert.rejects(
+        collect(client.iterate({ query: `subscription { orderStatusChanged(customerId: "x") { nope } }` }), 1),
+        (errors: { extensions: { code: string } }[]) => {
+          assert.equal(errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
+          return true;
+        },
+      );
       assert.equal(listeners(), baseline);
     } finally {
       await client.dispose();
@@ -159,7 +184,11 @@ describe("GraphQL subscriptions", () => {
   it("graphql-sse: every change arrives on /graphql/stream; the listener is freed when the client stops", async () => {
     const ada = await seedCustomer(s, 1);
     const order = await s.app.services.orders.place(ada.customerId, { items: ITEMS });
-    const client = createSseClient({ url: `${s.url}/graphql/stream`, retryAttempts: 0, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const client = createSseClient({
+      url: `${s.url}/graphql/stream`,
+      retryAttempts: 0,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     try {
       const received = collect(client.iterate({ query: SUBSCRIBE, variables: { c: ada.customerId } }), 3);
       await until(() => listeners() === baseline + 1, "the SSE subscription to listen");
@@ -172,7 +201,11 @@ describe("GraphQL subscriptions", () => {
   });
 
   it("graphql-sse: errors arrive as a result with codes", async () => {
-    const client = createSseClient({ url: `${s.url}/graphql/stream`, retryAttempts: 0, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const client = createSseClient({
+      url: `${s.url}/graphql/stream`,
+      retryAttempts: 0,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     try {
       const [result] = await (async () => {
         const out = [];
@@ -186,7 +219,11 @@ describe("GraphQL subscriptions", () => {
   });
 
   it("graphql-sse: a document that does not validate → 400 with its coded errors (not graphql-sse's own wording)", async () => {
-    const res = await call(`${s.url}/graphql/stream`, { method: "POST", json: { query: "subscription { nope }" }, headers: { accept: "text/event-stream" } });
+    const res = await call(`${s.url}/graphql/stream`, {
+      method: "POST",
+      json: { query: "subscription { nope }" },
+      headers: { accept: "text/event-stream" },
+    });
     assert.equal(res.status, 400);
     assert.equal(res.json.errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
   });
@@ -194,7 +231,11 @@ describe("GraphQL subscriptions", () => {
   it("App.close() ends WebSocket and SSE subscriptions and frees their listeners", async () => {
     const ada = await seedCustomer(s, 1);
     const wsClient = ws();
-    const sseClient = createSseClient({ url: `${s.url}/graphql/stream`, retryAttempts: 0, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const sseClient = createSseClient({
+      url: `${s.url}/graphql/stream`,
+      retryAttempts: 0,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const drain = async (it: AsyncIterableIterator<unknown>) => {
       try {
         for await (const _ of it) void _;

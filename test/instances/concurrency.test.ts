@@ -20,7 +20,11 @@ import { onPostgres, startInstances, type Instances } from "../support/instances
     const created = await call(`${urls[0]}/customers`, { method: "POST", json: ada });
     const path = `/customers/${created.json.customerId}`;
     const etag = created.headers.get("etag")!;
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call(`${urls[i % 2]}${path}`, mergePatch({ lastName: `Writer${i}` }, { "If-Match": etag }))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(`${urls[i % 2]}${path}`, mergePatch({ lastName: `Writer${i}` }, { "If-Match": etag })),
+      ),
+    );
     assert.deepEqual(results.map((r) => r.status).sort(), [200, ...Array(19).fill(412)]);
     const winner = results.find((r) => r.status === 200)!;
     for (const url of urls) {
@@ -32,8 +36,15 @@ import { onPostgres, startInstances, type Instances } from "../support/instances
 
   it("10 order status changes with the same If-Match, alternating instances → one 200, nine 412", async () => {
     const customer = await call(`${urls[1]}/customers`, { method: "POST", json: ada });
-    const order = await call(`${urls[1]}/customers/${customer.json.customerId}/orders`, { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] } });
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => call(`${urls[i % 2]}/orders/${order.json.orderId}`, mergePatch({ status: "PAID" }, { "If-Match": '"v1"' }))));
+    const order = await call(`${urls[1]}/customers/${customer.json.customerId}/orders`, {
+      method: "POST",
+      json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] },
+    });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        call(`${urls[i % 2]}/orders/${order.json.orderId}`, mergePatch({ status: "PAID" }, { "If-Match": '"v1"' })),
+      ),
+    );
     assert.deepEqual(results.map((r) => r.status).sort(), [200, ...Array(9).fill(412)]);
   });
 
@@ -44,7 +55,10 @@ import { onPostgres, startInstances, type Instances } from "../support/instances
     const burst = Array.from({ length: 200 }, async (_, i) => {
       await new Promise((r) => setTimeout(r, i * 2));
       try {
-        const res = await call(`${urls[i % 2]}/customers`, { method: "POST", json: { ...ada, email: `burst${i}@example.com` } });
+        const res = await call(`${urls[i % 2]}/customers`, {
+          method: "POST",
+          json: { ...ada, email: `burst${i}@example.com` },
+        });
         if (res.status === 201) {
           acknowledged.push(res.json.customerId);
           if (i % 2 === 0) byA++;

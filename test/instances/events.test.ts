@@ -53,7 +53,9 @@ type Change = { orderId: string; customerId: string; status: string };
   async function changeThroughB(customerId: string, orderId: string) {
     const paid = await call(`${b}/orders/${orderId}`, mergePatch({ status: "PAID" }));
     assert.equal(paid.status, 200, paid.text);
-    const shipped = await gql(b, `mutation($o: ID!) { updateOrderStatus(orderId: $o, status: SHIPPED) { status } }`, { o: orderId });
+    const shipped = await gql(b, `mutation($o: ID!) { updateOrderStatus(orderId: $o, status: SHIPPED) { status } }`, {
+      o: orderId,
+    });
     assert.equal(shipped.json.data?.updateOrderStatus.status, "SHIPPED", shipped.text);
     const cart = await call(`${b}/customers/${customerId}/carts`, { method: "POST", json: { items: ITEMS } });
     const checkout = await call(`${b}/carts/${cart.json.cartId}/checkout`, { method: "POST" });
@@ -72,8 +74,14 @@ type Change = { orderId: string; customerId: string; status: string };
   }
 
   async function customerWithOrder(n: number) {
-    const customer = await call(`${b}/customers`, { method: "POST", json: { ...ada, email: `events${n}@example.com` } });
-    const order = await call(`${b}/customers/${customer.json.customerId}/orders`, { method: "POST", json: { items: ITEMS } });
+    const customer = await call(`${b}/customers`, {
+      method: "POST",
+      json: { ...ada, email: `events${n}@example.com` },
+    });
+    const order = await call(`${b}/customers/${customer.json.customerId}/orders`, {
+      method: "POST",
+      json: { items: ITEMS },
+    });
     return { customerId: customer.json.customerId as string, orderId: order.json.orderId as string };
   }
 
@@ -91,7 +99,12 @@ type Change = { orderId: string; customerId: string; status: string };
   it("graphql-ws on A hears REST, GraphQL and job changes made through B", async () => {
     const { customerId, orderId } = await customerWithOrder(1);
     const other = await customerWithOrder(2);
-    const client = createWsClient({ url: `${a.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const client = createWsClient({
+      url: `${a.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const got: Change[] = [];
     const iterator = client.iterate({ query: SUBSCRIBE, variables: { c: customerId } });
     const done = drain(iterator, got);
@@ -111,7 +124,11 @@ type Change = { orderId: string; customerId: string; status: string };
 
   it("SSE (/graphql/stream) on A hears the same", async () => {
     const { customerId, orderId } = await customerWithOrder(3);
-    const client = createSseClient({ url: `${a}/graphql/stream`, retryAttempts: 0, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const client = createSseClient({
+      url: `${a}/graphql/stream`,
+      retryAttempts: 0,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const got: Change[] = [];
     const iterator = client.iterate({ query: SUBSCRIBE, variables: { c: customerId } });
     const done = drain(iterator, got);

@@ -16,13 +16,19 @@ const CARTS = 100;
 
   /** 100 carts of one customer, made through both instances; cart i holds sku s<i>. */
   async function carts(urls: string[]) {
-    const customer = await call(`${urls[0]}/customers`, { method: "POST", json: { firstName: "A", lastName: "B", email: "jobs@example.com" } });
+    const customer = await call(`${urls[0]}/customers`, {
+      method: "POST",
+      json: { firstName: "A", lastName: "B", email: "jobs@example.com" },
+    });
     assert.equal(customer.status, 201, customer.text);
     const ids: string[] = [];
     for (let i = 0; i < CARTS; i += 10) {
       const batch = await Promise.all(
         Array.from({ length: 10 }, (_, k) =>
-          call(`${urls[(i + k) % urls.length]}/customers/${customer.json.customerId}/carts`, { method: "POST", json: { items: [{ sku: `s${i + k}`, quantity: 1, unitPrice: 1 }] } }),
+          call(`${urls[(i + k) % urls.length]}/customers/${customer.json.customerId}/carts`, {
+            method: "POST",
+            json: { items: [{ sku: `s${i + k}`, quantity: 1, unitPrice: 1 }] },
+          }),
         ),
       );
       for (const res of batch) assert.equal(res.status, 201, res.text);
@@ -43,15 +49,23 @@ const CARTS = 100;
         if (Date.now() > deadline) throw new Error(`${rows[0].n} jobs not SUCCEEDED after 30 s`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      const carts = await db.query<{ cart_id: string; checkout_job_id: string; items: string }>("select cart_id, checkout_job_id, items from carts");
+      const carts = await db.query<{ cart_id: string; checkout_job_id: string; items: string }>(
+        "select cart_id, checkout_job_id, items from carts",
+      );
       assert.equal(carts.rowCount, CARTS);
-      assert.ok(carts.rows.every((c) => c.checkout_job_id), "every cart was checked out");
-      const jobs = await db.query<{ job_id: string; status: string; payload: string }>("select job_id, status, payload from jobs");
+      assert.ok(
+        carts.rows.every((c) => c.checkout_job_id),
+        "every cart was checked out",
+      );
+      const jobs = await db.query<{ job_id: string; status: string; payload: string }>(
+        "select job_id, status, payload from jobs",
+      );
       assert.equal(jobs.rowCount, CARTS, "one job per cart");
       const orders = await db.query<{ order_id: string; items: string }>("select order_id, items from orders");
       assert.equal(orders.rowCount, CARTS, "exactly one order per job");
       const byId = new Map(orders.rows.map((o) => [o.order_id, o.items]));
-      for (const cart of carts.rows) assert.equal(byId.get(orderIdForJob(cart.checkout_job_id)), cart.items, `order of cart ${cart.cart_id}`);
+      for (const cart of carts.rows)
+        assert.equal(byId.get(orderIdForJob(cart.checkout_job_id)), cart.items, `order of cart ${cart.cart_id}`);
       assert.deepEqual(new Set(carts.rows.map((c) => c.cart_id)), new Set(cartIds));
       return (await db.query<{ n: string }>("select count(*) as n from jobs where attempts > 1")).rows[0].n;
     } finally {
@@ -63,7 +77,9 @@ const CARTS = 100;
     group = await startInstances(2, { JOB_LEASE_MS: "2000", JOB_POLL_MS: "50" });
     const urls = group.servers.map((s) => s.url);
     const ids = await carts(urls);
-    const accepted = await Promise.all(ids.map((id, i) => call(`${urls[i % 2]}/carts/${id}/checkout`, { method: "POST" })));
+    const accepted = await Promise.all(
+      ids.map((id, i) => call(`${urls[i % 2]}/carts/${id}/checkout`, { method: "POST" })),
+    );
     assert.deepEqual([...new Set(accepted.map((r) => r.status))], [202]);
     const retried = await expectExactlyOneOrderPerCart(ids);
     assert.equal(retried, "0", "no job was claimed twice");

@@ -23,13 +23,19 @@ const precision = (sent: number, ms: number, instances = 2) => Math.ceil((sent /
   let group: Instances;
   let urls: string[];
   before(async () => {
-    group = await startInstances(2, { RATE_LIMITS: `default=${LIMIT}/3600`, RATE_LIMIT_FACTOR: "1", RATE_LIMIT_SYNC_MS: String(SYNC_MS) });
+    group = await startInstances(2, {
+      RATE_LIMITS: `default=${LIMIT}/3600`,
+      RATE_LIMIT_FACTOR: "1",
+      RATE_LIMIT_SYNC_MS: String(SYNC_MS),
+    });
     urls = group.servers.map((s) => s.url);
     await clearOfWindowEnd(60);
   });
   after(() => group.stop());
 
-  const send = async (url: string, sub: string) => (await call(`${url}/customers?limit=1`, { headers: { authorization: `Bearer ${await token(sub, "admin")}` } })).status;
+  const send = async (url: string, sub: string) =>
+    (await call(`${url}/customers?limit=1`, { headers: { authorization: `Bearer ${await token(sub, "admin")}` } }))
+      .status;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   it("a budget spent through one instance is spent on the other, from its first statement's answer on", async () => {
@@ -46,7 +52,9 @@ const precision = (sent: number, ms: number, instances = 2) => Math.ceil((sent /
     }
     const refusedAfter = Date.now() - started;
     for (let i = 0; i < 5; i++) through1.push(await send(urls[1], "one-budget"));
-    console.log(`      instance 2 after instance 1 spent the budget: ${through1.join(" ")} (first 429 after ${refusedAfter} ms)`);
+    console.log(
+      `      instance 2 after instance 1 spent the budget: ${through1.join(" ")} (first 429 after ${refusedAfter} ms)`,
+    );
     assert.equal(through1.at(-6), 429, "instance 2 refuses within 20 requests (alone it would admit 30)");
     assert.deepEqual(through1.slice(-5), [429, 429, 429, 429, 429]);
     // Another caller's budget is whole on both.
@@ -62,7 +70,9 @@ const precision = (sent: number, ms: number, instances = 2) => Math.ceil((sent /
     const after = [await send(urls[0], "alternating"), await send(urls[1], "alternating")];
     const admitted = statuses.filter((s) => s === 200).length;
     const bound = LIMIT + precision(2 * LIMIT, ms);
-    console.log(`      alternating: ${admitted} admitted of a budget of ${LIMIT} (${2 * LIMIT} sent one after another over 2 instances in ${ms} ms; documented bound ${bound})`);
+    console.log(
+      `      alternating: ${admitted} admitted of a budget of ${LIMIT} (${2 * LIMIT} sent one after another over 2 instances in ${ms} ms; documented bound ${bound})`,
+    );
     assert.ok(admitted >= LIMIT && admitted <= bound, `${admitted}`);
     assert.deepEqual(after, [429, 429]);
   });
@@ -75,7 +85,9 @@ const precision = (sent: number, ms: number, instances = 2) => Math.ceil((sent /
     await Promise.all(
       Array.from({ length: 8 }, async (_, worker) => {
         for (let i = 0; i < 15; i++) {
-          const res = await call(`${urls[worker % 2]}/customers?limit=1`, { headers: { authorization: `Bearer ${t}` } });
+          const res = await call(`${urls[worker % 2]}/customers?limit=1`, {
+            headers: { authorization: `Bearer ${t}` },
+          });
           if (res.status === 200) admitted++;
           else assert.equal(res.status, 429);
         }
@@ -83,7 +95,9 @@ const precision = (sent: number, ms: number, instances = 2) => Math.ceil((sent /
     );
     const ms = Date.now() - started;
     const bound = LIMIT + precision(120, ms);
-    console.log(`      concurrent: ${admitted} admitted of a budget of ${LIMIT} (120 sent by 8 clients over 2 instances in ${ms} ms; documented bound ${bound})`);
+    console.log(
+      `      concurrent: ${admitted} admitted of a budget of ${LIMIT} (120 sent by 8 clients over 2 instances in ${ms} ms; documented bound ${bound})`,
+    );
     assert.ok(admitted >= LIMIT && admitted <= bound, `${admitted}`);
   });
 });

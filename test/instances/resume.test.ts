@@ -12,11 +12,21 @@ import { TcpProxy, type Cut } from "../support/tcp-proxy.js";
 import { onPostgres, startInstances } from "../support/instances.js";
 import { mergePatch } from "../support/fixtures.js";
 import { call } from "../support/server.js";
-import { assertIncreasing, changes, newCustomer, newOrder, readWs, sse, wsClient, type Received } from "../support/events.js";
+import {
+  assertIncreasing,
+  changes,
+  newCustomer,
+  newOrder,
+  readWs,
+  sse,
+  wsClient,
+  type Received,
+} from "../support/events.js";
 import { restStream } from "../support/rest-events.js";
 import { until as waitUntil } from "../support/wait.js";
 
-const until = (condition: () => boolean | Promise<boolean>, what: string, ms = 15_000) => waitUntil(condition, what, ms, 10);
+const until = (condition: () => boolean | Promise<boolean>, what: string, ms = 15_000) =>
+  waitUntil(condition, what, ms, 10);
 
 (onPostgres ? describe : describe.skip)("events across instances, under faults", function () {
   this.timeout(90_000);
@@ -30,7 +40,10 @@ const until = (condition: () => boolean | Promise<boolean>, what: string, ms = 1
     database = await freshDatabase("postgres");
     const target = new URL(testPostgresUrl());
     proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
-    a = await startServer({ database: { ...database, url: proxy.url(database.url) }, store: { availability: { pingMs: 100, pingTimeoutMs: 400 } } });
+    a = await startServer({
+      database: { ...database, url: proxy.url(database.url) },
+      store: { availability: { pingMs: 100, pingTimeoutMs: 400 } },
+    });
     b = await startServer({ database });
   });
   afterEach(async () => {
@@ -69,7 +82,10 @@ const until = (condition: () => boolean | Promise<boolean>, what: string, ms = 1
     const rest = restStream(a.url, customerId, { lastEventId: last });
     await until(() => rest.changes().length === 50, "the 50 missed changes over the REST event stream");
     const [live] = await changes(b.url, customerId, 1);
-    await until(() => got.length === 51 && stream.changes().length === 51 && rest.changes().length === 51, "the live change on all three");
+    await until(
+      () => got.length === 51 && stream.changes().length === 51 && rest.changes().length === 51,
+      "the live change on all three",
+    );
     await new Promise((r) => setTimeout(r, 200));
     for (const received of [got, stream.changes(), rest.changes()]) {
       assert.deepEqual(

@@ -12,7 +12,13 @@ import { onPostgres, startInstances, type Instances } from "../support/instances
 import { until } from "../support/wait.js";
 
 const EVENTS = 60;
-const ENV = { WEBHOOK_ALLOW_HTTP: "on", WEBHOOK_ALLOW_PRIVATE: "on", WEBHOOK_LEASE_MS: "1000", WEBHOOK_POLL_MS: "50", WEBHOOK_SCHEDULE_MS: "50,100,200,400,800,1600,3200" };
+const ENV = {
+  WEBHOOK_ALLOW_HTTP: "on",
+  WEBHOOK_ALLOW_PRIVATE: "on",
+  WEBHOOK_LEASE_MS: "1000",
+  WEBHOOK_POLL_MS: "50",
+  WEBHOOK_SCHEDULE_MS: "50,100,200,400,800,1600,3200",
+};
 
 (onPostgres ? describe : describe.skip)("webhooks across instances", function () {
   this.timeout(120_000);
@@ -28,10 +34,14 @@ const ENV = { WEBHOOK_ALLOW_HTTP: "on", WEBHOOK_ALLOW_PRIVATE: "on", WEBHOOK_LEA
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        const answer = () => setTimeout(() => {
-          got.push({ id: String(req.headers["webhook-id"]), orderId: JSON.parse(Buffer.concat(chunks).toString("utf8")).data.orderId });
-          res.writeHead(204).end();
-        }, 20);
+        const answer = () =>
+          setTimeout(() => {
+            got.push({
+              id: String(req.headers["webhook-id"]),
+              orderId: JSON.parse(Buffer.concat(chunks).toString("utf8")).data.orderId,
+            });
+            res.writeHead(204).end();
+          }, 20);
         if (released) answer();
         else held.push(answer);
       });
@@ -42,7 +52,10 @@ const ENV = { WEBHOOK_ALLOW_HTTP: "on", WEBHOOK_ALLOW_PRIVATE: "on", WEBHOOK_LEA
       const [a] = group.servers;
       const store = await openStore(group.database.url);
       try {
-        await new WebhookEndpoints(store.db, TEST_SECRET, ["orderStatusChanged"], { allowHttp: true, allowPrivate: true }).create({
+        await new WebhookEndpoints(store.db, TEST_SECRET, ["orderStatusChanged"], {
+          allowHttp: true,
+          allowPrivate: true,
+        }).create({
           url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
           events: ["orderStatusChanged"],
           owner: null,
@@ -53,8 +66,15 @@ const ENV = { WEBHOOK_ALLOW_HTTP: "on", WEBHOOK_ALLOW_PRIVATE: "on", WEBHOOK_LEA
       const customer = (await call(`${a.url}/customers`, { method: "POST", json: ada })).json;
       const orders: string[] = [];
       for (let i = 0; i < EVENTS; i++) {
-        const placed = await call(`${a.url}/customers/${customer.customerId}/orders`, { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] } });
-        const paid = await call(`${a.url}/orders/${placed.json.orderId}`, { method: "PATCH", json: { status: "PAID" }, headers: { "content-type": "application/merge-patch+json" } });
+        const placed = await call(`${a.url}/customers/${customer.customerId}/orders`, {
+          method: "POST",
+          json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] },
+        });
+        const paid = await call(`${a.url}/orders/${placed.json.orderId}`, {
+          method: "PATCH",
+          json: { status: "PAID" },
+          headers: { "content-type": "application/merge-patch+json" },
+        });
         assert.equal(paid.status, 200, paid.text);
         orders.push(placed.json.orderId);
       }
@@ -66,10 +86,17 @@ const ENV = { WEBHOOK_ALLOW_HTTP: "on", WEBHOOK_ALLOW_PRIVATE: "on", WEBHOOK_LEA
       const before = got.length;
       assert.ok(before < EVENTS, `killed mid-burst (${before} delivered)`);
       await group.add();
-      await until(() => new Set(got.map((g) => g.orderId)).size >= EVENTS, "every event, from the second instance", 60_000);
+      await until(
+        () => new Set(got.map((g) => g.orderId)).size >= EVENTS,
+        "every event, from the second instance",
+        60_000,
+      );
       // In order, each once, but for the one in flight when A died (sent again with its webhook-id).
       const distinct = got.filter((g, i) => i === 0 || g.id !== got[i - 1].id);
-      assert.deepEqual(distinct.map((g) => g.orderId), orders);
+      assert.deepEqual(
+        distinct.map((g) => g.orderId),
+        orders,
+      );
       assert.ok(got.length - distinct.length <= 1, `at most the one in flight twice (${got.length - distinct.length})`);
     } finally {
       await new Promise((resolve) => receiver.close(resolve));

@@ -28,7 +28,8 @@ describe("REST customer avatars", () => {
   after(() => s.close());
 
   const url = (customerId: string) => `${s.url}/customers/${customerId}/avatar`;
-  const put = (customerId: string, body: FormData, headers: Record<string, string> = {}) => call(url(customerId), { method: "PUT", body, headers });
+  const put = (customerId: string, body: FormData, headers: Record<string, string> = {}) =>
+    call(url(customerId), { method: "PUT", body, headers });
   /** GET with the bytes as they came. */
   const get = async (customerId: string, headers: Record<string, string> = {}) => {
     const res = await fetch(url(customerId), { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers } });
@@ -41,7 +42,10 @@ describe("REST customer avatars", () => {
     assert.equal(res.status, 201, res.text);
     assert.equal(res.headers.get("location"), `/customers/${customerId}/avatar`);
     assert.equal(res.headers.get("etag"), '"v1"');
-    assert.deepEqual({ ...res.json, updatedAt: undefined }, { customerId, mediaType: "image/png", size: PNG.length, updatedAt: undefined });
+    assert.deepEqual(
+      { ...res.json, updatedAt: undefined },
+      { customerId, mediaType: "image/png", size: PNG.length, updatedAt: undefined },
+    );
     const got = await get(customerId);
     assert.equal(got.status, 200);
     assert.equal(got.headers.get("content-type"), "image/png");
@@ -54,12 +58,21 @@ describe("REST customer avatars", () => {
     const { customerId } = await newCustomer(s.url);
     assert.equal((await put(customerId, form(PNG, "image/png"))).status, 201);
     let version = 1;
-    for (const [bytes, type] of [[JPEG, "image/jpeg"], [WEBP, "image/webp"]] as const) {
+    for (const [bytes, type] of [
+      [JPEG, "image/jpeg"],
+      [WEBP, "image/webp"],
+    ] as const) {
       const res = await put(customerId, form(bytes, type));
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual([res.json.mediaType, res.json.size, res.headers.get("etag")], [type, bytes.length, `"v${++version}"`]);
+      assert.deepEqual(
+        [res.json.mediaType, res.json.size, res.headers.get("etag")],
+        [type, bytes.length, `"v${++version}"`],
+      );
       const got = await get(customerId);
-      assert.deepEqual([got.status, got.headers.get("content-type"), got.headers.get("etag")], [200, type, `"v${version}"`]);
+      assert.deepEqual(
+        [got.status, got.headers.get("content-type"), got.headers.get("etag")],
+        [200, type, `"v${version}"`],
+      );
       assert.ok(got.bytes.equals(bytes), type);
     }
     const again = await put(customerId, form(WEBP, "image/webp"));
@@ -72,7 +85,15 @@ describe("REST customer avatars", () => {
     const same = await get(customerId, { "If-None-Match": '"v1"' });
     assert.deepEqual([same.status, same.bytes.length, same.headers.get("etag")], [304, 0, '"v1"']);
     const head = await fetch(url(customerId), { method: "HEAD", headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    assert.deepEqual([head.status, head.headers.get("content-type"), Number(head.headers.get("content-length")), (await head.arrayBuffer()).byteLength], [200, "image/jpeg", JPEG.length, 0]);
+    assert.deepEqual(
+      [
+        head.status,
+        head.headers.get("content-type"),
+        Number(head.headers.get("content-length")),
+        (await head.arrayBuffer()).byteLength,
+      ],
+      [200, "image/jpeg", JPEG.length, 0],
+    );
   });
 
   it("bytes that are not the image their part declares → 422 problem+json saying what to send; nothing is stored", async () => {
@@ -80,13 +101,20 @@ describe("REST customer avatars", () => {
     const cases: [Buffer, string, RegExp][] = [
       [JPEG, "image/png", /is declared image\/png but its bytes are a JPEG image: declare it as image\/jpeg/],
       [PNG, "image/webp", /is declared image\/webp but its bytes are a PNG image: declare it as image\/png/],
-      [Buffer.from("GIF89a not one of ours"), "image/png", /is declared image\/png but its bytes are not a PNG, JPEG or WebP image/],
+      [
+        Buffer.from("GIF89a not one of ours"),
+        "image/png",
+        /is declared image\/png but its bytes are not a PNG, JPEG or WebP image/,
+      ],
       [PNG.subarray(0, 7), "image/png", /is declared image\/png but its bytes are not a PNG, JPEG or WebP image/],
     ];
     for (const [bytes, type, message] of cases) {
       const res = await put(customerId, form(bytes, type));
       assert.deepEqual([res.status, res.headers.get("content-type")], [422, "application/problem+json"], res.text);
-      assert.deepEqual(res.json.errors.map((e: { in: string; pointer: string }) => `${e.in} ${e.pointer}`), ["body /image"]);
+      assert.deepEqual(
+        res.json.errors.map((e: { in: string; pointer: string }) => `${e.in} ${e.pointer}`),
+        ["body /image"],
+      );
       assert.match(res.json.errors[0].message, message);
     }
     assert.equal((await get(customerId)).status, 404, "no avatar was stored");
@@ -98,7 +126,10 @@ describe("REST customer avatars", () => {
     extra.append("caption", "me");
     const cases: [FormData, string[]][] = [
       [new FormData(), ["body /image is required"]],
-      [form(Buffer.from("hello"), "text/plain"), ["body /image has media type text/plain; allowed: image/png, image/jpeg, image/webp"]],
+      [
+        form(Buffer.from("hello"), "text/plain"),
+        ["body /image has media type text/plain; allowed: image/png, image/jpeg, image/webp"],
+      ],
       [form(PNG, "image/gif"), ["body /image has media type image/gif; allowed: image/png, image/jpeg, image/webp"]],
       [form(Buffer.alloc(0), "image/png"), ["body /image must NOT have fewer than 1 characters"]],
       [extra, ["body /caption is not a known field"]],
@@ -106,7 +137,12 @@ describe("REST customer avatars", () => {
     for (const [body, expected] of cases) {
       const res = await put(customerId, body);
       assert.deepEqual([res.status, res.headers.get("content-type")], [400, "application/problem+json"], res.text);
-      assert.deepEqual(res.json.errors.map((e: { in: string; pointer: string; message: string }) => `${e.in} ${e.pointer} ${e.message}`), expected);
+      assert.deepEqual(
+        res.json.errors.map(
+          (e: { in: string; pointer: string; message: string }) => `${e.in} ${e.pointer} ${e.message}`,
+        ),
+        expected,
+      );
     }
   });
 
@@ -152,7 +188,11 @@ describe("REST customer avatars", () => {
     const { customerId } = await newCustomer(s.url);
     await put(customerId, form(PNG, "image/png"));
     assert.equal((await call(`${s.url}/customers/${customerId}`, { method: "DELETE" })).status, 204);
-    const rows = await s.store.db.selectFrom("customer_avatars").select("customer_id").where("customer_id", "=", customerId).execute();
+    const rows = await s.store.db
+      .selectFrom("customer_avatars")
+      .select("customer_id")
+      .where("customer_id", "=", customerId)
+      .execute();
     assert.deepEqual(rows, []);
     for (const method of ["GET", "DELETE"]) assert.equal((await call(url(customerId), { method })).status, 410, method);
     assert.equal((await put(customerId, form(PNG, "image/png"))).status, 410);
@@ -162,10 +202,18 @@ describe("REST customer avatars", () => {
     const from = await newCustomer(s.url);
     const into = await newCustomer(s.url);
     await put(into.customerId, form(WEBP, "image/webp"));
-    assert.equal((await call(`${s.url}/customers/${from.customerId}/merge`, { method: "POST", json: { into: into.customerId } })).status, 200);
+    assert.equal(
+      (await call(`${s.url}/customers/${from.customerId}/merge`, { method: "POST", json: { into: into.customerId } }))
+        .status,
+      200,
+    );
     for (const [method, body] of [["GET"], ["PUT", form(PNG, "image/png")], ["DELETE"]] as const) {
       const res = await call(url(from.customerId), { method, body, redirect: "manual" });
-      assert.deepEqual([res.status, res.headers.get("location")], [301, `/customers/${into.customerId}/avatar`], `${method}: ${res.text}`);
+      assert.deepEqual(
+        [res.status, res.headers.get("location")],
+        [301, `/customers/${into.customerId}/avatar`],
+        `${method}: ${res.text}`,
+      );
     }
     assert.ok((await get(into.customerId)).bytes.equals(WEBP), "the survivor keeps its own avatar");
   });

@@ -32,7 +32,10 @@ describe("REST carts and checkout", () => {
     const a = await newCart(s.url, customerId);
     const b = await newCart(s.url, customerId);
     const list = await call(`${s.url}/customers/${customerId}/carts`);
-    assert.deepEqual(list.json.items.map((c: { cartId: string }) => c.cartId), [a.cartId, b.cartId]);
+    assert.deepEqual(
+      list.json.items.map((c: { cartId: string }) => c.cartId),
+      [a.cartId, b.cartId],
+    );
     assert.equal(list.json.nextCursor, null);
   });
 

@@ -12,7 +12,9 @@ describe("concurrent conditional writes", () => {
     const { customerId } = await newCustomer(s.url);
     const url = `${s.url}/customers/${customerId}`;
     const etag = (await call(url)).headers.get("etag")!;
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call(url, mergePatch({ lastName: `Writer${i}` }, { "If-Match": etag }))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(url, mergePatch({ lastName: `Writer${i}` }, { "If-Match": etag }))),
+    );
     const statuses = results.map((r) => r.status).sort();
     assert.deepEqual(statuses, [200, ...Array(19).fill(412)]);
     const winner = results.find((r) => r.status === 200)!;
@@ -23,12 +25,17 @@ describe("concurrent conditional writes", () => {
 
   it("the same for order status changes: one transition wins, one event, no double move", async () => {
     const { customerId } = await newCustomer(s.url);
-    const order = await call(`${s.url}/customers/${customerId}/orders`, { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] } });
+    const order = await call(`${s.url}/customers/${customerId}/orders`, {
+      method: "POST",
+      json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] },
+    });
     const url = `${s.url}/orders/${order.json.orderId}`;
     const events: string[] = [];
     const off = s.app.bus.subscribe("orderStatusChanged", (e) => events.push(e.status));
     try {
-      const results = await Promise.all(Array.from({ length: 10 }, () => call(url, mergePatch({ status: "PAID" }, { "If-Match": '"v1"' }))));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => call(url, mergePatch({ status: "PAID" }, { "If-Match": '"v1"' }))),
+      );
       assert.deepEqual(results.map((r) => r.status).sort(), [200, ...Array(9).fill(412)]);
       assert.deepEqual(events, ["PAID"]);
     } finally {

@@ -19,7 +19,10 @@ describe("REST customers", () => {
     assert.match(res.json.customerId, /^cus_/);
     assert.equal(res.headers.get("location"), `/customers/${res.json.customerId}`);
     assert.equal(res.headers.get("etag"), '"v1"');
-    assert.deepEqual({ ...res.json, customerId: undefined, createdAt: undefined, updatedAt: undefined }, { ...ada, customerId: undefined, createdAt: undefined, updatedAt: undefined });
+    assert.deepEqual(
+      { ...res.json, customerId: undefined, createdAt: undefined, updatedAt: undefined },
+      { ...ada, customerId: undefined, createdAt: undefined, updatedAt: undefined },
+    );
     const got = await call(`${s.url}${res.headers.get("location")}`);
     assert.equal(got.status, 200);
     assert.deepEqual(got.json, res.json);
@@ -34,7 +37,8 @@ describe("REST customers", () => {
     assert.deepEqual([a.status, b.status], [201, 201]);
     assert.notEqual(a.json.customerId, b.json.customerId);
     assert.notEqual(a.headers.get("location"), b.headers.get("location"));
-    for (const made of [a, b]) assert.equal((await call(`${s.url}${made.headers.get("location")}`)).json.email, ada.email);
+    for (const made of [a, b])
+      assert.equal((await call(`${s.url}${made.headers.get("location")}`)).json.email, ada.email);
   });
 
   it("If-None-Match with the current ETag → 304 without body; HEAD → headers only", async () => {
@@ -69,7 +73,11 @@ describe("REST customers", () => {
   it("PATCH applies a merge patch: 200 with the new representation, 204 with Prefer: return=minimal", async () => {
     const { json } = await create();
     const url = `${s.url}/customers/${json.customerId}`;
-    const patched = await call(url, { method: "PATCH", body: JSON.stringify({ lastName: "Byron" }), headers: { "content-type": "application/merge-patch+json" } });
+    const patched = await call(url, {
+      method: "PATCH",
+      body: JSON.stringify({ lastName: "Byron" }),
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.json.lastName, "Byron");
     assert.equal(patched.json.firstName, "Ada");
@@ -86,9 +94,16 @@ describe("REST customers", () => {
   it("PATCH setting a required field to null → 400 naming it, nothing changed", async () => {
     const { json } = await create();
     const url = `${s.url}/customers/${json.customerId}`;
-    const res = await call(url, { method: "PATCH", body: '{"email":null}', headers: { "content-type": "application/merge-patch+json" } });
+    const res = await call(url, {
+      method: "PATCH",
+      body: '{"email":null}',
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.equal(res.status, 400);
-    assert.deepEqual(res.json.errors.map((e: { pointer: string }) => e.pointer), ["/email"]);
+    assert.deepEqual(
+      res.json.errors.map((e: { pointer: string }) => e.pointer),
+      ["/email"],
+    );
     assert.equal((await call(url)).json.email, ada.email);
   });
 
@@ -97,7 +112,11 @@ describe("REST customers", () => {
     const url = `${s.url}/customers/${json.customerId}`;
     const put = await call(url, { method: "PUT", json: { ...ada, lastName: "X" }, headers: { "If-Match": '"v9"' } });
     assert.equal(put.status, 412);
-    const patch = await call(url, { method: "PATCH", body: '{"lastName":"Y"}', headers: { "content-type": "application/merge-patch+json", "If-Match": '"v9"' } });
+    const patch = await call(url, {
+      method: "PATCH",
+      body: '{"lastName":"Y"}',
+      headers: { "content-type": "application/merge-patch+json", "If-Match": '"v9"' },
+    });
     assert.equal(patch.status, 412);
     const del = await call(url, { method: "DELETE", headers: { "If-Match": '"v9"' } });
     assert.equal(del.status, 412);
@@ -112,7 +131,12 @@ describe("REST customers", () => {
     const { json } = await create();
     const url = `${s.url}/customers/${json.customerId}`;
     assert.equal((await call(url, { method: "DELETE" })).status, 204);
-    for (const init of [{}, { method: "DELETE" }, { method: "PUT", json: ada }, { method: "PATCH", body: '{"lastName":"B"}', headers: { "content-type": "application/merge-patch+json" } }]) {
+    for (const init of [
+      {},
+      { method: "DELETE" },
+      { method: "PUT", json: ada },
+      { method: "PATCH", body: '{"lastName":"B"}', headers: { "content-type": "application/merge-patch+json" } },
+    ]) {
       const res = await call(url, init);
       assert.equal(res.status, 410, `${(init as { method?: string }).method ?? "GET"} after delete`);
       assert.equal(res.headers.get("content-type"), "application/problem+json");
@@ -138,7 +162,10 @@ describe("REST customers", () => {
         pages++;
       }
       assert.equal(pages, 3);
-      assert.deepEqual(seen, [0, 1, 2, 3, 4].map((i) => `ada${i}@example.com`));
+      assert.deepEqual(
+        seen,
+        [0, 1, 2, 3, 4].map((i) => `ada${i}@example.com`),
+      );
     } finally {
       await own.close();
     }

@@ -32,7 +32,10 @@ describe("durability across crashes", function () {
       await new Promise((r) => setTimeout(r, i * 2));
       sent++;
       try {
-        const res = await call(`${first.url}/customers`, { method: "POST", json: { ...ada, email: `burst${i}@example.com` } });
+        const res = await call(`${first.url}/customers`, {
+          method: "POST",
+          json: { ...ada, email: `burst${i}@example.com` },
+        });
         if (res.status === 201) acknowledged.push(res.json.customerId);
       } catch {
         // the connection died with the server: not acknowledged
@@ -44,7 +47,10 @@ describe("durability across crashes", function () {
     first.child.kill("SIGKILL");
     await Promise.all(burst);
     await first.exited;
-    assert.ok(acknowledged.length > 0 && acknowledged.length < 200, `the kill landed mid-burst (${acknowledged.length} of ${sent} acknowledged)`);
+    assert.ok(
+      acknowledged.length > 0 && acknowledged.length < 200,
+      `the kill landed mid-burst (${acknowledged.length} of ${sent} acknowledged)`,
+    );
 
     const second = await start();
     for (const id of acknowledged) {
@@ -58,7 +64,10 @@ describe("durability across crashes", function () {
   it("a checkout whose worker crashed mid-job completes after restart with exactly one order", async () => {
     const first = await start();
     const customer = await call(`${first.url}/customers`, { method: "POST", json: ada });
-    const cart = await call(`${first.url}/customers/${customer.json.customerId}/carts`, { method: "POST", json: { items: [{ sku: "a", quantity: 2, unitPrice: 3 }] } });
+    const cart = await call(`${first.url}/customers/${customer.json.customerId}/carts`, {
+      method: "POST",
+      json: { items: [{ sku: "a", quantity: 2, unitPrice: 3 }] },
+    });
     first.child.kill("SIGTERM");
     await first.exited;
 
@@ -67,7 +76,11 @@ describe("durability across crashes", function () {
     const store = await openStore(database.url);
     const { services } = domainOn(store);
     const job = await services.carts.checkout(cart.json.cartId);
-    await store.db.updateTable("jobs").set({ status: "RUNNING", attempts: 1, lease_until: new Date(Date.now() + 500).toISOString() }).where("job_id", "=", job.jobId).execute();
+    await store.db
+      .updateTable("jobs")
+      .set({ status: "RUNNING", attempts: 1, lease_until: new Date(Date.now() + 500).toISOString() })
+      .where("job_id", "=", job.jobId)
+      .execute();
     await store.close();
 
     const second = await start();
@@ -87,7 +100,10 @@ describe("durability across crashes", function () {
     const customer = await call(`${first.url}/customers`, { method: "POST", json: ada });
     const jobs: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const cart = await call(`${first.url}/customers/${customer.json.customerId}/carts`, { method: "POST", json: { items: [{ sku: `s${i}`, quantity: 1, unitPrice: 1 }] } });
+      const cart = await call(`${first.url}/customers/${customer.json.customerId}/carts`, {
+        method: "POST",
+        json: { items: [{ sku: `s${i}`, quantity: 1, unitPrice: 1 }] },
+      });
       const accepted = await call(`${first.url}/carts/${cart.json.cartId}/checkout`, { method: "POST" });
       assert.equal(accepted.status, 202);
       jobs.push(accepted.headers.get("location")!);
@@ -105,6 +121,9 @@ describe("durability across crashes", function () {
     }
     const orders = await call(`${second.url}/customers/${customer.json.customerId}/orders?limit=100`);
     assert.equal(orders.json.items.length, 10);
-    assert.deepEqual(orders.json.items.map((o: { items: { sku: string }[] }) => o.items[0].sku).sort(), Array.from({ length: 10 }, (_, i) => `s${i}`).sort());
+    assert.deepEqual(
+      orders.json.items.map((o: { items: { sku: string }[] }) => o.items[0].sku).sort(),
+      Array.from({ length: 10 }, (_, i) => `s${i}`).sort(),
+    );
   });
 });

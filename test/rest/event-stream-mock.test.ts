@@ -10,13 +10,20 @@ import { ADMIN_TOKEN, TEST_SECRET } from "../support/auth.js";
 
 describe("REST event stream on the mock server", () => {
   it("answers example events at every tick, and 401 without a token", async () => {
-    const app = buildMockApp({ definition, logger: createLogger("silent"), authSecret: TEST_SECRET, eventIntervalMs: 20 });
+    const app = buildMockApp({
+      definition,
+      logger: createLogger("silent"),
+      authSecret: TEST_SECRET,
+      eventIntervalMs: 20,
+    });
     const server = createServer(app.callback);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/customers/cus_1/order-events`;
     try {
       assert.equal((await fetch(url)).status, 401);
-      const res = await fetch(url, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: "text/event-stream" } });
+      const res = await fetch(url, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: "text/event-stream" },
+      });
       assert.equal(res.status, 200);
       assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
       const reader = res.body!.getReader();

@@ -95,7 +95,10 @@ describe("REST event stream", function () {
 
   it("HEAD answers the stream's head and leaves no listener behind", async () => {
     const customerId = await newCustomer(s.url, 7);
-    const res = await fetch(`${s.url}/customers/${customerId}/order-events`, { method: "HEAD", headers: { authorization: `Bearer ${await token(customerId, "orders:read")}` } });
+    const res = await fetch(`${s.url}/customers/${customerId}/order-events`, {
+      method: "HEAD",
+      headers: { authorization: `Bearer ${await token(customerId, "orders:read")}` },
+    });
     assert.equal(res.status, 200);
     assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
     await until(() => listeners() === 0, "no listener left");

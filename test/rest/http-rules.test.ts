@@ -7,7 +7,10 @@ import { newCustomer } from "../support/fixtures.js";
 import { call, startServer, type TestServer } from "../support/server.js";
 
 /** Raw GET (fetch would decompress and hide Content-Encoding). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(url, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
@@ -26,11 +29,20 @@ describe("HTTP rules shared by all resources", () => {
 
   it("GET answers are private, revalidated, and vary by Accept, Accept-Encoding and Authorization", async () => {
     const { customerId } = await newCustomer(s.url);
-    for (const res of [await call(`${s.url}/customers/${customerId}`), await call(`${s.url}/customers/${customerId}`, { headers: { "If-None-Match": '"v1"' } })]) {
+    for (const res of [
+      await call(`${s.url}/customers/${customerId}`),
+      await call(`${s.url}/customers/${customerId}`, { headers: { "If-None-Match": '"v1"' } }),
+    ]) {
       assert.equal(res.headers.get("cache-control"), "private, no-cache");
-      assert.deepEqual(res.headers.get("vary")!.split(/,\s*/).sort(), ["Accept", "Accept-Encoding", "Authorization", "Origin"].sort());
+      assert.deepEqual(
+        res.headers.get("vary")!.split(/,\s*/).sort(),
+        ["Accept", "Accept-Encoding", "Authorization", "Origin"].sort(),
+      );
     }
-    const post = await call(`${s.url}/customers`, { method: "POST", json: { firstName: "A", lastName: "B", email: "cache@example.com" } });
+    const post = await call(`${s.url}/customers`, {
+      method: "POST",
+      json: { firstName: "A", lastName: "B", email: "cache@example.com" },
+    });
     assert.equal(post.headers.get("cache-control"), null);
   });
 
@@ -59,7 +71,8 @@ describe("HTTP rules shared by all resources", () => {
     assert.equal(res.headers.get("access-control-allow-origin"), "https://app.example");
     assert.equal(res.headers.get("access-control-allow-credentials"), "true");
     const exposed = res.headers.get("access-control-expose-headers")!.split(",");
-    for (const h of ["Location", "ETag", "Link", "X-Request-Id", "Retry-After", "RateLimit-Policy", "RateLimit"]) assert.ok(exposed.includes(h), h);
+    for (const h of ["Location", "ETag", "Link", "X-Request-Id", "Retry-After", "RateLimit-Policy", "RateLimit"])
+      assert.ok(exposed.includes(h), h);
     const other = await call(`${s.url}/customers`, { headers: { Origin: "https://evil.example" } });
     assert.equal(other.headers.get("access-control-allow-origin"), null);
   });
@@ -67,14 +80,22 @@ describe("HTTP rules shared by all resources", () => {
   it("CORS preflight is answered with the allowed methods and headers", async () => {
     const res = await call(`${s.url}/customers/x`, {
       method: "OPTIONS",
-      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "PATCH", "Access-Control-Request-Headers": "authorization, content-type, if-match" },
+      headers: {
+        Origin: "https://app.example",
+        "Access-Control-Request-Method": "PATCH",
+        "Access-Control-Request-Headers": "authorization, content-type, if-match",
+      },
     });
     assert.equal(res.status, 204);
     assert.equal(res.headers.get("access-control-allow-origin"), "https://app.example");
     assert.match(res.headers.get("access-control-allow-methods")!, /PATCH/);
     assert.equal(res.headers.get("access-control-allow-credentials"), "true");
-    for (const h of ["Authorization", "Content-Type", "If-Match"]) assert.match(res.headers.get("access-control-allow-headers")!, new RegExp(h));
-    const refused = await call(`${s.url}/customers/x`, { method: "OPTIONS", headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "PATCH" } });
+    for (const h of ["Authorization", "Content-Type", "If-Match"])
+      assert.match(res.headers.get("access-control-allow-headers")!, new RegExp(h));
+    const refused = await call(`${s.url}/customers/x`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "PATCH" },
+    });
     assert.equal(refused.headers.get("access-control-allow-origin"), null);
   });
 });

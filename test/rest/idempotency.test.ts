@@ -9,7 +9,8 @@ describe("Idempotency-Key on the commerce POSTs", () => {
   before(async () => (s = await startServer()));
   after(() => s.close());
 
-  const post = (path: string, json: unknown, key: string) => call(`${s.url}${path}`, { method: "POST", json, headers: { "Idempotency-Key": key } });
+  const post = (path: string, json: unknown, key: string) =>
+    call(`${s.url}${path}`, { method: "POST", json, headers: { "Idempotency-Key": key } });
 
   it("works on orders and on checkout (one job, its 202 and Location replayed); without a key POST stays non-idempotent", async () => {
     const { customerId } = await newCustomer(s.url);

@@ -13,7 +13,10 @@ describe("REST merge and 301", () => {
     const into = await newCustomer(s.url);
     const order = await newOrder(s.url, from.customerId);
     const cart = await newCart(s.url, from.customerId);
-    const merged = await call(`${s.url}/customers/${from.customerId}/merge`, { method: "POST", json: { into: into.customerId } });
+    const merged = await call(`${s.url}/customers/${from.customerId}/merge`, {
+      method: "POST",
+      json: { into: into.customerId },
+    });
     assert.equal(merged.status, 200, merged.text);
     assert.equal(merged.json.customerId, into.customerId);
     assert.equal((await call(`${s.url}/orders/${order.orderId}`)).json.customerId, into.customerId);
@@ -26,11 +29,27 @@ describe("REST merge and 301", () => {
       ["PATCH", mergePatch({ lastName: "X" }), `/customers/${into.customerId}`],
       ["DELETE", { method: "DELETE" }, `/customers/${into.customerId}`],
       ["GET orders", { url: "/orders" } as never, `/customers/${into.customerId}/orders`],
-      ["POST orders", { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] }, url: "/orders" } as never, `/customers/${into.customerId}/orders`],
+      [
+        "POST orders",
+        { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] }, url: "/orders" } as never,
+        `/customers/${into.customerId}/orders`,
+      ],
       ["GET carts", { url: "/carts" } as never, `/customers/${into.customerId}/carts`],
-      ["POST carts", { method: "POST", json: { items: [] }, url: "/carts" } as never, `/customers/${into.customerId}/carts`],
-      ["GET order-events", { headers: { accept: "text/event-stream" }, url: "/order-events" } as never, `/customers/${into.customerId}/order-events`],
-      ["POST merge", { method: "POST", json: { into: into.customerId }, url: "/merge" } as never, `/customers/${into.customerId}/merge`],
+      [
+        "POST carts",
+        { method: "POST", json: { items: [] }, url: "/carts" } as never,
+        `/customers/${into.customerId}/carts`,
+      ],
+      [
+        "GET order-events",
+        { headers: { accept: "text/event-stream" }, url: "/order-events" } as never,
+        `/customers/${into.customerId}/order-events`,
+      ],
+      [
+        "POST merge",
+        { method: "POST", json: { into: into.customerId }, url: "/merge" } as never,
+        `/customers/${into.customerId}/merge`,
+      ],
     ];
     for (const [name, init, location] of calls) {
       const suffix = (init as { url?: string }).url ?? "";
@@ -45,12 +64,16 @@ describe("REST merge and 301", () => {
     const a = await newCustomer(s.url);
     const b = await newCustomer(s.url);
     await call(`${s.url}/customers/${b.customerId}`, { method: "DELETE" });
-    const merge = (into: string) => call(`${s.url}/customers/${a.customerId}/merge`, { method: "POST", json: { into } });
+    const merge = (into: string) =>
+      call(`${s.url}/customers/${a.customerId}/merge`, { method: "POST", json: { into } });
     assert.equal((await merge(a.customerId)).status, 409);
     assert.equal((await merge("nobody")).status, 409);
     assert.equal((await merge(b.customerId)).status, 409);
     assert.equal((await merge("bad id!")).status, 400);
-    assert.equal((await call(`${s.url}/customers/nobody/merge`, { method: "POST", json: { into: a.customerId } })).status, 404);
+    assert.equal(
+      (await call(`${s.url}/customers/nobody/merge`, { method: "POST", json: { into: a.customerId } })).status,
+      404,
+    );
     assert.equal((await call(`${s.url}/customers/${a.customerId}`)).status, 200);
   });
 });

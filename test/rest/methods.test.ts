@@ -48,20 +48,32 @@ describe("REST method semantics (every path of the spec)", () => {
     }
 
     for (const op of operationSpecs.filter((o) => o.path === path)) {
-      const produces = Object.entries(op.responses).filter(([status]) => /^(2|default)/.test(status)).flatMap(([, r]) => r.contentTypes);
+      const produces = Object.entries(op.responses)
+        .filter(([status]) => /^(2|default)/.test(status))
+        .flatMap(([, r]) => r.contentTypes);
       if (produces.length > 0) {
         it(`${path}: ${op.method} with Accept: application/xml → 406 problem`, async () => {
-          const res = await call(`${s.url}${concrete(path)}`, { method: op.method, headers: { Accept: "application/xml" } });
+          const res = await call(`${s.url}${concrete(path)}`, {
+            method: op.method,
+            headers: { Accept: "application/xml" },
+          });
           assert.equal(res.status, 406, res.text);
           assert.equal(res.headers.get("content-type"), "application/problem+json");
         });
       }
       if (op.body) {
         it(`${path}: ${op.method} with Content-Type: application/xml → 415 problem naming ${op.body.contentTypes.join(", ")}`, async () => {
-          const res = await call(`${s.url}${concrete(path)}`, { method: op.method, headers: { "Content-Type": "application/xml" }, body: "<a/>" });
+          const res = await call(`${s.url}${concrete(path)}`, {
+            method: op.method,
+            headers: { "Content-Type": "application/xml" },
+            body: "<a/>",
+          });
           assert.equal(res.status, 415, res.text);
           assert.equal(res.headers.get("content-type"), "application/problem+json");
-          assert.equal(res.headers.get(op.method === "PATCH" ? "accept-patch" : "accept-post"), op.body!.contentTypes.join(", "));
+          assert.equal(
+            res.headers.get(op.method === "PATCH" ? "accept-patch" : "accept-post"),
+            op.body!.contentTypes.join(", "),
+          );
         });
       }
     }
@@ -87,10 +99,17 @@ describe("REST method semantics (every path of the spec)", () => {
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       // fetch itself: the kit's call() reports a stub's 501 as not yet implemented, which is what is checked here.
-      const res = await fetch(`${base}/customers/cus_1/orders`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ items: [{ sku: "a", quantity: 1, unitPrice: 1 }] }) });
+      const res = await fetch(`${base}/customers/cus_1/orders`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ items: [{ sku: "a", quantity: 1, unitPrice: 1 }] }),
+      });
       assert.equal(res.status, 501);
       assert.equal(res.headers.get("content-type"), "application/problem+json");
-      assert.match(((await res.json()) as { detail: string }).detail, /placeOrder \(POST \/customers\/\{customerId\}\/orders\)/);
+      assert.match(
+        ((await res.json()) as { detail: string }).detail,
+        /placeOrder \(POST \/customers\/\{customerId\}\/orders\)/,
+      );
     } finally {
       server.close();
     }
@@ -99,7 +118,10 @@ describe("REST method semantics (every path of the spec)", () => {
   it("a body over the configured limit → 413 problem", async () => {
     const small = await startServer({ bodyLimit: 64 });
     try {
-      const res = await call(`${small.url}/customers`, { method: "POST", json: { firstName: "x".repeat(100), lastName: "L", email: "a@example.com" } });
+      const res = await call(`${small.url}/customers`, {
+        method: "POST",
+        json: { firstName: "x".repeat(100), lastName: "L", email: "a@example.com" },
+      });
       assert.equal(res.status, 413);
       assert.equal(res.headers.get("content-type"), "application/problem+json");
     } finally {

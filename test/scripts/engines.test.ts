@@ -22,7 +22,8 @@ describe("Node versions (engines)", function () {
   this.timeout(60_000);
 
   it("one range: the root's, every package's, what init writes, the README's", () => {
-    for (const name of ["twinspec", "twinspec-dev", "create-twinspec"]) assert.equal(json(`packages/${name}/package.json`).engines.node, range, name);
+    for (const name of ["twinspec", "twinspec-dev", "create-twinspec"])
+      assert.equal(json(`packages/${name}/package.json`).engines.node, range, name);
     const app = JSON.parse(packageJson("my-service", "^0.1.0", "^0.1.0"));
     assert.equal(app.engines.node, range);
     assert.ok(readFileSync("README.md", "utf8").includes(`Node \`${range}\``), "README.md names the range");
@@ -35,10 +36,16 @@ describe("Node versions (engines)", function () {
   it("no installed package refuses the first release of any line in the range", () => {
     const each = floors(range);
     assert.deepEqual(each, ["20.19.0", "22.13.0", "24.0.0"]);
-    const selector = each.map((v) => `:has(:attr(engines, [node])):not(:semver(${v}, :attr(engines, [node])))`).join(", ");
-    const refusing = (JSON.parse(execFileSync("npm", ["query", selector], { encoding: "utf8" })) as { name: string; version: string; engines: { node: string } }[]).map(
-      (p) => `${p.name}@${p.version} wants node ${p.engines.node}`,
-    );
+    const selector = each
+      .map((v) => `:has(:attr(engines, [node])):not(:semver(${v}, :attr(engines, [node])))`)
+      .join(", ");
+    const refusing = (
+      JSON.parse(execFileSync("npm", ["query", selector], { encoding: "utf8" })) as {
+        name: string;
+        version: string;
+        engines: { node: string };
+      }[]
+    ).map((p) => `${p.name}@${p.version} wants node ${p.engines.node}`);
     assert.deepEqual([...new Set(refusing)], []);
   });
 });

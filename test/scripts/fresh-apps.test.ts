@@ -25,7 +25,17 @@
 //   --offline`, which links their own client package and unlinks the starter's, and must reach nothing.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -39,8 +49,18 @@ const PACKAGES = ["twinspec", "twinspec-client", "twinspec-dev"];
 /** Each application: its specs (none: the starter pair), and a stubbed operation and root field to call on it. */
 const APPS = [
   { name: "starter", specs: [], rest: "/notes", graphql: "{ notes { noteId } }" },
-  { name: "library", specs: ["--openapi", join(LIBRARY, "openapi.yaml"), "--graphql", join(LIBRARY, "schema.graphql")], rest: "/members/m-1", graphql: '{ member(memberId: "m-1") { memberId } }' },
-  { name: "commerce", specs: ["--openapi", join(ROOT, "openapi.yaml"), "--graphql", join(ROOT, "schema.graphql")], rest: "/customers", graphql: "{ customers { customerId } }" },
+  {
+    name: "library",
+    specs: ["--openapi", join(LIBRARY, "openapi.yaml"), "--graphql", join(LIBRARY, "schema.graphql")],
+    rest: "/members/m-1",
+    graphql: '{ member(memberId: "m-1") { memberId } }',
+  },
+  {
+    name: "commerce",
+    specs: ["--openapi", join(ROOT, "openapi.yaml"), "--graphql", join(ROOT, "schema.graphql")],
+    rest: "/customers",
+    graphql: "{ customers { customerId } }",
+  },
 ];
 
 /**
@@ -48,7 +68,14 @@ const APPS = [
  * loglevel that would hide an install's error), nor a configuration of this repository's servers and tests.
  */
 const ENV: NodeJS.ProcessEnv = {
-  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_(config_(package|loglevel)$|package_|lifecycle_)|NODE_OPTIONS$|NODE_ENV$|TWINSPEC_|TEST_|FUZZ_|DATABASE_URL$|AUTH_|PORT$|HOST$|LOG_LEVEL$|RATE_LIMIT)/.test(key))),
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) =>
+        !/^(npm_(config_(package|loglevel)$|package_|lifecycle_)|NODE_OPTIONS$|NODE_ENV$|TWINSPEC_|TEST_|FUZZ_|DATABASE_URL$|AUTH_|PORT$|HOST$|LOG_LEVEL$|RATE_LIMIT)/.test(
+          key,
+        ),
+    ),
+  ),
   npm_config_update_notifier: "false",
   npm_config_fund: "false",
   npm_config_audit: "false",
@@ -57,7 +84,12 @@ const ENV: NodeJS.ProcessEnv = {
 const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 
 /** Runs a command to its end; its stdout and stderr together. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = ENV): Promise<{ status: number | null; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = ENV,
+): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -79,7 +111,13 @@ function dependencyLists(dir: string, name: string): object {
   const app = json(join(dir, "package.json"));
   const client = json(join(dir, "client/package.json"));
   const { [`${name}-client`]: own, ...devDependencies } = app.devDependencies;
-  return { dependencies: app.dependencies, devDependencies: { ...devDependencies, "<name>-client": own }, overrides: app.overrides, allowScripts: app.allowScripts, client: [client.dependencies, client.bundleDependencies] };
+  return {
+    dependencies: app.dependencies,
+    devDependencies: { ...devDependencies, "<name>-client": own },
+    overrides: app.overrides,
+    allowScripts: app.allowScripts,
+    client: [client.dependencies, client.bundleDependencies],
+  };
 }
 
 /** How long each step of the set-up took, printed under the suite's title: the test's cost in npm test, in view. */
@@ -101,8 +139,12 @@ describe("init → npm install → npm test → npm start from the packed tarbal
     work = mkdtempSync(join(tmpdir(), "twinspec-fresh-apps-"));
     const vendor = join(work, "vendor");
     mkdirSync(vendor);
-    await timed("npm pack", ok("npm", ["pack", "--pack-destination", vendor, ...PACKAGES.flatMap((p) => ["-w", p])], ROOT));
-    const tarball = (name: string) => join(vendor, readdirSync(vendor).find((f) => new RegExp(`^${name}-\\d[^/]*\\.tgz$`).test(f))!);
+    await timed(
+      "npm pack",
+      ok("npm", ["pack", "--pack-destination", vendor, ...PACKAGES.flatMap((p) => ["-w", p])], ROOT),
+    );
+    const tarball = (name: string) =>
+      join(vendor, readdirSync(vendor).find((f) => new RegExp(`^${name}-\\d[^/]*\\.tgz$`).test(f))!);
 
     // The CLI as packed: twinspec-dev (with the twinspec-client it bundles) and its peer twinspec, extracted; the rest
     // of node_modules linked, entry by entry, to this checkout's (not its workspace links, nor its bins).
@@ -113,16 +155,36 @@ describe("init → npm install → npm test → npm start from the packed tarbal
     }
     for (const entry of readdirSync(join(ROOT, "node_modules"))) {
       const from = join(ROOT, "node_modules", entry);
-      if (!entry.startsWith(".") && !existsSync(join(cli, entry)) && !lstatSync(from).isSymbolicLink()) symlinkSync(from, join(cli, entry));
+      if (!entry.startsWith(".") && !existsSync(join(cli, entry)) && !lstatSync(from).isSymbolicLink())
+        symlinkSync(from, join(cli, entry));
     }
     const twinspecDev = join(cli, "twinspec-dev/bin/twinspec.js");
-    await timed("3 × twinspec init", Promise.all(APPS.map(({ name, specs }) => ok(process.execPath, [twinspecDev, "init", join(work, name), ...specs, "--vendor", vendor], work))));
+    await timed(
+      "3 × twinspec init",
+      Promise.all(
+        APPS.map(({ name, specs }) =>
+          ok(process.execPath, [twinspecDev, "init", join(work, name), ...specs, "--vendor", vendor], work),
+        ),
+      ),
+    );
     const apps = APPS.map(({ name }) => ({ name, dir: join(work, name) }));
     const [first, ...others] = apps;
-    for (const { name, dir } of others) assert.deepEqual(dependencyLists(dir, name), dependencyLists(first.dir, first.name), `${name}'s package.json installs what ${first.name}'s does`);
+    for (const { name, dir } of others)
+      assert.deepEqual(
+        dependencyLists(dir, name),
+        dependencyLists(first.dir, first.name),
+        `${name}'s package.json installs what ${first.name}'s does`,
+      );
     for (const { name, dir } of apps) {
-      assert.deepEqual(readdirSync(join(dir, "vendor")).sort(), PACKAGES.map((p) => basename(tarball(p))).sort(), `${name}'s vendor/`);
-      assert.equal(json(join(dir, "package.json")).dependencies.twinspec, `file:vendor/${basename(tarball("twinspec"))}`);
+      assert.deepEqual(
+        readdirSync(join(dir, "vendor")).sort(),
+        PACKAGES.map((p) => basename(tarball(p))).sort(),
+        `${name}'s vendor/`,
+      );
+      assert.equal(
+        json(join(dir, "package.json")).dependencies.twinspec,
+        `file:vendor/${basename(tarball("twinspec"))}`,
+      );
     }
 
     // better-sqlite3 from a local prebuild of this checkout's addon (see the top of the file).
@@ -130,20 +192,40 @@ describe("init → npm install → npm test → npm start from the packed tarbal
     const addon = join(sqlite, "build/Release/better_sqlite3.node");
     const { version } = json(join(sqlite, "package.json"));
     const runtime = json(join(cli, "twinspec/package.json"));
-    const pinned = { ...runtime.peerDependencies, ...runtime.optionalDependencies, ...runtime.dependencies }["better-sqlite3"];
-    assert.equal(pinned, version, "the packed twinspec pins the better-sqlite3 this checkout compiled (else it would be compiled again)");
-    const glibc = process.platform !== "linux" || Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
+    const pinned = { ...runtime.peerDependencies, ...runtime.optionalDependencies, ...runtime.dependencies }[
+      "better-sqlite3"
+    ];
+    assert.equal(
+      pinned,
+      version,
+      "the packed twinspec pins the better-sqlite3 this checkout compiled (else it would be compiled again)",
+    );
+    const glibc =
+      process.platform !== "linux" ||
+      Boolean(
+        (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime,
+      );
     const prebuilds = join(work, "prebuilds");
     mkdirSync(prebuilds);
     const prebuild = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}${glibc ? "" : "musl"}-${process.arch}.tar.gz`;
     await ok("tar", ["-czf", join(prebuilds, prebuild), "-C", sqlite, "build/Release/better_sqlite3.node"], work);
     const prebuilt = (dir: string) => {
       const build = join(dir, "node_modules/better-sqlite3/build");
-      assert.deepEqual([readdirSync(build), readdirSync(join(build, "Release"))], [["Release"], ["better_sqlite3.node"]], "the prebuild, not a compile");
-      assert.ok(readFileSync(join(build, "Release/better_sqlite3.node")).equals(readFileSync(addon)), "this checkout's addon");
+      assert.deepEqual(
+        [readdirSync(build), readdirSync(join(build, "Release"))],
+        [["Release"], ["better_sqlite3.node"]],
+        "the prebuild, not a compile",
+      );
+      assert.ok(
+        readFileSync(join(build, "Release/better_sqlite3.node")).equals(readFileSync(addon)),
+        "this checkout's addon",
+      );
     };
 
-    await timed("npm install", ok("npm", ["install"], first.dir, { ...ENV, npm_config_better_sqlite3_local_prebuilds: prebuilds }));
+    await timed(
+      "npm install",
+      ok("npm", ["install"], first.dir, { ...ENV, npm_config_better_sqlite3_local_prebuilds: prebuilds }),
+    );
     prebuilt(first.dir);
     await timed(
       "2 × (cp -a node_modules, npm install --offline)",
@@ -153,7 +235,10 @@ describe("init → npm install → npm test → npm start from the packed tarbal
           await ok("npm", ["install", "--offline"], dir);
           prebuilt(dir);
           assert.equal(realpathSync(join(dir, "node_modules", `${name}-client`)), realpathSync(join(dir, "client")));
-          assert.ok(!existsSync(join(dir, "node_modules", `${first.name}-client`)), `${first.name}'s client package is gone`);
+          assert.ok(
+            !existsSync(join(dir, "node_modules", `${first.name}-client`)),
+            `${first.name}'s client package is gone`,
+          );
         }),
       ),
     );
@@ -184,7 +269,12 @@ describe("init → npm install → npm test → npm start from the packed tarbal
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
       // No AUTH_SECRET, as after init: the server makes one for the run and logs an admin token for it.
-      const child = spawn("npm", ["start"], { cwd: join(work, app.name), env: { ...ENV, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const child = spawn("npm", ["start"], {
+        cwd: join(work, app.name),
+        env: { ...ENV, PORT: String(port), HOST: "127.0.0.1" },
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
       servers.add(child.pid!);
       const exited = new Promise((resolve) => child.on("exit", resolve));
       let output = "";
@@ -214,7 +304,11 @@ describe("init → npm install → npm test → npm start from the packed tarbal
         assert.equal(rest.status, 501, text);
         assert.match(rest.headers.get("content-type") ?? "", /^application\/problem\+json/);
         assert.equal(JSON.parse(text).status, 501, text);
-        const graphql = await fetch(`${url}/graphql`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ query: app.graphql }) });
+        const graphql = await fetch(`${url}/graphql`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: JSON.stringify({ query: app.graphql }),
+        });
         const body = (await graphql.json()) as { errors?: { extensions?: { code?: string } }[] };
         assert.equal(body.errors?.[0]?.extensions?.code, "NOT_IMPLEMENTED", JSON.stringify(body));
       } finally {
@@ -230,4 +324,3 @@ describe("init → npm install → npm test → npm start from the packed tarbal
     });
   }
 });
-

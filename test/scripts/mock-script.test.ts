@@ -5,6 +5,9 @@ import { readFileSync } from "node:fs";
 
 describe("npm run mock (the commerce service's script)", () => {
   it("runs src/mock.ts with tsx and the twinspec-source condition", () => {
-    assert.equal(JSON.parse(readFileSync("package.json", "utf8")).scripts.mock, "tsx --conditions=twinspec-source src/mock.ts");
+    assert.equal(
+      JSON.parse(readFileSync("package.json", "utf8")).scripts.mock,
+      "tsx --conditions=twinspec-source src/mock.ts",
+    );
   });
 });

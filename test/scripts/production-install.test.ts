@@ -46,9 +46,15 @@ function productionPackages(): string[] {
   while (queue.length) {
     const at = queue.shift()!;
     const entry = lock[at];
-    const optionalPeers = Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional).map(([name]) => name);
+    const optionalPeers = Object.entries(entry.peerDependenciesMeta ?? {})
+      .filter(([, meta]) => meta.optional)
+      .map(([name]) => name);
     const peers = Object.keys(entry.peerDependencies ?? {}).filter((name) => !optionalPeers.includes(name));
-    for (const name of [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...peers]) {
+    for (const name of [
+      ...Object.keys(entry.dependencies ?? {}),
+      ...Object.keys(entry.optionalDependencies ?? {}),
+      ...peers,
+    ]) {
       const dep = resolve(at, name);
       if (!dep || found.has(dep)) continue; // another platform's optional binary
       found.add(dep);
@@ -69,7 +75,18 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     if (stale()) build();
     dir = mkdtempSync(join(tmpdir(), "twinspec-production-"));
     // The twinspec package as a workspace holds it: its manifest and compiled dist/ (node_modules/twinspec links there).
-    for (const f of ["package.json", "package-lock.json", "openapi.yaml", "schema.graphql", "dist", "packages/twinspec/package.json", "packages/twinspec/bin", "packages/twinspec/dist", "packages/twinspec/assets"]) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
+    for (const f of [
+      "package.json",
+      "package-lock.json",
+      "openapi.yaml",
+      "schema.graphql",
+      "dist",
+      "packages/twinspec/package.json",
+      "packages/twinspec/bin",
+      "packages/twinspec/dist",
+      "packages/twinspec/assets",
+    ])
+      cpSync(join(ROOT, f), join(dir, f), { recursive: true });
     // Outermost folders first; a package's own nested node_modules comes along with it.
     const packages = productionPackages().sort((a, b) => a.length - b.length);
     const copied: string[] = [];
@@ -82,7 +99,11 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     }
     assert.ok(!existsSync(join(dir, "node_modules/mocha")), "devDependencies are not installed");
     // npm start there: twinspec-app start finds no sources and no compiler, and serves the dist/ it was given.
-    server = await spawnServer(process.execPath, ["node_modules/twinspec/bin/twinspec-app.js", "start"], { cwd: dir, env: { NODE_ENV: "production", GRAPHIQL: "on", METRICS_TOKEN, DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" }, timeoutMs: 60_000 });
+    server = await spawnServer(process.execPath, ["node_modules/twinspec/bin/twinspec-app.js", "start"], {
+      cwd: dir,
+      env: { NODE_ENV: "production", GRAPHIQL: "on", METRICS_TOKEN, DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "" },
+      timeoutMs: 60_000,
+    });
   });
 
   after(async () => {
@@ -94,9 +115,15 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
   it("starts without sources, and serves REST and GraphQL", async () => {
     assert.ok(!existsSync(join(dir, "src")) && !existsSync(join(dir, "packages/twinspec/src")));
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const created = await call(`${server!.url}/customers`, { method: "POST", headers: auth, json: { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" } });
+    const created = await call(`${server!.url}/customers`, {
+      method: "POST",
+      headers: auth,
+      json: { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" },
+    });
     assert.equal(created.status, 201, created.text);
-    const read = await gql(server!.url, `{ customer(customerId: "${created.json.customerId}") { email } }`, undefined, { token: ADMIN_TOKEN });
+    const read = await gql(server!.url, `{ customer(customerId: "${created.json.customerId}") { email } }`, undefined, {
+      token: ADMIN_TOKEN,
+    });
     assert.deepEqual(read.json, { data: { customer: { email: "ada@example.com" } } });
   });
 
@@ -123,26 +150,49 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
   // used once through the bundle as a deployed application has it.
   it("through the bundled libraries: an upload, subscriptions over WebSocket and SSE, compression, metrics", async () => {
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const created = await call(`${server!.url}/customers`, { method: "POST", headers: auth, json: { firstName: "Grace", lastName: "Hopper", email: "grace@example.com" } });
+    const created = await call(`${server!.url}/customers`, {
+      method: "POST",
+      headers: auth,
+      json: { firstName: "Grace", lastName: "Hopper", email: "grace@example.com" },
+    });
     const form = new FormData();
     const png = readFileSync(new URL("../fixtures/avatars/pixel.png", import.meta.url));
     form.append("image", new Blob([png], { type: "image/png" }), "me.png");
-    const upload = await call(`${server!.url}/customers/${created.json.customerId}/avatar`, { method: "PUT", headers: auth, body: form });
+    const upload = await call(`${server!.url}/customers/${created.json.customerId}/avatar`, {
+      method: "PUT",
+      headers: auth,
+      body: form,
+    });
     assert.equal(upload.status, 201, upload.text);
     const avatar = await fetch(`${server!.url}/customers/${created.json.customerId}/avatar`, { headers: auth });
     assert.ok(Buffer.from(await avatar.arrayBuffer()).equals(png), "the bytes uploaded");
 
     const ws = await subscriptionExample(`${server!.url}/graphql`, ADMIN_TOKEN);
-    assert.deepEqual(ws.received.map((r) => r.status), ["PAID", "SHIPPED"]);
+    assert.deepEqual(
+      ws.received.map((r) => r.status),
+      ["PAID", "SHIPPED"],
+    );
 
     const sse = createSseClient({ url: `${server!.url}/graphql/stream`, headers: auth, retryAttempts: 0 });
     try {
-      const events = sse.iterate({ query: "subscription ($customerId: ID!) { orderStatusChanged(customerId: $customerId) { status } }", variables: { customerId: created.json.customerId } });
+      const events = sse.iterate({
+        query: "subscription ($customerId: ID!) { orderStatusChanged(customerId: $customerId) { status } }",
+        variables: { customerId: created.json.customerId },
+      });
       const first = events.next();
       await new Promise((resolve) => setTimeout(resolve, 250));
-      const order = await call(`${server!.url}/customers/${created.json.customerId}/orders`, { method: "POST", headers: auth, json: { items: [{ sku: "BOOK-1", quantity: 1, unitPrice: 3 }] } });
+      const order = await call(`${server!.url}/customers/${created.json.customerId}/orders`, {
+        method: "POST",
+        headers: auth,
+        json: { items: [{ sku: "BOOK-1", quantity: 1, unitPrice: 3 }] },
+      });
       assert.equal(order.status, 201, order.text);
-      const paid = await gql(server!.url, `mutation { updateOrderStatus(orderId: "${order.json.orderId}", status: PAID) { status } }`, undefined, { token: ADMIN_TOKEN });
+      const paid = await gql(
+        server!.url,
+        `mutation { updateOrderStatus(orderId: "${order.json.orderId}", status: PAID) { status } }`,
+        undefined,
+        { token: ADMIN_TOKEN },
+      );
       assert.deepEqual(paid.json, { data: { updateOrderStatus: { status: "PAID" } } });
       assert.deepEqual((await first).value?.data, { orderStatusChanged: { status: "PAID" } });
       await events.return?.();
@@ -166,13 +216,25 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
     assert.ok(!existsSync(join(dir, "node_modules/@opentelemetry/sdk-trace-base")), "the SDK is not installed");
     const run = spawnSync(process.execPath, ["node_modules/twinspec/bin/twinspec-app.js", "start"], {
       cwd: dir,
-      env: { ...process.env, NODE_ENV: "production", AUTH_SECRET: TEST_SECRET, DATABASE_URL: "sqlite::memory:", NODE_OPTIONS: "", HOST: "127.0.0.1", PORT: "0", OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        AUTH_SECRET: TEST_SECRET,
+        DATABASE_URL: "sqlite::memory:",
+        NODE_OPTIONS: "",
+        HOST: "127.0.0.1",
+        PORT: "0",
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9",
+      },
       encoding: "utf8",
       timeout: 60_000,
     });
     assert.equal(run.status, 1, run.stderr);
     const lines = run.stderr.trim().split("\n");
     assert.equal(lines.length, 1, run.stderr);
-    assert.match(lines[0], /^twinspec: tracing is on .* is not installed; .*run `npm install @opentelemetry\/api@\S+ .*@opentelemetry\/sdk-trace-base@\S+/);
+    assert.match(
+      lines[0],
+      /^twinspec: tracing is on .* is not installed; .*run `npm install @opentelemetry\/api@\S+ .*@opentelemetry\/sdk-trace-base@\S+/,
+    );
   });
 });

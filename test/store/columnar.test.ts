@@ -25,7 +25,13 @@ interface Thing {
 }
 
 const projection = projections<ThingRow, Thing>(
-  { thingId: { column: "thing_id" }, parentId: { column: "parent_id" }, label: { column: "label" }, amount: { column: "amount" }, n: { column: "n" } },
+  {
+    thingId: { column: "thing_id" },
+    parentId: { column: "parent_id" },
+    label: { column: "label" },
+    amount: { column: "amount" },
+    n: { column: "n" },
+  },
   ["thingId", "parentId"],
 );
 
@@ -41,17 +47,36 @@ describe(`batch reads by parent on ${testDatabaseKind()}`, function () {
   before(async () => {
     database = await freshDatabase();
     store = await openStore(database.url);
-    await sql`create table things (thing_id text primary key, parent_id text not null, label text, amount double precision not null, n integer not null, created_at text not null, deleted_at text)`.execute(store.db);
-    expected = new Map([["p1", []], ["p2", []], ["p3", []]]);
+    await sql`create table things (thing_id text primary key, parent_id text not null, label text, amount double precision not null, n integer not null, created_at text not null, deleted_at text)`.execute(
+      store.db,
+    );
+    expected = new Map([
+      ["p1", []],
+      ["p2", []],
+      ["p3", []],
+    ]);
     // Inserted out of order: the read orders them by parent, then created_at, then id.
     const rows: ThingRow[] = [];
     for (let i = 0; i < 30; i++) {
       const parent = `p${1 + ((i * 7) % 3)}`;
-      rows.push({ thing_id: `t${String(29 - i).padStart(2, "0")}`, parent_id: parent, label: LABELS[i % LABELS.length], amount: AMOUNTS[i % AMOUNTS.length] * (i + 1), n: i - 10, created_at: `2026-01-01T00:00:${String(i % 4).padStart(2, "0")}Z`, deleted_at: i % 10 === 9 ? "2026-02-01T00:00:00Z" : null });
+      rows.push({
+        thing_id: `t${String(29 - i).padStart(2, "0")}`,
+        parent_id: parent,
+        label: LABELS[i % LABELS.length],
+        amount: AMOUNTS[i % AMOUNTS.length] * (i + 1),
+        n: i - 10,
+        created_at: `2026-01-01T00:00:${String(i % 4).padStart(2, "0")}Z`,
+        deleted_at: i % 10 === 9 ? "2026-02-01T00:00:00Z" : null,
+      });
     }
     await (store.db as unknown as Kysely<{ things: ThingRow }>).insertInto("things").values(rows).execute();
-    const live = rows.filter((r) => r.deleted_at === null).sort((a, b) => (a.parent_id + a.created_at + a.thing_id < b.parent_id + b.created_at + b.thing_id ? -1 : 1));
-    for (const r of live) expected.get(r.parent_id)!.push({ thingId: r.thing_id, parentId: r.parent_id, label: r.label, amount: r.amount, n: r.n });
+    const live = rows
+      .filter((r) => r.deleted_at === null)
+      .sort((a, b) => (a.parent_id + a.created_at + a.thing_id < b.parent_id + b.created_at + b.thing_id ? -1 : 1));
+    for (const r of live)
+      expected
+        .get(r.parent_id)!
+        .push({ thingId: r.thing_id, parentId: r.parent_id, label: r.label, amount: r.amount, n: r.n });
   });
   after(async () => {
     await store.close();
@@ -59,7 +84,12 @@ describe(`batch reads by parent on ${testDatabaseKind()}`, function () {
   });
 
   const only = <K extends keyof Thing>(things: Map<string, Thing[]>, fields: K[]) =>
-    new Map([...things].map(([parent, list]) => [parent, list.map((t) => Object.fromEntries(["thingId", "parentId", ...fields].map((f) => [f, t[f as K]])))]));
+    new Map(
+      [...things].map(([parent, list]) => [
+        parent,
+        list.map((t) => Object.fromEntries(["thingId", "parentId", ...fields].map((f) => [f, t[f as K]]))),
+      ]),
+    );
 
   it("text columns: every value, escaped or not, and null, in the rows' order, each parent asked for (none for an unknown one)", async () => {
     const read = liveRowsByParent(store.db, "things", "parent_id", "thing_id", projection);
@@ -70,22 +100,45 @@ describe(`batch reads by parent on ${testDatabaseKind()}`, function () {
     assert.deepEqual(await read([], ["label"]), new Map());
     if (store.dialect === "postgres") {
       const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(store.db);
-      assert.ok(rows.some((r) => r.statement.includes("json_agg")), "a text projection is read as JSON arrays");
+      assert.ok(
+        rows.some((r) => r.statement.includes("json_agg")),
+        "a text projection is read as JSON arrays",
+      );
     }
   });
 
   it("numbers JSON would round are read row by row, exactly as stored", async () => {
     const read = liveRowsByParent(store.db, "things", "parent_id", "thing_id", projection);
-    assert.deepEqual(await read(["p3", "p1"], ["amount", "n", "label"]), new Map([["p3", only(expected, ["amount", "n", "label"]).get("p3")], ["p1", only(expected, ["amount", "n", "label"]).get("p1")]]));
+    assert.deepEqual(
+      await read(["p3", "p1"], ["amount", "n", "label"]),
+      new Map([
+        ["p3", only(expected, ["amount", "n", "label"]).get("p3")],
+        ["p1", only(expected, ["amount", "n", "label"]).get("p1")],
+      ]),
+    );
     const amounts = (await read(["p1", "p2", "p3"], ["amount"])).get("p1")!.map((t) => t.amount);
     assert.ok(amounts.includes(0.1 + 0.2), "0.30000000000000004 stays itself");
   });
 
   it("reads on a transaction see its own writes", async () => {
     await (store.db as unknown as Kysely<{ things: ThingRow }>).transaction().execute(async (tx) => {
-      await tx.insertInto("things").values({ thing_id: "t99", parent_id: "p9", label: "fresh", amount: 1, n: 1, created_at: "2026-03-01T00:00:00Z", deleted_at: null }).execute();
+      await tx
+        .insertInto("things")
+        .values({
+          thing_id: "t99",
+          parent_id: "p9",
+          label: "fresh",
+          amount: 1,
+          n: 1,
+          created_at: "2026-03-01T00:00:00Z",
+          deleted_at: null,
+        })
+        .execute();
       const read = liveRowsByParent(tx, "things", "parent_id", "thing_id", projection);
-      assert.deepEqual(await read(["p9"], ["label"]), new Map([["p9", [{ thingId: "t99", parentId: "p9", label: "fresh" }]]]));
+      assert.deepEqual(
+        await read(["p9"], ["label"]),
+        new Map([["p9", [{ thingId: "t99", parentId: "p9", label: "fresh" }]]]),
+      );
     });
   });
 });

@@ -12,7 +12,12 @@ import { freshDatabase, testDatabaseKind, type TestDatabase } from "../support/d
 import { until } from "../support/wait.js";
 
 const silent = pino({ level: "silent" });
-const event = (n: number): OrderStatusChanged => ({ orderId: `ord_${n}`, customerId: "cus_1", status: "PAID", sentAt: new Date().toISOString() });
+const event = (n: number): OrderStatusChanged => ({
+  orderId: `ord_${n}`,
+  customerId: "cus_1",
+  status: "PAID",
+  sentAt: new Date().toISOString(),
+});
 
 describe(`event log on ${testDatabaseKind()}`, function () {
   this.timeout(30_000);
@@ -46,7 +51,8 @@ describe(`event log on ${testDatabaseKind()}`, function () {
     await Promise.all(
       Array.from({ length: 10 }, (_, w) =>
         (async () => {
-          for (let i = 0; i < 20; i++) await store.db.transaction().execute((trx) => log.append(trx, "orderStatusChanged", event(w * 100 + i)));
+          for (let i = 0; i < 20; i++)
+            await store.db.transaction().execute((trx) => log.append(trx, "orderStatusChanged", event(w * 100 + i)));
         })(),
       ),
     );
@@ -80,7 +86,16 @@ describe(`event log on ${testDatabaseKind()}`, function () {
     const now = new Date().toISOString();
     await store.db
       .insertInto("twinspec_webhook_endpoints")
-      .values({ endpoint_id: "whe_slow", owner: null, url: "https://example.com/hook", events: "[]", secrets: "[]", position: second.position, created_at: now, updated_at: now })
+      .values({
+        endpoint_id: "whe_slow",
+        owner: null,
+        url: "https://example.com/hook",
+        events: "[]",
+        secrets: "[]",
+        position: second.position,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     assert.equal(await log.prune(Date.now() + 1000), 2, "only the two the endpoint is done with");
     assert.equal(await log.horizon(), second.position);

@@ -16,7 +16,12 @@ import type { DurableBus } from "../../packages/twinspec/src/store/durable-bus.j
 import { freshDatabase, testDatabaseKind, testPostgresUrl, type TestDatabase } from "../support/database.js";
 
 const silent = pino({ level: "silent" });
-const event = (status: OrderStatusChanged["status"]): OrderStatusChanged => ({ orderId: "ord_1", customerId: "cus_1", status, sentAt: new Date().toISOString() });
+const event = (status: OrderStatusChanged["status"]): OrderStatusChanged => ({
+  orderId: "ord_1",
+  customerId: "cus_1",
+  status,
+  sentAt: new Date().toISOString(),
+});
 
 const until = (condition: () => boolean, what: string, ms = 5_000) => waitUntil(condition, what, ms, 10);
 

@@ -24,7 +24,8 @@ describe(`store on ${testDatabaseKind()}`, function () {
     await store.close();
     await database.drop();
   });
-  const customer = (n: number | string) => services.customers.create({ firstName: "A", lastName: "B", email: `s${n}@example.com` });
+  const customer = (n: number | string) =>
+    services.customers.create({ firstName: "A", lastName: "B", email: `s${n}@example.com` });
 
   it("reports its dialect", () => assert.equal(store.dialect, testDatabaseKind()));
 
@@ -38,21 +39,37 @@ describe(`store on ${testDatabaseKind()}`, function () {
 
   it("totals, versions and counts come back as JS numbers", async () => {
     const c = await customer(1);
-    const placed = await services.orders.place(c.customerId, { items: [{ sku: "x", quantity: 3, unitPrice: 0.1 }, { sku: "y", quantity: 1, unitPrice: 19.99 }] });
-    const row = await store.db.selectFrom("orders").select(["total", "version"]).where("order_id", "=", placed.orderId).executeTakeFirstOrThrow();
+    const placed = await services.orders.place(c.customerId, {
+      items: [
+        { sku: "x", quantity: 3, unitPrice: 0.1 },
+        { sku: "y", quantity: 1, unitPrice: 19.99 },
+      ],
+    });
+    const row = await store.db
+      .selectFrom("orders")
+      .select(["total", "version"])
+      .where("order_id", "=", placed.orderId)
+      .executeTakeFirstOrThrow();
     assert.equal(typeof row.total, "number");
     assert.equal(row.total, placed.total);
     assert.equal(row.version, 1);
-    const { n } = await store.db.selectFrom("orders").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const { n } = await store.db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     assert.equal(n, 1);
-    const { sum } = await store.db.selectFrom("orders").select((eb) => eb.fn.sum<number>("version").as("sum")).executeTakeFirstOrThrow();
+    const { sum } = await store.db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.sum<number>("version").as("sum"))
+      .executeTakeFirstOrThrow();
     assert.equal(sum, 1);
     assert.equal((await services.orders.get(placed.orderId)).total, placed.total);
   });
 
   it("text sorts byte-wise (upper case before lower, '_' between), so ids and cursors order alike on both", async () => {
     const ids = ["b", "B", "_a", "a-1", "A_1", "Zz", "z"];
-    for (const [i, id] of ids.entries()) await services.customers.create({ firstName: "A", lastName: "B", email: `sort${i}@example.com` }, id);
+    for (const [i, id] of ids.entries())
+      await services.customers.create({ firstName: "A", lastName: "B", email: `sort${i}@example.com` }, id);
     const at = "2030-01-01T00:00:00.000Z";
     await store.db.updateTable("customers").set({ created_at: at }).execute();
     const seen: string[] = [];
@@ -66,43 +83,93 @@ describe(`store on ${testDatabaseKind()}`, function () {
   });
 
   it("projectedByKey reads a projection's fields of one row and the state columns beside it, by name", async () => {
-    type Row = { customer_id: string; first_name: string; email: string; deleted_at: string | null; merged_into: string | null };
+    type Row = {
+      customer_id: string;
+      first_name: string;
+      email: string;
+      deleted_at: string | null;
+      merged_into: string | null;
+    };
     const project = projections<Row, { customerId: string; firstName: string; deletedAt: string | null }>(
-      { customerId: { column: "customer_id" }, firstName: { column: "first_name" }, deletedAt: { column: "deleted_at" } },
+      {
+        customerId: { column: "customer_id" },
+        firstName: { column: "first_name" },
+        deletedAt: { column: "deleted_at" },
+      },
       ["customerId"],
     );
-    const read = projectedByKey<Row, "merged_into" | "deleted_at">(store.db, "customers", "customer_id", ["merged_into", "deleted_at"]);
+    const read = projectedByKey<Row, "merged_into" | "deleted_at">(store.db, "customers", "customer_id", [
+      "merged_into",
+      "deleted_at",
+    ]);
     const c = await customer("p");
     assert.equal(await read("nobody", project()), undefined);
     // deleted_at both a field and a state column: read once, given to each
-    assert.deepEqual(await read(c.customerId, project()), { model: { customerId: c.customerId, firstName: "A", deletedAt: null }, state: { merged_into: null, deleted_at: null } });
-    await store.db.updateTable("customers").set({ deleted_at: "2030-01-01T00:00:00.000Z" }).where("customer_id", "=", c.customerId).execute();
-    assert.deepEqual(await read(c.customerId, project(["firstName"])), { model: { customerId: c.customerId, firstName: "A" }, state: { merged_into: null, deleted_at: "2030-01-01T00:00:00.000Z" } });
+    assert.deepEqual(await read(c.customerId, project()), {
+      model: { customerId: c.customerId, firstName: "A", deletedAt: null },
+      state: { merged_into: null, deleted_at: null },
+    });
+    await store.db
+      .updateTable("customers")
+      .set({ deleted_at: "2030-01-01T00:00:00.000Z" })
+      .where("customer_id", "=", c.customerId)
+      .execute();
+    assert.deepEqual(await read(c.customerId, project(["firstName"])), {
+      model: { customerId: c.customerId, firstName: "A" },
+      state: { merged_into: null, deleted_at: "2030-01-01T00:00:00.000Z" },
+    });
   });
 
   it("migrations run once: opening the same database again, and three times at once, changes nothing", async () => {
     const again = await Promise.all([openStore(database.url), openStore(database.url), openStore(database.url)]);
     await Promise.all(again.map((s) => s.close()));
-    const migrations = (folder: string) => readdirSync(new URL(folder, import.meta.url)).filter((f) => /^\d+_\w+\.[jt]s$/.test(f)).map((f) => f.replace(/\.[jt]s$/, "")).sort();
+    const migrations = (folder: string) =>
+      readdirSync(new URL(folder, import.meta.url))
+        .filter((f) => /^\d+_\w+\.[jt]s$/.test(f))
+        .map((f) => f.replace(/\.[jt]s$/, ""))
+        .sort();
     const names = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(store.db);
     const files = migrations("../../src/migrations/");
     assert.ok(files.includes("001_customers") && files.length >= 4);
-    assert.deepEqual(names.rows.map((r) => r.name), files);
+    assert.deepEqual(
+      names.rows.map((r) => r.name),
+      files,
+    );
     // Twinspec's own (jobs, idempotency keys, rate limits), in their own bookkeeping table, before the application's:
     // every file of its migrations folder, so one missing from migrations/index.ts fails here.
     const own = await sql<{ name: string }>`select name from twinspec_migration order by name`.execute(store.db);
-    assert.deepEqual(own.rows.map((r) => r.name), migrations("../../packages/twinspec/src/store/migrations/"));
+    assert.deepEqual(
+      own.rows.map((r) => r.name),
+      migrations("../../packages/twinspec/src/store/migrations/"),
+    );
     assert.ok(own.rows.length >= 3);
   });
 
   it("a database whose own migrations made the job, idempotency and rate-limit tables (before Twinspec had its own) keeps them and their rows", async () => {
     // As such a database looks: the tables and their rows there, no record of Twinspec's migrations.
-    await store.db.insertInto("jobs").values({ job_id: "job_before", kind: "k", status: "SUCCEEDED", payload: "{}", result: null, error: null, version: 1, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z", lease_until: null }).execute();
+    await store.db
+      .insertInto("jobs")
+      .values({
+        job_id: "job_before",
+        kind: "k",
+        status: "SUCCEEDED",
+        payload: "{}",
+        result: null,
+        error: null,
+        version: 1,
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+        lease_until: null,
+      })
+      .execute();
     await sql`drop table twinspec_migration`.execute(store.db);
     const again = await openStore(database.url);
     try {
       const jobs = await again.db.selectFrom("jobs").select("job_id").execute();
-      assert.deepEqual(jobs.map((j) => j.job_id), ["job_before"]);
+      assert.deepEqual(
+        jobs.map((j) => j.job_id),
+        ["job_before"],
+      );
       const own = await sql<{ name: string }>`select name from twinspec_migration order by name`.execute(again.db);
       assert.ok(own.rows.length >= 3, "Twinspec's migrations are recorded as applied");
     } finally {
@@ -114,17 +181,31 @@ describe(`store on ${testDatabaseKind()}`, function () {
     if (store.dialect !== "postgres") this.skip();
     const one = await openStore(database.url, { poolMax: 1 });
     try {
-      const read = prepared(one.db, (id: string) => one.db.selectFrom("customers").select("email").where("customer_id", "=", id), ["sample"]);
-      const values = prepared(one.db, (id: string) => one.db.selectFrom("customers").select("email").where("customer_id", "=", id), ["sample"], true);
+      const read = prepared(
+        one.db,
+        (id: string) => one.db.selectFrom("customers").select("email").where("customer_id", "=", id),
+        ["sample"],
+      );
+      const values = prepared(
+        one.db,
+        (id: string) => one.db.selectFrom("customers").select("email").where("customer_id", "=", id),
+        ["sample"],
+        true,
+      );
       const { customerId } = await customer(7);
       for (let i = 0; i < 3; i++) {
         assert.deepEqual(await read(customerId), [{ email: "s7@example.com" }]);
         assert.deepEqual(await values(customerId), [["s7@example.com"]]);
       }
       // The same query built per call gets row objects, as Kysely always gives, and is sent unnamed.
-      assert.deepEqual(await one.db.selectFrom("customers").select("email").where("customer_id", "=", customerId).execute(), [{ email: "s7@example.com" }]);
+      assert.deepEqual(
+        await one.db.selectFrom("customers").select("email").where("customer_id", "=", customerId).execute(),
+        [{ email: "s7@example.com" }],
+      );
       await sql`select 1 as unnamed`.execute(one.db);
-      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements order by statement`.execute(one.db);
+      const { rows } = await sql<{
+        statement: string;
+      }>`select statement from pg_prepared_statements order by statement`.execute(one.db);
       assert.deepEqual(
         rows.map((r) => r.statement),
         ['select "email" from "customers" where "customer_id" = $1'],
@@ -147,11 +228,17 @@ describe(`store on ${testDatabaseKind()}`, function () {
       assert.ok(waited >= 250 && waited < 3_000, `waited ${waited} ms`);
       held.release();
       // The one connection, released, serves the next queries: the timeout took nothing from the pool.
-      for (let i = 0; i < 3; i++) assert.deepEqual((await pool.query({ text: "select $1::int as n", values: [i] })).rows, [{ n: i }]);
+      for (let i = 0; i < 3; i++)
+        assert.deepEqual((await pool.query({ text: "select $1::int as n", values: [i] })).rows, [{ n: i }]);
       assert.deepEqual([pool.totalCount, pool.idleCount, pool.waitingCount], [1, 1, 0]);
       // Queries beyond the pool's size queue for it and all run when it is free in time.
-      const many = await Promise.all(Array.from({ length: 5 }, (_, i) => pool.query({ text: "select $1::int as n", values: [i] })));
-      assert.deepEqual(many.map((r) => r.rows[0].n), [0, 1, 2, 3, 4]);
+      const many = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => pool.query({ text: "select $1::int as n", values: [i] })),
+      );
+      assert.deepEqual(
+        many.map((r) => r.rows[0].n),
+        [0, 1, 2, 3, 4],
+      );
     } finally {
       await one.close();
     }
@@ -160,18 +247,30 @@ describe(`store on ${testDatabaseKind()}`, function () {
   it("preparedIn reads the rows whose column is among the ids, for any number of ids; on PostgreSQL as one statement with one array parameter", async () => {
     const one = await openStore(database.url, { poolMax: 1 });
     try {
-      const emails = preparedIn(one.db, (among, columns: ("customer_id" | "email")[]) => one.db.selectFrom("customers").select(columns).where(among("customer_id")).orderBy("email"));
-      const values = preparedInRaw(one.db, (among) => one.db.selectFrom("customers").select("email").where(among("customer_id")).orderBy("email"));
+      const emails = preparedIn(one.db, (among, columns: ("customer_id" | "email")[]) =>
+        one.db.selectFrom("customers").select(columns).where(among("customer_id")).orderBy("email"),
+      );
+      const values = preparedInRaw(one.db, (among) =>
+        one.db.selectFrom("customers").select("email").where(among("customer_id")).orderBy("email"),
+      );
       const ids = [];
       for (let n = 1; n <= 3; n++) ids.push((await customer(n)).customerId);
       assert.deepEqual(await emails([ids[0]], ["email"], "email"), [{ email: "s1@example.com" }]);
-      assert.deepEqual(await emails([ids[2], "nobody", ids[0]], ["email"], "email"), [{ email: "s1@example.com" }, { email: "s3@example.com" }]);
-      assert.deepEqual(await emails(ids, ["customer_id", "email"], "both"), ids.map((customerId, i) => ({ customer_id: customerId, email: `s${i + 1}@example.com` })));
+      assert.deepEqual(await emails([ids[2], "nobody", ids[0]], ["email"], "email"), [
+        { email: "s1@example.com" },
+        { email: "s3@example.com" },
+      ]);
+      assert.deepEqual(
+        await emails(ids, ["customer_id", "email"], "both"),
+        ids.map((customerId, i) => ({ customer_id: customerId, email: `s${i + 1}@example.com` })),
+      );
       assert.deepEqual(await values([ids[1], ids[0]], undefined, ""), [["s1@example.com"], ["s2@example.com"]]);
       // An id with quotes, commas or braces is one value, not array syntax.
       assert.deepEqual(await emails(['a","b', "{c}", ids[1]], ["email"], "email"), [{ email: "s2@example.com" }]);
       if (store.dialect === "postgres") {
-        const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements order by statement`.execute(one.db);
+        const { rows } = await sql<{
+          statement: string;
+        }>`select statement from pg_prepared_statements order by statement`.execute(one.db);
         assert.deepEqual(
           rows.map((r) => r.statement),
           [

@@ -1,2 +1,8 @@
 // A fresh, empty database for one test server: the kit's (twinspec/testing), which every test server uses.
-export { freshDatabase, SCHEMA_PREFIX, testDatabaseKind, testPostgresUrl, type TestDatabase } from "twinspec-dev/testing";
+export {
+  freshDatabase,
+  SCHEMA_PREFIX,
+  testDatabaseKind,
+  testPostgresUrl,
+  type TestDatabase,
+} from "twinspec-dev/testing";

@@ -57,14 +57,29 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
     persistent: false,
     createPostgresUser: root,
     // TCP on 127.0.0.1 only (no Unix socket to collide with the machine's server); durability is the test's to lose.
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=200",
+    ],
     onLog: (message) => log.push(String(message)),
     onError: (error) => log.push(String(error instanceof Error ? error.stack : error)),
   });
   const failed = (what: string, error: unknown) => {
     rmSync(dataDir, { recursive: true, force: true });
     const tail = log.join("").trimEnd().split("\n").slice(-20).join("\n");
-    return new Error(`embedded PostgreSQL: ${what}: ${(error as Error)?.message ?? "the server exited"}${tail ? `\n${tail}` : ""}`);
+    return new Error(
+      `embedded PostgreSQL: ${what}: ${(error as Error)?.message ?? "the server exited"}${tail ? `\n${tail}` : ""}`,
+    );
   };
   if (root) unprivilegedCanRun(dataDir);
   try {
@@ -108,6 +123,8 @@ function unprivilegedCanRun(dataDir: string) {
   const ran = spawnSync("runuser", ["-u", "postgres", "--", "test", "-x", binaries], { stdio: "ignore" });
   if (ran.status !== 0 && ran.error === undefined) {
     rmSync(dataDir, { recursive: true, force: true });
-    throw new Error(`embedded PostgreSQL: the user "postgres" cannot enter ${binaries}; move the checkout where others may read it, or start PostgreSQL yourself`);
+    throw new Error(
+      `embedded PostgreSQL: the user "postgres" cannot enter ${binaries}; move the checkout where others may read it, or start PostgreSQL yourself`,
+    );
   }
 }

@@ -24,7 +24,10 @@ const changeOf = (data: unknown) => {
 
 /** A customer of its own (events of others' customers must not arrive). */
 export async function newCustomer(url: string, n: number | string): Promise<string> {
-  const customer = await call(`${url}/customers`, { method: "POST", json: { firstName: "Ada", lastName: "Lovelace", email: `resume${n}@example.com` } });
+  const customer = await call(`${url}/customers`, {
+    method: "POST",
+    json: { firstName: "Ada", lastName: "Lovelace", email: `resume${n}@example.com` },
+  });
   assert.equal(customer.status, 201, customer.text);
   return customer.json.customerId as string;
 }
@@ -49,7 +52,11 @@ export async function changes(url: string, customerId: string, n: number): Promi
       const r = await call(`${url}/orders/${orderId}`, mergePatch({ status }));
       assert.equal(r.status, 200, r.text);
     } else {
-      const r = await gql(url, `mutation($o: ID!, $s: OrderStatus!) { updateOrderStatus(orderId: $o, status: $s) { status } }`, { o: orderId, s: status });
+      const r = await gql(
+        url,
+        `mutation($o: ID!, $s: OrderStatus!) { updateOrderStatus(orderId: $o, status: $s) { status } }`,
+        { o: orderId, s: status },
+      );
       assert.equal(r.json.data?.updateOrderStatus.status, status, r.text);
     }
     made.push(`${orderId} ${status}`);
@@ -58,14 +65,23 @@ export async function changes(url: string, customerId: string, n: number): Promi
 }
 
 export const wsClient = (url: string): Client =>
-  createWsClient({ url: `${url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  createWsClient({
+    url: `${url.replace("http", "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: true,
+    connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
 
 /** Reads a graphql-ws subscription into `got` (each event with its extensions.eventId) until it ends or fails. */
 export function readWs(client: Client, customerId: string, got: Received[], after?: string): Promise<unknown> {
   return (async () => {
     for await (const result of client.iterate({ query: SUBSCRIBE, variables: { c: customerId, after } })) {
       if (result.errors) return result.errors;
-      got.push({ id: String((result.extensions as { eventId?: string } | undefined)?.eventId), change: changeOf(result.data) });
+      got.push({
+        id: String((result.extensions as { eventId?: string } | undefined)?.eventId),
+        change: changeOf(result.data),
+      });
     }
   })();
 }
@@ -86,7 +102,12 @@ export function sse(url: string, customerId: string, lastEventId?: string) {
   const done = (async () => {
     const response = await fetch(`${url}/graphql/stream`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${ADMIN_TOKEN}`, ...(lastEventId ? { "last-event-id": lastEventId } : {}) },
+      headers: {
+        "content-type": "application/json",
+        accept: "text/event-stream",
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        ...(lastEventId ? { "last-event-id": lastEventId } : {}),
+      },
       body: JSON.stringify({ query: SUBSCRIBE, variables: { c: customerId } }),
       signal: controller.signal,
     });
@@ -119,7 +140,10 @@ export function sse(url: string, customerId: string, lastEventId?: string) {
   return {
     got,
     /** the changes received, each with its id */
-    changes: (): Received[] => got.filter((m) => m.event === "next" && m.id).map((m) => ({ id: m.id!, change: changeOf(JSON.parse(m.data).data) })),
+    changes: (): Received[] =>
+      got
+        .filter((m) => m.event === "next" && m.id)
+        .map((m) => ({ id: m.id!, change: changeOf(JSON.parse(m.data).data) })),
     done,
     stop: async () => {
       controller.abort();
@@ -130,5 +154,6 @@ export function sse(url: string, customerId: string, lastEventId?: string) {
 
 /** Ids are positions: each after the one before it, none twice. */
 export function assertIncreasing(got: Received[]) {
-  for (let i = 1; i < got.length; i++) assert.ok(Number(got[i].id) > Number(got[i - 1].id), `id ${got[i].id} after ${got[i - 1].id}`);
+  for (let i = 1; i < got.length; i++)
+    assert.ok(Number(got[i].id) > Number(got[i - 1].id), `id ${got[i].id} after ${got[i - 1].id}`);
 }

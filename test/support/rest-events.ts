@@ -32,18 +32,27 @@ function parseMessages(buffer: string): { messages: StreamMessage[]; rest: strin
   return { messages, rest: buffer };
 }
 
-export function restStream(url: string, customerId: string, options: { lastEventId?: string; token?: string | null } = {}) {
+export function restStream(
+  url: string,
+  customerId: string,
+  options: { lastEventId?: string; token?: string | null } = {},
+) {
   const got: StreamMessage[] = [];
   const controller = new AbortController();
   const token = options.token === undefined ? ADMIN_TOKEN : options.token;
   let head: Response | undefined;
   const done = (async () => {
     const response = await fetch(`${url}/customers/${customerId}/order-events`, {
-      headers: { accept: "text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}), ...(options.lastEventId ? { "last-event-id": options.lastEventId } : {}) },
+      headers: {
+        accept: "text/event-stream",
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(options.lastEventId ? { "last-event-id": options.lastEventId } : {}),
+      },
       signal: controller.signal,
     });
     head = response;
-    if (!response.headers.get("content-type")?.startsWith("text/event-stream")) return { status: response.status, body: await response.text() };
+    if (!response.headers.get("content-type")?.startsWith("text/event-stream"))
+      return { status: response.status, body: await response.text() };
     let buffer = "";
     const decoder = new TextDecoder();
     try {

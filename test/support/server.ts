@@ -5,9 +5,14 @@ import { definition } from "../../generated/wiring.js";
 
 export { call, gql, type TestServer } from "twinspec-dev/testing";
 
-export const startServer = (options: TestServerOptions = {}): Promise<TestServer> => startTestServer(definition, options);
+export const startServer = (options: TestServerOptions = {}): Promise<TestServer> =>
+  startTestServer(definition, options);
 
 /** Every budget of the specs at `limit` requests a second: a burst meets 429 with a Retry-After of a second at most. */
-export const perSecond = (limit: number) => ({ overrides: Object.fromEntries(Object.keys(definition.contract.rateLimits.budgets).map((b) => [b, { limit, window: 1 }])) });
+export const perSecond = (limit: number) => ({
+  overrides: Object.fromEntries(
+    Object.keys(definition.contract.rateLimits.budgets).map((b) => [b, { limit, window: 1 }]),
+  ),
+});
 
 export const ada = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" };

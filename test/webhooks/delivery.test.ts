@@ -17,7 +17,9 @@ interface Received {
 }
 
 /** A receiver on 127.0.0.1 that records every request and answers what `answer` says for the n-th one (from 1). */
-async function receiver(answer: (n: number) => { status: number; headers?: Record<string, string> } = () => ({ status: 204 })) {
+async function receiver(
+  answer: (n: number) => { status: number; headers?: Record<string, string> } = () => ({ status: 204 }),
+) {
   const got: Received[] = [];
   let n = 0;
   const server: Server = createServer((req, res) => {
@@ -31,10 +33,21 @@ async function receiver(answer: (n: number) => { status: number; headers?: Recor
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/hooks`, port, got, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    port,
+    got,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
-const FAST = { scheduleMs: [20, 20, 20, 20, 20, 20, 20, 20], pollMs: 20, leaseMs: 2000, timeoutMs: 2000, policy: { allowHttp: true, allowPrivate: true } };
+const FAST = {
+  scheduleMs: [20, 20, 20, 20, 20, 20, 20, 20],
+  pollMs: 20,
+  leaseMs: 2000,
+  timeoutMs: 2000,
+  policy: { allowHttp: true, allowPrivate: true },
+};
 
 describe("webhooks: delivery to a receiver", function () {
   this.timeout(60_000);
@@ -47,15 +60,23 @@ describe("webhooks: delivery to a receiver", function () {
 
   async function order() {
     const customer = (await call(`${s.url}/customers`, { method: "POST", json: ada })).json;
-    const placed = await call(`${s.url}/customers/${customer.customerId}/orders`, { method: "POST", json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] } });
+    const placed = await call(`${s.url}/customers/${customer.customerId}/orders`, {
+      method: "POST",
+      json: { items: [{ sku: "a", quantity: 1, unitPrice: 1 }] },
+    });
     assert.equal(placed.status, 201, placed.text);
     return placed.json as { orderId: string; customerId: string };
   }
   const pay = async (orderId: string, status = "PAID") => {
-    const res = await call(`${s.url}/orders/${orderId}`, { method: "PATCH", json: { status }, headers: { "content-type": "application/merge-patch+json" } });
+    const res = await call(`${s.url}/orders/${orderId}`, {
+      method: "PATCH",
+      json: { status },
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.equal(res.status, 200, res.text);
   };
-  const register = (owner: string | null = null, url = r.url) => s.app.webhooks!.endpoints.create({ url, events: ["orderStatusChanged"], owner });
+  const register = (owner: string | null = null, url = r.url) =>
+    s.app.webhooks!.endpoints.create({ url, events: ["orderStatusChanged"], owner });
 
   it("a change over REST and over GraphQL reaches the endpoint, verified by the standardwebhooks library, with the event log's id", async () => {
     s = await startServer({ webhooks: FAST });
@@ -63,21 +84,49 @@ describe("webhooks: delivery to a receiver", function () {
     const { orderId, customerId } = await order();
     const { secret } = await register(customerId);
     // Another customer's endpoint gets nothing of this customer's.
-    const other = await s.app.webhooks!.endpoints.create({ url: `${r.url}?other`, events: ["orderStatusChanged"], owner: "cus_someoneelse" });
+    const other = await s.app.webhooks!.endpoints.create({
+      url: `${r.url}?other`,
+      events: ["orderStatusChanged"],
+      owner: "cus_someoneelse",
+    });
     const sse = s.app.bus.subscribe("orderStatusChanged", () => {});
     await pay(orderId);
-    const shipped = await gql(s.url, `mutation($o: ID!) { updateOrderStatus(orderId: $o, status: SHIPPED) { status } }`, { o: orderId });
+    const shipped = await gql(
+      s.url,
+      `mutation($o: ID!) { updateOrderStatus(orderId: $o, status: SHIPPED) { status } }`,
+      { o: orderId },
+    );
     assert.equal(shipped.json.errors, undefined, shipped.text);
     sse();
     await until(() => r.got.length >= 2, "two deliveries");
     const logged = await s.app.bus.read!("orderStatusChanged", 0, 10);
     const hook = new Webhook(secret);
-    const bodies = r.got.map((g) => hook.verify(g.body, g.headers as Record<string, string>) as { type: string; data: { orderId: string; status: string } });
-    assert.deepEqual(bodies.map((b) => [b.type, b.data.orderId, b.data.status]), [["orderStatusChanged", orderId, "PAID"], ["orderStatusChanged", orderId, "SHIPPED"]]);
-    assert.deepEqual(r.got.map((g) => g.headers["webhook-id"]), logged.map((e) => String(e.position)));
+    const bodies = r.got.map(
+      (g) =>
+        hook.verify(g.body, g.headers as Record<string, string>) as {
+          type: string;
+          data: { orderId: string; status: string };
+        },
+    );
+    assert.deepEqual(
+      bodies.map((b) => [b.type, b.data.orderId, b.data.status]),
+      [
+        ["orderStatusChanged", orderId, "PAID"],
+        ["orderStatusChanged", orderId, "SHIPPED"],
+      ],
+    );
+    assert.deepEqual(
+      r.got.map((g) => g.headers["webhook-id"]),
+      logged.map((e) => String(e.position)),
+    );
     assert.equal(r.got.filter((g) => g.headers["webhook-id"] && g.body.includes("someoneelse")).length, 0);
     // A wrong secret does not verify.
-    assert.throws(() => new Webhook(`whsec_${Buffer.from("x".repeat(24)).toString("base64")}`).verify(r.got[0].body, r.got[0].headers as Record<string, string>));
+    assert.throws(() =>
+      new Webhook(`whsec_${Buffer.from("x".repeat(24)).toString("base64")}`).verify(
+        r.got[0].body,
+        r.got[0].headers as Record<string, string>,
+      ),
+    );
     const attempts = await s.app.webhooks!.endpoints.attempts(other.endpoint.endpointId);
     assert.deepEqual(attempts, []);
   });
@@ -91,21 +140,43 @@ describe("webhooks: delivery to a receiver", function () {
     await until(() => r.got.length >= 5 + 3, "the deliveries after recovery");
     const ok = r.got.slice(5);
     const ids = ok.map((g) => Number(g.headers["webhook-id"]));
-    assert.deepEqual(ids, [...ids].sort((a, b) => a - b), "in event order");
-    assert.deepEqual(ok.map((g) => JSON.parse(g.body).data.orderId), orders.map((o) => o.orderId), "each once, in order");
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+      "in event order",
+    );
+    assert.deepEqual(
+      ok.map((g) => JSON.parse(g.body).data.orderId),
+      orders.map((o) => o.orderId),
+      "each once, in order",
+    );
     // The failures were all at the first event: later ones waited behind it.
     assert.deepEqual(new Set(r.got.slice(0, 5).map((g) => g.headers["webhook-id"])).size, 1);
     // Each attempt is recorded once the receiver answered it.
-    await until(async () => (await s.app.webhooks!.endpoints.attempts(endpoint.endpointId)).length >= 8, "the attempts recorded");
+    await until(
+      async () => (await s.app.webhooks!.endpoints.attempts(endpoint.endpointId)).length >= 8,
+      "the attempts recorded",
+    );
     const attempts = await s.app.webhooks!.endpoints.attempts(endpoint.endpointId);
-    assert.deepEqual(attempts.map((a) => a.outcome).reverse(), ["retry", "retry", "retry", "retry", "retry", "delivered", "delivered", "delivered"]);
+    assert.deepEqual(attempts.map((a) => a.outcome).reverse(), [
+      "retry",
+      "retry",
+      "retry",
+      "retry",
+      "retry",
+      "delivered",
+      "delivered",
+      "delivered",
+    ]);
     assert.equal(attempts.at(-1)!.status, 503);
   });
 
   it("Retry-After is honoured: no attempt before it", async () => {
     s = await startServer({ webhooks: FAST });
     const at: number[] = [];
-    r = await receiver((n) => (at.push(Date.now()), n === 1 ? { status: 429, headers: { "retry-after": "1" } } : { status: 200 }));
+    r = await receiver(
+      (n) => (at.push(Date.now()), n === 1 ? { status: 429, headers: { "retry-after": "1" } } : { status: 200 }),
+    );
     await register();
     await pay((await order()).orderId);
     await until(() => r.got.length >= 2, "the retry");
@@ -127,12 +198,17 @@ describe("webhooks: delivery to a receiver", function () {
     const got: string[] = [];
     again.on("request", (req, res) => {
       const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c)).on("end", () => (got.push(Buffer.concat(chunks).toString("utf8")), res.writeHead(200).end()));
+      req
+        .on("data", (c: Buffer) => chunks.push(c))
+        .on("end", () => (got.push(Buffer.concat(chunks).toString("utf8")), res.writeHead(200).end()));
     });
     await new Promise<void>((resolve) => again.listen(port, "127.0.0.1", resolve));
     try {
       await until(() => got.length >= 50, "the 50 deliveries", 40_000);
-      assert.deepEqual(got.map((b) => JSON.parse(b).data.orderId), orders.map((o) => o.orderId));
+      assert.deepEqual(
+        got.map((b) => JSON.parse(b).data.orderId),
+        orders.map((o) => o.orderId),
+      );
     } finally {
       await new Promise((resolve) => again.close(resolve));
     }
@@ -146,14 +222,21 @@ describe("webhooks: delivery to a receiver", function () {
     await pay((await order()).orderId);
     await until(() => r.got.length >= 1, "the delivery");
     const [g] = r.got;
-    for (const secret of [old, rotated!.secret]) assert.equal((new Webhook(secret).verify(g.body, g.headers as Record<string, string>) as { type: string }).type, "orderStatusChanged");
+    for (const secret of [old, rotated!.secret])
+      assert.equal(
+        (new Webhook(secret).verify(g.body, g.headers as Record<string, string>) as { type: string }).type,
+        "orderStatusChanged",
+      );
     assert.equal(String(g.headers["webhook-signature"]).split(" ").length, 2);
   });
 
   it("a private or loopback address is refused unless allowed; bad input names its field", async () => {
     s = await startServer({ webhooks: { ...FAST, policy: {} } });
     const refused = async (url: unknown, field: string, message: RegExp) => {
-      const err = await s.app.webhooks!.endpoints.create({ url, events: ["orderStatusChanged"], owner: null }).then(() => undefined, (e: unknown) => e);
+      const err = await s.app.webhooks!.endpoints.create({ url, events: ["orderStatusChanged"], owner: null }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(err instanceof WebhookInputError, String(err));
       assert.equal(err.field, field);
       assert.match(err.message, message);
@@ -163,13 +246,22 @@ describe("webhooks: delivery to a receiver", function () {
     await refused("https://[::1]/hooks", "url", /private/);
     await refused("http://example.com/hooks", "url", /must be https:/);
     await refused("not a url", "url", /not an absolute URL/);
-    const err = await s.app.webhooks!.endpoints.create({ url: "https://example.com/h", events: ["nope"], owner: null }).then(() => undefined, (e: unknown) => e);
+    const err = await s.app
+      .webhooks!.endpoints.create({ url: "https://example.com/h", events: ["nope"], owner: null })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     assert.ok(err instanceof WebhookInputError && err.field === "events", String(err));
     // A public-looking name that resolves to loopback is refused at delivery time: the attempt fails, nothing is sent.
     await s.close();
     s = await startServer({ webhooks: { ...FAST, policy: { allowHttp: true } } });
     r = await receiver();
-    const { endpoint } = await s.app.webhooks!.endpoints.create({ url: `http://localhost:${r.port}/hooks`, events: ["orderStatusChanged"], owner: null });
+    const { endpoint } = await s.app.webhooks!.endpoints.create({
+      url: `http://localhost:${r.port}/hooks`,
+      events: ["orderStatusChanged"],
+      owner: null,
+    });
     await pay((await order()).orderId);
     await until(async () => (await s.app.webhooks!.endpoints.attempts(endpoint.endpointId)).length > 0, "an attempt");
     const [attempt] = await s.app.webhooks!.endpoints.attempts(endpoint.endpointId);

@@ -13,7 +13,10 @@ const vendor = join(here, "vendor");
 rmSync(vendor, { recursive: true, force: true });
 mkdirSync(vendor);
 for (const name of ["twinspec", "twinspec-client", "twinspec-dev"]) {
-  const run = spawnSync("npm", ["pack", "--silent", "--pack-destination", vendor], { cwd: join(here, "..", name), stdio: ["ignore", "inherit", "inherit"] });
+  const run = spawnSync("npm", ["pack", "--silent", "--pack-destination", vendor], {
+    cwd: join(here, "..", name),
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   if (run.status !== 0) {
     console.error(`create-twinspec: npm pack of ${name} failed; see above`);
     process.exit(1);

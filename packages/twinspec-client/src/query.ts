@@ -5,7 +5,16 @@
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { FOLLOW, nextUrl } from "./rest/client.js";
 import { RestError } from "./rest/error.js";
-import type { ArgsOf, BodyOf, CallOptions, ItemOf, OperationTable, OutcomeBase, PagedIds, RestClient } from "./rest/types.js";
+import type {
+  ArgsOf,
+  BodyOf,
+  CallOptions,
+  ItemOf,
+  OperationTable,
+  OutcomeBase,
+  PagedIds,
+  RestClient,
+} from "./rest/types.js";
 
 export interface TwinspecMeta {
   twinspec: { reads?: readonly string[]; writes?: readonly string[] };
@@ -13,7 +22,9 @@ export interface TwinspecMeta {
 
 /** What these options need of a QueryClient (TanStack passes it to mutation callbacks as `context.client`). */
 export interface QueryClientLike {
-  invalidateQueries(filters: { predicate: (query: { queryKey: readonly unknown[]; meta?: Record<string, unknown> }) => boolean }): Promise<void>;
+  invalidateQueries(filters: {
+    predicate: (query: { queryKey: readonly unknown[]; meta?: Record<string, unknown> }) => boolean;
+  }): Promise<void>;
 }
 
 /** The queries whose data came from any of `resources`. */
@@ -21,7 +32,8 @@ export const readsAny = (resources: readonly string[]) => (query: { meta?: Recor
   ((query.meta as Partial<TwinspecMeta> | undefined)?.twinspec?.reads ?? []).some((r) => resources.includes(r));
 
 /** Invalidates every query that read one of `resources`. */
-export const invalidate = (client: QueryClientLike, resources: readonly string[]) => client.invalidateQueries({ predicate: readsAny(resources) });
+export const invalidate = (client: QueryClientLike, resources: readonly string[]) =>
+  client.invalidateQueries({ predicate: readsAny(resources) });
 
 type Success<Op> = BodyOf<Op, 200 | 201 | 202 | 203 | 204 | 206>;
 type ArgList<Op> = {} extends ArgsOf<Op> ? [args?: ArgsOf<Op>] : [args: ArgsOf<Op>];
@@ -40,13 +52,15 @@ export interface Page<Item, Body> {
 }
 
 export function restQueries<O, T extends OperationTable<O>>(api: RestClient<O, T>, table: T) {
-  const call = (id: keyof O, args: unknown, options?: CallOptions) => (api[id] as (a: unknown, o?: CallOptions) => Promise<OutcomeBase>)(args, options);
+  const call = (id: keyof O, args: unknown, options?: CallOptions) =>
+    (api[id] as (a: unknown, o?: CallOptions) => Promise<OutcomeBase>)(args, options);
   const key = (id: keyof O & string) => table[id].reads?.[0] ?? table[id].writes?.[0] ?? id;
   return {
     queryOptions<K extends keyof O & string>(operationId: K, ...[args]: ArgList<O[K]>) {
       return {
         queryKey: [key(operationId), operationId, args ?? {}] as const,
-        queryFn: async ({ signal }: { signal?: AbortSignal }) => bodyOrThrow<Success<O[K]>>(await call(operationId, args, { signal })),
+        queryFn: async ({ signal }: { signal?: AbortSignal }) =>
+          bodyOrThrow<Success<O[K]>>(await call(operationId, args, { signal })),
         meta: { twinspec: { reads: table[operationId].reads ?? [] } } satisfies TwinspecMeta,
       };
     },
@@ -56,9 +70,20 @@ export function restQueries<O, T extends OperationTable<O>>(api: RestClient<O, T
       return {
         queryKey: [key(operationId), operationId, args ?? {}, "pages"] as const,
         initialPageParam: undefined as string | undefined,
-        queryFn: async ({ pageParam, signal }: { pageParam: string | undefined; signal?: AbortSignal }): Promise<Page<Item, Success<O[K]>>> => {
-          const follow = (api as unknown as Record<symbol, (id: K, href: string, o?: CallOptions) => Promise<OutcomeBase>>)[FOLLOW];
-          const page = pageParam === undefined ? await call(operationId, args, { signal }) : await follow(operationId, pageParam, { signal });
+        queryFn: async ({
+          pageParam,
+          signal,
+        }: {
+          pageParam: string | undefined;
+          signal?: AbortSignal;
+        }): Promise<Page<Item, Success<O[K]>>> => {
+          const follow = (
+            api as unknown as Record<symbol, (id: K, href: string, o?: CallOptions) => Promise<OutcomeBase>>
+          )[FOLLOW];
+          const page =
+            pageParam === undefined
+              ? await call(operationId, args, { signal })
+              : await follow(operationId, pageParam, { signal });
           const body = bodyOrThrow<Success<O[K]>>(page);
           const at = table[operationId].items ?? "";
           const items = (at ? (body as unknown as Record<string, unknown>)[at] : body) as Item[];
@@ -74,7 +99,8 @@ export function restQueries<O, T extends OperationTable<O>>(api: RestClient<O, T
       return {
         mutationKey: [key(operationId), operationId] as const,
         mutationFn: async (...[args]: ArgList<O[K]>) => bodyOrThrow<Success<O[K]>>(await call(operationId, args)),
-        onSuccess: (_data: unknown, _variables: unknown, _result: unknown, context: { client: QueryClientLike }) => invalidate(context.client, writes),
+        onSuccess: (_data: unknown, _variables: unknown, _result: unknown, context: { client: QueryClientLike }) =>
+          invalidate(context.client, writes),
         meta: { twinspec: { writes } } satisfies TwinspecMeta,
       };
     },
@@ -97,7 +123,10 @@ const nameOf = (document: TypedDocumentNode<unknown, never>) => {
 export function graphqlQueries(client: GraphqlDataClient, resources: DocumentResources) {
   const of = (document: TypedDocumentNode<any, any>) => resources[nameOf(document)] ?? { reads: [] };
   return {
-    queryOptions<R, V>(document: TypedDocumentNode<R, V>, ...[variables]: {} extends V ? [variables?: V] : [variables: V]) {
+    queryOptions<R, V>(
+      document: TypedDocumentNode<R, V>,
+      ...[variables]: {} extends V ? [variables?: V] : [variables: V]
+    ) {
       const { reads } = of(document);
       return {
         queryKey: [reads[0] ?? "graphql", nameOf(document), variables ?? {}] as const,
@@ -109,7 +138,11 @@ export function graphqlQueries(client: GraphqlDataClient, resources: DocumentRes
      * Pages of a list field: the schema says nothing of how its pages chain, so `next` gives the variables of the page
      * after `last` (e.g. `{ after: last.books.at(-1)?.bookId }`), or undefined on the last page.
      */
-    infiniteQueryOptions<R, V>(document: TypedDocumentNode<R, V>, variables: NoInfer<V>, next: (last: R) => Partial<NoInfer<V>> | undefined) {
+    infiniteQueryOptions<R, V>(
+      document: TypedDocumentNode<R, V>,
+      variables: NoInfer<V>,
+      next: (last: R) => Partial<NoInfer<V>> | undefined,
+    ) {
       const { reads } = of(document);
       return {
         queryKey: [reads[0] ?? "graphql", nameOf(document), variables ?? {}, "pages"] as const,
@@ -124,7 +157,8 @@ export function graphqlQueries(client: GraphqlDataClient, resources: DocumentRes
       return {
         mutationKey: [writes[0] ?? "graphql", nameOf(document)] as const,
         mutationFn: (variables: V) => client.data(document, variables),
-        onSuccess: (_data: unknown, _variables: unknown, _result: unknown, context: { client: QueryClientLike }) => invalidate(context.client, writes),
+        onSuccess: (_data: unknown, _variables: unknown, _result: unknown, context: { client: QueryClientLike }) =>
+          invalidate(context.client, writes),
         meta: { twinspec: { writes } } satisfies TwinspecMeta,
       };
     },

@@ -26,7 +26,12 @@ function newest(path) {
  */
 export async function checkoutBundle(pkg) {
   const packages = dirname(pkg);
-  const inputs = [join(pkg, "src"), join(pkg, "package.json"), join(pkg, "bin/checkout.mjs"), ...WORKSPACES.flatMap((w) => [join(packages, w, "src"), join(packages, w, "package.json")])];
+  const inputs = [
+    join(pkg, "src"),
+    join(pkg, "package.json"),
+    join(pkg, "bin/checkout.mjs"),
+    ...WORKSPACES.flatMap((w) => [join(packages, w, "src"), join(packages, w, "package.json")]),
+  ];
   const cache = join(pkg, "node_modules/.cache/twinspec-cli");
   const key = Math.round(Math.max(...inputs.filter((p) => existsSync(p)).map(newest))).toString(36);
   const out = join(cache, key);
@@ -42,7 +47,11 @@ export async function checkoutBundle(pkg) {
   const externals = {
     name: "externals",
     setup(b) {
-      b.onResolve({ filter: /^[^./]/ }, (args) => (WORKSPACES.some((w) => args.path === w || args.path.startsWith(`${w}/`)) ? undefined : { path: args.path, external: true }));
+      b.onResolve({ filter: /^[^./]/ }, (args) =>
+        WORKSPACES.some((w) => args.path === w || args.path.startsWith(`${w}/`))
+          ? undefined
+          : { path: args.path, external: true },
+      );
     },
   };
   try {
@@ -62,7 +71,10 @@ export async function checkoutBundle(pkg) {
       sourcemap: "linked",
       logLevel: "silent",
     });
-    renameSync(join(building, "codegen/emit/validators-worker.js"), join(building, "codegen/emit/validators-worker.mjs"));
+    renameSync(
+      join(building, "codegen/emit/validators-worker.js"),
+      join(building, "codegen/emit/validators-worker.mjs"),
+    );
     try {
       renameSync(building, out);
     } catch {
@@ -76,7 +88,8 @@ export async function checkoutBundle(pkg) {
   // still load from one).
   for (const name of readdirSync(cache)) {
     const path = join(cache, name);
-    if (name !== key && Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { recursive: true, force: true });
+    if (name !== key && Date.now() - statSync(path).mtimeMs > 86_400_000)
+      rmSync(path, { recursive: true, force: true });
   }
   return out;
 }

@@ -29,8 +29,12 @@ function checkDependencies(runtime) {
   const own = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const needed = JSON.parse(readFileSync(join(runtime, "package.json"), "utf8")).dependencies ?? {};
   const missing = Object.entries(needed).filter(([name]) => !own.dependencies?.[name]);
-  if (missing.length) throw new Error(`client/package.json lacks what ${RUNTIME} needs: add ${missing.map(([n, v]) => `"${n}": "${v}"`).join(", ")} to its dependencies`);
-  if (!own.bundleDependencies?.includes(RUNTIME)) throw new Error(`client/package.json must list "${RUNTIME}" in bundleDependencies`);
+  if (missing.length)
+    throw new Error(
+      `client/package.json lacks what ${RUNTIME} needs: add ${missing.map(([n, v]) => `"${n}": "${v}"`).join(", ")} to its dependencies`,
+    );
+  if (!own.bundleDependencies?.includes(RUNTIME))
+    throw new Error(`client/package.json must list "${RUNTIME}" in bundleDependencies`);
 }
 
 function prepack() {
@@ -40,14 +44,16 @@ function prepack() {
   const into = join(dir, "node_modules", RUNTIME);
   rmSync(into, { recursive: true, force: true });
   for (const entry of ["package.json", "README.md", "dist"]) {
-    if (existsSync(join(runtime, entry))) cpSync(join(runtime, entry), join(into, entry), { recursive: true, filter: (f) => !f.endsWith(".tsbuildinfo") });
+    if (existsSync(join(runtime, entry)))
+      cpSync(join(runtime, entry), join(into, entry), { recursive: true, filter: (f) => !f.endsWith(".tsbuildinfo") });
   }
 }
 
 function postpack() {
   rmSync(join(dir, "node_modules", RUNTIME), { recursive: true, force: true });
   // prepack made the folder for the runtime alone: left empty, it goes too.
-  if (existsSync(join(dir, "node_modules")) && readdirSync(join(dir, "node_modules")).length === 0) rmSync(join(dir, "node_modules"), { recursive: true });
+  if (existsSync(join(dir, "node_modules")) && readdirSync(join(dir, "node_modules")).length === 0)
+    rmSync(join(dir, "node_modules"), { recursive: true });
 }
 
 const commands = { build, prepack, postpack };

@@ -23,11 +23,19 @@ if (command === "start" || command === "build") {
   await import(pathToFileURL(join(runtime, "bin/twinspec-app.js")).href);
 } else if (command === "client") {
   await import("./client.mjs");
-} else if (checkout && !process.env.TWINSPEC_SOURCES && !(bundle = await (await import("./checkout.mjs")).checkoutBundle(pkg))) {
-  const run = spawnSync(process.execPath, ["--conditions=twinspec-source", "--import", "tsx", fileURLToPath(import.meta.url), ...args], {
-    stdio: "inherit",
-    env: { ...process.env, TWINSPEC_SOURCES: "1" },
-  });
+} else if (
+  checkout &&
+  !process.env.TWINSPEC_SOURCES &&
+  !(bundle = await (await import("./checkout.mjs")).checkoutBundle(pkg))
+) {
+  const run = spawnSync(
+    process.execPath,
+    ["--conditions=twinspec-source", "--import", "tsx", fileURLToPath(import.meta.url), ...args],
+    {
+      stdio: "inherit",
+      env: { ...process.env, TWINSPEC_SOURCES: "1" },
+    },
+  );
   process.exitCode = run.status ?? 3;
 } else {
   const internal = (error) => {
@@ -36,7 +44,11 @@ if (command === "start" || command === "build") {
   };
   process.on("uncaughtException", internal);
   process.on("unhandledRejection", internal);
-  const cli = bundle ? pathToFileURL(join(bundle, "codegen/cli.js")).href : checkout ? "../src/codegen/cli.ts" : "../dist/codegen/cli.js";
+  const cli = bundle
+    ? pathToFileURL(join(bundle, "codegen/cli.js")).href
+    : checkout
+      ? "../src/codegen/cli.ts"
+      : "../dist/codegen/cli.js";
   const { run } = await import(cli);
   process.exitCode = await run(args);
 }

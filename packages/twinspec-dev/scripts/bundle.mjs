@@ -19,19 +19,24 @@ function prepack() {
     const pkg = json(join(from, "package.json"));
     if (!own.bundleDependencies?.includes(name)) throw new Error(`${own.name}: list "${name}" in bundleDependencies`);
     const missing = Object.keys(pkg.dependencies ?? {}).filter((d) => !own.dependencies?.[d] && !names.includes(d));
-    if (missing.length) throw new Error(`${own.name} bundles ${name}, so it must depend on what ${name} does: add ${missing.map((d) => `"${d}": "${pkg.dependencies[d]}"`).join(", ")}`);
+    if (missing.length)
+      throw new Error(
+        `${own.name} bundles ${name}, so it must depend on what ${name} does: add ${missing.map((d) => `"${d}": "${pkg.dependencies[d]}"`).join(", ")}`,
+      );
     const into = join(here, "node_modules", name);
     rmSync(into, { recursive: true, force: true });
     for (const entry of ["package.json", "README.md", ...(pkg.files ?? [])]) {
       const path = join(from, entry.replace(/\/$/, ""));
-      if (existsSync(path)) cpSync(path, join(into, entry), { recursive: true, filter: (f) => !f.endsWith(".tsbuildinfo") });
+      if (existsSync(path))
+        cpSync(path, join(into, entry), { recursive: true, filter: (f) => !f.endsWith(".tsbuildinfo") });
     }
   }
 }
 
 function postpack() {
   for (const name of names) rmSync(join(here, "node_modules", name), { recursive: true, force: true });
-  if (existsSync(join(here, "node_modules")) && readdirSync(join(here, "node_modules")).length === 0) rmSync(join(here, "node_modules"), { recursive: true });
+  if (existsSync(join(here, "node_modules")) && readdirSync(join(here, "node_modules")).length === 0)
+    rmSync(join(here, "node_modules"), { recursive: true });
 }
 
 try {

@@ -24,6 +24,12 @@ export async function resolve(specifier, context, nextResolve) {
 export async function load(url, context, nextLoad) {
   if (!url.startsWith("file:") || !TYPESCRIPT.test(url) || url.endsWith(".d.ts")) return nextLoad(url, context);
   const path = fileURLToPath(url);
-  const { code } = transformSync(readFileSync(path, "utf8"), { loader: "ts", format: "esm", target: "node20", sourcemap: "inline", sourcefile: path });
+  const { code } = transformSync(readFileSync(path, "utf8"), {
+    loader: "ts",
+    format: "esm",
+    target: "node20",
+    sourcemap: "inline",
+    sourcefile: path,
+  });
   return { format: "module", source: code, shortCircuit: true };
 }

@@ -25,7 +25,10 @@ process.once("message", ({ main }) => { process.disconnect(); import(main); });
 try { await import("twinspec"); } catch {}`;
 
 /** dev-hooks.mjs: beside the sources in a checkout, else in dist/. */
-const hooksUrl = () => pathToFileURL([join(packageRoot(), "src/dev-hooks.mjs"), join(packageRoot(), "dist/dev-hooks.mjs")].find((f) => existsSync(f))!).href;
+const hooksUrl = () =>
+  pathToFileURL(
+    [join(packageRoot(), "src/dev-hooks.mjs"), join(packageRoot(), "dist/dev-hooks.mjs")].find((f) => existsSync(f))!,
+  ).href;
 
 const SPECS = new Set(["openapi.yaml", "schema.graphql", "codegen.yml"]);
 /** Saves come in bursts (an editor writes, renames, touches): one run for each burst. */
@@ -49,7 +52,9 @@ export interface DevLoop {
 }
 
 /** Starts the dev loop in the project (the working directory). */
-export async function dev({ log = (line) => console.error(`[twinspec dev] ${line}`) }: DevOptions = {}): Promise<DevLoop> {
+export async function dev({
+  log = (line) => console.error(`[twinspec dev] ${line}`),
+}: DevOptions = {}): Promise<DevLoop> {
   const main = resolve("src/main.ts");
   let server: ChildProcess | undefined;
   // The next server is started ahead of time and loads the runtime and its libraries (most of a start) while it
@@ -58,7 +63,9 @@ export async function dev({ log = (line) => console.error(`[twinspec dev] ${line
   const conditions = process.execArgv.filter((a) => a.startsWith("--conditions"));
   const script = standbyScript(hooksUrl());
   const standby = () => {
-    const child = spawn(process.execPath, [...conditions, "--input-type=module", "--eval", script], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = spawn(process.execPath, [...conditions, "--input-type=module", "--eval", script], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
     child.on("error", () => {}); // a standby that fails to start is replaced at the next start
     return child;
   };
@@ -117,7 +124,11 @@ export async function dev({ log = (line) => console.error(`[twinspec dev] ${line
         } else {
           generated = await generateProject();
           if (!generated) {
-            log(server ? "the specs do not generate (above); the server keeps running as it was" : "fix the specs; the server starts once they generate");
+            log(
+              server
+                ? "the specs do not generate (above); the server keeps running as it was"
+                : "fix the specs; the server starts once they generate",
+            );
             return;
           }
         }
@@ -144,7 +155,14 @@ export async function dev({ log = (line) => console.error(`[twinspec dev] ${line
   process.once("exit", onExit);
 
   const watchers: FSWatcher[] = [watch(".", (_event, name) => name && SPECS.has(String(name)) && changed(true))];
-  if (existsSync("src")) watchers.push(watch("src", { recursive: true }, (_event, name) => name && !running && performance.now() > ownWrites && changed(false)));
+  if (existsSync("src"))
+    watchers.push(
+      watch(
+        "src",
+        { recursive: true },
+        (_event, name) => name && !running && performance.now() > ownWrites && changed(false),
+      ),
+    );
 
   async function close() {
     clearTimeout(timer);

@@ -42,11 +42,22 @@ export async function serveMock(definition: AppDefinition): Promise<void> {
   const server = createHttpServer(app.callback, config.server, logger);
   app.attach(server);
   await logDevToken(config, logger, definition.contract.scopes);
-  const metricsServer = config.metrics.port === undefined ? undefined : await listenMetrics(metrics, { host: config.host, port: config.metrics.port, token: config.auth.metricsToken, logger });
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await listenMetrics(metrics, {
+          host: config.host,
+          port: config.metrics.port,
+          token: config.auth.metricsToken,
+          logger,
+        });
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
-    logger.info({ url: `http://${config.host}:${port}`, mock: true }, "twinspec mock server listening: answers come from openapi.yaml and schema.graphql");
+    logger.info(
+      { url: `http://${config.host}:${port}`, mock: true },
+      "twinspec mock server listening: answers come from openapi.yaml and schema.graphql",
+    );
   });
 
   let stopping = false;

@@ -73,11 +73,18 @@ describe("twinspec dev", function () {
   before(async () => {
     mkdirSync(TMP, { recursive: true });
     app = mkdtempSync(join(TMP, "dev-"));
-    for (const entry of ["openapi.yaml", "schema.graphql", "codegen.yml", "package.json", "src", "generated", "client"]) cpSync(join(FIXTURE, entry), join(app, entry), { recursive: true });
+    for (const entry of ["openapi.yaml", "schema.graphql", "codegen.yml", "package.json", "src", "generated", "client"])
+      cpSync(join(FIXTURE, entry), join(app, entry), { recursive: true });
     port = await freePort();
     loop = spawn(process.execPath, [TWINSPEC, "dev"], {
       cwd: app,
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: `sqlite:${join(app, "dev.db")}`, AUTH_SECRET: "a-secret-for-the-dev-loop-test-only-32+" },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATABASE_URL: `sqlite:${join(app, "dev.db")}`,
+        AUTH_SECRET: "a-secret-for-the-dev-loop-test-only-32+",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     loop.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -97,7 +104,11 @@ describe("twinspec dev", function () {
     await until("/dev-probe/p1", 404);
     addProbe(1);
     await until("/dev-probe/p1", 501);
-    assert.match(readFileSync(join(app, "src/rest/notes.ts"), "utf8"), /devProbe1\(/, "the stub was added to the tag's module");
+    assert.match(
+      readFileSync(join(app, "src/rest/notes.ts"), "utf8"),
+      /devProbe1\(/,
+      "the stub was added to the tag's module",
+    );
     assert.match(output, /restarted the server/);
     assert.match(readFileSync(join(app, "generated/rest.ts"), "utf8"), /devProbe1/);
   });

@@ -6,7 +6,17 @@
 // clone, a pull or an edit never serves stale code. `--prepare` (npm install's prepare script) keeps the dist/ of a
 // production install that has no sources or no compiler.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,7 +67,9 @@ export function stale() {
     newest(join(root, "src")),
     newest(join(root, "generated")),
     ...(workspace ? [newest(join(pkg, "src")), statSync(join(pkg, "tsconfig.build.json")).mtimeMs] : []),
-    ...["package.json", "tsconfig.json", "tsconfig.build.json"].map((f) => (existsSync(join(root, f)) ? statSync(join(root, f)).mtimeMs : 0)),
+    ...["package.json", "tsconfig.json", "tsconfig.build.json"].map((f) =>
+      existsSync(join(root, f)) ? statSync(join(root, f)).mtimeMs : 0,
+    ),
   );
   return inputs > statSync(stamp).mtimeMs;
 }
@@ -131,7 +143,8 @@ export function build() {
   if (workspace) buildPackage();
   tsc(join(root, "tsconfig.build.json"), "the application");
   mkdirSync(join(out, "generated"), { recursive: true });
-  for (const file of readdirSync(join(root, "generated"))) if (file.endsWith(".cjs")) copyFileSync(join(root, "generated", file), join(out, "generated", file));
+  for (const file of readdirSync(join(root, "generated")))
+    if (file.endsWith(".cjs")) copyFileSync(join(root, "generated", file), join(out, "generated", file));
   for (const dir of ["src", "generated"]) removeOrphans(join(out, dir), join(root, dir));
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
@@ -142,7 +155,9 @@ export function main(args) {
     // npm install / npm ci run this. A production install (npm ci --omit=dev, no compiler, dist/ copied in) keeps
     // the build it was given.
     if (existsSync(join(out, "src/main.js"))) return 0;
-    console.error("twinspec: no TypeScript compiler and no dist/app: copy dist/ from a build (npm run build), or install with dev dependencies");
+    console.error(
+      "twinspec: no TypeScript compiler and no dist/app: copy dist/ from a build (npm run build), or install with dev dependencies",
+    );
     return 1;
   }
   if (!args.includes("--if-stale") || stale()) {
@@ -153,7 +168,9 @@ export function main(args) {
       console.error(`twinspec: ${error.message}`);
       return 1;
     }
-    console.error(`built ${workspace ? "packages/twinspec/dist and " : ""}${relative(process.cwd(), out) || "."} in ${Math.round(performance.now() - started)} ms`);
+    console.error(
+      `built ${workspace ? "packages/twinspec/dist and " : ""}${relative(process.cwd(), out) || "."} in ${Math.round(performance.now() - started)} ms`,
+    );
   }
   return 0;
 }

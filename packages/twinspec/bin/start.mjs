@@ -12,7 +12,9 @@ if (stale()) {
 }
 const main = join(root, "dist/app/src/main.js");
 if (!canBuild() && !existsSync(main)) {
-  console.error("twinspec: dist/app is missing and this install cannot compile it: copy dist/ from a build (npm run build)");
+  console.error(
+    "twinspec: dist/app is missing and this install cannot compile it: copy dist/ from a build (npm run build)",
+  );
   process.exit(1);
 }
 await import(pathToFileURL(main).href);

@@ -9,6 +9,8 @@ if (command === "start") {
   const { main } = await import("./build.mjs");
   process.exitCode = main(rest);
 } else {
-  console.error("usage: twinspec-app start | build [--if-stale] [--prepare]\n\n  start   serves the application's compiled dist/app (rebuilt first when a source changed and a compiler is installed)\n  build   compiles the application to dist/app");
+  console.error(
+    "usage: twinspec-app start | build [--if-stale] [--prepare]\n\n  start   serves the application's compiled dist/app (rebuilt first when a source changed and a compiler is installed)\n  build   compiles the application to dist/app",
+  );
   process.exitCode = 2;
 }

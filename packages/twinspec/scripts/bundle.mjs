@@ -19,11 +19,20 @@ const dist = join(pkg, "dist");
 const entryPoints = Object.fromEntries(
   Object.values(manifest.exports)
     .filter((target) => typeof target === "object" && target["twinspec-source"])
-    .map((target) => [target.default.replace(/^\.\/dist\//, "").replace(/\.js$/, ""), join(pkg, target["twinspec-source"])]),
+    .map((target) => [
+      target.default.replace(/^\.\/dist\//, "").replace(/\.js$/, ""),
+      join(pkg, target["twinspec-source"]),
+    ]),
 );
 
 /** Left to node_modules: the package's dependencies and peers, and ws's optional native helpers. */
-const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {}), "pg-native", "bufferutil", "utf-8-validate"];
+const external = [
+  ...Object.keys(manifest.dependencies),
+  ...Object.keys(manifest.peerDependencies ?? {}),
+  "pg-native",
+  "bufferutil",
+  "utf-8-validate",
+];
 
 /**
  * @opentelemetry/api: prom-client requires it, and is bundled with it; tracing.ts must share one instance with the
@@ -33,7 +42,9 @@ const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest
 const otelApi = {
   name: "otel-api",
   setup(b) {
-    b.onResolve({ filter: /^@opentelemetry\/api$/ }, (args) => (args.importer.includes("/node_modules/prom-client/") ? undefined : { path: args.path, external: true }));
+    b.onResolve({ filter: /^@opentelemetry\/api$/ }, (args) =>
+      args.importer.includes("/node_modules/prom-client/") ? undefined : { path: args.path, external: true },
+    );
   },
 };
 
@@ -62,7 +73,9 @@ const result = await build({
   external: external.filter((name) => name !== "@opentelemetry/api"),
   plugins: [otelApi],
   // CommonJS libraries inside an ES module bundle call require() for Node's built-ins and the externals.
-  banner: { js: 'import { createRequire as __twinspecRequire } from "node:module";\nconst require = __twinspecRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __twinspecRequire } from "node:module";\nconst require = __twinspecRequire(import.meta.url);',
+  },
   chunkNames: "chunks/[name]-[hash]",
   sourcemap: "linked",
   sourcesContent: false,
@@ -79,10 +92,21 @@ for (const input of Object.keys(result.metafile.inputs)) {
   const dir = join(pkg, match[1]);
   const found = existsSync(dir) ? readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f)) : undefined;
   const meta = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-  libraries.set(match[2], { version: meta.version, license: meta.license ?? "see its package", text: found ? readFileSync(join(dir, found), "utf8").trim() : "" });
+  libraries.set(match[2], {
+    version: meta.version,
+    license: meta.license ?? "see its package",
+    text: found ? readFileSync(join(dir, found), "utf8").trim() : "",
+  });
 }
-const sections = [...libraries].sort(([a], [b]) => a.localeCompare(b)).map(([name, l]) => `## ${name} ${l.version} (${l.license})\n\n${l.text}\n`);
-writeFileSync(join(dist, "THIRD-PARTY-LICENSES.md"), `# Libraries bundled into twinspec's dist/\n\n${sections.join("\n")}`);
+const sections = [...libraries]
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([name, l]) => `## ${name} ${l.version} (${l.license})\n\n${l.text}\n`);
+writeFileSync(
+  join(dist, "THIRD-PARTY-LICENSES.md"),
+  `# Libraries bundled into twinspec's dist/\n\n${sections.join("\n")}`,
+);
 
 const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
-console.error(`bundled ${relative(process.cwd(), dist) || "dist"}: ${Object.keys(entryPoints).length} entry points, ${libraries.size} libraries, ${(bytes / 1048576).toFixed(1)} MB, in ${Math.round(performance.now() - started)} ms`);
+console.error(
+  `bundled ${relative(process.cwd(), dist) || "dist"}: ${Object.keys(entryPoints).length} entry points, ${libraries.size} libraries, ${(bytes / 1048576).toFixed(1)} MB, in ${Math.round(performance.now() - started)} ms`,
+);

@@ -116,7 +116,31 @@ export interface App<Services = any> extends Pick<Transports, "callback" | "arou
  *
  * @param deps - the application, its store and logger, and the optional settings `AppDeps` lists with their defaults
  */
-export function buildApp<Services>({ definition, store, logger, authSecret, metricsToken, metricsEndpoint, graphiql, docs, connections, events, bus = busFor(store, logger, events), bodyLimit, responseValidation, jobs, webhooks: webhookOptions, corsOrigins = [], graphql = {}, metrics = createMetrics(), wsKeepAliveMs, maxUrlLength, identity, tracing, rateLimits: limits }: AppDeps<Services>): App<Services> {
+export function buildApp<Services>({
+  definition,
+  store,
+  logger,
+  authSecret,
+  metricsToken,
+  metricsEndpoint,
+  graphiql,
+  docs,
+  connections,
+  events,
+  bus = busFor(store, logger, events),
+  bodyLimit,
+  responseValidation,
+  jobs,
+  webhooks: webhookOptions,
+  corsOrigins = [],
+  graphql = {},
+  metrics = createMetrics(),
+  wsKeepAliveMs,
+  maxUrlLength,
+  identity,
+  tracing,
+  rateLimits: limits,
+}: AppDeps<Services>): App<Services> {
   const { contract, restHandlers } = definition;
   const queue = new JobQueue(store, logger, jobs);
   const services = definition.createServices({ store, bus, queue, log: logger });
@@ -125,7 +149,13 @@ export function buildApp<Services>({ definition, store, logger, authSecret, metr
   const verifier = new TokenVerifier({ ...identity, secret: authSecret, jwks: { log: logger, ...identity?.jwks } });
   const limiter = rateLimiterFor(store, contract.rateLimits.budgets, limits, logger);
   // @auth directives of schema.graphql, enforced around the resolvers (src/auth/graphql.ts).
-  const gql = createGraphqlRuntime(definition, services, bus, { ...graphql, log: logger, schema: withAuth(buildSchema(definition, undefined, parents), owners, contract.graphqlOwnership), tracing, charge: graphqlCharge(limiter, contract.rateLimits.graphql) });
+  const gql = createGraphqlRuntime(definition, services, bus, {
+    ...graphql,
+    log: logger,
+    schema: withAuth(buildSchema(definition, undefined, parents), owners, contract.graphqlOwnership),
+    tracing,
+    charge: graphqlCharge(limiter, contract.rateLimits.graphql),
+  });
   const http = transports({
     definition,
     logger,
@@ -142,7 +172,14 @@ export function buildApp<Services>({ definition, store, logger, authSecret, metr
     rest: {
       handlers: withParentsRest(restHandlers, contract.restParents, parents),
       // A literal, not a spread of `base`: the spread cost ~3 % of a point read's CPU in the bench profile.
-      context: (_ctx, { requestId, operationId, conditions }, principal): RestContext<Services> => ({ requestId, operationId, conditions, services, principal: principal as Principal | null, preconditions: preconditionsOf(conditions) }),
+      context: (_ctx, { requestId, operationId, conditions }, principal): RestContext<Services> => ({
+        requestId,
+        operationId,
+        conditions,
+        services,
+        principal: principal as Principal | null,
+        preconditions: preconditionsOf(conditions),
+      }),
       mapError: domainOutcome,
       around: idempotency(store.idempotencyKeys),
     },
@@ -154,9 +191,14 @@ export function buildApp<Services>({ definition, store, logger, authSecret, metr
     tracing,
     rateLimiter: limiter,
   });
-  const webhooks = contract.webhooks && Object.keys(contract.webhooks).length ? webhooksFor(store, bus, contract.webhooks, owners, authSecret, logger, metrics, webhookOptions) : undefined;
+  const webhooks =
+    contract.webhooks && Object.keys(contract.webhooks).length
+      ? webhooksFor(store, bus, contract.webhooks, owners, authSecret, logger, metrics, webhookOptions)
+      : undefined;
   // What a leak would grow (the soak bench watches it): listeners held by subscriptions.
-  metrics.gauge("event_bus_listeners", "Listeners on the event bus (one per live subscription)", () => bus.listenerCount());
+  metrics.gauge("event_bus_listeners", "Listeners on the event bus (one per live subscription)", () =>
+    bus.listenerCount(),
+  );
   return {
     koa: http.koa,
     callback: http.callback,

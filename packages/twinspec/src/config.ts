@@ -32,7 +32,13 @@ export interface Config {
    * and whether http: URLs and private addresses may be registered and reached (WEBHOOK_ALLOW_HTTP,
    * WEBHOOK_ALLOW_PRIVATE = on|off; default off)
    */
-  webhooks: { scheduleMs?: number[]; leaseMs: number; pollMs: number; timeoutMs: number; policy: { allowHttp: boolean; allowPrivate: boolean } };
+  webhooks: {
+    scheduleMs?: number[];
+    leaseMs: number;
+    pollMs: number;
+    timeoutMs: number;
+    policy: { allowHttp: boolean; allowPrivate: boolean };
+  };
   /** the event log: how long events are kept for resuming streams, how often it is read without a wake */
   events: { retentionMs: number; pollMs: number };
   /** origins allowed to call from browsers (CORS_ORIGINS, comma-separated; default none: no CORS) */
@@ -91,7 +97,8 @@ export interface GraphqlConfig {
 /** WEBHOOK_SCHEDULE_MS: the waits between attempts, comma-separated positive integers (ms). */
 function schedule(value: string): number[] {
   const waits = value.split(",").map((v) => Number(v.trim()));
-  if (waits.length === 0 || waits.some((w) => !Number.isInteger(w) || w <= 0)) throw new Error(`WEBHOOK_SCHEDULE_MS must be comma-separated positive integers (ms), not "${value}"`);
+  if (waits.length === 0 || waits.some((w) => !Number.isInteger(w) || w <= 0))
+    throw new Error(`WEBHOOK_SCHEDULE_MS must be comma-separated positive integers (ms), not "${value}"`);
   return waits;
 }
 
@@ -120,7 +127,8 @@ function introspection(env: NodeJS.ProcessEnv): boolean {
 function portOf(env: NodeJS.ProcessEnv, name: string): number | undefined {
   if (env[name] === undefined || env[name] === "") return undefined;
   const port = Number(env[name]);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${env[name]}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`${name} must be a port number, got "${env[name]}"`);
   return port;
 }
 
@@ -130,7 +138,8 @@ function portOf(env: NodeJS.ProcessEnv, name: string): number | undefined {
  */
 function metricsConfig(env: NodeJS.ProcessEnv, mainPort: number): Config["metrics"] {
   const port = portOf(env, "METRICS_PORT");
-  if (port !== undefined && port !== 0 && port === mainPort) throw new Error(`METRICS_PORT must differ from PORT (${mainPort})`);
+  if (port !== undefined && port !== 0 && port === mainPort)
+    throw new Error(`METRICS_PORT must differ from PORT (${mainPort})`);
   if (port !== undefined) return { port, endpoint: "elsewhere" };
   return { endpoint: env.NODE_ENV === "production" && !env.METRICS_TOKEN ? "closed" : "served" };
 }
@@ -145,7 +154,10 @@ function metricsConfig(env: NodeJS.ProcessEnv, mainPort: number): Config["metric
  * @param budgets - the rate-limit budgets the specs declare (`definition.contract.rateLimits.budgets`): RATE_LIMITS
  *   may name only those; default unchecked
  */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env, budgets?: Readonly<Record<string, Budget>>): Config {
+export function configFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  budgets?: Readonly<Record<string, Budget>>,
+): Config {
   const port = portOf({ PORT: env.PORT ?? "3000" }, "PORT")!;
   return {
     host: env.HOST ?? "127.0.0.1",
@@ -156,15 +168,24 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, budgets?: Re
     bodyLimit: positive(env, "BODY_LIMIT", 1024 * 1024),
     responseValidation: onOff(env, "RESPONSE_VALIDATION", env.NODE_ENV !== "production"),
     auth: { ...resolveSecret(env), metricsToken: env.METRICS_TOKEN || undefined },
-    corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
+    corsOrigins: (env.CORS_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean),
     jobs: { leaseMs: positive(env, "JOB_LEASE_MS", 30_000), pollMs: positive(env, "JOB_POLL_MS", 500) },
-    events: { retentionMs: positive(env, "EVENT_RETENTION_MS", 24 * 3600_000), pollMs: positive(env, "EVENT_POLL_MS", 1000) },
+    events: {
+      retentionMs: positive(env, "EVENT_RETENTION_MS", 24 * 3600_000),
+      pollMs: positive(env, "EVENT_POLL_MS", 1000),
+    },
     webhooks: {
       ...(env.WEBHOOK_SCHEDULE_MS ? { scheduleMs: schedule(env.WEBHOOK_SCHEDULE_MS) } : {}),
       leaseMs: positive(env, "WEBHOOK_LEASE_MS", 30_000),
       pollMs: positive(env, "WEBHOOK_POLL_MS", 1000),
       timeoutMs: positive(env, "WEBHOOK_TIMEOUT_MS", 10_000),
-      policy: { allowHttp: onOff(env, "WEBHOOK_ALLOW_HTTP", false), allowPrivate: onOff(env, "WEBHOOK_ALLOW_PRIVATE", false) },
+      policy: {
+        allowHttp: onOff(env, "WEBHOOK_ALLOW_HTTP", false),
+        allowPrivate: onOff(env, "WEBHOOK_ALLOW_PRIVATE", false),
+      },
     },
     graphql: {
       introspection: introspection(env),
@@ -191,19 +212,38 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, budgets?: Re
     docs: onOff(env, "DOCS", true),
     metrics: metricsConfig(env, port),
     connections: {
-      wsConnectionsPerAddress: positive(env, "WS_MAX_CONNECTIONS_PER_ADDRESS", DEFAULT_CONNECTION_LIMITS.wsConnectionsPerAddress),
-      subscriptionsPerConnection: positive(env, "WS_MAX_SUBSCRIPTIONS_PER_CONNECTION", DEFAULT_CONNECTION_LIMITS.subscriptionsPerConnection),
-      sseStreamsPerAddress: positive(env, "SSE_MAX_STREAMS_PER_ADDRESS", DEFAULT_CONNECTION_LIMITS.sseStreamsPerAddress),
+      wsConnectionsPerAddress: positive(
+        env,
+        "WS_MAX_CONNECTIONS_PER_ADDRESS",
+        DEFAULT_CONNECTION_LIMITS.wsConnectionsPerAddress,
+      ),
+      subscriptionsPerConnection: positive(
+        env,
+        "WS_MAX_SUBSCRIPTIONS_PER_CONNECTION",
+        DEFAULT_CONNECTION_LIMITS.subscriptionsPerConnection,
+      ),
+      sseStreamsPerAddress: positive(
+        env,
+        "SSE_MAX_STREAMS_PER_ADDRESS",
+        DEFAULT_CONNECTION_LIMITS.sseStreamsPerAddress,
+      ),
     },
   };
 }
 
-function rateLimitConfig(env: NodeJS.ProcessEnv, budgets: Readonly<Record<string, Budget>> | undefined): RateLimitConfig {
+function rateLimitConfig(
+  env: NodeJS.ProcessEnv,
+  budgets: Readonly<Record<string, Budget>> | undefined,
+): RateLimitConfig {
   const factor = Number(env.RATE_LIMIT_FACTOR ?? 1);
-  if (!Number.isFinite(factor) || factor <= 0) throw new Error(`RATE_LIMIT_FACTOR must be a positive number, got "${env.RATE_LIMIT_FACTOR}"`);
+  if (!Number.isFinite(factor) || factor <= 0)
+    throw new Error(`RATE_LIMIT_FACTOR must be a positive number, got "${env.RATE_LIMIT_FACTOR}"`);
   const overrides = parseBudgets(env.RATE_LIMITS);
   const unknown = budgets ? Object.keys(overrides).filter((name) => !(name in budgets)) : [];
-  if (unknown.length) throw new Error(`RATE_LIMITS names ${unknown.join(", ")}, which the specs do not declare; they declare ${Object.keys(budgets ?? {}).join(", ")}`);
+  if (unknown.length)
+    throw new Error(
+      `RATE_LIMITS names ${unknown.join(", ")}, which the specs do not declare; they declare ${Object.keys(budgets ?? {}).join(", ")}`,
+    );
   return { factor, overrides, syncMs: positive(env, "RATE_LIMIT_SYNC_MS", 50) };
 }
 
@@ -218,7 +258,9 @@ function serverLimits(env: NodeJS.ProcessEnv): ServerLimits {
   };
   // Node refuses a server whose headers may take longer than the whole request.
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw new Error(`HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`);
+    throw new Error(
+      `HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`,
+    );
   }
   return limits;
 }

@@ -112,7 +112,12 @@ export interface ContractFacts {
    * it is (the owned resource and the payload's property naming its instance; "none": nobody's), the scopes to
    * register for it. Absent when the application declares none.
    */
-  webhooks?: Readonly<Record<string, { field: string; owner: { readonly resource: string; readonly by: string } | "none"; scopes: readonly string[] }>>;
+  webhooks?: Readonly<
+    Record<
+      string,
+      { field: string; owner: { readonly resource: string; readonly by: string } | "none"; scopes: readonly string[] }
+    >
+  >;
   /** the rules a root field's arguments share with its paired operation, by field ("Mutation.createBook") */
   graphqlInputs: Readonly<Record<string, InputRules>>;
   /** the rate limits (x-rate-limit, @rateLimit) */

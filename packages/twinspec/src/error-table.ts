@@ -10,16 +10,40 @@ export interface ErrorReading {
   code: string;
 }
 
-const { invalid, unprocessable, not_found, gone, moved, conflict, precondition, not_implemented, expired, unavailable, unauthenticated, forbidden } = PROBLEMS;
-export const ERRORS = { invalid, unprocessable, not_found, gone, moved, conflict, precondition, not_implemented, expired, unavailable, unauthenticated, forbidden } as const satisfies Record<
-  ErrorKind | "unauthenticated" | "forbidden" | "unavailable",
-  ErrorReading
->;
+const {
+  invalid,
+  unprocessable,
+  not_found,
+  gone,
+  moved,
+  conflict,
+  precondition,
+  not_implemented,
+  expired,
+  unavailable,
+  unauthenticated,
+  forbidden,
+} = PROBLEMS;
+export const ERRORS = {
+  invalid,
+  unprocessable,
+  not_found,
+  gone,
+  moved,
+  conflict,
+  precondition,
+  not_implemented,
+  expired,
+  unavailable,
+  unauthenticated,
+  forbidden,
+} as const satisfies Record<ErrorKind | "unauthenticated" | "forbidden" | "unavailable", ErrorReading>;
 
 export type Kind = keyof typeof ERRORS;
 
 /** The GraphQL code of an HTTP status the auth layer refused with (401, 403). */
-export const codeOfStatus = (status: number): string | undefined => Object.values(ERRORS).find((e) => e.status === status)?.code;
+export const codeOfStatus = (status: number): string | undefined =>
+  Object.values(ERRORS).find((e) => e.status === status)?.code;
 
 /** Every `extensions.code` this server answers over GraphQL: the kinds above and the protocol's own refusals. */
 export const GRAPHQL_CODES = [

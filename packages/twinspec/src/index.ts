@@ -4,7 +4,17 @@
 // loads it (nor the spec loader it reads the specs with). Nothing else of the package is an application's to import.
 
 // The application, served: what generated/wiring.ts hands the framework, and the ways to run it.
-export type { AppDefinition, ContractFacts, InputRules, Ownership, OwnerLookup, ParentCheck, ParentRule, ResourceInfo, Budget } from "./definition.js";
+export type {
+  AppDefinition,
+  ContractFacts,
+  InputRules,
+  Ownership,
+  OwnerLookup,
+  ParentCheck,
+  ParentRule,
+  ResourceInfo,
+  Budget,
+} from "./definition.js";
 export { buildApp, type App, type AppDeps } from "./app.js";
 export { serve, type ServeOptions } from "./server/serve.js";
 export { configFromEnv, type Config, type GraphqlConfig } from "./config.js";
@@ -17,7 +27,20 @@ export { createLogger, createServerLogger } from "./logger.js";
 export type { ServiceDeps } from "./domain/deps.js";
 export type { RestContext } from "./rest/context.js";
 export type { GraphqlContext } from "./graphql/context.js";
-export { ConflictError, DomainError, EventsExpiredError, GoneError, InvalidInputError, MovedError, NotFoundError, NotImplementedError, PreconditionError, UnprocessableError, type ErrorKind, type InputError } from "./domain/errors.js";
+export {
+  ConflictError,
+  DomainError,
+  EventsExpiredError,
+  GoneError,
+  InvalidInputError,
+  MovedError,
+  NotFoundError,
+  NotImplementedError,
+  PreconditionError,
+  UnprocessableError,
+  type ErrorKind,
+  type InputError,
+} from "./domain/errors.js";
 export { PROBLEMS, type ProblemEntry } from "./runtime/problems.js";
 export { encodeCursor, keysetPager, projectedPager, type Page, type PageRequest } from "./domain/pagination.js";
 export { holds, type Preconditions } from "./domain/preconditions.js";
@@ -35,7 +58,15 @@ export { DateTime } from "./graphql/scalars.js";
 export { openStore, isPostgresUrl, DEFAULT_DATABASE_URL, type Store, type StoreOptions } from "./store/database.js";
 export type { Database } from "./store/schema.js";
 export { lockRows, transaction } from "./store/transactions.js";
-export { prepared, preparedFirst, preparedIn, preparedInRaw, projectedByKey, type AmongIds, type ValuesProjection } from "./store/prepared.js";
+export {
+  prepared,
+  preparedFirst,
+  preparedIn,
+  preparedInRaw,
+  projectedByKey,
+  type AmongIds,
+  type ValuesProjection,
+} from "./store/prepared.js";
 export { bytes, text } from "./store/columns.js";
 export { isPostgres, isUniqueViolation } from "./store/dialect.js";
 export { JobFailed, JobQueue, type JobHandler, type QueueOptions } from "./store/job-queue.js";

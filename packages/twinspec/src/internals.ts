@@ -8,7 +8,17 @@ export { withAuth } from "./auth/graphql.js";
 export { allScopes } from "./auth/secret.js";
 export { TokenVerifier, type VerifierOptions, parseTtl, signToken } from "./auth/tokens.js";
 export { type GraphqlConfig } from "./config.js";
-export type { AppDefinition, Budget, ContractFacts, InputRules, OwnerLookup, Ownership, ParentCheck, ParentRule, ResourceInfo } from "./definition.js";
+export type {
+  AppDefinition,
+  Budget,
+  ContractFacts,
+  InputRules,
+  OwnerLookup,
+  Ownership,
+  ParentCheck,
+  ParentRule,
+  ResourceInfo,
+} from "./definition.js";
 export { GRAPHQL_CODES } from "./error-table.js";
 export { type GraphqlContext } from "./graphql/context.js";
 export { createGraphqlRuntime } from "./graphql/runtime.js";

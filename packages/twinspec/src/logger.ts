@@ -27,7 +27,8 @@ export function isoTime(now = Date.now()): string {
  * @param level - the lowest level written: "trace", "debug", "info" (default), "warn", "error", "fatal" or "silent"
  * @param mixin - adds fields to every line (tracing: the active span's ids); default none
  */
-export const createLogger = (level = "info", mixin?: LogMixin): Logger => pino({ level, base: undefined, timestamp: isoTime, mixin });
+export const createLogger = (level = "info", mixin?: LogMixin): Logger =>
+  pino({ level, base: undefined, timestamp: isoTime, mixin });
 
 /** How long a request line waits at most for others to be written with it (README: Operations). */
 export const REQUEST_LINES_DELAY_MS = 100;

@@ -24,7 +24,8 @@ let own: string | undefined;
 function ownRoot(): string {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const manifest = join(dir, "package.json");
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "twinspec") return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "twinspec")
+      return dir;
     // Bundled into an application's own file: the installed package, as the application resolves it.
     if (dirname(dir) === dir) return dirname(createRequire(import.meta.url).resolve("twinspec/package.json"));
   }

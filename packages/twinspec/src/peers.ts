@@ -13,7 +13,9 @@ let peers: Record<string, string> | undefined;
 
 /** `npm install` of the optional peers `wanted` picks, at the ranges twinspec's package.json gives them. */
 export function peerInstallLine(wanted: (name: string) => boolean): string {
-  peers ??= (JSON.parse(readFileSync(ownFile("package.json"), "utf8")) as { peerDependencies?: Record<string, string> }).peerDependencies ?? {};
+  peers ??=
+    (JSON.parse(readFileSync(ownFile("package.json"), "utf8")) as { peerDependencies?: Record<string, string> })
+      .peerDependencies ?? {};
   return `npm install ${Object.entries(peers)
     .filter(([name]) => wanted(name))
     .map(([name, range]) => `${name}@${range}`)

@@ -112,28 +112,55 @@ export function transports(deps: TransportDeps): Transports {
   const metricsEndpoint = deps.metricsEndpoint ?? "served";
   if (metricsEndpoint === "served") router.get("/metrics", metricsGuard(deps.metricsToken), metrics.endpoint);
   else if (metricsEndpoint === "closed") router.get("/metrics", metricsClosed);
-  const refused = metrics.counter("graphql_limit_refusals_total", "GraphQL connections and operations refused by a connection limit", "limit");
+  const refused = metrics.counter(
+    "graphql_limit_refusals_total",
+    "GraphQL connections and operations refused by a connection limit",
+    "limit",
+  );
   // /graphql is found ahead of the router (like the spec's paths): @koa/router composes its layers per request.
   const caller = graphqlCaller(verifier);
   const graphiql = deps.graphiql ?? true;
   const graphqlEndpoint = graphqlHttp(gql, { bodyLimit, graphiql });
-  router.all("/graphql/stream", graphqlCaller(verifier), graphqlSse(gql, { bodyLimit, streamsPerAddress: deps.connections?.sseStreamsPerAddress, onRefused: refused }));
+  router.all(
+    "/graphql/stream",
+    graphqlCaller(verifier),
+    graphqlSse(gql, { bodyLimit, streamsPerAddress: deps.connections?.sseStreamsPerAddress, onRefused: refused }),
+  );
   if (graphiql) router.get("/graphql/assets/:name", graphiqlAssets());
   if (deps.docs ?? true) mountDocs(router);
   // The spec's paths are found by the generated wiring's own trie, ahead of the router: its cost does not grow
   // with the number of operations, and REST requests skip the router's regex walk.
   // Event-stream operations are served from their paired subscriptions, unless the app gives a handler of its own.
-  const rest = restRoutes({ ...eventStreamHandlers(operationSpecs, contract.pairs, gql), ...deps.rest.handlers }, {
-    bodyLimit,
-    validateResponses: deps.responseValidation,
-    authorize: deps.rateLimiter ? rateLimited(restAuthorizer(verifier, owners, contract.restOwnership), deps.rateLimiter, contract.rateLimits.rest) : restAuthorizer(verifier, owners, contract.restOwnership),
-    context: deps.rest.context,
-    mapError: deps.rest.mapError,
-    around: deps.rest.around,
-  });
+  const rest = restRoutes(
+    { ...eventStreamHandlers(operationSpecs, contract.pairs, gql), ...deps.rest.handlers },
+    {
+      bodyLimit,
+      validateResponses: deps.responseValidation,
+      authorize: deps.rateLimiter
+        ? rateLimited(
+            restAuthorizer(verifier, owners, contract.restOwnership),
+            deps.rateLimiter,
+            contract.rateLimits.rest,
+          )
+        : restAuthorizer(verifier, owners, contract.restOwnership),
+      context: deps.rest.context,
+      mapError: deps.rest.mapError,
+      around: deps.rest.around,
+    },
+  );
 
   const entryPoints = [...new Set(operationSpecs.map((op) => op.path))].concat("/graphql");
-  const routes = [...entryPoints, "/graphql/stream", "/graphql/assets/{name}", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json", "/openapi.yaml"];
+  const routes = [
+    ...entryPoints,
+    "/graphql/stream",
+    "/graphql/assets/{name}",
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/docs",
+    "/openapi.json",
+    "/openapi.yaml",
+  ];
   const routeOf = routeLabeler(routes);
   if (deps.tracing) koa.use(deps.tracing.http(routeOf));
   const origins = deps.corsOrigins ?? [];
@@ -155,26 +182,37 @@ export function transports(deps: TransportDeps): Transports {
   const graphqlPost: Middleware = (ctx, next) => caller(ctx, () => graphqlEndpoint(ctx, next));
   const routed = router.routes() as Middleware;
   // One layer answers: the REST runtime takes the spec's paths and hands on every other one.
-  const answer: Middleware = (ctx, next) => rest(ctx, () => (ctx.request.path === "/graphql" ? graphqlPost(ctx, next) : routed(ctx, next)));
+  const answer: Middleware = (ctx, next) =>
+    rest(ctx, () => (ctx.request.path === "/graphql" ? graphqlPost(ctx, next) : routed(ctx, next)));
   koa.use(answer);
   const server = koaListener(koa);
   let ws: ReturnType<typeof attachWebSocket> | undefined;
   // What a leak would grow (the soak bench watches them): subscription streams, and their connections.
   metrics.gauge("graphql_live_streams", "Subscription streams open (graphql-ws and SSE)", () => gql.streams.size);
   metrics.gauge("graphql_ws_connections", "WebSocket connections open on /graphql", () => ws?.wss.clients.size ?? 0);
-  metrics.gauge("graphql_ws_subscriptions", "Operations active on WebSocket connections (subscriptions, and queries being answered)", () => ws?.activeOperations() ?? 0);
+  metrics.gauge(
+    "graphql_ws_subscriptions",
+    "Operations active on WebSocket connections (subscriptions, and queries being answered)",
+    () => ws?.activeOperations() ?? 0,
+  );
   return {
     koa,
     callback: server.listener,
     use: (middleware) => {
-      if (server.started()) throw new Error("app.use() after the server took its first request: add middleware before it listens");
+      if (server.started())
+        throw new Error("app.use() after the server took its first request: add middleware before it listens");
       koa.middleware.splice(koa.middleware.indexOf(answer), 0, middleware);
     },
     around: (middleware) => {
       koa.middleware.unshift(middleware);
     },
     attach: (server) => {
-      ws ??= attachWebSocket(server, gql, { keepAliveMs: deps.wsKeepAliveMs, authenticate: socketCaller(verifier), limits: deps.connections, onRefused: refused });
+      ws ??= attachWebSocket(server, gql, {
+        keepAliveMs: deps.wsKeepAliveMs,
+        authenticate: socketCaller(verifier),
+        limits: deps.connections,
+        onRefused: refused,
+      });
     },
     close: async () => {
       closing = true;

@@ -6,14 +6,21 @@
 import { getOperationAST, print, type DocumentNode } from "graphql";
 import { bearer } from "../token.js";
 import { failure, sseTransport, wsTransport, type Payload, type Transport } from "./transports.js";
-import { GraphqlRequestError, type GraphqlClient, type GraphqlClientOptions, type GraphqlError, type GraphqlResult } from "./types.js";
+import {
+  GraphqlRequestError,
+  type GraphqlClient,
+  type GraphqlClientOptions,
+  type GraphqlError,
+  type GraphqlResult,
+} from "./types.js";
 
 export * from "./types.js";
 
 /** The WebSocket constructor graphql-ws is to use, or a promise of it (Node loads `ws` only when first needed). */
 export type WebSocketSource = () => unknown;
 
-const notFound = (errors: readonly GraphqlError[] | undefined) => !!errors?.some((e) => e.extensions?.code === "PERSISTED_QUERY_NOT_FOUND");
+const notFound = (errors: readonly GraphqlError[] | undefined) =>
+  !!errors?.some((e) => e.extensions?.code === "PERSISTED_QUERY_NOT_FOUND");
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -22,8 +29,20 @@ async function sha256Hex(text: string): Promise<string> {
 
 const absolute = (url: string) => new URL(url, (globalThis as { location?: { href: string } }).location?.href).href;
 
-export function createGraphqlClient<Code extends string = string>(options: GraphqlClientOptions, webSocket: WebSocketSource): GraphqlClient<Code> {
-  const { url, token, fetch: fetchImpl = fetch, persisted = "apq", getForHashedQueries = false, transport = "ws", reconnect, on } = options;
+export function createGraphqlClient<Code extends string = string>(
+  options: GraphqlClientOptions,
+  webSocket: WebSocketSource,
+): GraphqlClient<Code> {
+  const {
+    url,
+    token,
+    fetch: fetchImpl = fetch,
+    persisted = "apq",
+    getForHashedQueries = false,
+    transport = "ws",
+    reconnect,
+    on,
+  } = options;
 
   interface Known {
     query: string;
@@ -44,8 +63,20 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
       const id = (document as { __meta__?: { hash?: unknown } }).__meta__?.hash;
       const documentId = typeof id === "string" ? id : undefined;
       const hash = documentId?.startsWith("sha256:") ? documentId.slice(7) : undefined;
-      const resumes = operation?.operation === "subscription" && operation.variableDefinitions?.some((v) => v.variable.name.value === "after");
-      known.set(document, (k = { query: print(document), operationName: operation?.name?.value, operation: operation?.operation, hash, documentId, resumes }));
+      const resumes =
+        operation?.operation === "subscription" &&
+        operation.variableDefinitions?.some((v) => v.variable.name.value === "after");
+      known.set(
+        document,
+        (k = {
+          query: print(document),
+          operationName: operation?.name?.value,
+          operation: operation?.operation,
+          hash,
+          documentId,
+          resumes,
+        }),
+      );
     }
     return k;
   };
@@ -53,7 +84,8 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
   const firstPayload = (k: Known, variables: unknown): Payload => {
     const base = { operationName: k.operationName, variables: (variables ?? {}) as Record<string, unknown> };
     if (persisted === "documentId" && k.documentId) return { ...base, query: "", documentId: k.documentId };
-    if (persisted === "apq" && k.hash) return { ...base, query: "", extensions: { persistedQuery: { version: 1, sha256Hash: k.hash } } };
+    if (persisted === "apq" && k.hash)
+      return { ...base, query: "", extensions: { persistedQuery: { version: 1, sha256Hash: k.hash } } };
     return { ...base, query: k.query };
   };
   /** APQ's second step: the text with its own hash; the server registers it, so later requests send that hash. */
@@ -62,12 +94,16 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
     return { ...payload, query: k.query, extensions: { persistedQuery: { version: 1, sha256Hash: k.hash } } };
   };
   /** Only a hash-only first try is answered by the text, once. */
-  const fallsBack = (payload: Payload, errors: readonly GraphqlError[] | undefined) => persisted === "apq" && payload.query === "" && notFound(errors);
+  const fallsBack = (payload: Payload, errors: readonly GraphqlError[] | undefined) =>
+    persisted === "apq" && payload.query === "" && notFound(errors);
   const authorization = () => bearer(token);
 
   async function send(payload: Payload, operation: string | undefined): Promise<GraphqlResult<never, Code>> {
     const auth = await authorization();
-    const headers: Record<string, string> = { accept: "application/graphql-response+json, application/json", ...(auth ? { authorization: auth } : {}) };
+    const headers: Record<string, string> = {
+      accept: "application/graphql-response+json, application/json",
+      ...(auth ? { authorization: auth } : {}),
+    };
     let res: Response;
     if (getForHashedQueries && operation === "query" && payload.query === "") {
       const search = new URLSearchParams({ variables: JSON.stringify(payload.variables) });
@@ -78,10 +114,15 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
     } else {
       const { query, ...rest } = payload;
       // Without the text, `query` is left out of the body (the subscription protocols alone need it as "").
-      res = await fetchImpl(url, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(query ? payload : rest) });
+      res = await fetchImpl(url, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify(query ? payload : rest),
+      });
     }
     // GraphQL over HTTP answers errors in a JSON body, 4xx included; anything else is not a GraphQL answer.
-    if (!/json/.test(res.headers.get("content-type") ?? "")) throw new Error(`${url} answered ${res.status} without a GraphQL response`);
+    if (!/json/.test(res.headers.get("content-type") ?? ""))
+      throw new Error(`${url} answered ${res.status} without a GraphQL response`);
     return (await res.json()) as GraphqlResult<never, Code>;
   }
 
@@ -89,7 +130,8 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
   const connect = (): Promise<Transport> =>
     (subscriptions ??= (async () => {
       const common = { authorization, reconnect, on };
-      if (transport === "sse") return sseTransport(fetchImpl, { ...common, url: absolute(options.sseUrl ?? `${url}/stream`) });
+      if (transport === "sse")
+        return sseTransport(fetchImpl, { ...common, url: absolute(options.sseUrl ?? `${url}/stream`) });
       const wsUrl = options.wsUrl ?? absolute(url).replace(/^http/, "ws");
       return wsTransport(await webSocket(), { ...common, url: wsUrl });
     })());
@@ -160,7 +202,8 @@ export function createGraphqlClient<Code extends string = string>(options: Graph
     },
     async data(document, ...variables) {
       const result = await client.request(document, ...variables);
-      if (result.errors?.length || result.data == null) throw new GraphqlRequestError<Code>(result.errors ?? [{ message: "no data" }]);
+      if (result.errors?.length || result.data == null)
+        throw new GraphqlRequestError<Code>(result.errors ?? [{ message: "no data" }]);
       return result.data;
     },
     subscribe: (document, ...[variables]) => subscription(describe(document), variables),

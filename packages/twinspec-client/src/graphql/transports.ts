@@ -28,11 +28,13 @@ export interface TransportOptions {
 }
 
 const DEFAULT_ATTEMPTS = 10;
-const attemptsOf = (reconnect: TransportOptions["reconnect"]) => (reconnect === false ? 0 : (reconnect?.attempts ?? DEFAULT_ATTEMPTS));
+const attemptsOf = (reconnect: TransportOptions["reconnect"]) =>
+  reconnect === false ? 0 : (reconnect?.attempts ?? DEFAULT_ATTEMPTS);
 const waitOf = (reconnect: TransportOptions["reconnect"]) => (reconnect ? reconnect.wait : undefined);
 
 const FORBIDDEN = 4403;
-const isClose = (e: unknown): e is { code: number; reason?: string } => typeof e === "object" && e !== null && "code" in e && "reason" in e;
+const isClose = (e: unknown): e is { code: number; reason?: string } =>
+  typeof e === "object" && e !== null && "code" in e && "reason" in e;
 
 /**
  * Whether graphql-ws tries again: on a close it does not itself hold fatal, and on the socket's own error events (a
@@ -45,12 +47,18 @@ const abrupt = (e: unknown) => (isClose(e) ? e.code !== FORBIDDEN : !(e instance
 export function failure(e: unknown): Error {
   if (Array.isArray(e)) return new GraphqlRequestError(e as GraphqlError[]);
   if (e instanceof Error) return e;
-  if (isClose(e)) return new Error(`the GraphQL WebSocket closed (${e.code}${e.reason ? `: ${e.reason}` : ""})`, { cause: e });
+  if (isClose(e))
+    return new Error(`the GraphQL WebSocket closed (${e.code}${e.reason ? `: ${e.reason}` : ""})`, { cause: e });
   const detail = (e as { message?: unknown } | null)?.message;
-  return new Error(`the GraphQL WebSocket failed${typeof detail === "string" && detail ? `: ${detail}` : ""}`, { cause: e });
+  return new Error(`the GraphQL WebSocket failed${typeof detail === "string" && detail ? `: ${detail}` : ""}`, {
+    cause: e,
+  });
 }
 
-export function wsTransport(webSocketImpl: unknown, { url, authorization, reconnect, on }: TransportOptions): Transport {
+export function wsTransport(
+  webSocketImpl: unknown,
+  { url, authorization, reconnect, on }: TransportOptions,
+): Transport {
   const client = createWsClient({
     url,
     webSocketImpl,
@@ -62,7 +70,10 @@ export function wsTransport(webSocketImpl: unknown, { url, authorization, reconn
     retryAttempts: attemptsOf(reconnect),
     retryWait: waitOf(reconnect),
     shouldRetry: abrupt,
-    on: { connecting: (retry) => on?.connecting?.(retry), connected: (_socket, _payload, retry) => on?.connected?.(retry) },
+    on: {
+      connecting: (retry) => on?.connecting?.(retry),
+      connected: (_socket, _payload, retry) => on?.connected?.(retry),
+    },
   });
   return {
     iterate: (payload) => client.iterate(payload) as AsyncIterableIterator<GraphqlResult<unknown>>,
@@ -83,10 +94,15 @@ const refusalsAsResults =
     const res = await fetchImpl(input, init);
     if (res.ok || res.status >= 500 || !/json/.test(res.headers.get("content-type") ?? "")) return res;
     const result = await res.json().catch(() => ({ errors: [{ message: `${res.status} ${res.statusText}` }] }));
-    return new Response(`event: next\ndata: ${JSON.stringify(result)}\n\nevent: complete\ndata:\n\n`, { headers: { "content-type": "text/event-stream" } });
+    return new Response(`event: next\ndata: ${JSON.stringify(result)}\n\nevent: complete\ndata:\n\n`, {
+      headers: { "content-type": "text/event-stream" },
+    });
   };
 
-export function sseTransport(fetchImpl: typeof fetch, { url, authorization, reconnect, on }: TransportOptions): Transport {
+export function sseTransport(
+  fetchImpl: typeof fetch,
+  { url, authorization, reconnect, on }: TransportOptions,
+): Transport {
   const client = createSseClient({
     url,
     fetchFn: refusalsAsResults(fetchImpl),

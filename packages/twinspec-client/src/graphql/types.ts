@@ -79,7 +79,10 @@ export interface GraphqlClient<Code extends string = string> {
    * Each event of a subscription; `return()` (or leaving a for-await loop) ends it on the server too. A refused
    * subscription rejects with GraphqlRequestError; a connection lost for good, with the transport's error.
    */
-  subscribe<R, V>(document: TypedDocument<R, V>, ...variables: VariablesArg<V>): AsyncIterableIterator<GraphqlResult<R, Code>>;
+  subscribe<R, V>(
+    document: TypedDocument<R, V>,
+    ...variables: VariablesArg<V>
+  ): AsyncIterableIterator<GraphqlResult<R, Code>>;
   /** Ends every subscription and closes the transports' connections. */
   close(): Promise<void>;
 }

@@ -7,7 +7,16 @@ import { bodyOf, outcomeOf, setHeaders, urlOf, type Args } from "./request.js";
 import { bearer } from "../token.js";
 import { RETRY_STATUSES, RetryBudget, retryAfter, sleep } from "./retry.js";
 import { readEvents, type Connect } from "./events.js";
-import type { CallOptions, EventsOptions, OperationSpec, OperationTable, OutcomeBase, RestClient, RestClientOptions, WaitOptions } from "./types.js";
+import type {
+  CallOptions,
+  EventsOptions,
+  OperationSpec,
+  OperationTable,
+  OutcomeBase,
+  RestClient,
+  RestClientOptions,
+  WaitOptions,
+} from "./types.js";
 
 /** The statuses of a job that is not done yet (the representation's `status`, in any case). */
 const PENDING = /^(pending|queued|accepted|running|started|processing|in[_-]?progress)$/i;
@@ -28,14 +37,23 @@ export function newKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export function createRestRuntime<O, T extends OperationTable<O> = OperationTable<O>>(table: T, options: RestClientOptions): RestClient<O, T> {
+export function createRestRuntime<O, T extends OperationTable<O> = OperationTable<O>>(
+  table: T,
+  options: RestClientOptions,
+): RestClient<O, T> {
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   const baseUrl = options.baseUrl;
 
-
   /** Sends one request, again while the spec allows and the budget lasts; a 401 asks a token function once more. */
-  async function send(url: string, init: RequestInit & { headers: Headers }, spec: Pick<OperationSpec, "method" | "headers" | "retry">, call: CallOptions = {}): Promise<OutcomeBase> {
-    const budget = new RetryBudget(spec.retry === "never" || isStream(init.body) ? false : (call.retry ?? options.retry));
+  async function send(
+    url: string,
+    init: RequestInit & { headers: Headers },
+    spec: Pick<OperationSpec, "method" | "headers" | "retry">,
+    call: CallOptions = {},
+  ): Promise<OutcomeBase> {
+    const budget = new RetryBudget(
+      spec.retry === "never" || isStream(init.body) ? false : (call.retry ?? options.retry),
+    );
     let refreshed = typeof options.token !== "function";
     for (;;) {
       budget.start();
@@ -82,7 +100,12 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
   }
 
   /** A GET of a URL the server gave (a Link, a Location), read with the response headers `declared`. */
-  const follow = (url: string, declared: readonly string[] | undefined, call: CallOptions = {}, extra?: Record<string, string>) => {
+  const follow = (
+    url: string,
+    declared: readonly string[] | undefined,
+    call: CallOptions = {},
+    extra?: Record<string, string>,
+  ) => {
     const headers = new Headers(options.headers);
     setHeaders(headers, call.headers);
     setHeaders(headers, extra);
@@ -94,9 +117,11 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
       const spec = table[operationId];
       let page: OutcomeBase | undefined = await call(spec, args, callOptions);
       while (page) {
-        if (page.status < 200 || page.status > 299) throw new RestError(page, `${String(operationId)} answered ${page.status}`);
+        if (page.status < 200 || page.status > 299)
+          throw new RestError(page, `${String(operationId)} answered ${page.status}`);
         const items = spec.items ? (page.body as Record<string, unknown>)[spec.items] : page.body;
-        if (!Array.isArray(items)) throw new TypeError(`${String(operationId)}: the page has no list of items at "${spec.items}"`);
+        if (!Array.isArray(items))
+          throw new TypeError(`${String(operationId)}: the page has no list of items at "${spec.items}"`);
         yield* items;
         const next = nextUrl(page);
         page = next === undefined ? undefined : await follow(next, spec.headers, callOptions);
@@ -124,21 +149,29 @@ export function createRestRuntime<O, T extends OperationTable<O> = OperationTabl
     },
     async waitFor(accepted: OutcomeBase, { signal, interval = 250, maxInterval = 2_000 }: WaitOptions = {}) {
       const location = accepted.response.headers.get("location");
-      if (accepted.status !== 202 || !location) throw new RestError(accepted, `waitFor needs a 202 with a Location; this is ${accepted.status}`);
+      if (accepted.status !== 202 || !location)
+        throw new RestError(accepted, `waitFor needs a 202 with a Location; this is ${accepted.status}`);
       let etag: string | undefined;
       for (let delay = interval; ; delay = Math.min(maxInterval, delay * 1.5)) {
-        const polled = await follow(absolute(location, accepted), ["ETag"], { signal }, etag ? { "if-none-match": etag } : undefined);
+        const polled = await follow(
+          absolute(location, accepted),
+          ["ETag"],
+          { signal },
+          etag ? { "if-none-match": etag } : undefined,
+        );
         if (polled.status === 200) {
           if (!pending(polled.body)) return polled.body;
           etag = polled.response.headers.get("etag") ?? undefined;
-        } else if (polled.status !== 304) throw new RestError(polled, `the job at ${location} answered ${polled.status}`);
+        } else if (polled.status !== 304)
+          throw new RestError(polled, `the job at ${location} answered ${polled.status}`);
         await sleep(retryAfter(polled.response.headers) ?? delay, signal);
       }
     },
   };
 
   const client: Record<string | symbol, unknown> = { ...helpers };
-  client[FOLLOW] = (operationId: keyof T, url: string, callOptions?: CallOptions) => follow(url, table[operationId].headers, callOptions);
+  client[FOLLOW] = (operationId: keyof T, url: string, callOptions?: CallOptions) =>
+    follow(url, table[operationId].headers, callOptions);
   for (const [operationId, spec] of Object.entries<OperationSpec>(table)) {
     client[operationId] = (args?: Args, callOptions?: CallOptions) => call(spec, args, callOptions);
   }
@@ -155,6 +188,7 @@ export function nextUrl(page: OutcomeBase): string | undefined {
   return next === undefined ? undefined : absolute(next, page);
 }
 
-const pending = (body: unknown) => typeof body === "object" && body !== null && PENDING.test(String((body as { status?: unknown }).status));
+const pending = (body: unknown) =>
+  typeof body === "object" && body !== null && PENDING.test(String((body as { status?: unknown }).status));
 
 const isStream = (body: unknown) => typeof ReadableStream !== "undefined" && body instanceof ReadableStream;

@@ -15,7 +15,11 @@ export type Connect = (lastEventId: string | undefined, signal: AbortSignal) => 
 const RECONNECT_MS = 1000;
 const MAX_FAILURES = 5;
 
-export async function* readEvents<T>(connect: Connect, spec: OperationSpec, options: EventsOptions = {}): AsyncGenerator<StreamEvent<T>, void, undefined> {
+export async function* readEvents<T>(
+  connect: Connect,
+  spec: OperationSpec,
+  options: EventsOptions = {},
+): AsyncGenerator<StreamEvent<T>, void, undefined> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   options.signal?.addEventListener("abort", stop, { once: true });
@@ -34,7 +38,10 @@ export async function* readEvents<T>(connect: Connect, spec: OperationSpec, opti
         if (response.status !== 200 || !response.body) throw new RestError(await outcomeOf(response, spec));
         failures = 0;
         const queue: SseMessage[] = [];
-        const feed = sseParser((m) => queue.push(m), (ms) => (delay = ms));
+        const feed = sseParser(
+          (m) => queue.push(m),
+          (ms) => (delay = ms),
+        );
         const decoder = new TextDecoder();
         try {
           for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -42,7 +49,11 @@ export async function* readEvents<T>(connect: Connect, spec: OperationSpec, opti
             for (const message of queue.splice(0)) {
               if (message.event === "error") break; // the server ends the stream after it: resumed below
               if (message.id !== undefined) lastEventId = message.id;
-              yield { ...(message.id === undefined ? {} : { id: message.id }), event: message.event, data: JSON.parse(message.data) as T };
+              yield {
+                ...(message.id === undefined ? {} : { id: message.id }),
+                event: message.event,
+                data: JSON.parse(message.data) as T,
+              };
             }
           }
         } catch (error) {

@@ -16,7 +16,12 @@ export function sseParser(onMessage: (message: SseMessage) => void, onRetry: (ms
   let message: { id?: string; event?: string; data?: string[] } = {};
   const line = (text: string) => {
     if (text === "") {
-      if (message.data) onMessage({ ...(message.id === undefined ? {} : { id: message.id }), event: message.event || "message", data: message.data.join("\n") });
+      if (message.data)
+        onMessage({
+          ...(message.id === undefined ? {} : { id: message.id }),
+          event: message.event || "message",
+          data: message.data.join("\n"),
+        });
       message = {};
       return;
     }

@@ -60,7 +60,9 @@ export type ArgsOf<Op> = Part<"path", Field<Params<Op>, "path">> &
 type Responses<Op> = Op extends { responses: infer R } ? R : never;
 type ContentOf<R> = R extends { content: infer C } ? C[keyof C] : undefined;
 /** The headers the spec declares for one response, by their spelling; required ones are always there. */
-export type HeadersOf<R> = R extends { headers: infer H } ? { [K in keyof H as string extends K ? never : K]: string } : {};
+export type HeadersOf<R> = R extends { headers: infer H }
+  ? { [K in keyof H as string extends K ? never : K]: string }
+  : {};
 type StatusOf<S> = S extends number ? S : S extends `${infer N extends number}` ? N : number;
 
 export interface OutcomeBase {
@@ -111,15 +113,20 @@ export interface CallOptions {
   retry?: RetryOptions | false;
 }
 
-type Call<Op> = {} extends ArgsOf<Op>
-  ? (args?: ArgsOf<Op>, options?: CallOptions) => Promise<OutcomeOf<Op>>
-  : (args: ArgsOf<Op>, options?: CallOptions) => Promise<OutcomeOf<Op>>;
+type Call<Op> =
+  {} extends ArgsOf<Op>
+    ? (args?: ArgsOf<Op>, options?: CallOptions) => Promise<OutcomeOf<Op>>
+    : (args: ArgsOf<Op>, options?: CallOptions) => Promise<OutcomeOf<Op>>;
 
 /** The body of the operation's responses of these statuses (200, or the 2xx ones...). */
 export type BodyOf<Op, S> = ContentOf<Responses<Op>[Extract<keyof Responses<Op>, S>]>;
 type OkBody<Op> = NonNullable<BodyOf<Op, 200>>;
 type ElementOf<T> = T extends readonly (infer I)[] ? I : unknown;
-export type ItemOf<Op, Items> = Items extends "" ? ElementOf<OkBody<Op>> : Items extends keyof OkBody<Op> ? ElementOf<OkBody<Op>[Items]> : unknown;
+export type ItemOf<Op, Items> = Items extends ""
+  ? ElementOf<OkBody<Op>>
+  : Items extends keyof OkBody<Op>
+    ? ElementOf<OkBody<Op>[Items]>
+    : unknown;
 
 /** The operations that answer Link pages (their spec has `items`). */
 export type PagedIds<T> = { [K in keyof T]: T[K] extends { items: string } ? K : never }[keyof T];
@@ -155,7 +162,10 @@ export interface WaitOptions {
 
 export interface RestHelpers<O, T> {
   /** Every item of every page: calls the operation, then follows `Link: <…>; rel="next"` until there is none. */
-  paginate<K extends PagedIds<T> & keyof O>(operationId: K, ...args: Parameters<Call<O[K]>>): AsyncIterableIterator<ItemOf<O[K], T[K] extends { items: infer I } ? I : never>>;
+  paginate<K extends PagedIds<T> & keyof O>(
+    operationId: K,
+    ...args: Parameters<Call<O[K]>>
+  ): AsyncIterableIterator<ItemOf<O[K], T[K] extends { items: infer I } ? I : never>>;
   /** The page after this one (its `Link: rel="next"`), or undefined on the last page. */
   nextPage<R extends OutcomeBase>(page: R, options?: CallOptions): Promise<R | undefined>;
   /**
@@ -163,7 +173,11 @@ export interface RestHelpers<O, T> {
    * with Last-Event-ID set to the last id received, so each event arrives once and in order. An answer other than
    * 200 (an id older than the server keeps: 410) throws a RestError. Breaking out of the loop closes the connection.
    */
-  events<K extends StreamIds<T> & keyof O>(operationId: K, args: ArgsOf<O[K]>, options?: EventsOptions): AsyncIterableIterator<StreamEvent<NonNullable<BodyOf<O[K], 200>>>>;
+  events<K extends StreamIds<T> & keyof O>(
+    operationId: K,
+    args: ArgsOf<O[K]>,
+    options?: EventsOptions,
+  ): AsyncIterableIterator<StreamEvent<NonNullable<BodyOf<O[K], 200>>>>;
   /** For a 202 whose Location names a job: polls it (honouring Retry-After) until it is no longer pending; its last representation. */
   waitFor<B>(accepted: { status: 202; body: B; response: Response }, options?: WaitOptions): Promise<B>;
 }

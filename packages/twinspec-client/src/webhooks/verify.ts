@@ -44,7 +44,12 @@ const DEFAULT_SEEN = boundedSet(10_000);
  * @param rawBody - the request's body exactly as received (not re-serialized JSON)
  * @param seen - where verified ids are remembered, to refuse a replay (default: the last 10 000 in this process)
  */
-export function verifyWebhook(secret: string | string[], headers: Headers | Record<string, string | string[] | undefined>, rawBody: string | Uint8Array, seen: SeenIds = DEFAULT_SEEN): WebhookDelivery {
+export function verifyWebhook(
+  secret: string | string[],
+  headers: Headers | Record<string, string | string[] | undefined>,
+  rawBody: string | Uint8Array,
+  seen: SeenIds = DEFAULT_SEEN,
+): WebhookDelivery {
   const flat: Record<string, string> = {};
   const read = (name: string) => (headers instanceof Headers ? headers.get(name) : headers[name]);
   for (const name of ["webhook-id", "webhook-timestamp", "webhook-signature"]) {
@@ -63,7 +68,8 @@ export function verifyWebhook(secret: string | string[], headers: Headers | Reco
       last = err;
     }
   }
-  if (payload === undefined) throw new WebhookRefused("signature", (last as Error | undefined)?.message ?? "no secret given");
+  if (payload === undefined)
+    throw new WebhookRefused("signature", (last as Error | undefined)?.message ?? "no secret given");
   const id = flat["webhook-id"];
   if (seen.has(id)) throw new WebhookRefused("replay", `delivery ${id} was received already`);
   seen.add(id);

@@ -6,7 +6,11 @@ describe("retry: Retry-After and the budget", () => {
   const given: [string, string | null, (ms: number | undefined) => boolean][] = [
     ["delay-seconds", "3", (ms) => ms === 3000],
     ["zero", "0", (ms) => ms === 0],
-    ["an HTTP-date in the future", new Date(Date.now() + 5_000).toUTCString(), (ms) => ms !== undefined && ms > 3_000 && ms <= 5_000],
+    [
+      "an HTTP-date in the future",
+      new Date(Date.now() + 5_000).toUTCString(),
+      (ms) => ms !== undefined && ms > 3_000 && ms <= 5_000,
+    ],
     ["an HTTP-date in the past", new Date(Date.now() - 60_000).toUTCString(), (ms) => ms === 0],
     ["no header", null, (ms) => ms === undefined],
     ["something unreadable", "soon", (ms) => ms === undefined],

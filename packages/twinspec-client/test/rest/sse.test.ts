@@ -7,11 +7,15 @@ describe("sse: the event stream parser", () => {
   const parse = (chunks: string[]) => {
     const messages: SseMessage[] = [];
     const retries: number[] = [];
-    const feed = sseParser((m) => messages.push(m), (ms) => retries.push(ms));
+    const feed = sseParser(
+      (m) => messages.push(m),
+      (ms) => retries.push(ms),
+    );
     for (const chunk of chunks) feed(chunk);
     return { messages, retries };
   };
-  const text = ": stream\n\nid: 7\ndata: {\"a\":1}\n\nevent: error\ndata: {\"code\":\"EVENTS_OVERFLOW\"}\n\nretry: 250\n\ndata: one\ndata: two\n\n";
+  const text =
+    ': stream\n\nid: 7\ndata: {"a":1}\n\nevent: error\ndata: {"code":"EVENTS_OVERFLOW"}\n\nretry: 250\n\ndata: one\ndata: two\n\n';
   const expected: SseMessage[] = [
     { id: "7", event: "message", data: '{"a":1}' },
     { event: "error", data: '{"code":"EVENTS_OVERFLOW"}' },

@@ -22,14 +22,20 @@ describe("verifyWebhook", () => {
 
   it("returns the signed envelope, with its id", () => {
     const { body, headers } = delivery("7");
-    assert.deepEqual(verifyWebhook(secret, headers, body, fresh()), { id: "7", type: "bookReturned", timestamp: JSON.parse(body).timestamp, data: { bookId: "b1" } });
+    assert.deepEqual(verifyWebhook(secret, headers, body, fresh()), {
+      id: "7",
+      type: "bookReturned",
+      timestamp: JSON.parse(body).timestamp,
+      data: { bookId: "b1" },
+    });
     // A Headers and bytes do as well.
     assert.equal(verifyWebhook(secret, new Headers(headers), new TextEncoder().encode(body), fresh()).id, "7");
   });
 
   it("refuses a bad signature, a changed body and a stale timestamp", () => {
     const { body, headers } = delivery("8");
-    const refused = (f: () => unknown, reason: string) => assert.throws(f, (e: unknown) => e instanceof WebhookRefused && e.reason === reason);
+    const refused = (f: () => unknown, reason: string) =>
+      assert.throws(f, (e: unknown) => e instanceof WebhookRefused && e.reason === reason);
     refused(() => verifyWebhook(other, headers, body, fresh()), "signature");
     refused(() => verifyWebhook(secret, headers, body.replace("b1", "b2"), fresh()), "signature");
     refused(() => verifyWebhook(secret, { ...headers, "webhook-signature": "" }, body, fresh()), "signature");
@@ -41,7 +47,10 @@ describe("verifyWebhook", () => {
     const seen = fresh();
     const { body, headers } = delivery("10");
     verifyWebhook(secret, headers, body, seen);
-    assert.throws(() => verifyWebhook(secret, headers, body, seen), (e: unknown) => e instanceof WebhookRefused && e.reason === "replay");
+    assert.throws(
+      () => verifyWebhook(secret, headers, body, seen),
+      (e: unknown) => e instanceof WebhookRefused && e.reason === "replay",
+    );
   });
 
   it("during a rotation, a delivery signed with both verifies with either secret", () => {

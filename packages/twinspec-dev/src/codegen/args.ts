@@ -13,7 +13,11 @@ export interface CommandArgs<O extends Options> {
 export function commandArgs<O extends Options>(argv: string[], options: O, usage: string): CommandArgs<O> | number {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { ...options, help: { type: "boolean", short: "h" } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { ...options, help: { type: "boolean", short: "h" } },
+    });
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${usage}`);
     return 2;

@@ -36,11 +36,19 @@ export interface Outcome {
 }
 
 /** generateRest, with every failure made one line: a SpecError names file and pointer, anything else is ours. */
-export async function generateOutcome(spec: string, outDir: string, runtime: string, progress?: (step: string) => void): Promise<Outcome> {
+export async function generateOutcome(
+  spec: string,
+  outDir: string,
+  runtime: string,
+  progress?: (step: string) => void,
+): Promise<Outcome> {
   const warnings = new Warnings(spec);
   const [{ generateRest }, { SpecError }] = await Promise.all([import("./generate-rest.js"), import("./load/spec.js")]);
   try {
-    return { files: await generateRest(spec, outDir, runtime, warnings, { client: `${outDir}/client`, progress }), warnings: warnings.list };
+    return {
+      files: await generateRest(spec, outDir, runtime, warnings, { client: `${outDir}/client`, progress }),
+      warnings: warnings.list,
+    };
   } catch (error) {
     if (error instanceof SpecError) return { warnings: warnings.list, fatal: `invalid spec: ${error.message}` };
     return { warnings: warnings.list, internal: internalError(spec, error) };
@@ -69,7 +77,9 @@ export async function run(argv: string[]): Promise<number> {
   switch (command) {
     case "generate": {
       if (rest.includes("--help")) {
-        console.log("usage: twinspec generate [--check] [--strict] [--verbose] [--out DIR]\n\n  writes generated/ and the stubs of new operations and fields; --check writes nothing and fails naming what differs;\n  --strict makes breaking changes since git HEAD fatal; --verbose lists the checks passed and each part's duration");
+        console.log(
+          "usage: twinspec generate [--check] [--strict] [--verbose] [--out DIR]\n\n  writes generated/ and the stubs of new operations and fields; --check writes nothing and fails naming what differs;\n  --strict makes breaking changes since git HEAD fatal; --verbose lists the checks passed and each part's duration",
+        );
         return 0;
       }
       const out = rest.indexOf("--out");
@@ -85,7 +95,14 @@ export async function run(argv: string[]): Promise<number> {
         }
       }
       const { generateProject } = await import("./project.js");
-      return (await generateProject({ check, strict, verbose: rest.includes("--verbose"), ...(out >= 0 ? { outDir: rest[out + 1] } : {}) })) ? 0 : 1;
+      return (await generateProject({
+        check,
+        strict,
+        verbose: rest.includes("--verbose"),
+        ...(out >= 0 ? { outDir: rest[out + 1] } : {}),
+      }))
+        ? 0
+        : 1;
     }
     case "dev":
       await (await import("../dev.js")).dev();
@@ -108,7 +125,11 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 async function restCommand(argv: string[]): Promise<number> {
-  const parsed = commandArgs(argv, { out: { type: "string" }, runtime: { type: "string" }, check: { type: "boolean" }, verbose: { type: "boolean" } }, USAGE);
+  const parsed = commandArgs(
+    argv,
+    { out: { type: "string" }, runtime: { type: "string" }, check: { type: "boolean" }, verbose: { type: "boolean" } },
+    USAGE,
+  );
   if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
   if (positionals[0] !== "rest" || positionals.length !== 2 || !values.out) {
@@ -123,7 +144,10 @@ async function restCommand(argv: string[]): Promise<number> {
   }
   const started = performance.now();
   // A large document takes seconds: each step is said on stderr as it ends.
-  const progress = statSync(spec).size > PROGRESS_BYTES ? (step: string) => console.error(`twinspec rest: ${step} (${seconds(performance.now() - started)})`) : undefined;
+  const progress =
+    statSync(spec).size > PROGRESS_BYTES
+      ? (step: string) => console.error(`twinspec rest: ${step} (${seconds(performance.now() - started)})`)
+      : undefined;
   const outcome = await generateOutcome(spec, outDir, values.runtime ?? DEFAULT_RUNTIME, progress);
   for (const line of warningLines(spec, outcome.warnings, { all: values.verbose })) console.error(line);
   if (!outcome.files) {
@@ -134,7 +158,9 @@ async function restCommand(argv: string[]): Promise<number> {
   const stale = files.filter((f) => !existsSync(f.path) || readFileSync(f.path, "utf8") !== withCliHeader(f));
   if (values.check) {
     if (stale.length > 0) {
-      console.error(`${outDir}/ is stale; run \`twinspec rest ${spec} --out ${outDir}\`:\n  ${stale.map((f) => f.path).join("\n  ")}`);
+      console.error(
+        `${outDir}/ is stale; run \`twinspec rest ${spec} --out ${outDir}\`:\n  ${stale.map((f) => f.path).join("\n  ")}`,
+      );
       return 1;
     }
     console.log(`${outDir}/ is up to date`);
@@ -144,7 +170,10 @@ async function restCommand(argv: string[]): Promise<number> {
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, withCliHeader(f));
   }
-  const warned = outcome.warnings.length > 0 ? ` (${outcome.warnings.length} warning${outcome.warnings.length > 1 ? "s" : ""})` : "";
-  console.log(`wrote ${stale.length} of ${files.length} files to ${outDir}/ in ${Math.round(performance.now() - started)} ms${warned}`);
+  const warned =
+    outcome.warnings.length > 0 ? ` (${outcome.warnings.length} warning${outcome.warnings.length > 1 ? "s" : ""})` : "";
+  console.log(
+    `wrote ${stale.length} of ${files.length} files to ${outDir}/ in ${Math.round(performance.now() - started)} ms${warned}`,
+  );
   return 0;
 }

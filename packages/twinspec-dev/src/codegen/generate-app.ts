@@ -29,35 +29,54 @@ function withHeader(file: GeneratedFile): string {
 
 function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? listFiles(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 /** Path → content of every generated file, headers included. */
 async function generateAll(contract: Contract, document: JsonObject, timings: Timings): Promise<Map<string, string>> {
   // Each side is taken from the part cache when its inputs did not change, and its generator is then not even loaded.
-  const restOptions = { runtime: "twinspec/runtime", context: { module: "./wiring.js", name: "RestContext" }, client: CLIENT_OUT };
+  const restOptions = {
+    runtime: "twinspec/runtime",
+    context: { module: "./wiring.js", name: "RestContext" },
+    client: CLIENT_OUT,
+  };
   const restPart = await timings.time("REST: openapi-typescript, rest.ts, validators, client", () =>
-    cachedPart("rest", externalRef(document) ? undefined : { files: ["openapi.yaml"], options: restOptions }, async () => {
-      const { generateRest } = await import("./generate-rest.js");
-      let byOperation = new Map<string, OperationValidators>();
-      const files = await generateRest("openapi.yaml", OUT, restOptions.runtime, undefined, {
-        context: restOptions.context,
-        client: restOptions.client,
-        onValidators: (v) => (byOperation = v),
-        parsed: document,
-      });
-      return { files, validators: [...byOperation] };
-    }),
+    cachedPart(
+      "rest",
+      externalRef(document) ? undefined : { files: ["openapi.yaml"], options: restOptions },
+      async () => {
+        const { generateRest } = await import("./generate-rest.js");
+        let byOperation = new Map<string, OperationValidators>();
+        const files = await generateRest("openapi.yaml", OUT, restOptions.runtime, undefined, {
+          context: restOptions.context,
+          client: restOptions.client,
+          onValidators: (v) => (byOperation = v),
+          parsed: document,
+        });
+        return { files, validators: [...byOperation] };
+      },
+    ),
   );
   const rest = restPart.value.files;
   const validators = new Map(restPart.value.validators);
   const graphqlMappers = mappers(contract);
   const codegen = await codegenInputs();
   const graphqlPart = await timings.time("GraphQL: graphql-codegen", () =>
-    cachedPart("graphql", typeof codegen === "string" ? undefined : { files: ["codegen.yml", ...codegen.inputs], options: { mappers: graphqlMappers, plugins: pluginVersions(codegen.packages) } }, async () => {
-      const { generateGraphql } = await import("./generate-graphql.js");
-      return generateGraphql("codegen.yml", { mappers: graphqlMappers });
-    }),
+    cachedPart(
+      "graphql",
+      typeof codegen === "string"
+        ? undefined
+        : {
+            files: ["codegen.yml", ...codegen.inputs],
+            options: { mappers: graphqlMappers, plugins: pluginVersions(codegen.packages) },
+          },
+      async () => {
+        const { generateGraphql } = await import("./generate-graphql.js");
+        return generateGraphql("codegen.yml", { mappers: graphqlMappers });
+      },
+    ),
   );
   const graphql = graphqlPart.value;
   cachedParts = [...(restPart.cached ? ["REST"] : []), ...(graphqlPart.cached ? ["GraphQL"] : [])];
@@ -66,7 +85,11 @@ async function generateAll(contract: Contract, document: JsonObject, timings: Ti
   // The typed documents of client/operations/, when codegen.yml has the client preset write them into the client package.
   const manifest = files.find((f) => f.path === `${CLIENT_OUT}/graphql/persisted-documents.json`);
   if (manifest) {
-    const resources = documentResources(readFileSync("schema.graphql", "utf8"), Object.values(JSON.parse(manifest.content)), contract);
+    const resources = documentResources(
+      readFileSync("schema.graphql", "utf8"),
+      Object.values(JSON.parse(manifest.content)),
+      contract,
+    );
     files.push({ path: `${CLIENT_OUT}/documents.ts`, content: documentsModule(resources), source: both });
   }
   files.push(
@@ -81,7 +104,12 @@ async function generateAll(contract: Contract, document: JsonObject, timings: Ti
   // The tables' row types, from the migrations: a migration that changes makes this file stale, as a spec does the others.
   const migrations = "src/migrations";
   const databasePart = await timings.time("database.ts: the migrations", () =>
-    cachedPart("database", migrationsProblem(migrations) ? undefined : { files: [`${migrations}/`] }, async () => ({ text: (await import("./emit/database-types.js")).emitDatabase(migrations).then((t) => t ?? null) }).text),
+    cachedPart(
+      "database",
+      migrationsProblem(migrations) ? undefined : { files: [`${migrations}/`] },
+      async () =>
+        ({ text: (await import("./emit/database-types.js")).emitDatabase(migrations).then((t) => t ?? null) }).text,
+    ),
   );
   const database = databasePart.value ?? undefined;
   if (databasePart.cached) cachedParts.push("database.ts");
@@ -96,7 +124,11 @@ function modelFields(contract: Contract): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const type of contract.models.keys()) {
     const gql = schema.getType(type);
-    if (isObjectType(gql)) out.set(type, Object.keys(gql.getFields()).filter((f) => !resolved.has(`${type}.${f}`)));
+    if (isObjectType(gql))
+      out.set(
+        type,
+        Object.keys(gql.getFields()).filter((f) => !resolved.has(`${type}.${f}`)),
+      );
   }
   return out;
 }
@@ -113,7 +145,11 @@ export interface SyncResult {
 }
 
 /** Writes what differs into `outDir` (or, with check, only reports it); `document` is openapi.yaml as the spec checks read it. */
-export async function syncGenerated(contract: Contract, document: JsonObject, { check = false, outDir = OUT, timings = new Timings() } = {}): Promise<SyncResult> {
+export async function syncGenerated(
+  contract: Contract,
+  document: JsonObject,
+  { check = false, outDir = OUT, timings = new Timings() } = {},
+): Promise<SyncResult> {
   const wanted = await generateAll(contract, document, timings);
   const comparing = performance.now();
   const target = (path: string) => (path.startsWith(`${OUT}/`) ? join(outDir, path.slice(OUT.length + 1)) : path);
@@ -134,6 +170,9 @@ export async function syncGenerated(contract: Contract, document: JsonObject, { 
     stale.push(`${path} (not produced by the specs)`);
     if (!check) rmSync(path);
   }
-  timings.parts.push({ label: check ? "compare with generated/" : "compare and write", ms: performance.now() - comparing });
+  timings.parts.push({
+    label: check ? "compare with generated/" : "compare and write",
+    ms: performance.now() - comparing,
+  });
   return { stale, total: wanted.size, cached: cachedParts };
 }

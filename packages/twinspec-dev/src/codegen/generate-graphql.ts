@@ -12,20 +12,34 @@ import type { GeneratedFile } from "./generate-rest.js";
 const PERSISTED_MODULE = "generated/persisted-documents.ts";
 
 /** `mappers` are set on every output that generates resolvers (each resource type → its domain model). */
-export async function generateGraphql(configFile: string, { mappers = {} }: { mappers?: Record<string, string> } = {}): Promise<GeneratedFile[]> {
+export async function generateGraphql(
+  configFile: string,
+  { mappers = {} }: { mappers?: Record<string, string> } = {},
+): Promise<GeneratedFile[]> {
   const config = parse(readFileSync(configFile, "utf8"));
   const source = `${config.schema} + ${config.documents}`;
   // Until client/operations/ holds a document, the client preset writes the schema's types and an empty manifest.
   config.ignoreNoDocuments = true;
-  for (const output of Object.values<{ plugins?: string[]; preset?: unknown; config?: Record<string, unknown> }>(config.generates ?? {})) {
+  for (const output of Object.values<{ plugins?: string[]; preset?: unknown; config?: Record<string, unknown> }>(
+    config.generates ?? {},
+  )) {
     // A preset by name is looked up from the working directory only: `twinspec init` runs before any install.
-    if (output.preset === "client") output.preset = ((await pluginLoader("@graphql-codegen/client-preset")) as { preset: unknown }).preset;
-    if (output.plugins?.includes("typescript-resolvers")) output.config = { ...output.config, mappers: { ...mappers, ...(output.config?.mappers as object) } };
+    if (output.preset === "client")
+      output.preset = ((await pluginLoader("@graphql-codegen/client-preset")) as { preset: unknown }).preset;
+    if (output.plugins?.includes("typescript-resolvers"))
+      output.config = { ...output.config, mappers: { ...mappers, ...(output.config?.mappers as object) } };
   }
-  const outputs: { filename: string; content: string }[] = await generate({ ...config, pluginLoader, cwd: process.cwd(), silent: true, verbose: false }, false);
+  const outputs: { filename: string; content: string }[] = await generate(
+    { ...config, pluginLoader, cwd: process.cwd(), silent: true, verbose: false },
+    false,
+  );
   const files = outputs.map((o) => ({ path: o.filename, content: o.content, source }));
   const manifest = files.find((f) => f.path.endsWith("/persisted-documents.json"));
-  files.push({ path: PERSISTED_MODULE, content: persistedModule(manifest ? JSON.parse(manifest.content) : {}), source });
+  files.push({
+    path: PERSISTED_MODULE,
+    content: persistedModule(manifest ? JSON.parse(manifest.content) : {}),
+    source,
+  });
   return files;
 }
 

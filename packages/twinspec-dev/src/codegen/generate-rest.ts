@@ -37,7 +37,13 @@ export interface RestGenerateOptions {
  * @param runtime module specifier the generated rest.ts imports the runtime from: a path relative to `outDir`
  *   ("../src/runtime/index.js") or a package export ("twinspec/runtime")
  */
-export async function generateRest(specFile: string, outDir: string, runtime: string, warnings = new Warnings(specFile), options: RestGenerateOptions = {}): Promise<GeneratedFile[]> {
+export async function generateRest(
+  specFile: string,
+  outDir: string,
+  runtime: string,
+  warnings = new Warnings(specFile),
+  options: RestGenerateOptions = {},
+): Promise<GeneratedFile[]> {
   // A large document's validators are compiled on a worker: started now, it boots while the document loads.
   const worker = sizeOf(specFile) > EARLY_WORKER_BYTES ? validatorsWorker() : undefined;
   try {
@@ -74,17 +80,26 @@ async function generateRestFromDocument(
 ): Promise<GeneratedFile[]> {
   hoistPathRefs(doc, warnings);
   const operations = collectOperations(doc, specFile, warnings);
-  options.progress?.(`${operations.length} operations: openapi-typescript's types and the validators${operations.length > 50 ? " (on a second thread)" : ""}`);
+  options.progress?.(
+    `${operations.length} operations: openapi-typescript's types and the validators${operations.length > 50 ? " (on a second thread)" : ""}`,
+  );
   // openapi-typescript reads the bundled document, so its types and our wiring come from one and the same text.
   const [validators, types] = await Promise.all([
-    operations.length > 50 ? compileInWorker(doc, operations, specFile, options.worker) : compileValidators(doc, operations, specFile),
+    operations.length > 50
+      ? compileInWorker(doc, operations, specFile, options.worker)
+      : compileValidators(doc, operations, specFile),
     (async () => typesOf(doc, warnings))(), // a failure is Promise.all's, which then hears the worker's too
   ]);
   warnings.addAll(validators.warnings);
   const source = relative(process.cwd(), specFile);
   options.onValidators?.(validators.byOperation);
   options.progress?.(`types and ${validators.names.length} validators: writing rest.ts and the client`);
-  const rest = emitRest(operations, validators.byOperation, { runtime, types: "./openapi.js", validators: "./validators.cjs", context: options.context });
+  const rest = emitRest(operations, validators.byOperation, {
+    runtime,
+    types: "./openapi.js",
+    validators: "./validators.cjs",
+    context: options.context,
+  });
   const names = validators.names.map((n) => `  ${n}: Validator;`).join("\n");
   return [
     { path: `${outDir}/openapi.ts`, content: types, source },
@@ -122,10 +137,17 @@ function validatorsWorker(): ValidatorsWorker {
 }
 
 /** The validators on another thread (see validators-worker.mjs); small documents are not worth the thread's start. */
-export function compileInWorker(doc: JsonObject, operations: Operation[], file = "", { worker, stopped } = validatorsWorker()): Promise<CompiledValidators> {
+export function compileInWorker(
+  doc: JsonObject,
+  operations: Operation[],
+  file = "",
+  { worker, stopped } = validatorsWorker(),
+): Promise<CompiledValidators> {
   worker.postMessage({ doc, operations, file });
   const answer = new Promise<CompiledValidators>((resolve, reject) => {
-    worker.once("message", (reply: { ok?: CompiledValidators; error?: string }) => (reply.ok ? resolve(reply.ok) : reject(new Error(reply.error))));
+    worker.once("message", (reply: { ok?: CompiledValidators; error?: string }) =>
+      reply.ok ? resolve(reply.ok) : reject(new Error(reply.error)),
+    );
   });
   return Promise.race([answer, stopped]).finally(() => worker.terminate());
 }

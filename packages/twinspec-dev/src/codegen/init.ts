@@ -3,7 +3,16 @@
 // from the user's specs or the starter pair (one resource, notes), with `generate` run so that every stub exists.
 // In the new folder `npm install && npm test && npm start` pass with no edit: the stubs answer 501 / NOT_IMPLEMENTED,
 // which the test kit reports as not yet implemented.
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { commandArgs } from "./args.js";
@@ -69,7 +78,9 @@ const fromClient = (spec: string) => spec.replace(/^file:vendor\//, "file:../ven
  * the tarballs in npm_config_package, and the new app installs those; else ^VERSION.
  */
 function packageSpec(name: string, env: NodeJS.ProcessEnv, version: string): string {
-  const tarball = (env.npm_config_package ?? "").split(/[\s,]+/).find((p) => new RegExp(`(^|/)${name}-\\d[^/]*\\.tgz$`).test(p) && existsSync(p));
+  const tarball = (env.npm_config_package ?? "")
+    .split(/[\s,]+/)
+    .find((p) => new RegExp(`(^|/)${name}-\\d[^/]*\\.tgz$`).test(p) && existsSync(p));
   return tarball ? `file:${resolve(tarball)}` : `^${version}`;
 }
 
@@ -83,7 +94,9 @@ const npmName = (name: string) => name.toLowerCase().replace(/[^a-z0-9._-]+/g, "
  * (`twinspec client prepack`), which bundles twinspec-client into the tarball; its dependencies are twinspec-client's.
  */
 export function clientPackageJson(name: string, runtime: string): string {
-  const { dependencies = {} } = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("twinspec-client/package.json"), "utf8"));
+  const { dependencies = {} } = JSON.parse(
+    readFileSync(createRequire(import.meta.url).resolve("twinspec-client/package.json"), "utf8"),
+  );
   return `${JSON.stringify(
     {
       name: `${npmName(name)}-client`,
@@ -91,10 +104,21 @@ export function clientPackageJson(name: string, runtime: string): string {
       description: `Typed clients of ${name}, generated from its openapi.yaml and schema.graphql`,
       type: "module",
       sideEffects: false,
-      exports: { ".": { "twinspec-source": "./generated/index.ts", types: "./dist/index.d.ts", default: "./dist/index.js" }, "./package.json": "./package.json" },
+      exports: {
+        ".": { "twinspec-source": "./generated/index.ts", types: "./dist/index.d.ts", default: "./dist/index.js" },
+        "./package.json": "./package.json",
+      },
       files: ["dist/"],
-      scripts: { build: "twinspec client build", prepack: "twinspec client prepack", postpack: "twinspec client postpack" },
-      dependencies: sorted({ ...dependencies, graphql: runtimePackage().dependencies.graphql, "twinspec-client": fromClient(runtime) }),
+      scripts: {
+        build: "twinspec client build",
+        prepack: "twinspec client prepack",
+        postpack: "twinspec client postpack",
+      },
+      dependencies: sorted({
+        ...dependencies,
+        graphql: runtimePackage().dependencies.graphql,
+        "twinspec-client": fromClient(runtime),
+      }),
       bundleDependencies: ["twinspec-client"],
     },
     null,
@@ -102,7 +126,8 @@ export function clientPackageJson(name: string, runtime: string): string {
   )}\n`;
 }
 
-const sorted = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+const sorted = (o: Record<string, string>) =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 
 /**
  * package.json: what a deployed application installs (`npm ci --omit=dev`) is the runtime (twinspec), graphql and kysely
@@ -112,7 +137,10 @@ const sorted = (o: Record<string, string>) => Object.fromEntries(Object.entries(
  */
 export function packageJson(name: string, twinspec: string, runtime: string, dev = `^${ownPackage().version}`): string {
   const own = ownPackage();
-  const pinned = Object.fromEntries([...PINNED.map((d) => [d, runtimePackage().dependencies[d]]), ...GENERATED_NEEDS.map((d) => [d, own.dependencies[d]])]);
+  const pinned = Object.fromEntries([
+    ...PINNED.map((d) => [d, runtimePackage().dependencies[d]]),
+    ...GENERATED_NEEDS.map((d) => [d, own.dependencies[d]]),
+  ]);
   const pinnedDev = Object.fromEntries(PINNED_DEV.map((d) => [d, own.dependencies[d]]));
   return `${JSON.stringify(
     {
@@ -133,7 +161,13 @@ export function packageJson(name: string, twinspec: string, runtime: string, dev
       },
       dependencies: sorted({ twinspec, ...pinned }),
       // The client package too, so the application's tests and scripts import it as callers do.
-      devDependencies: sorted({ "twinspec-dev": dev, "twinspec-client": runtime, [`${npmName(name)}-client`]: "file:client", ...pinnedDev, ...DEV }),
+      devDependencies: sorted({
+        "twinspec-dev": dev,
+        "twinspec-client": runtime,
+        [`${npmName(name)}-client`]: "file:client",
+        ...pinnedDev,
+        ...DEV,
+      }),
       overrides: OVERRIDES,
       allowScripts: ALLOW_SCRIPTS,
     },
@@ -143,7 +177,16 @@ export function packageJson(name: string, twinspec: string, runtime: string, dev
 }
 
 export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const parsed = commandArgs(argv, { openapi: { type: "string" }, graphql: { type: "string" }, twinspec: { type: "string" }, vendor: { type: "string" } }, USAGE);
+  const parsed = commandArgs(
+    argv,
+    {
+      openapi: { type: "string" },
+      graphql: { type: "string" },
+      twinspec: { type: "string" },
+      vendor: { type: "string" },
+    },
+    USAGE,
+  );
   if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
   if (positionals.length !== 1) {
@@ -151,7 +194,9 @@ export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = proce
     return 2;
   }
   if (!values.openapi !== !values.graphql) {
-    console.error("twinspec init: give both --openapi and --graphql (every resource is served over both), or neither for the starter pair");
+    console.error(
+      "twinspec init: give both --openapi and --graphql (every resource is served over both), or neither for the starter pair",
+    );
     return 2;
   }
   for (const file of [values.openapi, values.graphql]) {
@@ -169,21 +214,28 @@ export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   mkdirSync(join(dir, "src/migrations"), { recursive: true });
   cpSync(join(TEMPLATES, "app"), dir, { recursive: true });
   // Kept without their dot in the package (npm pack leaves .gitignore out), named as they must be here.
-  for (const [from, to] of [["gitignore", ".gitignore"], ["mocharc.json", ".mocharc.json"]]) renameSync(join(dir, from), join(dir, to));
+  for (const [from, to] of [
+    ["gitignore", ".gitignore"],
+    ["mocharc.json", ".mocharc.json"],
+  ])
+    renameSync(join(dir, from), join(dir, to));
   copyFileSync(values.openapi ?? join(TEMPLATES, "starter/openapi.yaml"), join(dir, "openapi.yaml"));
   copyFileSync(values.graphql ?? join(TEMPLATES, "starter/schema.graphql"), join(dir, "schema.graphql"));
   // The starter's business flow (Arazzo), which the test kit runs; an application of its own specs writes its own.
-  if (!values.openapi) copyFileSync(join(TEMPLATES, "starter/workflows.arazzo.yaml"), join(dir, "workflows.arazzo.yaml"));
-  const spec = (name: string) => (values.vendor && vendored(name, values.vendor, dir)) || packageSpec(name, env, own.version);
+  if (!values.openapi)
+    copyFileSync(join(TEMPLATES, "starter/workflows.arazzo.yaml"), join(dir, "workflows.arazzo.yaml"));
+  const spec = (name: string) =>
+    (values.vendor && vendored(name, values.vendor, dir)) || packageSpec(name, env, own.version);
   const runtime = spec("twinspec-client");
   const twinspec = values.twinspec ? givenSpec(values.twinspec) : spec("twinspec");
   writeFileSync(join(dir, "package.json"), packageJson(basename(dir), twinspec, runtime, spec("twinspec-dev")));
   writeFileSync(join(dir, "client/package.json"), clientPackageJson(basename(dir), runtime));
   mkdirSync(join(dir, "client/operations"), { recursive: true });
-  if (!values.graphql) copyFileSync(join(TEMPLATES, "starter/notes.graphql"), join(dir, "client/operations/notes.graphql"));
+  if (!values.graphql)
+    copyFileSync(join(TEMPLATES, "starter/notes.graphql"), join(dir, "client/operations/notes.graphql"));
   writeFileSync(
     join(dir, "src/migrations/README.md"),
-    "Your migrations: one Kysely migration per file (NNN_name.ts exporting `up(db)`), applied in name order after\nTwinspec's own (jobs, idempotency keys, rate limits). Use `text(db)` and `bytes(db)` from \"twinspec\" for columns\nthat mean the same on SQLite and PostgreSQL.\n",
+    'Your migrations: one Kysely migration per file (NNN_name.ts exporting `up(db)`), applied in name order after\nTwinspec\'s own (jobs, idempotency keys, rate limits). Use `text(db)` and `bytes(db)` from "twinspec" for columns\nthat mean the same on SQLite and PostgreSQL.\n',
   );
 
   // generate, in the new folder: generated/ and a stub for every operation, field and resource.
@@ -192,15 +244,35 @@ export async function initCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   process.chdir(dir);
   let ok: boolean;
   try {
-    ok = await generateProject({ log: (line) => console.log(`  ${line}`), error: (line) => console.error(`  ${line}`) });
+    ok = await generateProject({
+      log: (line) => console.log(`  ${line}`),
+      error: (line) => console.error(`  ${line}`),
+    });
   } finally {
     process.chdir(cwd);
   }
   if (!ok) {
-    console.error(`twinspec init: ${positionals[0]} was created, but its specs do not generate yet: fix what is named above, then run \`npm run generate\` there`);
+    console.error(
+      `twinspec init: ${positionals[0]} was created, but its specs do not generate yet: fix what is named above, then run \`npm run generate\` there`,
+    );
     return 1;
   }
-  const made = ["package.json", "codegen.yml", values.openapi ? "your openapi.yaml and schema.graphql" : "a starter openapi.yaml, schema.graphql and workflows.arazzo.yaml (notes)", "generated/", "a stub per operation and field in src/", "test/api.test.ts", "client/", ...(existsSync(join(dir, "vendor")) ? ["vendor/ (the tarballs of twinspec, twinspec-dev, twinspec-client: commit it)"] : [])];
-  console.log(`\ncreated ${positionals[0]}: ${made.join(", ")}.\nnext:\n  cd ${positionals[0]} && npm install\n  npm test && npm start     walks every operation (stubs reported as pending), then serves REST and GraphQL on http://127.0.0.1:3000`);
+  const made = [
+    "package.json",
+    "codegen.yml",
+    values.openapi
+      ? "your openapi.yaml and schema.graphql"
+      : "a starter openapi.yaml, schema.graphql and workflows.arazzo.yaml (notes)",
+    "generated/",
+    "a stub per operation and field in src/",
+    "test/api.test.ts",
+    "client/",
+    ...(existsSync(join(dir, "vendor"))
+      ? ["vendor/ (the tarballs of twinspec, twinspec-dev, twinspec-client: commit it)"]
+      : []),
+  ];
+  console.log(
+    `\ncreated ${positionals[0]}: ${made.join(", ")}.\nnext:\n  cd ${positionals[0]} && npm install\n  npm test && npm start     walks every operation (stubs reported as pending), then serves REST and GraphQL on http://127.0.0.1:3000`,
+  );
   return 0;
 }

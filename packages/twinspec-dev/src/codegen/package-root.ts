@@ -11,7 +11,11 @@ export function packageRoot(): string {
   if (found) return found;
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const manifest = join(dir, "package.json");
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "twinspec-dev") return (found = dir);
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "twinspec-dev"
+    )
+      return (found = dir);
     if (dirname(dir) === dir) throw new Error("twinspec-dev's package.json not found above its code");
   }
 }

@@ -27,7 +27,11 @@ function cacheDir(): string | undefined {
 }
 
 /** `produce()`, or what it gave last time for the same inputs; `cached` says which. Results must be JSON. */
-export async function cachedPart<T>(part: string, inputs: PartInputs | undefined, produce: () => Promise<T>): Promise<{ value: T; cached: boolean }> {
+export async function cachedPart<T>(
+  part: string,
+  inputs: PartInputs | undefined,
+  produce: () => Promise<T>,
+): Promise<{ value: T; cached: boolean }> {
   const dir = inputs ? cacheDir() : undefined;
   if (!dir || !inputs) return { value: await produce(), cached: false };
   const hash = createHash("sha256");

@@ -18,11 +18,20 @@ export interface ProjectOptions {
 }
 
 /** true when everything is in order (written, or with check: up to date). */
-export async function generateProject({ check = false, outDir = OUT, strict = false, verbose = false, log = console.log, error = console.error }: ProjectOptions = {}): Promise<boolean> {
+export async function generateProject({
+  check = false,
+  outDir = OUT,
+  strict = false,
+  verbose = false,
+  log = console.log,
+  error = console.error,
+}: ProjectOptions = {}): Promise<boolean> {
   const timings = new Timings();
   let specChecks;
   try {
-    specChecks = await timings.time("spec checks (agreement, contract, scopes, breaking changes)", () => runSpecChecks({ strict }));
+    specChecks = await timings.time("spec checks (agreement, contract, scopes, breaking changes)", () =>
+      runSpecChecks({ strict }),
+    );
   } catch (e) {
     if (e instanceof SpecError) {
       error(`invalid spec: ${e.message}`);
@@ -40,7 +49,9 @@ export async function generateProject({ check = false, outDir = OUT, strict = fa
   for (const change of stubs) {
     const why = (change.needs ?? []).map((n) => `${n.method} (${n.why})`).join(", ");
     if (change.manual) {
-      log(`${change.file}: generated/wiring.ts asks its service for ${why}; its createService returns no class of its own to add stubs to (it extends another, or is built otherwise): make sure the service has them`);
+      log(
+        `${change.file}: generated/wiring.ts asks its service for ${why}; its createService returns no class of its own to add stubs to (it extends another, or is built otherwise): make sure the service has them`,
+      );
       continue;
     }
     const what = `${change.created ? "new file" : "stubs"}: ${change.added.join(", ")}`;
@@ -49,26 +60,52 @@ export async function generateProject({ check = false, outDir = OUT, strict = fa
     // A module already written whose service the specs now ask more of: say which methods, and what asks for each.
     if (!change.created && change.needs) log(`${change.file}: its service now needs ${why}`);
   }
-  const { stale, total, cached } = await syncGenerated(specChecks.contract, specChecks.document, { check, outDir, timings });
+  const { stale, total, cached } = await syncGenerated(specChecks.contract, specChecks.document, {
+    check,
+    outDir,
+    timings,
+  });
   if (check && stale.length > 0) {
     error(`${outDir}/ is stale; run \`npm run generate\` and commit the result:\n  ${stale.join("\n  ")}`);
     return false;
   }
   if (!check) {
     // Last, once everything is written: what it was made from, so the next --check on the same project is instant.
-    const unstamped = await timings.time("stamp", () => writeStamp(outDir, stubFiles(specChecks.contract), specChecks.document));
+    const unstamped = await timings.time("stamp", () =>
+      writeStamp(outDir, stubFiles(specChecks.contract), specChecks.document),
+    );
     if (unstamped) log(unstamped);
   }
   log(summary({ check, outDir, stale, total, ms: timings.total(), verbose }));
   if (verbose) for (const line of timings.lines()) log(line);
-  if (verbose && cached.length > 0) log(`  unchanged inputs, taken from node_modules/.cache/twinspec-generate: ${cached.join(", ")}`);
+  if (verbose && cached.length > 0)
+    log(`  unchanged inputs, taken from node_modules/.cache/twinspec-generate: ${cached.join(", ")}`);
   return check ? !stubs.some((c) => !c.manual) : true;
 }
 
 /** The one line generate ends with: what it wrote (or found up to date) and in how long. */
-function summary({ check, outDir, stale, total, ms, verbose }: { check: boolean; outDir: string; stale: string[]; total: number; ms: number; verbose: boolean }): string {
+function summary({
+  check,
+  outDir,
+  stale,
+  total,
+  ms,
+  verbose,
+}: {
+  check: boolean;
+  outDir: string;
+  stale: string[];
+  total: number;
+  ms: number;
+  verbose: boolean;
+}): string {
   if (check) return `${outDir}/ is up to date (${total} files, ${Math.round(ms)} ms)`;
   const named = stale.map((s) => s.replace(/ \(.*\)$/, ""));
-  const what = named.length === 0 ? "nothing changed" : named.length <= 3 ? named.join(", ") : `${named.slice(0, 2).join(", ")} and ${named.length - 2} more`;
+  const what =
+    named.length === 0
+      ? "nothing changed"
+      : named.length <= 3
+        ? named.join(", ")
+        : `${named.slice(0, 2).join(", ")} and ${named.length - 2} more`;
   return `wrote ${stale.length} of ${total} files (${what}) in ${seconds(ms)}${ms >= 1000 && !verbose ? "; --verbose for each part" : ""}`;
 }

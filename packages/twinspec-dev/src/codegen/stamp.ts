@@ -50,7 +50,9 @@ function runtimeDir(runtimeManifest: string | undefined): string {
 
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)).map((f) => `${e.name}/${f}`) : e.isFile() ? [e.name] : []))
+    .flatMap((e) =>
+      e.isDirectory() ? files(join(dir, e.name)).map((f) => `${e.name}/${f}`) : e.isFile() ? [e.name] : [],
+    )
     .sort();
 
 /** A file's bytes, a folder's files (relative names and bytes, in order) or "absent", labelled by `label`. */
@@ -78,12 +80,14 @@ function installed(name: string, from: string): string | undefined {
   }
 }
 
-const version = (pkg: string | undefined) => (pkg ? (JSON.parse(readFileSync(pkg, "utf8")) as { version?: string }).version : undefined);
+const version = (pkg: string | undefined) =>
+  pkg ? (JSON.parse(readFileSync(pkg, "utf8")) as { version?: string }).version : undefined;
 
 /** The nearest lockfile, from the project up to its repository's root (not beyond: another machine has other folders). */
 function lockfile(): string | undefined {
   for (let dir = process.cwd(); ; dir = dirname(dir)) {
-    for (const name of ["package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock"]) if (existsSync(join(dir, name))) return join(dir, name);
+    for (const name of ["package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock"])
+      if (existsSync(join(dir, name))) return join(dir, name);
     if (existsSync(join(dir, ".git")) || dirname(dir) === dir) return undefined;
   }
 }
@@ -98,14 +102,18 @@ export function generatorHash(): string {
   if (generator) return generator;
   const hash = createHash("sha256");
   const root = packageRoot();
-  const self = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; dependencies?: Record<string, string> };
+  const self = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    version: string;
+    dependencies?: Record<string, string>;
+  };
   hash.update(`twinspec-dev ${self.version}\n`);
   add(hash, "generator", generatorDir());
   const runtime = installed("twinspec", root);
   hash.update(`twinspec ${version(runtime)}\n`);
   add(hash, "twinspec", runtimeDir(runtime));
   // The packages it generates with (openapi-typescript, graphql-codegen, ajv, …) as installed, and codegen.yml's plugins.
-  for (const dep of Object.keys(self.dependencies ?? {}).sort()) hash.update(`dep ${dep} ${version(installed(dep, root))}\n`);
+  for (const dep of Object.keys(self.dependencies ?? {}).sort())
+    hash.update(`dep ${dep} ${version(installed(dep, root))}\n`);
   const lock = lockfile();
   if (lock) add(hash, "lockfile", lock);
   return (generator = hash.digest("hex"));
@@ -146,10 +154,26 @@ export function stampMatches(outDir: string): string | undefined {
   return `${outDir}/ is up to date: the inputs, the generator and the outputs are unchanged since the last generate (${STAMP} matched in ${Math.round(performance.now() - started)} ms)`;
 }
 
-const KNOWN_ROOT = new Set(["overwrite", "schema", "documents", "emitLegacyCommonJSImports", "generates", "config", "ignoreNoDocuments", "errorsOnly", "silent", "verbose"]);
+const KNOWN_ROOT = new Set([
+  "overwrite",
+  "schema",
+  "documents",
+  "emitLegacyCommonJSImports",
+  "generates",
+  "config",
+  "ignoreNoDocuments",
+  "errorsOnly",
+  "silent",
+  "verbose",
+]);
 const KNOWN_OUTPUT = new Set(["plugins", "preset", "presetConfig", "config", "schema", "documents"]);
 /** graphql-codegen's names for a plugin or preset "x": the packages it may come from. */
-const candidates = (name: string, kind: "plugin" | "preset") => [`@graphql-codegen/${name}${kind === "preset" ? "-preset" : ""}`, `@graphql-codegen/${name}`, `graphql-codegen-${name}`, name];
+const candidates = (name: string, kind: "plugin" | "preset") => [
+  `@graphql-codegen/${name}${kind === "preset" ? "-preset" : ""}`,
+  `@graphql-codegen/${name}`,
+  `graphql-codegen-${name}`,
+  name,
+];
 
 /** The files (and folders) one schema/documents pointer of codegen.yml reads, or a reason they cannot be named. */
 function pointerInputs(value: unknown): string[] | string {
@@ -161,7 +185,15 @@ function pointerInputs(value: unknown): string[] | string {
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pattern) || isAbsolute(pattern)) return `"${item}" (a URL or an absolute path)`;
     const glob = pattern.search(/[*?[\]{}()!]/);
     if (glob < 0) out.push(pattern);
-    else out.push(`${pattern.slice(0, glob).replace(/[^/]*$/, "").replace(/\/$/, "") || "."}/`);
+    else
+      out.push(
+        `${
+          pattern
+            .slice(0, glob)
+            .replace(/[^/]*$/, "")
+            .replace(/\/$/, "") || "."
+        }/`,
+      );
   }
   return out;
 }
@@ -190,8 +222,14 @@ export async function codegenInputs(): Promise<{ inputs: string[]; packages: str
     const problem = pointers(output);
     if (problem) return problem;
     const named = [
-      ...((output.plugins as unknown[] | undefined) ?? []).map((p) => [typeof p === "string" ? p : Object.keys(p as object)[0], "plugin"] as const),
-      ...(typeof output.preset === "string" ? [[output.preset, "preset"] as const] : output.preset === undefined ? [] : [[undefined, "preset"] as const]),
+      ...((output.plugins as unknown[] | undefined) ?? []).map(
+        (p) => [typeof p === "string" ? p : Object.keys(p as object)[0], "plugin"] as const,
+      ),
+      ...(typeof output.preset === "string"
+        ? [[output.preset, "preset"] as const]
+        : output.preset === undefined
+          ? []
+          : [[undefined, "preset"] as const]),
     ];
     for (const [name, kind] of named) {
       if (typeof name !== "string") return `a ${kind} of ${file} that is not a name`;
@@ -210,7 +248,8 @@ export function migrationsProblem(folder: string): string | undefined {
   for (const f of files(folder)) {
     const text = readFileSync(join(folder, f), "utf8");
     for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
-      if (spec.startsWith(".") && relative(folder, join(folder, dirname(f), spec)).startsWith("..")) return `${folder}/${f} imports ${spec}`;
+      if (spec.startsWith(".") && relative(folder, join(folder, dirname(f), spec)).startsWith(".."))
+        return `${folder}/${f} imports ${spec}`;
     }
   }
   return undefined;
@@ -218,7 +257,13 @@ export function migrationsProblem(folder: string): string | undefined {
 
 /** Whether openapi.yaml has an external $ref: it pulls in files (or URLs) of its own, not named here. */
 export const externalRef = (v: unknown): boolean =>
-  Array.isArray(v) ? v.some(externalRef) : v !== null && typeof v === "object" ? Object.entries(v).some(([k, x]) => (k === "$ref" && typeof x === "string" && !x.startsWith("#")) || externalRef(x)) : false;
+  Array.isArray(v)
+    ? v.some(externalRef)
+    : v !== null && typeof v === "object"
+      ? Object.entries(v).some(
+          ([k, x]) => (k === "$ref" && typeof x === "string" && !x.startsWith("#")) || externalRef(x),
+        )
+      : false;
 
 /**
  * After a successful generate: writes the stamp into `outDir` (or, when the inputs cannot all be named, removes any
@@ -228,15 +273,26 @@ export const externalRef = (v: unknown): boolean =>
 export async function writeStamp(outDir: string, stubFiles: string[], document: unknown): Promise<string | undefined> {
   const path = join(outDir, STAMP);
   const codegen = await codegenInputs();
-  const problem = typeof codegen === "string" ? codegen : externalRef(document) ? "openapi.yaml has an external $ref" : migrationsProblem("src/migrations");
+  const problem =
+    typeof codegen === "string"
+      ? codegen
+      : externalRef(document)
+        ? "openapi.yaml has an external $ref"
+        : migrationsProblem("src/migrations");
   if (problem || typeof codegen === "string") {
     rmSync(path, { force: true });
     return `no ${STAMP} (generate --check will always regenerate to compare): ${problem}`;
   }
-  const inputs = [...new Set(["openapi.yaml", "schema.graphql", "codegen.yml", "src/migrations/", ...codegen.inputs, ...stubFiles].map((p) => p.split(sep).join("/")))];
+  const inputs = [
+    ...new Set(
+      ["openapi.yaml", "schema.graphql", "codegen.yml", "src/migrations/", ...codegen.inputs, ...stubFiles].map((p) =>
+        p.split(sep).join("/"),
+      ),
+    ),
+  ];
   const stamp = { format: FORMAT, inputs, packages: [...new Set(codegen.packages)] };
-  const about = "written by `twinspec generate`: a hash of its inputs, the generator and its outputs, so `generate --check` is instant when none changed. Commit it with generated/.";
+  const about =
+    "written by `twinspec generate`: a hash of its inputs, the generator and its outputs, so `generate --check` is instant when none changed. Commit it with generated/.";
   writeFileSync(path, `${JSON.stringify({ about, ...stamp, sha256: currentHash(stamp, outDir) }, null, 2)}\n`);
   return undefined;
 }
-

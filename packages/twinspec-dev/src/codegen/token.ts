@@ -12,7 +12,15 @@ import { parseTtl, signToken } from "twinspec/internals";
 export async function tokenCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { sub: { type: "string" }, scope: { type: "string" }, ttl: { type: "string" }, help: { type: "boolean", short: "h" } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        sub: { type: "string" },
+        scope: { type: "string" },
+        ttl: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
   } catch (error) {
     console.error((error as Error).message);
     return 2;
@@ -33,7 +41,15 @@ export async function tokenCommand(argv: string[], env: NodeJS.ProcessEnv = proc
   try {
     const issuer = env.AUTH_ISSUER?.trim() || undefined;
     const audience = env.AUTH_AUDIENCE?.split(",")[0]?.trim() || undefined;
-    console.log(await signToken(secret, { sub: values.sub, scope: values.scope ?? "", ttlSeconds: parseTtl(values.ttl ?? "1h"), issuer, audience }));
+    console.log(
+      await signToken(secret, {
+        sub: values.sub,
+        scope: values.scope ?? "",
+        ttlSeconds: parseTtl(values.ttl ?? "1h"),
+        issuer,
+        audience,
+      }),
+    );
     return 0;
   } catch (error) {
     console.error((error as Error).message);

@@ -34,12 +34,19 @@ export function schemaSampler(doc: JsonObject): (name: string) => unknown {
   };
 }
 
-export function createAnswers(doc: JsonObject, resources: Readonly<Record<string, ResourceInfo>>, file = "openapi.yaml"): Answer {
+export function createAnswers(
+  doc: JsonObject,
+  resources: Readonly<Record<string, ResourceInfo>>,
+  file = "openapi.yaml",
+): Answer {
   const { location } = idsFor(resources);
   type ResourceTag = string;
   const resolve = (value: Json | undefined, where: string) => deref(doc, value ?? null, file, where).value;
   const resourceOf = (schema: Json | undefined) => {
-    const name = isObject(schema) && typeof schema.$ref === "string" ? schema.$ref.replace("#/components/schemas/", "") : undefined;
+    const name =
+      isObject(schema) && typeof schema.$ref === "string"
+        ? schema.$ref.replace("#/components/schemas/", "")
+        : undefined;
     return Object.keys(resources).find((tag) => resources[tag].schema === name);
   };
 
@@ -56,7 +63,9 @@ export function createAnswers(doc: JsonObject, resources: Readonly<Record<string
     if (contentType && status !== 204 && status !== 304) {
       const media = resolve(content[contentType], `${where}/${key}/content`);
       // A copy: openapi-sampler hands out the document's own examples.
-      body = bodyOf(media, contentType, status, prefer, op, resolve) ?? structuredClone(sample((media.schema ?? {}) as never, SAMPLING, doc));
+      body =
+        bodyOf(media, contentType, status, prefer, op, resolve) ??
+        structuredClone(sample((media.schema ?? {}) as never, SAMPLING, doc));
       if (contentType !== PROBLEM_TYPE) echo(body, request);
       tag = resourceOf(media.schema);
     }
@@ -66,7 +75,10 @@ export function createAnswers(doc: JsonObject, resources: Readonly<Record<string
       const given = exampleOf(header);
       if (given === undefined && header.required !== true) continue;
       const id = tag && isObject(body) ? body[resources[tag].id] : undefined;
-      headers[name] = name.toLowerCase() === "location" && tag && typeof id === "string" ? location(tag, id) : String(given ?? sample(header.schema as never, SAMPLING, doc));
+      headers[name] =
+        name.toLowerCase() === "location" && tag && typeof id === "string"
+          ? location(tag, id)
+          : String(given ?? sample(header.schema as never, SAMPLING, doc));
     }
     return { status, body, headers, contentType: body === undefined ? undefined : contentType };
   };
@@ -78,22 +90,36 @@ function statusFor(op: OperationSpec, prefer: Map<string, string>): number {
   const code = prefer.get("code");
   if (code !== undefined) {
     if (!/^[1-5]\d\d$/.test(code) || !declaredFor(op.responses, Number(code))) {
-      throw badPreference(`code=${code} is not a status ${op.operationId} declares; it declares ${declared.join(", ")}`);
+      throw badPreference(
+        `code=${code} is not a status ${op.operationId} declares; it declares ${declared.join(", ")}`,
+      );
     }
     return Number(code);
   }
-  const successes = declared.filter((s) => /^2\d\d$/.test(s)).map(Number).sort((a, b) => a - b);
+  const successes = declared
+    .filter((s) => /^2\d\d$/.test(s))
+    .map(Number)
+    .sort((a, b) => a - b);
   if (prefer.get("return") === "minimal" && successes.includes(204)) return 204;
   return successes[0] ?? 200;
 }
 
 /** The body the spec gives (an example, or a problem for problem+json); undefined: generate one from the schema. */
-function bodyOf(media: JsonObject, contentType: string, status: number, prefer: Map<string, string>, op: OperationSpec, resolve: (value: Json | undefined, where: string) => JsonObject): unknown {
+function bodyOf(
+  media: JsonObject,
+  contentType: string,
+  status: number,
+  prefer: Map<string, string>,
+  op: OperationSpec,
+  resolve: (value: Json | undefined, where: string) => JsonObject,
+): unknown {
   const examples = isObject(media.examples) ? media.examples : undefined;
   const name = prefer.get("example");
   if (name !== undefined) {
     if (!examples || !(name in examples)) {
-      throw badPreference(`example=${name}: ${op.operationId} ${status} has ${examples ? `the examples ${Object.keys(examples).join(", ")}` : "no named examples"}`);
+      throw badPreference(
+        `example=${name}: ${op.operationId} ${status} has ${examples ? `the examples ${Object.keys(examples).join(", ")}` : "no named examples"}`,
+      );
     }
     return structuredClone(resolve(examples[name], "examples").value);
   }
@@ -118,7 +144,8 @@ function echo(body: unknown, { params, body: sent }: MockRequest): void {
   visit(body);
   if (!isObject(body) || !isObject(sent)) return;
   for (const [k, v] of Object.entries(sent)) {
-    if (k in body && v !== null && typeof v === typeof body[k] && Array.isArray(v) === Array.isArray(body[k])) body[k] = structuredClone(v);
+    if (k in body && v !== null && typeof v === typeof body[k] && Array.isArray(v) === Array.isArray(body[k]))
+      body[k] = structuredClone(v);
   }
 }
 

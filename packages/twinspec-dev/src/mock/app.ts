@@ -73,11 +73,14 @@ export interface MockApp extends Pick<Transports, "callback" | "around"> {
 }
 
 /** The mock has no domain: a resolver or loader reaching for one is a bug in the mock, and says so. */
-const noDomain = new Proxy({}, {
-  get: (_, name) => {
-    throw new Error(`the mock server has no domain (services.${String(name)})`);
+const noDomain = new Proxy(
+  {},
+  {
+    get: (_, name) => {
+      throw new Error(`the mock server has no domain (services.${String(name)})`);
+    },
   },
-});
+);
 
 /**
  * The mock server: every REST operation and GraphQL root field answered from the specs alone (openapi.yaml is read
@@ -87,17 +90,44 @@ const noDomain = new Proxy({}, {
  *
  * @param deps - the application and logger, and the optional settings `MockAppDeps` lists with their defaults
  */
-export function buildMockApp({ definition, logger, authSecret, identity, metricsToken, metricsEndpoint, graphiql, docs, connections, metrics = createMetrics(), bodyLimit, responseValidation, corsOrigins, graphql = {}, wsKeepAliveMs, eventIntervalMs = 5000 }: MockAppDeps): MockApp {
+export function buildMockApp({
+  definition,
+  logger,
+  authSecret,
+  identity,
+  metricsToken,
+  metricsEndpoint,
+  graphiql,
+  docs,
+  connections,
+  metrics = createMetrics(),
+  bodyLimit,
+  responseValidation,
+  corsOrigins,
+  graphql = {},
+  wsKeepAliveMs,
+  eventIntervalMs = 5000,
+}: MockAppDeps): MockApp {
   // The document generated/rest.ts was made from.
   const doc = loadDocument(projectFile("openapi.yaml"));
   const { operationSpecs, contract, scalars } = definition;
   const answer = createAnswers(doc, contract.resources);
   const owners = async () => null;
   const bus = new InProcessBus();
-  const gql = createGraphqlRuntime(definition, noDomain, bus, { ...graphql, log: logger, schema: withAuth(mockSchema(schemaSampler(doc), contract, scalars), owners, contract.graphqlOwnership) });
+  const gql = createGraphqlRuntime(definition, noDomain, bus, {
+    ...graphql,
+    log: logger,
+    schema: withAuth(mockSchema(schemaSampler(doc), contract, scalars), owners, contract.graphqlOwnership),
+  });
   const handlers = Object.fromEntries(
     // Event streams are served from the mock's subscriptions (src/rest/event-stream.ts), with its ticking events.
-    operationSpecs.filter((op) => !pairedSubscription(op, contract.pairs)).map((op) => [op.operationId, async (req: MockRequest, ctx: RequestContext & { prefer: Map<string, string> }): Promise<HandlerResponse> => answer(op, ctx.prefer, req)]),
+    operationSpecs
+      .filter((op) => !pairedSubscription(op, contract.pairs))
+      .map((op) => [
+        op.operationId,
+        async (req: MockRequest, ctx: RequestContext & { prefer: Map<string, string> }): Promise<HandlerResponse> =>
+          answer(op, ctx.prefer, req),
+      ]),
   ); // one generic handler per operation, where the real ones are typed per operation
   const http = transports({
     definition,

@@ -41,7 +41,12 @@ const STORE_LIMIT = 10_000;
 
 type Resolve = (source: unknown, args: Record<string, unknown>, context: GraphqlContext) => unknown;
 
-export function mockSchema(sampleOf: (schemaName: string) => unknown, contract: Pick<ContractFacts, "resources" | "graphqlInputs">, scalars: IResolvers, typeDefs = loadTypeDefs()): GraphQLSchema {
+export function mockSchema(
+  sampleOf: (schemaName: string) => unknown,
+  contract: Pick<ContractFacts, "resources" | "graphqlInputs">,
+  scalars: IResolvers,
+  typeDefs = loadTypeDefs(),
+): GraphQLSchema {
   const { resources } = contract;
   const { newId } = idsFor(resources);
   const schema = makeExecutableSchema({ typeDefs, resolvers: [scalars] });
@@ -53,7 +58,14 @@ export function mockSchema(sampleOf: (schemaName: string) => unknown, contract: 
     const sampled = sampleOf(type.name);
     if (sampled === undefined && !key) continue;
     // A nullable field the REST sample leaves out is absent there: null here too (no `error` on a job that succeeded).
-    const absent = sampled === undefined ? {} : Object.fromEntries(Object.values(type.getFields()).filter((f) => !isNonNullType(f.type)).map((f) => [f.name, null]));
+    const absent =
+      sampled === undefined
+        ? {}
+        : Object.fromEntries(
+            Object.values(type.getFields())
+              .filter((f) => !isNonNullType(f.type))
+              .map((f) => [f.name, null]),
+          );
     mocks[type.name] = () => ({
       ...absent,
       ...(sampled === undefined ? {} : shape(type, structuredClone(sampled))),
@@ -61,12 +73,24 @@ export function mockSchema(sampleOf: (schemaName: string) => unknown, contract: 
       ...(key ? { [key.field]: () => newId(key.tag) } : {}),
     });
   }
-  const store = createMockStore({ schema, mocks, mockGenerationBehavior: "deterministic", typePolicies: Object.fromEntries([...keys].map(([name, k]) => [name, { keyFieldName: k.field }])) });
+  const store = createMockStore({
+    schema,
+    mocks,
+    mockGenerationBehavior: "deterministic",
+    typePolicies: Object.fromEntries([...keys].map(([name, k]) => [name, { keyFieldName: k.field }])),
+  });
 
   let answered = 0;
-  const fieldOf = (source: unknown, name: string) => (isRef(source) ? store.get(source, name) : (source as Record<string, unknown>)[name]);
+  const fieldOf = (source: unknown, name: string) =>
+    isRef(source) ? store.get(source, name) : (source as Record<string, unknown>)[name];
   /** What a root field answers: the instance its id argument names, or the store's value for these arguments. */
-  const rootValue = (root: string, name: string, field: GraphQLFieldConfig<unknown, unknown>, args: Record<string, unknown>, tick?: number) => {
+  const rootValue = (
+    root: string,
+    name: string,
+    field: GraphQLFieldConfig<unknown, unknown>,
+    args: Record<string, unknown>,
+    tick?: number,
+  ) => {
     if (++answered > STORE_LIMIT) {
       store.reset();
       answered = 0;
@@ -79,7 +103,12 @@ export function mockSchema(sampleOf: (schemaName: string) => unknown, contract: 
     const idArgs = Object.entries(field.args ?? {}).filter(([, a]) => getNamedType(a.type).name === "ID");
     if (type.name === "ID" && idArgs.length === 1) return args[idArgs[0][0]];
     // Each tick of a subscription is a new event; the same query arguments, the same answer.
-    const value = store.get({ typeName: root, key: "ROOT", fieldName: name, fieldArgs: tick === undefined ? args : { ...args, tick } });
+    const value = store.get({
+      typeName: root,
+      key: "ROOT",
+      fieldName: name,
+      fieldArgs: tick === undefined ? args : { ...args, tick },
+    });
     return isObjectType(type) && isRef(value) ? withArguments(value, type, args) : value;
   };
 
@@ -91,7 +120,10 @@ export function mockSchema(sampleOf: (schemaName: string) => unknown, contract: 
     for (const [name, field] of Object.entries(root.toConfig().fields)) {
       resolvers[root.name][name] =
         root === subscription
-          ? { subscribe: (_source, _args, { bus, streams }) => streams.listen(bus, TICK, () => true), resolve: (tick, args) => rootValue(root.name, name, field, args, tick as number) }
+          ? {
+              subscribe: (_source, _args, { bus, streams }) => streams.listen(bus, TICK, () => true),
+              resolve: (tick, args) => rootValue(root.name, name, field, args, tick as number),
+            }
           : (_source, args) => rootValue(root.name, name, field, args);
     }
   }
@@ -99,7 +131,13 @@ export function mockSchema(sampleOf: (schemaName: string) => unknown, contract: 
     if (!isObjectType(type) || type.name.startsWith("__") || resolvers[type.name]) continue;
     for (const [name, field] of Object.entries(type.getFields())) {
       const target = keys.get(getNamedType(field.type).name);
-      if (!target || isListType(getNullableType(field.type)) || !(target.field in type.getFields()) || target.field === keys.get(type.name)?.field) continue;
+      if (
+        !target ||
+        isListType(getNullableType(field.type)) ||
+        !(target.field in type.getFields()) ||
+        target.field === keys.get(type.name)?.field
+      )
+        continue;
       (resolvers[type.name] ??= {})[name] = (source) => {
         const id = fieldOf(source, target.field);
         return typeof id === "string" ? store.get(getNamedType(field.type).name, id) : null;
@@ -149,4 +187,3 @@ function shapeValue(type: GraphQLOutputType, value: unknown): unknown {
   if (isEnumType(nullable)) return nullable.getValue(String(value)) ? value : undefined;
   return isScalarType(nullable) ? value : undefined;
 }
-

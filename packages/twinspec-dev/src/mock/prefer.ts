@@ -6,8 +6,11 @@ import { refusalOf } from "twinspec/internals";
 export function preferences(header: string | undefined): Map<string, string> {
   const found = new Map<string, string>();
   for (const part of (header ?? "").split(",")) {
-    const m = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s";]*)))?\s*$/.exec(part.split(";")[0]);
-    if (m && !found.has(m[1].toLowerCase())) found.set(m[1].toLowerCase(), (m[2] ?? m[3] ?? "").replace(/\\(.)/g, "$1"));
+    const m = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s";]*)))?\s*$/.exec(
+      part.split(";")[0],
+    );
+    if (m && !found.has(m[1].toLowerCase()))
+      found.set(m[1].toLowerCase(), (m[2] ?? m[3] ?? "").replace(/\\(.)/g, "$1"));
   }
   return found;
 }

@@ -24,7 +24,10 @@ export function firstFileField(op: OperationSpec): string {
 export function truncatedMultipart(field: string): { type: string; body: Buffer } {
   const boundary = "twinspecabuse";
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
-  return { type: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat([Buffer.from(head, "latin1"), Buffer.from([0x89, 0x50, 0x4e, 0x47])]) };
+  return {
+    type: `multipart/form-data; boundary=${boundary}`,
+    body: Buffer.concat([Buffer.from(head, "latin1"), Buffer.from([0x89, 0x50, 0x4e, 0x47])]),
+  };
 }
 
 /** The sample body as JSON text with bytes that are not UTF-8 (a truncated sequence) inside its first string value. */
@@ -56,13 +59,27 @@ export interface GraphqlAttack {
  * would otherwise refuse them before anything parses them.
  */
 export function graphqlAttacks(query: string, depth = DEEP): GraphqlAttack[] {
-  const fragments = Array.from({ length: 30 }, (_, i) => `fragment F${i} on ${query} { __typename${i < 29 ? ` ...F${i + 1} ...F${i + 1}` : ""} }`);
+  const fragments = Array.from(
+    { length: 30 },
+    (_, i) => `fragment F${i} on ${query} { __typename${i < 29 ? ` ...F${i + 1} ...F${i + 1}` : ""} }`,
+  );
   const directives = Array.from({ length: 300 }, (_, i) => (i % 2 ? "@include(if: true)" : `@abuse${i}`)).join(" ");
   return [
-    { name: "a fragment fan-out (30 fragments, each spreading the next twice)", query: `query { ...F0 }\n${fragments.join("\n")}`, mayAnswer: true },
-    { name: "an alias flood (2,000 aliases of __typename)", query: `query { ${Array.from({ length: 2_000 }, (_, i) => `a${i}: __typename`).join(" ")} }` },
+    {
+      name: "a fragment fan-out (30 fragments, each spreading the next twice)",
+      query: `query { ...F0 }\n${fragments.join("\n")}`,
+      mayAnswer: true,
+    },
+    {
+      name: "an alias flood (2,000 aliases of __typename)",
+      query: `query { ${Array.from({ length: 2_000 }, (_, i) => `a${i}: __typename`).join(" ")} }`,
+    },
     { name: "a directive flood (300 directives on __typename)", query: `query { __typename ${directives} }` },
     { name: "a token flood (20,000 tokens)", query: `query { ${"__typename ".repeat(20_000)}}` },
-    { name: `variables nested ${depth.toLocaleString("en")} deep`, query: "query Abuse($v: Boolean) { __typename }", variables: `{"v":${nestedArrays(depth)}}` },
+    {
+      name: `variables nested ${depth.toLocaleString("en")} deep`,
+      query: "query Abuse($v: Boolean) { __typename }",
+      variables: `{"v":${nestedArrays(depth)}}`,
+    },
   ];
 }

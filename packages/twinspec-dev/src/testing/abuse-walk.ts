@@ -11,7 +11,18 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { after, before, describe, it } from "mocha";
 import type { AppDefinition } from "twinspec/internals";
 import type { OperationSpec } from "twinspec/internals";
-import { DEEP, LONG, duplicateKey, firstFileField, graphqlAttacks, invalidUtf8, nestedArrays, nestedObjects, truncatedMultipart, type GraphqlAttack } from "./abuse-payloads.js";
+import {
+  DEEP,
+  LONG,
+  duplicateKey,
+  firstFileField,
+  graphqlAttacks,
+  invalidUtf8,
+  nestedArrays,
+  nestedObjects,
+  truncatedMultipart,
+  type GraphqlAttack,
+} from "./abuse-payloads.js";
 import { openSocket, sendOverSocket } from "./abuse-ws.js";
 import { replyOf, type Reply } from "./client.js";
 import { BEFORE_ROUTING } from "./coverage.js";
@@ -39,7 +50,8 @@ const GET_DEPTH = 3_000;
 
 type Verdict = string | undefined;
 /** The object as JSON text, with the value of `key` replaced by the JSON text `json`. */
-const replaced = (body: Record<string, unknown>, key: string, json: string) => JSON.stringify({ ...body, [key]: "\u0000abuse" }).replace('"\\u0000abuse"', () => json);
+const replaced = (body: Record<string, unknown>, key: string, json: string) =>
+  JSON.stringify({ ...body, [key]: "\u0000abuse" }).replace('"\\u0000abuse"', () => json);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
@@ -57,10 +69,24 @@ export function describeAbuseWalk(definition: AppDefinition, options: AbuseWalkO
   let admin = "";
   let ids: Record<string, string> = {};
 
-  const request = async (method: string, path: string, init: { type?: string; body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Reply> => {
-    const headers: Record<string, string> = { accept: "application/json, application/problem+json, application/graphql-response+json", authorization: `Bearer ${admin}`, ...init.headers };
+  const request = async (
+    method: string,
+    path: string,
+    init: { type?: string; body?: string | Buffer; headers?: Record<string, string> } = {},
+  ): Promise<Reply> => {
+    const headers: Record<string, string> = {
+      accept: "application/json, application/problem+json, application/graphql-response+json",
+      authorization: `Bearer ${admin}`,
+      ...init.headers,
+    };
     if (init.type) headers["content-type"] = init.type;
-    const res = await fetch(`${s.url}${path}`, { method, headers, body: init.body, redirect: "manual", signal: AbortSignal.timeout(answerWithin) });
+    const res = await fetch(`${s.url}${path}`, {
+      method,
+      headers,
+      body: init.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(answerWithin),
+    });
     return replyOf(res);
   };
 
@@ -109,8 +135,18 @@ export function describeAbuseWalk(definition: AppDefinition, options: AbuseWalkO
         const sample = reader.sampleBody(op);
         const body = init.body ?? sample?.body;
         // Multipart creators are not sent: the world makes what it can with JSON bodies.
-        if (sample?.type.startsWith("multipart/")) return Promise.resolve({ status: 0, headers: new Headers(), text: "", json: undefined });
-        return request(op.method, urlOf(op, at), body === undefined ? {} : { type: sample?.type ?? "application/json", body: typeof body === "string" ? body : JSON.stringify(body) });
+        if (sample?.type.startsWith("multipart/"))
+          return Promise.resolve({ status: 0, headers: new Headers(), text: "", json: undefined });
+        return request(
+          op.method,
+          urlOf(op, at),
+          body === undefined
+            ? {}
+            : {
+                type: sample?.type ?? "application/json",
+                body: typeof body === "string" ? body : JSON.stringify(body),
+              },
+        );
       };
       ids = (await newWorld(definition, reader, send)).ids;
     });
@@ -130,16 +166,30 @@ export function describeAbuseWalk(definition: AppDefinition, options: AbuseWalkO
         }
         if (sample && /json/.test(sample.type)) {
           const json = (body: string | Buffer) => request(op.method, urlOf(op, ids), { type: sample.type, body });
-          probe(`${name}: a JSON body of arrays nested ${DEEP.toLocaleString("en")} deep → a coded 4xx`, async () => rest(op, await json(nestedArrays(DEEP))));
+          probe(`${name}: a JSON body of arrays nested ${DEEP.toLocaleString("en")} deep → a coded 4xx`, async () =>
+            rest(op, await json(nestedArrays(DEEP))),
+          );
           if (isObject(sample.body) && Object.keys(sample.body).length) {
             const [first] = Object.keys(sample.body);
-            probe(`${name}: a JSON body with objects nested ${DEEP.toLocaleString("en")} deep in ${first} → a coded 4xx`, async () => rest(op, await json(replaced(sample.body as Record<string, unknown>, first, nestedObjects(DEEP)))));
-            probe(`${name}: a JSON body with a duplicated key (${first}) → a coded 4xx`, async () => rest(op, await json(duplicateKey(sample.body as Record<string, unknown>))));
-            probe(`${name}: a JSON body of invalid UTF-8 → a coded 4xx`, async () => rest(op, await json(invalidUtf8(sample.body as Record<string, unknown>))));
+            probe(
+              `${name}: a JSON body with objects nested ${DEEP.toLocaleString("en")} deep in ${first} → a coded 4xx`,
+              async () =>
+                rest(op, await json(replaced(sample.body as Record<string, unknown>, first, nestedObjects(DEEP)))),
+            );
+            probe(`${name}: a JSON body with a duplicated key (${first}) → a coded 4xx`, async () =>
+              rest(op, await json(duplicateKey(sample.body as Record<string, unknown>))),
+            );
+            probe(`${name}: a JSON body of invalid UTF-8 → a coded 4xx`, async () =>
+              rest(op, await json(invalidUtf8(sample.body as Record<string, unknown>))),
+            );
           }
         }
-        probe(`${name}: a ${LONG / 1024} KB query string → a coded 4xx`, async () => rest(op, await request(op.method, `${urlOf(op, ids)}?q=${"x".repeat(LONG)}`)));
-        probe(`${name}: a ${LONG / 1024} KB header → a coded 4xx`, async () => rest(op, await request(op.method, urlOf(op, ids), { headers: { "x-abuse": "x".repeat(LONG) } })));
+        probe(`${name}: a ${LONG / 1024} KB query string → a coded 4xx`, async () =>
+          rest(op, await request(op.method, `${urlOf(op, ids)}?q=${"x".repeat(LONG)}`)),
+        );
+        probe(`${name}: a ${LONG / 1024} KB header → a coded 4xx`, async () =>
+          rest(op, await request(op.method, urlOf(op, ids), { headers: { "x-abuse": "x".repeat(LONG) } })),
+        );
       }
     });
 
@@ -150,13 +200,19 @@ export function describeAbuseWalk(definition: AppDefinition, options: AbuseWalkO
         const expected = named.mayAnswer ? "answered in time, or a coded error" : "a coded error";
         probe(`${named.name} over POST → ${expected}`, async () => {
           const a = attack(i);
-          return graphqlVerdict(await request("POST", "/graphql", { type: "application/json", body: payload(a) }), a.mayAnswer);
+          return graphqlVerdict(
+            await request("POST", "/graphql", { type: "application/json", body: payload(a) }),
+            a.mayAnswer,
+          );
         });
-        probe(`${named.name.replace(`${DEEP.toLocaleString("en")} deep`, `${GET_DEPTH.toLocaleString("en")} deep`)} over GET → ${expected}`, async () => {
-          const a = attack(i, GET_DEPTH);
-          const params = new URLSearchParams({ query: a.query, ...(a.variables ? { variables: a.variables } : {}) });
-          return graphqlVerdict(await request("GET", `/graphql?${params}`), a.mayAnswer);
-        });
+        probe(
+          `${named.name.replace(`${DEEP.toLocaleString("en")} deep`, `${GET_DEPTH.toLocaleString("en")} deep`)} over GET → ${expected}`,
+          async () => {
+            const a = attack(i, GET_DEPTH);
+            const params = new URLSearchParams({ query: a.query, ...(a.variables ? { variables: a.variables } : {}) });
+            return graphqlVerdict(await request("GET", `/graphql?${params}`), a.mayAnswer);
+          },
+        );
         probe(`${named.name} over graphql-ws → ${expected} or a 44xx close`, async () => {
           const a = attack(i);
           return wsVerdict(await sendOverSocket(s.url, admin, payload(a)), a.mayAnswer);
@@ -164,27 +220,33 @@ export function describeAbuseWalk(definition: AppDefinition, options: AbuseWalkO
       });
 
       if (options.wsFlood !== false) {
-        probe(`graphql-ws: ${cap} + 10 connections from one address → the excess closed 4429, all closed after`, async () => {
-          const sockets = Array.from({ length: cap + 10 }, () => openSocket(s.url, admin));
-          try {
-            // Each is acknowledged or closed; then, a moment later, how each has ended so far.
-            await Promise.all(sockets.map((x) => x.acked));
-            await new Promise((r) => setTimeout(r, 200));
-            const refused = sockets.filter((x) => x.ws.readyState !== x.ws.OPEN).map((x) => x.ws);
-            const codes = await Promise.all(sockets.filter((x) => refused.includes(x.ws)).map(async (x) => (await x.ended).code));
-            const limited = codes.filter((c) => c === 4429).length;
-            if (limited < 10 || codes.some((c) => c !== 4429)) return `of ${cap + 10} connections, ${limited} were closed 4429 (expected at least 10), others with ${codes.filter((c) => c !== 4429).join(", ") || "nothing"}`;
-          } finally {
-            for (const x of sockets) x.ws.terminate();
-            await Promise.all(sockets.map((x) => x.ended));
-          }
-          // The slots are free again: a new connection is acknowledged.
-          const again = openSocket(s.url, admin);
-          const ok = await again.acked;
-          again.ws.terminate();
-          await again.ended;
-          return ok ? undefined : "once every socket was closed, a new connection was not acknowledged";
-        });
+        probe(
+          `graphql-ws: ${cap} + 10 connections from one address → the excess closed 4429, all closed after`,
+          async () => {
+            const sockets = Array.from({ length: cap + 10 }, () => openSocket(s.url, admin));
+            try {
+              // Each is acknowledged or closed; then, a moment later, how each has ended so far.
+              await Promise.all(sockets.map((x) => x.acked));
+              await new Promise((r) => setTimeout(r, 200));
+              const refused = sockets.filter((x) => x.ws.readyState !== x.ws.OPEN).map((x) => x.ws);
+              const codes = await Promise.all(
+                sockets.filter((x) => refused.includes(x.ws)).map(async (x) => (await x.ended).code),
+              );
+              const limited = codes.filter((c) => c === 4429).length;
+              if (limited < 10 || codes.some((c) => c !== 4429))
+                return `of ${cap + 10} connections, ${limited} were closed 4429 (expected at least 10), others with ${codes.filter((c) => c !== 4429).join(", ") || "nothing"}`;
+            } finally {
+              for (const x of sockets) x.ws.terminate();
+              await Promise.all(sockets.map((x) => x.ended));
+            }
+            // The slots are free again: a new connection is acknowledged.
+            const again = openSocket(s.url, admin);
+            const ok = await again.acked;
+            again.ws.terminate();
+            await again.ended;
+            return ok ? undefined : "once every socket was closed, a new connection was not acknowledged";
+          },
+        );
       }
     });
   });
@@ -194,9 +256,11 @@ export function describeAbuseWalk(definition: AppDefinition, options: AbuseWalkO
 function restVerdict(op: OperationSpec, res: Reply): Verdict {
   const what = `${res.status} ${res.text.slice(0, 300)}`;
   if (res.status < 400 || res.status >= 500) return `answered ${what}; expected a 4xx`;
-  if (!(String(res.status) in op.responses) && !(BEFORE_ROUTING as readonly string[]).includes(String(res.status))) return `answered ${res.status}, which neither ${op.operationId} nor the server declares: ${what}`;
+  if (!(String(res.status) in op.responses) && !(BEFORE_ROUTING as readonly string[]).includes(String(res.status)))
+    return `answered ${res.status}, which neither ${op.operationId} nor the server declares: ${what}`;
   const type = res.headers.get("content-type")?.split(";")[0];
-  if (type !== "application/problem+json") return `answered ${res.status} as ${type ?? "no media type"}, not application/problem+json`;
+  if (type !== "application/problem+json")
+    return `answered ${res.status} as ${type ?? "no media type"}, not application/problem+json`;
   return undefined;
 }
 
@@ -209,13 +273,22 @@ function graphqlVerdict(res: Reply, mayAnswer = false): Verdict {
 
 /** graphql-ws: an error message (or a result with errors) each coded, or a close in the 44xx range. */
 function wsVerdict(answer: Awaited<ReturnType<typeof sendOverSocket>>, mayAnswer = false): Verdict {
-  if (answer.type === "close") return answer.code >= 4400 && answer.code < 4500 ? undefined : `the socket was closed ${answer.code} ${answer.reason}`;
-  const errors = answer.type === "error" ? answer.payload : (answer.payload as { errors?: unknown } | undefined)?.errors;
-  return codedErrors(errors, `${answer.type} ${JSON.stringify(answer.payload).slice(0, 300)}`, mayAnswer && answer.type === "next");
+  if (answer.type === "close")
+    return answer.code >= 4400 && answer.code < 4500
+      ? undefined
+      : `the socket was closed ${answer.code} ${answer.reason}`;
+  const errors =
+    answer.type === "error" ? answer.payload : (answer.payload as { errors?: unknown } | undefined)?.errors;
+  return codedErrors(
+    errors,
+    `${answer.type} ${JSON.stringify(answer.payload).slice(0, 300)}`,
+    mayAnswer && answer.type === "next",
+  );
 }
 
 /** The JSON text of a GraphQL request's { query, variables }. */
-const payload = (a: GraphqlAttack) => `{"query":${JSON.stringify(a.query)}${a.variables ? `,"variables":${a.variables}` : ""}}`;
+const payload = (a: GraphqlAttack) =>
+  `{"query":${JSON.stringify(a.query)}${a.variables ? `,"variables":${a.variables}` : ""}}`;
 
 /** Errors, each with extensions.code, none INTERNAL_SERVER_ERROR (`optional`: none at all is fine too). */
 function codedErrors(errors: unknown, what: string, optional = false): Verdict {
@@ -229,7 +302,10 @@ function codedErrors(errors: unknown, what: string, optional = false): Verdict {
 /** The promise, or a rejection once `ms` have passed. */
 function bounded<T>(promise: Promise<T>, ms: number, why: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(why)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(why)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 const describeError = (error: unknown) => {

@@ -3,7 +3,12 @@
 import WebSocket, { type RawData } from "ws";
 
 /** A text frame's message, parsed. */
-const parse = (data: RawData) => JSON.parse((Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? Buffer.from(data) : data).toString("utf8"));
+const parse = (data: RawData) =>
+  JSON.parse(
+    (Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? Buffer.from(data) : data).toString(
+      "utf8",
+    ),
+  );
 
 export interface Ending {
   /** the close code, if the server closed the socket */
@@ -27,12 +32,16 @@ export function openSocket(base: string, token: string) {
     ws.on("close", (code, reason) => resolve(Object.assign(state, { code, reason: reason.toString() })));
     ws.on("error", () => {}); // the close that follows says how it ended
   });
-  ws.on("open", () => ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${token}` } })));
+  ws.on("open", () =>
+    ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${token}` } })),
+  );
   return { ws, acked, ended };
 }
 
 /** What the server answered one operation over graphql-ws: a message (next / error), or the socket's close. */
-export type WsAnswer = { type: "next" | "error" | "complete"; payload?: unknown } | { type: "close"; code: number; reason: string };
+export type WsAnswer =
+  | { type: "next" | "error" | "complete"; payload?: unknown }
+  | { type: "close"; code: number; reason: string };
 
 /** Sends `payload` (JSON text of { query, variables }) as a subscribe message; its first answer, or the close. */
 export async function sendOverSocket(base: string, token: string, payload: string): Promise<WsAnswer> {

@@ -26,7 +26,10 @@ export interface Reply {
  * @param init - fetch's RequestInit, plus `json` (sent as the body, JSON-serialized, with Content-Type
  *   application/json unless set) and `anonymous` (true: no Authorization header); default a GET with the admin token
  */
-export async function call(url: string, init: RequestInit & { json?: unknown; anonymous?: boolean } = {}): Promise<Reply> {
+export async function call(
+  url: string,
+  init: RequestInit & { json?: unknown; anonymous?: boolean } = {},
+): Promise<Reply> {
   const headers = new Headers(init.headers);
   if (!init.anonymous && !headers.has("authorization")) headers.set("authorization", `Bearer ${ADMIN_TOKEN}`);
   let body = init.body;
@@ -37,7 +40,8 @@ export async function call(url: string, init: RequestInit & { json?: unknown; an
   const reply = await replyOf(await fetch(url, { ...init, headers, body }));
   const json = reply.json;
   // A stub answered: what the test meant to check is not written yet (pending.ts).
-  if (reply.status === PROBLEMS.not_implemented.status && json?.type === PROBLEMS.not_implemented.type) throw new NotYetImplemented(stubName(json.detail, url));
+  if (reply.status === PROBLEMS.not_implemented.status && json?.type === PROBLEMS.not_implemented.type)
+    throw new NotYetImplemented(stubName(json.detail, url));
   return reply;
 }
 
@@ -62,14 +66,27 @@ export async function replyOf(res: Response): Promise<Reply> {
  * @param variables - its variables; default none
  * @param auth - `token`: the bearer token sent (default the admin token; "" sends none)
  */
-export async function gql(base: string, query: string, variables?: Record<string, unknown>, auth: { token?: string } = {}) {
+export async function gql(
+  base: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  auth: { token?: string } = {},
+) {
   const headers: Record<string, string> = { accept: "application/graphql-response+json" };
   if (auth.token) headers.authorization = `Bearer ${auth.token}`;
-  const reply = await call(`${base}/graphql`, { method: "POST", json: { query, variables }, headers, anonymous: auth.token === "" });
-  const stub = (reply.json?.errors as { message?: string; extensions?: { code?: string } }[] | undefined)?.find((e) => e.extensions?.code === "NOT_IMPLEMENTED");
+  const reply = await call(`${base}/graphql`, {
+    method: "POST",
+    json: { query, variables },
+    headers,
+    anonymous: auth.token === "",
+  });
+  const stub = (reply.json?.errors as { message?: string; extensions?: { code?: string } }[] | undefined)?.find(
+    (e) => e.extensions?.code === "NOT_IMPLEMENTED",
+  );
   if (stub) throw new NotYetImplemented(stubName(stub.message, "a GraphQL field"));
   return reply;
 }
 
 /** "listNotes is declared in the specs but not implemented yet." → "listNotes" (the operation or field it names). */
-const stubName = (detail: unknown, fallback: string) => (typeof detail === "string" && detail ? detail.split(" ")[0] : fallback);
+const stubName = (detail: unknown, fallback: string) =>
+  typeof detail === "string" && detail ? detail.split(" ")[0] : fallback;

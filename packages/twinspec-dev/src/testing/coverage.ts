@@ -24,7 +24,10 @@ type Production = "asked" | "luck" | "unasked" | "framework";
 
 // On globalThis: mocha may load a spec file through require() and another through import(), which would give
 // each its own copy of this module.
-const shared = globalThis as { __twinspecAnswered?: Map<string, Set<number>>; __twinspecProducers?: Map<string, Map<number, Map<Production, Set<string>>>> };
+const shared = globalThis as {
+  __twinspecAnswered?: Map<string, Set<number>>;
+  __twinspecProducers?: Map<string, Map<number, Map<Production, Set<string>>>>;
+};
 /** operationId → every status test servers answered for it, however produced */
 export const answered = (shared.__twinspecAnswered ??= new Map<string, Set<number>>());
 /** operationId → status → how it was produced → the steps that produced it (the first few) */
@@ -120,8 +123,15 @@ function inFlightDeclared(): (op: { path: string; method: string }, status: stri
     const declared = responses[status];
     if (!isObject(declared)) return false;
     const ref = typeof declared.$ref === "string" ? declared.$ref : "";
-    const target = ref.startsWith("#/") ? ref.slice(2).split("/").reduce<unknown>((n, key) => (isObject(n) ? n[key] : undefined), doc) : declared;
-    return /idempot/i.test(`${ref} ${isObject(target) && typeof target.description === "string" ? target.description : ""}`);
+    const target = ref.startsWith("#/")
+      ? ref
+          .slice(2)
+          .split("/")
+          .reduce<unknown>((n, key) => (isObject(n) ? n[key] : undefined), doc)
+      : declared;
+    return /idempot/i.test(
+      `${ref} ${isObject(target) && typeof target.description === "string" ? target.description : ""}`,
+    );
   };
 }
 
@@ -132,7 +142,8 @@ function inFlightDeclared(): (op: { path: string; method: string }, status: stri
 function uncovered(op: string, status: number, frameworkCounts: boolean): string | undefined {
   const byHow = producers.get(op)?.get(status);
   if (byHow?.has("asked") || (frameworkCounts && byHow?.has("framework"))) return undefined;
-  const named = (how: Production, what: string) => (byHow?.has(how) ? [`${what} (${[...byHow.get(how)!].join("; ")})`] : []);
+  const named = (how: Production, what: string) =>
+    byHow?.has(how) ? [`${what} (${[...byHow.get(how)!].join("; ")})`] : [];
   const others = [
     ...named("framework", "only the framework's Idempotency-Key in-flight 409, not the application's own"),
     ...named("luck", "only by luck"),
@@ -183,19 +194,26 @@ export function coverageOf(definition: Pick<AppDefinition, "operationSpecs">, op
  * @param definition - the application (its `operationSpecs`)
  * @param options - the statuses not counted (`CoverageOptions`); default BEFORE_ROUTING
  */
-export function statusCoverageGate(definition: Pick<AppDefinition, "operationSpecs">, options: CoverageOptions = {}): void {
+export function statusCoverageGate(
+  definition: Pick<AppDefinition, "operationSpecs">,
+  options: CoverageOptions = {},
+): void {
   describe("per-status coverage of openapi.yaml", () => {
     it("every declared (operation, status) pair was produced by a step that asked for it", function () {
       const { total, missing, stubs } = coverageOf(definition, options);
       const covered = total - missing.length;
-      console.log(`      (operation, status) coverage: ${covered}/${total} = ${total ? ((100 * covered) / total).toFixed(1) : "100.0"}%`);
+      console.log(
+        `      (operation, status) coverage: ${covered}/${total} = ${total ? ((100 * covered) / total).toFixed(1) : "100.0"}%`,
+      );
       // While stubs are left, what they would answer cannot be produced: the gate waits until none is.
       if (stubs.length) {
         console.log(`      the gate applies once nothing is a stub; not yet implemented: ${stubs.join(", ")}`);
         this.skip();
       }
       if (missing.length) {
-        const error = new Error(`not produced on purpose (${missing.length}; ask for each in a scenario of workflows.arazzo.yaml or a test of the application):\n${missing.join("\n")}`);
+        const error = new Error(
+          `not produced on purpose (${missing.length}; ask for each in a scenario of workflows.arazzo.yaml or a test of the application):\n${missing.join("\n")}`,
+        );
         // The message says it all: no stack from inside the kit.
         error.stack = error.message;
         throw error;

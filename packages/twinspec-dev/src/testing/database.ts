@@ -10,7 +10,8 @@ import { join } from "node:path";
 export type TestDatabaseKind = "sqlite" | "postgres";
 
 /** The database tests run on: "postgres" when TEST_DATABASE=postgres, else "sqlite". */
-export const testDatabaseKind = (): TestDatabaseKind => (process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite");
+export const testDatabaseKind = (): TestDatabaseKind =>
+  process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite";
 
 /** Where the PostgreSQL test schemas are made: TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test (trust auth on our machines and in CI). */
 export const testPostgresUrl = () => process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -39,7 +40,11 @@ const schemaName = () => `${SCHEMA_PREFIX}${Date.now().toString(36)}_${randomByt
 export async function freshDatabase(kind: TestDatabaseKind = testDatabaseKind()): Promise<TestDatabase> {
   if (kind === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "twinspec-test-"));
-    return { kind, url: `sqlite:${join(dir, "test.db")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      kind,
+      url: `sqlite:${join(dir, "test.db")}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const base = testPostgresUrl();
   const schema = schemaName();

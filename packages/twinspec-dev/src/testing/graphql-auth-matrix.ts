@@ -19,7 +19,8 @@ function scopesOf(field: GraphQLField<unknown, unknown>): string[] | undefined {
   return list?.kind === "ListValue" ? list.values.map((v) => (v.kind === "StringValue" ? v.value : "")) : undefined;
 }
 
-const codes = (res: { json: { errors?: { extensions?: { code?: string } }[] } }) => (res.json.errors ?? []).map((e) => e.extensions?.code);
+const codes = (res: { json: { errors?: { extensions?: { code?: string } }[] } }) =>
+  (res.json.errors ?? []).map((e) => e.extensions?.code);
 
 /**
  * Registers the GraphQL authorization matrix over every protected root Query and Mutation field (a mocha suite): no
@@ -38,13 +39,20 @@ export function describeGraphqlAuthMatrix(definition: AppDefinition, options: Au
   const roots = types.flatMap((type) =>
     Object.values(type.getFields())
       .map((field) => ({ root: type.name as "Query" | "Mutation", field, scopes: scopesOf(field) }))
-      .filter((f): f is { root: "Query" | "Mutation"; field: GraphQLField<unknown, unknown>; scopes: string[] } => f.scopes !== undefined),
+      .filter(
+        (f): f is { root: "Query" | "Mutation"; field: GraphQLField<unknown, unknown>; scopes: string[] } =>
+          f.scopes !== undefined,
+      ),
   );
 
   /** An operation calling just this field (its required arguments and those naming `ids`), and `ok: __typename`. */
   function operation(root: string, field: GraphQLField<unknown, unknown>, ids: Record<string, string>) {
     const all = argumentValues(root, field, ids);
-    const values = Object.fromEntries(field.args.filter((a) => (isNonNullType(a.type) || a.name in ids) && a.name in all).map((a) => [a.name, all[a.name]]));
+    const values = Object.fromEntries(
+      field.args
+        .filter((a) => (isNonNullType(a.type) || a.name in ids) && a.name in all)
+        .map((a) => [a.name, all[a.name]]),
+    );
     return fieldCall(root, field, values, { alias: "target", also: "ok: __typename" });
   }
 
@@ -59,25 +67,44 @@ export function describeGraphqlAuthMatrix(definition: AppDefinition, options: Au
         const { query, variables } = operation(root, field, ids);
         const send = async (c: Caller | null) => {
           const res = await gql(s.url, query, variables, { token: c ? c.token : "" });
-          return Object.assign(res, { what: `${root}.${field.name} with ${c ? tokenName(c) : "no token"}: ${query} ${JSON.stringify(variables)} answered ${res.text.slice(0, 300)}` });
+          return Object.assign(res, {
+            what: `${root}.${field.name} with ${c ? tokenName(c) : "no token"}: ${query} ${JSON.stringify(variables)} answered ${res.text.slice(0, 300)}`,
+          });
         };
 
         const none = await send(null);
         assert.deepEqual(codes(none), ["UNAUTHENTICATED"], `expected UNAUTHENTICATED: ${none.what}`);
         // A nullable field is nulled alone; a non-null one nulls data as GraphQL requires.
-        if (!isNonNullType(field.type)) assert.equal(none.json.data?.ok, root, `the rest of data is intact: ${none.what}`);
+        if (!isNonNullType(field.type))
+          assert.equal(none.json.data?.ok, root, `the rest of data is intact: ${none.what}`);
 
         const lacking = await send(await caller(owner, ""));
         assert.deepEqual(codes(lacking), ["FORBIDDEN"], `expected FORBIDDEN: ${lacking.what}`);
 
         const ownership = graphqlOwnership[`${root}.${field.name}`];
-        const { someoneElse: elseCaller, elseRefused, right: rightCaller } = await callers(scopes, ownership.kind, owner, other, someScope);
+        const {
+          someoneElse: elseCaller,
+          elseRefused,
+          right: rightCaller,
+        } = await callers(scopes, ownership.kind, owner, other, someScope);
         const someoneElse = await send(elseCaller);
-        if (elseRefused) assert.deepEqual(codes(someoneElse), ["FORBIDDEN"], `expected FORBIDDEN (${scopes.includes("admin") ? "admin-only" : "another owner's data"}): ${someoneElse.what}`);
-        else assert.ok(!codes(someoneElse).some((c) => c === "UNAUTHENTICATED" || c === "FORBIDDEN"), `nobody owns it, expected neither UNAUTHENTICATED nor FORBIDDEN: ${someoneElse.what}`);
+        if (elseRefused)
+          assert.deepEqual(
+            codes(someoneElse),
+            ["FORBIDDEN"],
+            `expected FORBIDDEN (${scopes.includes("admin") ? "admin-only" : "another owner's data"}): ${someoneElse.what}`,
+          );
+        else
+          assert.ok(
+            !codes(someoneElse).some((c) => c === "UNAUTHENTICATED" || c === "FORBIDDEN"),
+            `nobody owns it, expected neither UNAUTHENTICATED nor FORBIDDEN: ${someoneElse.what}`,
+          );
 
         const right = await send(rightCaller);
-        assert.ok(!codes(right).some((c) => c === "UNAUTHENTICATED" || c === "FORBIDDEN"), `the right token, expected neither UNAUTHENTICATED nor FORBIDDEN: ${right.what}`);
+        assert.ok(
+          !codes(right).some((c) => c === "UNAUTHENTICATED" || c === "FORBIDDEN"),
+          `the right token, expected neither UNAUTHENTICATED nor FORBIDDEN: ${right.what}`,
+        );
       });
     }
 

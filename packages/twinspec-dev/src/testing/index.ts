@@ -11,10 +11,28 @@ export { describeRelationWalk, type RelationWalkOptions } from "./relation-walk.
 export { describeStatusWalks, type StatusWalkOptions } from "./status-walks.js";
 export { describeRestFuzz, type FuzzOptions } from "./fuzz/rest.js";
 export { describeGraphqlFuzz } from "./fuzz/graphql.js";
-export { statusCoverageGate, coverageOf, answered, recordStatuses, asking, BEFORE_ROUTING, STEP_HEADER, EXPECT_HEADER, type CoverageOptions, type Coverage } from "./coverage.js";
+export {
+  statusCoverageGate,
+  coverageOf,
+  answered,
+  recordStatuses,
+  asking,
+  BEFORE_ROUTING,
+  STEP_HEADER,
+  EXPECT_HEADER,
+  type CoverageOptions,
+  type Coverage,
+} from "./coverage.js";
 export { startProcess, spawnServer, type ServerProcess, type SpawnOptions } from "./process.js";
 export { startServer, TEST_RATE_LIMITS, type Faults, type TestServer, type TestServerOptions } from "./server.js";
-export { freshDatabase, testDatabaseKind, testPostgresUrl, SCHEMA_PREFIX, type TestDatabase, type TestDatabaseKind } from "./database.js";
+export {
+  freshDatabase,
+  testDatabaseKind,
+  testPostgresUrl,
+  SCHEMA_PREFIX,
+  type TestDatabase,
+  type TestDatabaseKind,
+} from "./database.js";
 export { call, gql, type Reply } from "./client.js";
 export { ADMIN_SUBJECT, ADMIN_TOKEN, TEST_SECRET, token } from "./tokens.js";
 export { specOf, settle, pathParams, declares, urlOf, type Spec, type World, type Operation } from "./spec.js";

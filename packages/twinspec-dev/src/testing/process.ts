@@ -35,7 +35,11 @@ export interface SpawnOptions {
  * @param entry - the file run (default "src/main.ts")
  * @param options - working directory, start timeout, process group (`SpawnOptions` without `env`); default none
  */
-export function startProcess(env: Record<string, string>, entry = "src/main.ts", options: Omit<SpawnOptions, "env"> = {}): Promise<ServerProcess> {
+export function startProcess(
+  env: Record<string, string>,
+  entry = "src/main.ts",
+  options: Omit<SpawnOptions, "env"> = {},
+): Promise<ServerProcess> {
   const conditions = process.execArgv.filter((arg) => arg.startsWith("--conditions=") || arg.startsWith("-C="));
   return spawnServer(process.execPath, [...conditions, "--import", "tsx", entry], { ...options, env });
 }
@@ -49,10 +53,22 @@ export function startProcess(env: Record<string, string>, entry = "src/main.ts",
  * @param args - its arguments
  * @param options - environment, working directory, start timeout, process group (`SpawnOptions`); default none
  */
-export async function spawnServer(command: string, args: string[], { env = {}, cwd, timeoutMs = 15_000, detached = false }: SpawnOptions = {}): Promise<ServerProcess> {
+export async function spawnServer(
+  command: string,
+  args: string[],
+  { env = {}, cwd, timeoutMs = 15_000, detached = false }: SpawnOptions = {},
+): Promise<ServerProcess> {
   const child = spawn(command, args, {
     cwd,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", AUTH_SECRET: TEST_SECRET, RATE_LIMIT_FACTOR: "1000", ...env },
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_LEVEL: "info",
+      AUTH_SECRET: TEST_SECRET,
+      RATE_LIMIT_FACTOR: "1000",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached,
   });

@@ -13,8 +13,17 @@ import type { BudgetSpec } from "twinspec/internals";
  * @param limits - the limit of some budgets by name
  * @param others - the limit of every other budget (default 1000)
  */
-export function hourly(definition: Pick<AppDefinition, "contract">, limits: Record<string, number>, others = 1000): Record<string, BudgetSpec> {
-  return Object.fromEntries(Object.keys(definition.contract.rateLimits.budgets).map((name) => [name, { limit: limits[name] ?? others, window: 3600 }]));
+export function hourly(
+  definition: Pick<AppDefinition, "contract">,
+  limits: Record<string, number>,
+  others = 1000,
+): Record<string, BudgetSpec> {
+  return Object.fromEntries(
+    Object.keys(definition.contract.rateLimits.budgets).map((name) => [
+      name,
+      { limit: limits[name] ?? others, window: 3600 },
+    ]),
+  );
 }
 
 /**
@@ -26,8 +35,10 @@ export function hourly(definition: Pick<AppDefinition, "contract">, limits: Reco
  * @param headers - the answer's headers (fetch's Headers, or Node's header object)
  */
 export const rateLimitFields = (headers: Headers | Record<string, string | string[] | undefined>) => {
-  const get = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers[name] as string | undefined)) ?? undefined;
-  for (const old of ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]) assert.equal(get(old), undefined, `${old} is a field of draft -06`);
+  const get = (name: string) =>
+    (headers instanceof Headers ? headers.get(name) : (headers[name] as string | undefined)) ?? undefined;
+  for (const old of ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"])
+    assert.equal(get(old), undefined, `${old} is a field of draft -06`);
   const item = (name: string, params: string[]) => {
     const raw = get(name);
     assert.equal(typeof raw, "string", `${name} is sent once`);
@@ -37,12 +48,20 @@ export const rateLimitFields = (headers: Headers | Record<string, string | strin
     const [value, parameters] = list[0] as Item;
     assert.equal(typeof value, "string", `${name}: the policy is named by an sf-string`);
     assert.deepEqual([...parameters.keys()], params, `${name}: parameters`);
-    for (const [key, n] of parameters) assert.ok(Number.isInteger(n) && (n as number) >= 0, `${name}: ${key} is a non-negative Integer`);
+    for (const [key, n] of parameters)
+      assert.ok(Number.isInteger(n) && (n as number) >= 0, `${name}: ${key} is a non-negative Integer`);
     return [value as string, Object.fromEntries(parameters) as Record<string, number>] as const;
   };
   const [policy, { q, w }] = item("ratelimit-policy", ["q", "w"]);
   const [named, { r, t }] = item("ratelimit", ["r", "t"]);
   assert.equal(named, policy, "RateLimit names the policy of RateLimit-Policy");
   const retryAfter = get("retry-after");
-  return { policy, limit: q, window: w, remaining: r, reset: t, retryAfter: retryAfter === undefined ? undefined : Number(retryAfter) };
+  return {
+    policy,
+    limit: q,
+    window: w,
+    remaining: r,
+    reset: t,
+    retryAfter: retryAfter === undefined ? undefined : Number(retryAfter),
+  };
 };

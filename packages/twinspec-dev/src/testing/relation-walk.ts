@@ -4,7 +4,15 @@
 // document without it) must not grow with the number of parents. The parents are reached from the schema alone:
 // a root field listing them, or listing what lists them, with no required argument.
 import assert from "node:assert/strict";
-import { getNamedType, getNullableType, isListType, isNonNullType, isObjectType, type GraphQLField, type GraphQLSchema } from "graphql";
+import {
+  getNamedType,
+  getNullableType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLSchema,
+} from "graphql";
 import { after, describe } from "mocha";
 import type { AppDefinition } from "twinspec/internals";
 import { call, gql } from "./client.js";
@@ -65,7 +73,10 @@ export function describeRelationWalk(definition: AppDefinition, options: Relatio
     async function costOf(coordinate: string): Promise<Cost> {
       const [typeName, fieldName] = coordinate.split(".");
       const path = pathTo(spec.graphqlSchema, typeName);
-      assert.ok(path, `no root field lists ${typeName} (or what lists it) without a required argument: the N+1 walk cannot reach ${coordinate}`);
+      assert.ok(
+        path,
+        `no root field lists ${typeName} (or what lists it) without a required argument: the N+1 walk cannot reach ${coordinate}`,
+      );
       const childId = resources[relations[coordinate].resource].id;
       const document = (leaf: string) => `{ ${path.reduceRight((inner, field) => `${field} { ${inner} }`, leaf)} }`;
       const queries = async (leaf: string) => {
@@ -91,10 +102,19 @@ export function describeRelationWalk(definition: AppDefinition, options: Relatio
     for (const coordinate of coordinates) {
       it(`${coordinate} costs as many queries under many parents as under a few`, () => {
         const { few: a, many: b } = costs.get(coordinate)!;
-        assert.ok(b.parents > a.parents, `the walk reached ${b.parents} parents after more worlds, ${a.parents} before: it cannot compare`);
+        assert.ok(
+          b.parents > a.parents,
+          `the walk reached ${b.parents} parents after more worlds, ${a.parents} before: it cannot compare`,
+        );
         // One query of background noise is tolerated; one per parent is not (the walk makes parents grow far more).
-        assert.ok(b.parents - a.parents >= 3, `the walk reached ${a.parents} parents, then ${b.parents}: too few more to tell`);
-        assert.ok(b.queries <= a.queries + 1, `${coordinate}: ${a.queries} queries under ${a.parents} parents, ${b.queries} under ${b.parents} — one per parent (N+1)?`);
+        assert.ok(
+          b.parents - a.parents >= 3,
+          `the walk reached ${a.parents} parents, then ${b.parents}: too few more to tell`,
+        );
+        assert.ok(
+          b.queries <= a.queries + 1,
+          `${coordinate}: ${a.queries} queries under ${a.parents} parents, ${b.queries} under ${b.parents} — one per parent (N+1)?`,
+        );
       });
     }
   });
@@ -115,16 +135,25 @@ async function counter(s: TestServer): Promise<number> {
 function count(data: unknown, depth: number): number {
   const values = Object.values(data as Record<string, unknown>);
   let level: unknown[] = values.flatMap((v) => (Array.isArray(v) ? v : [v]));
-  for (let d = 1; d < depth; d++) level = level.flatMap((o) => Object.values(o as Record<string, unknown>).filter(Array.isArray).flat());
+  for (let d = 1; d < depth; d++)
+    level = level.flatMap((o) =>
+      Object.values(o as Record<string, unknown>)
+        .filter(Array.isArray)
+        .flat(),
+    );
   return level.length;
 }
 
 /** The fields from a root list down to lists of `target`, each a list without a required argument (shortest first). */
 function pathTo(schema: GraphQLSchema, target: string): string[] | undefined {
   const listsWithoutArgs = (field: GraphQLField<unknown, unknown>) =>
-    isListType(getNullableType(field.type)) && isObjectType(getNamedType(field.type)) && field.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined);
+    isListType(getNullableType(field.type)) &&
+    isObjectType(getNamedType(field.type)) &&
+    field.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined);
   const root = schema.getQueryType();
-  const queue: { type: string; path: string[] }[] = Object.values(root?.getFields() ?? {}).filter(listsWithoutArgs).map((f) => ({ type: getNamedType(f.type).name, path: [f.name] }));
+  const queue: { type: string; path: string[] }[] = Object.values(root?.getFields() ?? {})
+    .filter(listsWithoutArgs)
+    .map((f) => ({ type: getNamedType(f.type).name, path: [f.name] }));
   const seen = new Set<string>();
   while (queue.length) {
     const { type, path } = queue.shift()!;
@@ -133,7 +162,8 @@ function pathTo(schema: GraphQLSchema, target: string): string[] | undefined {
     seen.add(type);
     const object = schema.getType(type);
     if (!isObjectType(object)) continue;
-    for (const f of Object.values(object.getFields()).filter(listsWithoutArgs)) queue.push({ type: getNamedType(f.type).name, path: [...path, f.name] });
+    for (const f of Object.values(object.getFields()).filter(listsWithoutArgs))
+      queue.push({ type: getNamedType(f.type).name, path: [...path, f.name] });
   }
   return undefined;
 }

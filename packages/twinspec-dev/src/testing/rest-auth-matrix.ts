@@ -28,7 +28,11 @@ export interface Caller {
 }
 
 /** A token of `subject` carrying `scopes` (space-separated). */
-export const caller = async (subject: string, scopes: string): Promise<Caller> => ({ subject, scopes, token: await token(subject, scopes) });
+export const caller = async (subject: string, scopes: string): Promise<Caller> => ({
+  subject,
+  scopes,
+  token: await token(subject, scopes),
+});
 /** How a failure names a token: its subject and scopes. */
 export const tokenName = (c: Caller): string => `the token of "${c.subject}" with scopes "${c.scopes}"`;
 
@@ -37,11 +41,20 @@ export const tokenName = (c: Caller): string => `the token of "${c.subject}" wit
  * never `admin`, which acts for every owner — refused when the operation or field is admin-only or acts on owned data;
  * and the right one: admin for what is admin-only or acts on every owner's data, else the owner's own.
  */
-export async function callers(scopes: readonly string[], ownership: "none" | "collection" | "instance", owner: string, other: string, someScope: string): Promise<{ someoneElse: Caller; elseRefused: boolean; right: Caller }> {
+export async function callers(
+  scopes: readonly string[],
+  ownership: "none" | "collection" | "instance",
+  owner: string,
+  other: string,
+  someScope: string,
+): Promise<{ someoneElse: Caller; elseRefused: boolean; right: Caller }> {
   const adminOnly = scopes.includes("admin");
   const plain = scopes.filter((x) => x !== "admin");
   const someoneElse = await caller(other, plain.join(" ") || someScope);
-  const right = adminOnly || ownership === "collection" ? await caller("ops", "admin") : await caller(ownership === "instance" ? owner : other, scopes.join(" "));
+  const right =
+    adminOnly || ownership === "collection"
+      ? await caller("ops", "admin")
+      : await caller(ownership === "instance" ? owner : other, scopes.join(" "));
   return { someoneElse, elseRefused: adminOnly || ownership !== "none", right };
 }
 
@@ -72,8 +85,15 @@ export function describeRestAuthMatrix(definition: AppDefinition, options: AuthM
         const { owner, other, ids } = await newWorld(s.url);
         const step = (who: string) => `REST authorization matrix: ${op.operationId} with ${who}`;
         const as = async (c: Caller | null, expect: readonly number[] | "any") => {
-          const res = await send(s.url, op, ids, { token: c ? c.token : null, expect, step: step(c ? tokenName(c) : "no token") });
-          return { ...res, what: `${op.operationId} (${op.method} ${urlOf(op, ids)}) with ${c ? tokenName(c) : "no token"} answered ${res.status}: ${res.text.slice(0, 300)}` };
+          const res = await send(s.url, op, ids, {
+            token: c ? c.token : null,
+            expect,
+            step: step(c ? tokenName(c) : "no token"),
+          });
+          return {
+            ...res,
+            what: `${op.operationId} (${op.method} ${urlOf(op, ids)}) with ${c ? tokenName(c) : "no token"} answered ${res.status}: ${res.text.slice(0, 300)}`,
+          };
         };
 
         const none = await as(null, [401]);
@@ -83,15 +103,35 @@ export function describeRestAuthMatrix(definition: AppDefinition, options: AuthM
 
         const lacking = await as(await caller(owner, ""), [403]);
         assert.equal(lacking.status, 403, `expected 403: ${lacking.what}`);
-        assert.match(lacking.headers.get("www-authenticate")!, /^Bearer realm="twinspec", error="insufficient_scope", scope="[^"]+"$/, lacking.what);
+        assert.match(
+          lacking.headers.get("www-authenticate")!,
+          /^Bearer realm="twinspec", error="insufficient_scope", scope="[^"]+"$/,
+          lacking.what,
+        );
 
-        const { someoneElse: elseCaller, elseRefused, right: rightCaller } = await callers(scopes, ownership.kind, owner, other, someScope);
+        const {
+          someoneElse: elseCaller,
+          elseRefused,
+          right: rightCaller,
+        } = await callers(scopes, ownership.kind, owner, other, someScope);
         const someoneElse = await as(elseCaller, elseRefused ? [403] : "any");
-        if (elseRefused) assert.equal(someoneElse.status, 403, `expected 403 (${scopes.includes("admin") ? "admin-only" : "another owner's data"}): ${someoneElse.what}`);
-        else assert.ok(![401, 403].includes(someoneElse.status), `nobody owns it, expected neither 401 nor 403: ${someoneElse.what}`);
+        if (elseRefused)
+          assert.equal(
+            someoneElse.status,
+            403,
+            `expected 403 (${scopes.includes("admin") ? "admin-only" : "another owner's data"}): ${someoneElse.what}`,
+          );
+        else
+          assert.ok(
+            ![401, 403].includes(someoneElse.status),
+            `nobody owns it, expected neither 401 nor 403: ${someoneElse.what}`,
+          );
 
         const right = await as(rightCaller, "any");
-        assert.ok(![401, 403].includes(right.status) && right.status < 500, `the right token, expected neither 401, 403 nor 5xx: ${right.what}`);
+        assert.ok(
+          ![401, 403].includes(right.status) && right.status < 500,
+          `the right token, expected neither 401, 403 nor 5xx: ${right.what}`,
+        );
       });
     }
 

@@ -57,7 +57,11 @@ const quiet = { info: () => {}, warn: () => {}, error: () => {}, output: () => {
 
 /** The statuses a step's criteria ask for (`$statusCode == 409`); none: it asks for no status. */
 const statusesAskedBy = (step: Pick<Step, "successCriteria">): number[] =>
-  (step.successCriteria ?? []).flatMap((c) => [...(typeof c.condition === "string" ? c.condition.matchAll(/\$statusCode\s*===?\s*(\d{3})\b/g) : [])].map((m) => Number(m[1])));
+  (step.successCriteria ?? []).flatMap((c) =>
+    [...(typeof c.condition === "string" ? c.condition.matchAll(/\$statusCode\s*===?\s*(\d{3})\b/g) : [])].map((m) =>
+      Number(m[1]),
+    ),
+  );
 
 /**
  * The Arazzo document of the project (or `file`), parsed; undefined when there is none.
@@ -90,32 +94,69 @@ export function describeScenarios(definition: AppDefinition, options: ScenarioOp
 
     for (const workflow of doc.workflows ?? []) {
       it(`${workflow.workflowId}${workflow.summary ? `: ${workflow.summary}` : ""}`, async () => {
-        const inputs = Object.fromEntries(Object.entries(workflow.inputs?.properties ?? {}).map(([name, p]) => [name, p.default ?? p.example]));
+        const inputs = Object.fromEntries(
+          Object.entries(workflow.inputs?.properties ?? {}).map(([name, p]) => [name, p.default ?? p.example]),
+        );
         const steps: Record<string, { outputs: Record<string, unknown> }> = {};
         for (const step of workflow.steps) {
           const op = operations.find((o) => o.operationId === step.operationId);
           const where = `scenario ${workflow.workflowId}, step ${step.stepId}`;
-          assert.ok(op, `${where}: no operation ${step.operationId ?? step.operationPath ?? step.workflowId} in openapi.yaml (the kit runs steps by operationId)`);
-          const context = { $inputs: inputs, $steps: steps, $workflows: {}, $sourceDescriptions: {}, $faker: {} } as Record<string, unknown>;
-          const value = (v: unknown) => evaluateRuntimeExpressionPayload({ payload: v, context: context as never, logger: quiet });
+          assert.ok(
+            op,
+            `${where}: no operation ${step.operationId ?? step.operationPath ?? step.workflowId} in openapi.yaml (the kit runs steps by operationId)`,
+          );
+          const context = {
+            $inputs: inputs,
+            $steps: steps,
+            $workflows: {},
+            $sourceDescriptions: {},
+            $faker: {},
+          } as Record<string, unknown>;
+          const value = (v: unknown) =>
+            evaluateRuntimeExpressionPayload({ payload: v, context: context as never, logger: quiet });
           const { url, init, shown } = request(op, step, value);
           const expected = statusesAskedBy(step);
           init.headers = { ...init.headers, ...asking(where, expected.length ? expected : "any") };
           const res = await call(`${s.url}${url}`, init);
-          const response = { body: res.json ?? res.text, header: Object.fromEntries(res.headers), statusCode: res.status };
-          Object.assign(context, { $response: response, $statusCode: res.status, $url: url, $method: op.method, $request: { body: shown.body } });
+          const response = {
+            body: res.json ?? res.text,
+            header: Object.fromEntries(res.headers),
+            statusCode: res.status,
+          };
+          Object.assign(context, {
+            $response: response,
+            $statusCode: res.status,
+            $url: url,
+            $method: op.method,
+            $request: { body: shown.body },
+          });
           const answer = `${shown.line} → ${res.status} ${res.text.slice(0, 300)}`;
           for (const criterion of step.successCriteria ?? []) {
-            assert.ok(!criterion.type || criterion.type === "simple", `${where}: criterion ${JSON.stringify(criterion.condition)} is of type ${criterion.type}; the kit evaluates simple conditions only`);
+            assert.ok(
+              !criterion.type || criterion.type === "simple",
+              `${where}: criterion ${JSON.stringify(criterion.condition)} is of type ${criterion.type}; the kit evaluates simple conditions only`,
+            );
             let met: unknown;
             try {
               met = evaluateRuntimeExpression(criterion.condition, context as never, quiet);
             } catch (error) {
-              assert.fail(`${where}: criterion ${JSON.stringify(criterion.condition)} cannot be evaluated (${(error as Error).message.split("\n")[0]}): ${answer}`);
+              assert.fail(
+                `${where}: criterion ${JSON.stringify(criterion.condition)} cannot be evaluated (${(error as Error).message.split("\n")[0]}): ${answer}`,
+              );
             }
-            assert.ok(met === true, `${where} (${op.operationId}): criterion ${JSON.stringify(criterion.condition)} not met: ${answer}`);
+            assert.ok(
+              met === true,
+              `${where} (${op.operationId}): criterion ${JSON.stringify(criterion.condition)} not met: ${answer}`,
+            );
           }
-          steps[step.stepId] = { outputs: Object.fromEntries(Object.entries(step.outputs ?? {}).map(([name, expression]) => [name, evaluateRuntimeExpression(expression, context as never, quiet)])) };
+          steps[step.stepId] = {
+            outputs: Object.fromEntries(
+              Object.entries(step.outputs ?? {}).map(([name, expression]) => [
+                name,
+                evaluateRuntimeExpression(expression, context as never, quiet),
+              ]),
+            ),
+          };
         }
       });
     }
@@ -124,15 +165,33 @@ export function describeScenarios(definition: AppDefinition, options: ScenarioOp
   /** The request a step sends: its path, query and header parameters and its body, evaluated; the sample body when it gives none. */
   function request(op: Operation, step: Step, value: (v: unknown) => unknown) {
     const params = step.parameters ?? [];
-    const pick = (place: string) => params.filter((p) => (p.in ?? "query") === place).map((p): [string, string] => [p.name, String(value(p.value))]);
+    const pick = (place: string) =>
+      params.filter((p) => (p.in ?? "query") === place).map((p): [string, string] => [p.name, String(value(p.value))]);
     const pathValues = Object.fromEntries(pick("path"));
     const query = new URLSearchParams(pick("query")).toString();
     const url = `${op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValues[name] ?? `${name}-not-given`))}${query ? `?${query}` : ""}`;
     const headers: Record<string, string> = Object.fromEntries(pick("header"));
-    const body = step.requestBody?.payload !== undefined ? value(step.requestBody.payload) : op.body ? sampleBody(op)?.body : undefined;
-    if (body !== undefined) headers["content-type"] = step.requestBody?.contentType ?? sampleBody(op)?.type ?? "application/json";
-    const init: RequestInit & { headers: Record<string, string> } = { method: op.method, headers, redirect: "manual", ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}) };
-    return { url, init, shown: { body, line: `${op.method} ${url}${Object.keys(headers).length ? ` ${JSON.stringify(headers)}` : ""}${body !== undefined ? ` ${JSON.stringify(body).slice(0, 300)}` : ""}` } };
+    const body =
+      step.requestBody?.payload !== undefined
+        ? value(step.requestBody.payload)
+        : op.body
+          ? sampleBody(op)?.body
+          : undefined;
+    if (body !== undefined)
+      headers["content-type"] = step.requestBody?.contentType ?? sampleBody(op)?.type ?? "application/json";
+    const init: RequestInit & { headers: Record<string, string> } = {
+      method: op.method,
+      headers,
+      redirect: "manual",
+      ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}),
+    };
+    return {
+      url,
+      init,
+      shown: {
+        body,
+        line: `${op.method} ${url}${Object.keys(headers).length ? ` ${JSON.stringify(headers)}` : ""}${body !== undefined ? ` ${JSON.stringify(body).slice(0, 300)}` : ""}`,
+      },
+    };
   }
 }
-

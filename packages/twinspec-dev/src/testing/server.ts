@@ -40,7 +40,8 @@ export interface Faults {
 
 const faultHook = (faults: Faults) => () => {
   if (!faults.armed) return;
-  if (faults.kind === "unavailable") throw Object.assign(new Error("disk I/O error (injected)"), { code: "SQLITE_IOERR_WRITE" });
+  if (faults.kind === "unavailable")
+    throw Object.assign(new Error("disk I/O error (injected)"), { code: "SQLITE_IOERR_WRITE" });
   throw new Error("injected fault: the database is in a state nobody planned for");
 };
 
@@ -64,7 +65,22 @@ export type TestServerOptions = {
   faults?: Faults;
   /** null: no HS256 secret at all */
   authSecret?: string | null;
-} & Pick<AppDeps, "graphql" | "wsKeepAliveMs" | "jobs" | "events" | "webhooks" | "tracing" | "identity" | "rateLimits" | "connections" | "graphiql" | "docs" | "metricsToken" | "metricsEndpoint"> & {
+} & Pick<
+  AppDeps,
+  | "graphql"
+  | "wsKeepAliveMs"
+  | "jobs"
+  | "events"
+  | "webhooks"
+  | "tracing"
+  | "identity"
+  | "rateLimits"
+  | "connections"
+  | "graphiql"
+  | "docs"
+  | "metricsToken"
+  | "metricsEndpoint"
+> & {
     /** the logger (default a silent one, or TEST_LOG_LEVEL's level) */
     logger?: AppDeps["logger"];
     /** a database shared with other servers (several instances), left for its owner to drop; default a fresh one */
@@ -94,7 +110,12 @@ export async function startServer(definition: AppDefinition, options: TestServer
   const database = options.database ?? (await freshDatabase());
   const metrics = createMetrics();
   const traceQuery = options.tracing?.query(database.kind);
-  const store = await openStore(database.url, { ...options.store, countQuery: metrics.onQuery, onQuery: traceQuery, beforeQuery: options.faults ? faultHook(options.faults) : undefined });
+  const store = await openStore(database.url, {
+    ...options.store,
+    countQuery: metrics.onQuery,
+    onQuery: traceQuery,
+    beforeQuery: options.faults ? faultHook(options.faults) : undefined,
+  });
   const app = buildApp({
     definition,
     store,

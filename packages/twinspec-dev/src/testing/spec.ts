@@ -35,7 +35,8 @@ export const declares = (op: Operation, status: number) => String(status) in op.
  * @param op - the operation
  * @param ids - values by path parameter name (a World's `ids`)
  */
-export const urlOf = (op: Operation, ids: Record<string, string>) => op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name]));
+export const urlOf = (op: Operation, ids: Record<string, string>) =>
+  op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name]));
 
 /**
  * A multipart/form-data body from an example object: each file part (as the operation reads it) a file of the
@@ -46,7 +47,14 @@ function formData(op: Operation, example: Record<string, unknown>): FormData {
   for (const [name, value] of Object.entries(example)) {
     const part = op.body?.multipart?.[name];
     if (part?.type === "file" || part?.type === "files") {
-      for (const file of [value].flat()) form.append(name, new Blob([Buffer.from(String(file), "latin1")], { type: part.contentTypes?.[0] ?? "application/octet-stream" }), name);
+      for (const file of [value].flat())
+        form.append(
+          name,
+          new Blob([Buffer.from(String(file), "latin1")], {
+            type: part.contentTypes?.[0] ?? "application/octet-stream",
+          }),
+          name,
+        );
     } else {
       form.append(name, typeof value === "string" ? value : JSON.stringify(value));
     }
@@ -58,7 +66,12 @@ function formData(op: Operation, example: Record<string, unknown>): FormData {
  * A document calling the root field `root.field` alone, one variable per argument `values` gives, selecting
  * __typename under an object; `alias` names its answer, `also` is selected beside it.
  */
-export function fieldCall(root: string, field: GraphQLField<unknown, unknown>, values: Record<string, unknown>, { alias, also }: { alias?: string; also?: string } = {}) {
+export function fieldCall(
+  root: string,
+  field: GraphQLField<unknown, unknown>,
+  values: Record<string, unknown>,
+  { alias, also }: { alias?: string; also?: string } = {},
+) {
   const args = field.args.filter((a) => a.name in values);
   const declared = args.length ? `(${args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ")})` : "";
   const passed = args.length ? `(${args.map((a) => `${a.name}: $${a.name}`).join(", ")})` : "";
@@ -130,10 +143,15 @@ function readSpec(definition: TestDefinition) {
    */
   const resolve = (node: unknown): JsonObject => {
     let s = node as JsonObject;
-    while (isObject(s) && typeof s.$ref === "string") s = s.$ref.slice(2).split("/").reduce<any>((n, key) => n[key], doc);
+    while (isObject(s) && typeof s.$ref === "string")
+      s = s.$ref
+        .slice(2)
+        .split("/")
+        .reduce<any>((n, key) => n[key], doc);
     return s;
   };
-  const rawOperation = (op: { path: string; method: string }): JsonObject => resolve((doc.paths as JsonObject)[op.path])[op.method.toLowerCase()] as JsonObject;
+  const rawOperation = (op: { path: string; method: string }): JsonObject =>
+    resolve((doc.paths as JsonObject)[op.path])[op.method.toLowerCase()] as JsonObject;
 
   /**
    * The operation's request body example (requestBody content example), with its media type.
@@ -143,7 +161,8 @@ function readSpec(definition: TestDefinition) {
   function sampleBody(op: Operation): { type: string; body: unknown } | undefined {
     const body = resolve(rawOperation(op).requestBody);
     if (!isObject(body) || !isObject(body.content)) return undefined;
-    for (const [type, media] of Object.entries(body.content)) if (isObject(media) && media.example !== undefined) return { type, body: structuredClone(media.example) };
+    for (const [type, media] of Object.entries(body.content))
+      if (isObject(media) && media.example !== undefined) return { type, body: structuredClone(media.example) };
     return undefined;
   }
 
@@ -166,7 +185,10 @@ function readSpec(definition: TestDefinition) {
    */
   function parameterSchema(op: { path: string; method: string }, name: string): JsonObject | undefined {
     const item = resolve((doc.paths as JsonObject)[op.path]);
-    const params = [...((item.parameters as unknown[]) ?? []), ...((rawOperation(op).parameters as unknown[]) ?? [])].map(resolve);
+    const params = [
+      ...((item.parameters as unknown[]) ?? []),
+      ...((rawOperation(op).parameters as unknown[]) ?? []),
+    ].map(resolve);
     const found = params.find((p) => p.name === name);
     return found?.schema ? resolve(found.schema) : undefined;
   }
@@ -176,7 +198,8 @@ function readSpec(definition: TestDefinition) {
    *
    * @param name - a parameter or property name ("bookId")
    */
-  const resourceOfParam = (name: string): [string, ResourceInfo] | undefined => Object.entries(resources).find(([, r]) => r.id === name);
+  const resourceOfParam = (name: string): [string, ResourceInfo] | undefined =>
+    Object.entries(resources).find(([, r]) => r.id === name);
 
   /**
    * A value for each argument the field needs: ids by name, else the paired operation's sample body (or its properties).
@@ -185,7 +208,11 @@ function readSpec(definition: TestDefinition) {
    * @param field - the root field
    * @param ids - values by id name (a World's `ids`)
    */
-  function argumentValues(root: string, field: GraphQLField<unknown, unknown>, ids: Record<string, string>): Record<string, unknown> {
+  function argumentValues(
+    root: string,
+    field: GraphQLField<unknown, unknown>,
+    ids: Record<string, string>,
+  ): Record<string, unknown> {
     const rules = graphqlInputs[`${root}.${field.name}`];
     const op = rules && operations.find((o) => o.operationId === rules.operationId);
     const sample = op ? (bodyWithIds(op, ids) as Record<string, unknown> | undefined) : undefined;
@@ -207,7 +234,12 @@ function readSpec(definition: TestDefinition) {
   function bodyWithIds(op: Operation, ids: Record<string, string>): unknown {
     const sample = sampleBody(op)?.body;
     if (!isObject(sample)) return sample;
-    return Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, resourceOfParam(k) && ids[k] && !pathParams(op.path).includes(k) ? ids[k] : v]));
+    return Object.fromEntries(
+      Object.entries(sample).map(([k, v]) => [
+        k,
+        resourceOfParam(k) && ids[k] && !pathParams(op.path).includes(k) ? ids[k] : v,
+      ]),
+    );
   }
 
   /**
@@ -221,13 +253,32 @@ function readSpec(definition: TestDefinition) {
    *   it is; `token`: the bearer token (default the admin token; null sends none); `expect`: the statuses the step
    *   asks for ("any": whatever is declared, luck that counts for no coverage) and `step` what it is, for the coverage gate
    */
-  function send(base: string, op: Operation, ids: Record<string, string>, init: { headers?: Record<string, string>; body?: unknown; raw?: string; token?: string | null; expect?: readonly number[] | "any"; step?: string } = {}) {
+  function send(
+    base: string,
+    op: Operation,
+    ids: Record<string, string>,
+    init: {
+      headers?: Record<string, string>;
+      body?: unknown;
+      raw?: string;
+      token?: string | null;
+      expect?: readonly number[] | "any";
+      step?: string;
+    } = {},
+  ) {
     const sample = sampleBody(op);
     const body = init.raw ?? init.body ?? bodyWithIds(op, ids);
     // fetch writes a form's Content-Type itself: it carries the boundary.
-    const form = init.raw === undefined && sample?.type === "multipart/form-data" && isObject(body) ? formData(op, body) : undefined;
+    const form =
+      init.raw === undefined && sample?.type === "multipart/form-data" && isObject(body)
+        ? formData(op, body)
+        : undefined;
     const asked = init.expect ? asking(`${init.step ?? "a step of twinspec-dev/testing"}`, init.expect) : {};
-    const headers: Record<string, string> = { ...(sample && !form ? { "content-type": sample.type } : {}), ...asked, ...init.headers };
+    const headers: Record<string, string> = {
+      ...(sample && !form ? { "content-type": sample.type } : {}),
+      ...asked,
+      ...init.headers,
+    };
     if (init.token !== undefined && init.token !== null) headers.authorization = `Bearer ${init.token}`;
     return call(`${base}${urlOf(op, ids)}`, {
       method: op.method,
@@ -246,9 +297,15 @@ function readSpec(definition: TestDefinition) {
   function creatorOf(resource: string): Operation {
     const schema = `#/components/schemas/${resources[resource].schema}`;
     const answersWith = (op: Operation) =>
-      Object.entries(rawOperation(op).responses as JsonObject).some(([status, r]) => (status === "201" || status === "202") && JSON.stringify(resolve(r).content ?? {}).includes(`"${schema}"`));
-    const found = operations.filter(answersWith).sort((a, b) => Number(b.method === "POST") - Number(a.method === "POST"))[0];
-    if (!found) throw new Error(`no operation of openapi.yaml creates ${resource} (201/202 with ${resources[resource].schema})`);
+      Object.entries(rawOperation(op).responses as JsonObject).some(
+        ([status, r]) =>
+          (status === "201" || status === "202") && JSON.stringify(resolve(r).content ?? {}).includes(`"${schema}"`),
+      );
+    const found = operations
+      .filter(answersWith)
+      .sort((a, b) => Number(b.method === "POST") - Number(a.method === "POST"))[0];
+    if (!found)
+      throw new Error(`no operation of openapi.yaml creates ${resource} (201/202 with ${resources[resource].schema})`);
     return found;
   }
 
@@ -256,7 +313,12 @@ function readSpec(definition: TestDefinition) {
    * The PUTs that set what a path holds beside the resources: a path that is no resource's own, with a GET and a
    * PUT. The world sets each, so that its GET has something to read.
    */
-  const singletonWriters = operations.filter((op) => op.method === "PUT" && !Object.values(resources).some((r) => r.path === op.path) && operations.some((o) => o.method === "GET" && o.path === op.path));
+  const singletonWriters = operations.filter(
+    (op) =>
+      op.method === "PUT" &&
+      !Object.values(resources).some((r) => r.path === op.path) &&
+      operations.some((o) => o.method === "GET" && o.path === op.path),
+  );
 
   /** Resources owned by nobody's id but their own: the principals other resources belong to. */
   const principals = Object.keys(resources).filter((r) => resources[r].owner === "self");
@@ -272,33 +334,45 @@ function readSpec(definition: TestDefinition) {
   async function newWorld(base: string): Promise<World> {
     const ids: Record<string, string> = {};
     const make = async (resource: string, given: Record<string, string>, making: string[] = []): Promise<string> => {
-      if (making.includes(resource)) throw new Error(`making ${resource} needs a ${resource} first (${making.join(" → ")})`);
+      if (making.includes(resource))
+        throw new Error(`making ${resource} needs a ${resource} first (${making.join(" → ")})`);
       const op = creatorOf(resource);
       const needed: Record<string, string> = { ...given };
       const sample = sampleBody(op)?.body;
-      const named = [...pathParams(op.path), ...(isObject(sample) ? Object.keys(sample) : [])].filter((name) => name !== resources[resource].id);
+      const named = [...pathParams(op.path), ...(isObject(sample) ? Object.keys(sample) : [])].filter(
+        (name) => name !== resources[resource].id,
+      );
       for (const name of named) {
         if (needed[name]) continue;
         const dependency = resourceOfParam(name);
         if (!dependency) {
-          if (pathParams(op.path).includes(name)) throw new Error(`${op.operationId}: cannot tell which resource ${name} names`);
+          if (pathParams(op.path).includes(name))
+            throw new Error(`${op.operationId}: cannot tell which resource ${name} names`);
           continue;
         }
         needed[name] = await make(dependency[0], given, [...making, resource]);
       }
-      const res = await send(base, op, needed, { expect: [201, 202], step: `a world: making ${resource} (${op.operationId})` });
-      if (res.status !== 201 && res.status !== 202) throw new Error(`making ${resource} with ${op.operationId}: ${res.status} ${res.text}`);
+      const res = await send(base, op, needed, {
+        expect: [201, 202],
+        step: `a world: making ${resource} (${op.operationId})`,
+      });
+      if (res.status !== 201 && res.status !== 202)
+        throw new Error(`making ${resource} with ${op.operationId}: ${res.status} ${res.text}`);
       const location = res.headers.get("location")!;
       if (res.status === 202) await settle(base, location);
       return res.json?.[resources[resource].id] ?? decodeURIComponent(location.split("/").pop()!);
     };
     const owners: Record<string, string> = {};
-    for (const principal of principals) owners[resources[principal].id] = ids[resources[principal].id] = await make(principal, {});
+    for (const principal of principals)
+      owners[resources[principal].id] = ids[resources[principal].id] = await make(principal, {});
     for (const resource of Object.keys(resources)) {
       if (!ids[resources[resource].id]) ids[resources[resource].id] = await make(resource, owners);
     }
     for (const op of singletonWriters) {
-      const res = await send(base, op, ids, { expect: [200, 201, 204], step: `a world: setting ${op.path} (${op.operationId})` });
+      const res = await send(base, op, ids, {
+        expect: [200, 201, 204],
+        step: `a world: setting ${op.path} (${op.operationId})`,
+      });
       if (res.status >= 300) throw new Error(`setting ${op.path} with ${op.operationId}: ${res.status} ${res.text}`);
     }
     const other: Record<string, string> = {};

@@ -36,12 +36,16 @@ const hasHeader = (op: Operation, name: string) => op.parameters.some((p) => p.i
 export function describeStatusWalks(definition: AppDefinition, options: StatusWalkOptions = {}): void {
   const spec = specOf(definition);
   const { operations, sampleBody, resourceOfParam } = spec;
-  const send = (base: string, op: Operation, ids: Record<string, string>, init?: Parameters<typeof spec.send>[3]) => spec.send(base, op, ids, init);
+  const send = (base: string, op: Operation, ids: Record<string, string>, init?: Parameters<typeof spec.send>[3]) =>
+    spec.send(base, op, ids, init);
   const newWorld = (base: string) => spec.newWorld(base);
   const rateLimits = definition.contract.rateLimits;
   const restParents = definition.contract.restParents;
   /** What a step sends to ask for `statuses` (for the coverage gate: it counts what was asked for and got). */
-  const ask = (op: Operation, what: string, ...statuses: number[]) => ({ expect: statuses, step: `status walk: ${op.operationId}: ${what}` });
+  const ask = (op: Operation, what: string, ...statuses: number[]) => ({
+    expect: statuses,
+    step: `status walk: ${op.operationId}: ${what}`,
+  });
 
   describe("declared statuses, walked over every operation", () => {
     let s: TestServer;
@@ -58,9 +62,17 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
 
       if (last && declares(op, 400)) {
         it(`${op.operationId}: a malformed ${last} → 400 naming it`, async () => {
-          const res = await send(s.url, op, { ...(await world()), [last]: "bad id!" }, ask(op, `a malformed ${last}`, 400));
+          const res = await send(
+            s.url,
+            op,
+            { ...(await world()), [last]: "bad id!" },
+            ask(op, `a malformed ${last}`, 400),
+          );
           assert.equal(res.status, 400, res.text);
-          assert.deepEqual(res.json.errors.map((e: { in: string; pointer: string }) => `${e.in}:${e.pointer}`), [`path:/${last}`]);
+          assert.deepEqual(
+            res.json.errors.map((e: { in: string; pointer: string }) => `${e.in}:${e.pointer}`),
+            [`path:/${last}`],
+          );
         });
       }
 
@@ -68,16 +80,33 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
       if (typed && declares(op, 400)) {
         it(`${op.operationId}: an ${typed.type} query parameter (${typed.name}) that is not one → 400 naming it`, async () => {
           const ids = await world();
-          const headers = asking(`status walk: ${op.operationId}: a query parameter ${typed.name} that is no ${typed.type}`, [400]);
-          const res = await call(`${s.url}${urlOf(op, ids)}?${encodeURIComponent(typed.name)}=not-a-${typed.type}`, { method: op.method, headers, ...(sampleBody(op) ? { json: sampleBody(op)!.body } : {}) });
+          const headers = asking(
+            `status walk: ${op.operationId}: a query parameter ${typed.name} that is no ${typed.type}`,
+            [400],
+          );
+          const res = await call(`${s.url}${urlOf(op, ids)}?${encodeURIComponent(typed.name)}=not-a-${typed.type}`, {
+            method: op.method,
+            headers,
+            ...(sampleBody(op) ? { json: sampleBody(op)!.body } : {}),
+          });
           assert.equal(res.status, 400, res.text);
-          assert.ok(res.json.errors.some((e: { in: string; pointer: string }) => e.in === "query" && e.pointer === `/${typed.name}`), res.text);
+          assert.ok(
+            res.json.errors.some(
+              (e: { in: string; pointer: string }) => e.in === "query" && e.pointer === `/${typed.name}`,
+            ),
+            res.text,
+          );
         });
       }
 
       if (last && declares(op, 404)) {
         it(`${op.operationId}: an unknown ${last} → 404`, async () => {
-          const res = await send(s.url, op, { ...(await world()), [last]: "nothing_here" }, ask(op, `an unknown ${last}`, 404));
+          const res = await send(
+            s.url,
+            op,
+            { ...(await world()), [last]: "nothing_here" },
+            ask(op, `an unknown ${last}`, 404),
+          );
           assert.equal(res.status, 404, res.text);
         });
       }
@@ -90,14 +119,20 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
           // owner: { through }), the parent's, … up to its owner. A child's operation answers its parent's 410.
           const target = deleterAbove(last);
           assert.ok(target, `nothing deletes ${last}, its parents or its owner`);
-          assert.equal((await send(s.url, target, ids, ask(target, `deleting what ${op.operationId} reads`, 204))).status, 204);
+          assert.equal(
+            (await send(s.url, target, ids, ask(target, `deleting what ${op.operationId} reads`, 204))).status,
+            204,
+          );
           const res = await send(s.url, op, ids, ask(op, "a deleted target", 410));
           assert.equal(res.status, 410, res.text);
           // The paired root field of a child's operation answers its parent's GONE too.
           const field = child ? definition.contract.pairs[op.operationId] : undefined;
           if (field && definition.contract.graphqlParents[field]) {
             const answer = await sendField(s.url, field, ids);
-            assert.ok(answer.json?.errors?.some((e: { extensions?: { code?: string } }) => e.extensions?.code === "GONE"), `${field}: ${answer.text}`);
+            assert.ok(
+              answer.json?.errors?.some((e: { extensions?: { code?: string } }) => e.extensions?.code === "GONE"),
+              `${field}: ${answer.text}`,
+            );
           }
         });
       }
@@ -107,12 +142,20 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
           const ids = await world();
           const first = await send(s.url, op, ids, ask(op, "a read", 200));
           assert.equal(first.status, 200);
-          const again = await send(s.url, op, ids, { headers: { "If-None-Match": first.headers.get("etag")! }, ...ask(op, "If-None-Match with the current ETag", 304) });
+          const again = await send(s.url, op, ids, {
+            headers: { "If-None-Match": first.headers.get("etag")! },
+            ...ask(op, "If-None-Match with the current ETag", 304),
+          });
           assert.deepEqual([again.status, again.text, again.headers.get("etag")], [304, "", first.headers.get("etag")]);
-          const since = await send(s.url, op, ids, { headers: { "If-Modified-Since": new Date(Date.now() + 1000).toUTCString() }, ...ask(op, "If-Modified-Since now", 304) });
+          const since = await send(s.url, op, ids, {
+            headers: { "If-Modified-Since": new Date(Date.now() + 1000).toUTCString() },
+            ...ask(op, "If-Modified-Since now", 304),
+          });
           assert.equal(since.status, 304);
           // If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2).
-          const both = await send(s.url, op, ids, { headers: { "If-None-Match": '"other"', "If-Modified-Since": new Date(Date.now() + 1000).toUTCString() } });
+          const both = await send(s.url, op, ids, {
+            headers: { "If-None-Match": '"other"', "If-Modified-Since": new Date(Date.now() + 1000).toUTCString() },
+          });
           assert.equal(both.status, 200);
         });
       }
@@ -122,12 +165,24 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
           const ids = await world();
           const read = operations.find((o) => o.method === "GET" && o.path === op.path)!;
           const before = await send(s.url, read, ids);
-          const stale = await send(s.url, op, ids, { headers: { "If-Unmodified-Since": "Sat, 01 Jan 2000 00:00:00 GMT" }, ...ask(op, "If-Unmodified-Since before its last change", 412) });
+          const stale = await send(s.url, op, ids, {
+            headers: { "If-Unmodified-Since": "Sat, 01 Jan 2000 00:00:00 GMT" },
+            ...ask(op, "If-Unmodified-Since before its last change", 412),
+          });
           assert.equal(stale.status, 412, stale.text);
-          const staleTag = await send(s.url, op, ids, { headers: { "If-Match": '"v999"' }, ...ask(op, "a stale If-Match", 412) });
+          const staleTag = await send(s.url, op, ids, {
+            headers: { "If-Match": '"v999"' },
+            ...ask(op, "a stale If-Match", 412),
+          });
           assert.equal(staleTag.status, 412, staleTag.text);
           // If-Match decides when both are sent (§13.2.2): the current ETag lets the write through.
-          const current = await send(s.url, op, ids, { headers: { "If-Match": before.headers.get("etag")!, "If-Unmodified-Since": "Sat, 01 Jan 2000 00:00:00 GMT" }, ...ask(op, "the current If-Match", 200, 201, 202, 204) });
+          const current = await send(s.url, op, ids, {
+            headers: {
+              "If-Match": before.headers.get("etag")!,
+              "If-Unmodified-Since": "Sat, 01 Jan 2000 00:00:00 GMT",
+            },
+            ...ask(op, "the current If-Match", 200, 201, 202, 204),
+          });
           assert.ok(current.status < 300, `${current.status} ${current.text}`);
         });
       }
@@ -137,33 +192,53 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
           const ids = await world();
           const read = operations.find((o) => o.method === "GET" && o.path === op.path)!;
           const before = await send(s.url, read, ids);
-          const res = await send(s.url, op, ids, { headers: { Prefer: "return=minimal" }, ...ask(op, "Prefer: return=minimal", 204) });
+          const res = await send(s.url, op, ids, {
+            headers: { Prefer: "return=minimal" },
+            ...ask(op, "Prefer: return=minimal", 204),
+          });
           assert.deepEqual([res.status, res.text], [204, ""], res.text);
           const after = await send(s.url, read, ids);
           assert.equal(res.headers.get("etag"), after.headers.get("etag"), "the 204's ETag is the resource's new one");
-          assert.notEqual(after.headers.get("etag"), before.headers.get("etag"), "the sample body changed the resource");
+          assert.notEqual(
+            after.headers.get("etag"),
+            before.headers.get("etag"),
+            "the sample body changed the resource",
+          );
         });
       }
 
       if (declares(op, 406)) {
         it(`${op.operationId}: Accept that excludes its media types → 406`, async () => {
-          const res = await send(s.url, op, await world(), { headers: { accept: "application/x-none-of-these" }, ...ask(op, "an Accept it cannot meet", 406) });
+          const res = await send(s.url, op, await world(), {
+            headers: { accept: "application/x-none-of-these" },
+            ...ask(op, "an Accept it cannot meet", 406),
+          });
           assert.deepEqual([res.status, res.headers.get("content-type")], [406, "application/problem+json"], res.text);
         });
       }
 
       if (sampleBody(op) && declares(op, 413)) {
         it(`${op.operationId}: a body over the limit → 413`, async () => {
-          const res = await send(s.url, op, await world(), { raw: JSON.stringify({ pad: "x".repeat(BODY_LIMIT) }), ...ask(op, "a body over the limit", 413) });
+          const res = await send(s.url, op, await world(), {
+            raw: JSON.stringify({ pad: "x".repeat(BODY_LIMIT) }),
+            ...ask(op, "a body over the limit", 413),
+          });
           assert.equal(res.status, 413, res.text);
         });
       }
 
       if (sampleBody(op) && declares(op, 415)) {
         it(`${op.operationId}: a body of a media type it does not take → 415 naming what it takes`, async () => {
-          const res = await send(s.url, op, await world(), { headers: { "content-type": "text/plain" }, raw: "hello", ...ask(op, "a body of another media type", 415) });
+          const res = await send(s.url, op, await world(), {
+            headers: { "content-type": "text/plain" },
+            raw: "hello",
+            ...ask(op, "a body of another media type", 415),
+          });
           assert.equal(res.status, 415, res.text);
-          assert.ok(res.headers.get(op.method === "PATCH" ? "accept-patch" : "accept-post"), "names the accepted media types");
+          assert.ok(
+            res.headers.get(op.method === "PATCH" ? "accept-patch" : "accept-post"),
+            "names the accepted media types",
+          );
         });
       }
 
@@ -174,7 +249,14 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
           assert.ok(first.status < 500, first.text);
           // Another request: other path ids, or (for a collection) another body.
           const reused = ask(op, "an Idempotency-Key reused with another request", 422);
-          const other = params.length ? await send(s.url, op, await world(), { headers: { "Idempotency-Key": key }, ...reused }) : await send(s.url, op, {}, { headers: { "Idempotency-Key": key }, body: variant(sampleBody(op)!.body), ...reused });
+          const other = params.length
+            ? await send(s.url, op, await world(), { headers: { "Idempotency-Key": key }, ...reused })
+            : await send(
+                s.url,
+                op,
+                {},
+                { headers: { "Idempotency-Key": key }, body: variant(sampleBody(op)!.body), ...reused },
+              );
           assert.equal(other.status, 422, other.text);
         });
       }
@@ -184,9 +266,23 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
           const ids = await world();
           const key = `running-${op.operationId}-${Date.now()}`;
           // The first request is "running": its key is claimed, with no answer yet.
-          const request = { params: Object.fromEntries(params.map((p) => [p, ids[p]])), query: {}, body: spec.bodyWithIds(op, ids) ?? null };
-          assert.ok(await s.store.idempotencyKeys.claim(ADMIN_SUBJECT, key, fingerprint(op.operationId, request), new Date().toISOString()));
-          const res = await send(s.url, op, ids, { headers: { "Idempotency-Key": key }, ...ask(op, "an Idempotency-Key still in flight", 409) });
+          const request = {
+            params: Object.fromEntries(params.map((p) => [p, ids[p]])),
+            query: {},
+            body: spec.bodyWithIds(op, ids) ?? null,
+          };
+          assert.ok(
+            await s.store.idempotencyKeys.claim(
+              ADMIN_SUBJECT,
+              key,
+              fingerprint(op.operationId, request),
+              new Date().toISOString(),
+            ),
+          );
+          const res = await send(s.url, op, ids, {
+            headers: { "Idempotency-Key": key },
+            ...ask(op, "an Idempotency-Key still in flight", 409),
+          });
           assert.equal(res.status, 409, res.text);
           assert.match(res.json.detail, /still being processed/);
         });
@@ -211,7 +307,11 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
         Object.assign(faults, { armed: true, kind: "unavailable" });
         const res = await send(s.url, op, ids, ask(op, "the database unable to serve", 503));
         Object.assign(faults, { armed: false, kind: undefined });
-        assert.deepEqual([res.status, res.headers.get("content-type"), res.json.type], [PROBLEMS.unavailable.status, "application/problem+json", PROBLEMS.unavailable.type], res.text);
+        assert.deepEqual(
+          [res.status, res.headers.get("content-type"), res.json.type],
+          [PROBLEMS.unavailable.status, "application/problem+json", PROBLEMS.unavailable.type],
+          res.text,
+        );
         assert.match(res.headers.get("retry-after") ?? "", /^\d+$/);
       });
     }
@@ -223,14 +323,29 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
 
     it("an URL walked above is the operation's own (sanity check of the walker)", async () => {
       const ids = await world();
-      for (const op of operations.filter((o) => o.method === "GET")) assert.equal((await call(`${s.url}${urlOf(op, ids)}`, { headers: asking(`status walk: ${op.operationId}: a read`, [200]) })).status, 200, op.operationId);
+      for (const op of operations.filter((o) => o.method === "GET"))
+        assert.equal(
+          (
+            await call(`${s.url}${urlOf(op, ids)}`, {
+              headers: asking(`status walk: ${op.operationId}: a read`, [200]),
+            })
+          ).status,
+          200,
+          op.operationId,
+        );
     });
   });
 
   describe("429, walked over every rate-limited operation", () => {
     // Every budget of the specs is 1 per hour here: a caller's second request of any operation is over budget.
     let s: TestServer;
-    before(async () => (s = await startServer(definition, { ...options.server, rateLimits: { overrides: hourly(definition, {}, 1) } })));
+    before(
+      async () =>
+        (s = await startServer(definition, {
+          ...options.server,
+          rateLimits: { overrides: hourly(definition, {}, 1) },
+        })),
+    );
     after(() => s.close());
 
     for (const op of operations.filter((o) => declares(o, 429))) {
@@ -261,7 +376,9 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
   /** Sends a root field ("Query.x") with the arguments the specs give it for the instances `ids` names, as admin. */
   async function sendField(base: string, coordinate: string, ids: Record<string, string>) {
     const [root, name] = coordinate.split(".");
-    const field = (root === "Query" ? spec.graphqlSchema.getQueryType() : spec.graphqlSchema.getMutationType())!.getFields()[name];
+    const field = (
+      root === "Query" ? spec.graphqlSchema.getQueryType() : spec.graphqlSchema.getMutationType()
+    )!.getFields()[name];
     const { query, variables } = fieldCall(root, field, spec.argumentValues(root, field, ids));
     return gql(base, query, variables, { token: await token(ADMIN_SUBJECT, "admin") });
   }

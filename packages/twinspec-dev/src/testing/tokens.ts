@@ -15,7 +15,8 @@ export const ADMIN_SUBJECT = "test-admin";
  * @param ttlSeconds - its lifetime in seconds (default 3600)
  * @param notBeforeSeconds - not valid until this many seconds from now; default valid at once
  */
-export const token = (sub: string, scope: string, ttlSeconds = 3600, notBeforeSeconds?: number) => signToken(TEST_SECRET, { sub, scope, ttlSeconds, notBeforeSeconds });
+export const token = (sub: string, scope: string, ttlSeconds = 3600, notBeforeSeconds?: number) =>
+  signToken(TEST_SECRET, { sub, scope, ttlSeconds, notBeforeSeconds });
 
 /** A token of ADMIN_SUBJECT with the scope admin (valid an hour from when the module loads): what call() and gql() send by default. */
 export const ADMIN_TOKEN = await token(ADMIN_SUBJECT, "admin");

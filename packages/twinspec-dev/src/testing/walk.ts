@@ -75,7 +75,8 @@ export function walkApi(definition: AppDefinition, options: WalkOptions = {}): v
     describeRestFuzz(definition, { ...options.fuzz, server });
     describeGraphqlFuzz(definition, { ...options.fuzz, server });
   }
-  if (options.transportAgreement !== false) describeTransportAgreement(definition, { ...options.transportAgreement, server });
+  if (options.transportAgreement !== false)
+    describeTransportAgreement(definition, { ...options.transportAgreement, server });
   if (options.relationWalk !== false) describeRelationWalk(definition, { server });
   if (options.abuseWalk !== false) describeAbuseWalk(definition, { ...options.abuseWalk, server });
   if (options.coverageGate !== false) statusCoverageGate(definition, options.coverageGate || {});
@@ -86,7 +87,15 @@ function serverOptions(options: ApiWalkOptions): TestServerOptions {
   const { databaseUrl } = options;
   return {
     ...(migrations ? { store: { migrations } } : {}),
-    ...(databaseUrl ? { database: { kind: databaseUrl.startsWith("postgres") ? "postgres" : "sqlite", url: databaseUrl, drop: async () => {} } } : {}),
+    ...(databaseUrl
+      ? {
+          database: {
+            kind: databaseUrl.startsWith("postgres") ? "postgres" : "sqlite",
+            url: databaseUrl,
+            drop: async () => {},
+          },
+        }
+      : {}),
   };
 }
 
@@ -108,24 +117,47 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
   /** what answered 501 / NOT_IMPLEMENTED: reported once at the end, as the test kit's "not yet implemented" */
   const stubs = new Set<string>();
 
-  const request = async (method: string, path: string, init: { token?: string | null; body?: unknown; type?: string; expect?: readonly number[] } = {}): Promise<Reply> => {
+  const request = async (
+    method: string,
+    path: string,
+    init: { token?: string | null; body?: unknown; type?: string; expect?: readonly number[] } = {},
+  ): Promise<Reply> => {
     // An event stream's 200 is acceptable too: its head is read, then it is closed (body.ts). Any declared status is
     // taken: luck, which counts for no coverage unless the step asks for one.
-    const headers: Record<string, string> = { accept: "application/json, application/problem+json, text/event-stream;q=0.1", ...asking(`API walk: ${method} ${path}`, init.expect ?? "any") };
+    const headers: Record<string, string> = {
+      accept: "application/json, application/problem+json, text/event-stream;q=0.1",
+      ...asking(`API walk: ${method} ${path}`, init.expect ?? "any"),
+    };
     if (init.token !== null) headers.authorization = `Bearer ${init.token ?? admin}`;
     if (init.body !== undefined) headers["content-type"] = init.type ?? "application/json";
-    const res = await fetch(`${base}${path}`, { method, headers, body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body), redirect: "manual" });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+      redirect: "manual",
+    });
     return replyOf(res);
   };
-  const send = (op: OperationSpec, ids: Record<string, string>, init: { token?: string | null; body?: unknown; expect?: readonly number[] } = {}) => {
+  const send = (
+    op: OperationSpec,
+    ids: Record<string, string>,
+    init: { token?: string | null; body?: unknown; expect?: readonly number[] } = {},
+  ) => {
     const sample = reader.sampleBody(op);
-    return request(op.method, urlOf(op, ids), { token: init.token, body: init.body ?? sample?.body, type: sample?.type, expect: init.expect });
+    return request(op.method, urlOf(op, ids), {
+      token: init.token,
+      body: init.body ?? sample?.body,
+      type: sample?.type,
+      expect: init.expect,
+    });
   };
   /** The sample body, with each property named like a resource's id set to the world's instance. */
   const bodyFor = (op: OperationSpec) => {
     const sample = reader.sampleBody(op)?.body;
     if (!sample || typeof sample !== "object" || Array.isArray(sample)) return sample;
-    return Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, world.byIdName.has(k) && world.ids[k] ? world.ids[k] : v]));
+    return Object.fromEntries(
+      Object.entries(sample).map(([k, v]) => [k, world.byIdName.has(k) && world.ids[k] ? world.ids[k] : v]),
+    );
   };
 
   describe("the API, walked from its specs (twinspec-dev/testing)", function () {
@@ -140,8 +172,14 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
     });
 
     after(async () => {
-      if (stubs.size) console.log(`\n  not yet implemented (stubs answer 501 / NOT_IMPLEMENTED; pending above): ${[...stubs].join(", ")}`);
-      if (world?.missing.size) console.log(`  not made, so read with unknown ids: ${[...world.missing].map(([tag, why]) => `${tag} (${why})`).join(", ")}`);
+      if (stubs.size)
+        console.log(
+          `\n  not yet implemented (stubs answer 501 / NOT_IMPLEMENTED; pending above): ${[...stubs].join(", ")}`,
+        );
+      if (world?.missing.size)
+        console.log(
+          `  not made, so read with unknown ids: ${[...world.missing].map(([tag, why]) => `${tag} (${why})`).join(", ")}`,
+        );
       await s?.close();
     });
 
@@ -155,17 +193,25 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
             stubs.add(op.operationId);
             this.skip();
           }
-          if (res.status >= 500 || !(String(res.status) in op.responses)) throw new Error(`${op.operationId} answered ${res.status}, which openapi.yaml does not declare for it (declared: ${Object.keys(op.responses).join(", ")}): ${res.text.slice(0, 300)}`);
+          if (res.status >= 500 || !(String(res.status) in op.responses))
+            throw new Error(
+              `${op.operationId} answered ${res.status}, which openapi.yaml does not declare for it (declared: ${Object.keys(op.responses).join(", ")}): ${res.text.slice(0, 300)}`,
+            );
         });
       }
     });
 
     describe("REST: a protected operation without a token answers 401", () => {
-      for (const op of ops.filter((o) => o.security.length > 0 && o.security.every((alternative) => alternative.length > 0) && "401" in o.responses)) {
+      for (const op of ops.filter(
+        (o) =>
+          o.security.length > 0 && o.security.every((alternative) => alternative.length > 0) && "401" in o.responses,
+      )) {
         it(`${op.operationId} (${op.method} ${op.path})`, async () => {
           const res = await send(op, world.ids, { token: null, body: bodyFor(op), expect: [401] });
-          if (res.status !== 401) throw new Error(`${op.operationId} without a token answered ${res.status}: ${res.text.slice(0, 300)}`);
-          if (!res.headers.get("www-authenticate")?.startsWith("Bearer")) throw new Error(`${op.operationId}: a 401 without WWW-Authenticate: Bearer`);
+          if (res.status !== 401)
+            throw new Error(`${op.operationId} without a token answered ${res.status}: ${res.text.slice(0, 300)}`);
+          if (!res.headers.get("www-authenticate")?.startsWith("Bearer"))
+            throw new Error(`${op.operationId}: a 401 without WWW-Authenticate: Bearer`);
         });
       }
     });
@@ -175,20 +221,25 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
         it(`every ${root} field`, async function () {
           const type = root === "Query" ? app.graphql.schema.getQueryType() : app.graphql.schema.getMutationType();
           if (!type) this.skip();
-          const fields = Object.values(type.getFields()).sort((a, b) => Number(/^delete/.test(a.name)) - Number(/^delete/.test(b.name)));
+          const fields = Object.values(type.getFields()).sort(
+            (a, b) => Number(/^delete/.test(a.name)) - Number(/^delete/.test(b.name)),
+          );
           const failures: string[] = [];
           let answered = 0;
           for (const field of fields) {
             const args = argumentsOf(`${root}.${field.name}`, field);
             if (!args) continue; // an argument neither an id nor the paired operation's example can give
             const res = await request("POST", "/graphql", { body: { query: documentOf(root, field, args) } });
-            const codes: string[] = (res.json?.errors ?? []).map((e: { extensions?: { code?: string } }) => e.extensions?.code);
+            const codes: string[] = (res.json?.errors ?? []).map(
+              (e: { extensions?: { code?: string } }) => e.extensions?.code,
+            );
             if (codes.includes("NOT_IMPLEMENTED")) {
               stubs.add(`${root}.${field.name}`);
               continue;
             }
             answered++;
-            if (res.status >= 500 || codes.includes("INTERNAL_SERVER_ERROR")) failures.push(`${root}.${field.name}: ${res.status} ${res.text.slice(0, 200)}`);
+            if (res.status >= 500 || codes.includes("INTERNAL_SERVER_ERROR"))
+              failures.push(`${root}.${field.name}: ${res.status} ${res.text.slice(0, 200)}`);
           }
           if (failures.length) throw new Error(failures.join("\n"));
           if (answered === 0) this.skip();
@@ -205,7 +256,8 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
     const values: Record<string, unknown> = {};
     for (const a of field.args) {
       if (world.ids[a.name]) values[a.name] = world.ids[a.name];
-      else if (rules?.body && "arg" in rules.body && rules.body.arg === a.name && sample !== undefined) values[a.name] = sample;
+      else if (rules?.body && "arg" in rules.body && rules.body.arg === a.name && sample !== undefined)
+        values[a.name] = sample;
       else if (sample && typeof sample === "object" && a.name in sample) values[a.name] = sample[a.name];
       else if (isNonNullType(a.type) && a.defaultValue === undefined) return undefined;
     }
@@ -222,6 +274,9 @@ function documentOf(root: string, field: GraphQLField<unknown, unknown>, args: R
 /** A GraphQL literal of a JSON value (object keys unquoted; enums are written as strings the schema coerces). */
 function literal(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
-  if (value && typeof value === "object") return `{ ${Object.entries(value).map(([k, v]) => `${k}: ${literal(v)}`).join(", ")} }`;
+  if (value && typeof value === "object")
+    return `{ ${Object.entries(value)
+      .map(([k, v]) => `${k}: ${literal(v)}`)
+      .join(", ")} }`;
   return JSON.stringify(value);
 }

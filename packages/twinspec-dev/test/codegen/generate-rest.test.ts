@@ -18,7 +18,9 @@ describe("generateRest(openapi.yaml)", () => {
     return file.content;
   };
   /** operationIds read straight from the YAML, independently of collectOperations. */
-  const spec = parse(readFileSync(join(FIXTURE, "openapi.yaml"), "utf8")) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const spec = parse(readFileSync(join(FIXTURE, "openapi.yaml"), "utf8")) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
   const operationIds = Object.values(spec.paths).flatMap((item) =>
     METHODS.filter((m) => item[m]).map((m) => item[m].operationId),
   );
@@ -31,7 +33,10 @@ describe("generateRest(openapi.yaml)", () => {
   it("the fixture's spec has nothing to warn about", () => assert.deepEqual(warnings.list, []));
 
   it("produces the four REST files, all sourced from openapi.yaml", () => {
-    assert.deepEqual(files.map((f) => f.path), ["generated/openapi.ts", "generated/rest.ts", "generated/validators.cjs", "generated/validators.d.cts"]);
+    assert.deepEqual(
+      files.map((f) => f.path),
+      ["generated/openapi.ts", "generated/rest.ts", "generated/validators.cjs", "generated/validators.d.cts"],
+    );
     for (const f of files) assert.equal(f.source, relative(process.cwd(), SPEC));
   });
 
@@ -72,7 +77,10 @@ describe("generateRest where openapi-typescript cannot type a schema", () => {
   it("types that schema unknown, with a warning naming it, and keeps its validator", async () => {
     const warnings = new Warnings("object-enum.yaml");
     const files = await generateRest("test/fixtures/lenient/object-enum.yaml", "out", "twinspec/runtime", warnings);
-    assert.deepEqual(warnings.list.map((w) => [w.kind, w.pointer]), [["types", "/components/schemas/ProductGroup"]]);
+    assert.deepEqual(
+      warnings.list.map((w) => [w.kind, w.pointer]),
+      [["types", "/components/schemas/ProductGroup"]],
+    );
     assert.match(files.find((f) => f.path === "out/openapi.ts")!.content, /ProductGroup: unknown;/);
     assert.match(files.find((f) => f.path === "out/validators.cjs")!.content, /"PKW"/);
   });

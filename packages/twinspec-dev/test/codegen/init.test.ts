@@ -9,7 +9,8 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
 const twinspec = (...args: string[]) => spawnSync(process.execPath, ["bin/twinspec.js", ...args], { encoding: "utf8" });
-const twinspecWith = (env: NodeJS.ProcessEnv, ...args: string[]) => spawnSync(process.execPath, ["bin/twinspec.js", ...args], { encoding: "utf8", env: { ...process.env, ...env } });
+const twinspecWith = (env: NodeJS.ProcessEnv, ...args: string[]) =>
+  spawnSync(process.execPath, ["bin/twinspec.js", ...args], { encoding: "utf8", env: { ...process.env, ...env } });
 const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
@@ -22,7 +23,11 @@ describe("twinspec init: the client package", function () {
 
   for (const [what, args, documents] of [
     ["the starter pair", [], true],
-    ["the user's own specs (no GraphQL operations yet)", ["--openapi", "../twinspec/test/fixture/openapi.yaml", "--graphql", "../twinspec/test/fixture/schema.graphql"], false],
+    [
+      "the user's own specs (no GraphQL operations yet)",
+      ["--openapi", "../twinspec/test/fixture/openapi.yaml", "--graphql", "../twinspec/test/fixture/schema.graphql"],
+      false,
+    ],
   ] as const) {
     it(`${what}: client/ with its package.json, the SDK${documents ? " and typed documents" : ""}, compiling`, () => {
       const dir = join(base, documents ? "starter" : "own");
@@ -32,7 +37,8 @@ describe("twinspec init: the client package", function () {
       const runtime = json(createRequire(import.meta.url).resolve("twinspec-client/package.json"));
       assert.equal(client.name, `${documents ? "starter" : "own"}-client`);
       assert.deepEqual(client.bundleDependencies, ["twinspec-client"]);
-      for (const dependency of Object.keys(runtime.dependencies)) assert.ok(client.dependencies[dependency], `${dependency} is the client's dependency too`);
+      for (const dependency of Object.keys(runtime.dependencies))
+        assert.ok(client.dependencies[dependency], `${dependency} is the client's dependency too`);
       assert.equal(client.scripts.prepack, "twinspec client prepack");
       const app = json(join(dir, "package.json"));
       assert.equal(app.devDependencies[client.name], "file:client");
@@ -40,17 +46,30 @@ describe("twinspec init: the client package", function () {
       // installs; the CLI, test kit and compiler are not.
       assert.deepEqual(Object.keys(app.dependencies), ["ajv", "ajv-formats", "graphql", "kysely", "twinspec"]);
       const generated = readFileSync(join(dir, "generated/validators.cjs"), "utf8");
-      for (const [, needed] of generated.matchAll(/require\("((?:@[^/"]+\/)?[^/"]+)/g)) assert.ok(app.dependencies[needed], `generated/validators.cjs requires ${needed}: a dependency`);
-      for (const dev of ["twinspec-dev", "twinspec-client", "tsx", "typescript", "mocha"]) assert.ok(app.devDependencies[dev], dev);
+      for (const [, needed] of generated.matchAll(/require\("((?:@[^/"]+\/)?[^/"]+)/g))
+        assert.ok(app.dependencies[needed], `generated/validators.cjs requires ${needed}: a dependency`);
+      for (const dev of ["twinspec-dev", "twinspec-client", "tsx", "typescript", "mocha"])
+        assert.ok(app.devDependencies[dev], dev);
       assert.equal(app.scripts.start, "twinspec-app start");
-      for (const file of ["index.ts", "rest.ts", "openapi.ts"]) assert.ok(existsSync(join(dir, "client/generated", file)), file);
+      for (const file of ["index.ts", "rest.ts", "openapi.ts"])
+        assert.ok(existsSync(join(dir, "client/generated", file)), file);
       assert.equal(existsSync(join(dir, "client/operations/notes.graphql")), documents);
       // Typed documents for what client/operations/ holds (none yet: the schema's types and an empty manifest).
       const manifest = json(join(dir, "client/generated/graphql/persisted-documents.json"));
       assert.equal(Object.keys(manifest).length > 0, documents);
-      assert.equal(/\bCreateNote: \{/.test(readFileSync(join(dir, "client/generated/documents.ts"), "utf8")), documents);
-      assert.match(readFileSync(join(dir, "client/generated/rest.ts"), "utf8"), documents ? /createNote: \{ method: "POST"/ : /createAuthor|createNote/);
-      const check = spawnSync(process.execPath, [tsc, "-p", join(dir, "client"), "--noEmit", "--customConditions", "twinspec-source"], { encoding: "utf8" });
+      assert.equal(
+        /\bCreateNote: \{/.test(readFileSync(join(dir, "client/generated/documents.ts"), "utf8")),
+        documents,
+      );
+      assert.match(
+        readFileSync(join(dir, "client/generated/rest.ts"), "utf8"),
+        documents ? /createNote: \{ method: "POST"/ : /createAuthor|createNote/,
+      );
+      const check = spawnSync(
+        process.execPath,
+        [tsc, "-p", join(dir, "client"), "--noEmit", "--customConditions", "twinspec-source"],
+        { encoding: "utf8" },
+      );
       assert.equal(check.status, 0, check.stdout + check.stderr);
     });
   }
@@ -63,14 +82,18 @@ describe("twinspec init: the client package", function () {
     const res = twinspecWith({ npm_config_package: `${runtime} ${server}` }, "init", dir);
     assert.equal(res.status, 0, res.stderr);
     const app = json(join(dir, "package.json"));
-    assert.deepEqual([app.dependencies.twinspec, app.devDependencies["twinspec-client"]], [`file:${server}`, `file:${runtime}`]);
+    assert.deepEqual(
+      [app.dependencies.twinspec, app.devDependencies["twinspec-client"]],
+      [`file:${server}`, `file:${runtime}`],
+    );
     assert.equal(json(join(dir, "client/package.json")).dependencies["twinspec-client"], `file:${runtime}`);
   });
 
   it("--vendor (create-twinspec's): copies the tarballs into vendor/ and names them from there, the client from client/", () => {
     const vendor = join(base, "vendor-in");
     mkdirSync(vendor);
-    for (const file of ["twinspec-0.1.0.tgz", "twinspec-dev-0.1.0.tgz", "twinspec-client-0.1.0.tgz"]) writeFileSync(join(vendor, file), "");
+    for (const file of ["twinspec-0.1.0.tgz", "twinspec-dev-0.1.0.tgz", "twinspec-client-0.1.0.tgz"])
+      writeFileSync(join(vendor, file), "");
     const dir = join(base, "vendored");
     const res = twinspec("init", dir, "--vendor", vendor);
     assert.equal(res.status, 0, res.stderr);
@@ -78,7 +101,10 @@ describe("twinspec init: the client package", function () {
     assert.equal(app.dependencies.twinspec, "file:vendor/twinspec-0.1.0.tgz");
     assert.equal(app.devDependencies["twinspec-dev"], "file:vendor/twinspec-dev-0.1.0.tgz");
     assert.equal(app.devDependencies["twinspec-client"], "file:vendor/twinspec-client-0.1.0.tgz");
-    assert.equal(json(join(dir, "client/package.json")).dependencies["twinspec-client"], "file:../vendor/twinspec-client-0.1.0.tgz");
+    assert.equal(
+      json(join(dir, "client/package.json")).dependencies["twinspec-client"],
+      "file:../vendor/twinspec-client-0.1.0.tgz",
+    );
     assert.ok(existsSync(join(dir, "vendor/twinspec-dev-0.1.0.tgz")));
     // What it did, and the next two commands.
     assert.match(res.stdout, /created .*vendor\/ /);
@@ -95,33 +121,73 @@ describe("twinspec init: any specs compile with zero edits", function () {
   this.timeout(360_000);
   const base = resolve("test", ".tmp", `init-specs-${process.pid}`);
   const bin = resolve("bin/twinspec.js");
-  const typecheck = (dir: string) => spawnSync(process.execPath, [tsc, "-p", dir, "--noEmit", "--customConditions", "twinspec-source"], { encoding: "utf8" });
+  const typecheck = (dir: string) =>
+    spawnSync(process.execPath, [tsc, "-p", dir, "--noEmit", "--customConditions", "twinspec-source"], {
+      encoding: "utf8",
+    });
   before(() => mkdirSync(base, { recursive: true }));
   after(() => rmSync(base, { recursive: true, force: true }));
 
   it("the library specs: init, then tsc passes; a new relation appends its stub to the existing module, once", () => {
     const dir = join(base, "library");
-    const made = twinspec("init", dir, "--openapi", "test/fixtures/library/openapi.yaml", "--graphql", "test/fixtures/library/schema.graphql");
+    const made = twinspec(
+      "init",
+      dir,
+      "--openapi",
+      "test/fixtures/library/openapi.yaml",
+      "--graphql",
+      "test/fixtures/library/schema.graphql",
+    );
     assert.equal(made.status, 0, made.stdout + made.stderr);
-    assert.match(made.stdout, /wrote src\/domain\/loans\.ts \(new file: createService, Loan, ownerOf, get, listByParents\)/);
-    assert.equal(json(join(dir, "package.json")).scripts.typecheck, "tsc --noEmit", "npm start names npm run typecheck");
+    assert.match(
+      made.stdout,
+      /wrote src\/domain\/loans\.ts \(new file: createService, Loan, ownerOf, get, listByParents\)/,
+    );
+    assert.equal(
+      json(join(dir, "package.json")).scripts.typecheck,
+      "tsc --noEmit",
+      "npm start names npm run typecheck",
+    );
     let check = typecheck(dir);
     assert.equal(check.status, 0, check.stdout + check.stderr);
 
     // Renewal.loan: a relation naming one loan by its loanId, so the loans service must now answer getMany.
     const loans = readFileSync(join(dir, "src/domain/loans.ts"), "utf8");
     const openapi = readFileSync(join(dir, "openapi.yaml"), "utf8");
-    writeFileSync(join(dir, "openapi.yaml"), openapi.replace("x-graphql: Query.loan\n", "x-graphql: [Query.loan, Renewal.loan]\n"));
+    writeFileSync(
+      join(dir, "openapi.yaml"),
+      openapi.replace("x-graphql: Query.loan\n", "x-graphql: [Query.loan, Renewal.loan]\n"),
+    );
     const sdl = readFileSync(join(dir, "schema.graphql"), "utf8");
-    writeFileSync(join(dir, "schema.graphql"), sdl.replace("type Renewal {\n  renewalId: ID!\n  loanId: ID!\n", "type Renewal {\n  renewalId: ID!\n  loanId: ID!\n  loan: Loan @auth(scopes: [\"library:read\"])\n"));
+    writeFileSync(
+      join(dir, "schema.graphql"),
+      sdl.replace(
+        "type Renewal {\n  renewalId: ID!\n  loanId: ID!\n",
+        'type Renewal {\n  renewalId: ID!\n  loanId: ID!\n  loan: Loan @auth(scopes: ["library:read"])\n',
+      ),
+    );
     const generated = spawnSync(process.execPath, [bin, "generate"], { encoding: "utf8", cwd: dir });
     assert.equal(generated.status, 0, generated.stdout + generated.stderr);
     assert.match(generated.stdout, /wrote src\/domain\/loans\.ts \(stubs: getMany\)/);
-    assert.match(generated.stdout, /src\/domain\/loans\.ts: its service now needs getMany \(Renewal\.loan reads one by id\)/);
-    assert.doesNotMatch(generated.stdout, /src\/domain\/(members|books|renewals)\.ts/, "only the module that needs more");
+    assert.match(
+      generated.stdout,
+      /src\/domain\/loans\.ts: its service now needs getMany \(Renewal\.loan reads one by id\)/,
+    );
+    assert.doesNotMatch(
+      generated.stdout,
+      /src\/domain\/(members|books|renewals)\.ts/,
+      "only the module that needs more",
+    );
     const now = readFileSync(join(dir, "src/domain/loans.ts"), "utf8");
-    assert.match(now, /  async getMany\(ids: readonly string\[\]\): Promise<Loan\[\]> \{\n    throw new NotImplementedError\("loans\.getMany"\);\n  \}\n\}\n\nexport function createService/);
-    assert.equal(now.replace(/\n  \/\*\*[^\n]*\n  async getMany[\s\S]*?\n  \}\n(?=\}\n)/, ""), loans, "what was there is kept, byte for byte");
+    assert.match(
+      now,
+      /  async getMany\(ids: readonly string\[\]\): Promise<Loan\[\]> \{\n    throw new NotImplementedError\("loans\.getMany"\);\n  \}\n\}\n\nexport function createService/,
+    );
+    assert.equal(
+      now.replace(/\n  \/\*\*[^\n]*\n  async getMany[\s\S]*?\n  \}\n(?=\}\n)/, ""),
+      loans,
+      "what was there is kept, byte for byte",
+    );
     assert.equal(now.match(/^import .*\bNotImplementedError\b/gm)?.length, 1, "one import of NotImplementedError");
     check = typecheck(dir);
     assert.equal(check.status, 0, check.stdout + check.stderr);

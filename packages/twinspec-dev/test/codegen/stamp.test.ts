@@ -10,17 +10,24 @@ import { FIXTURE } from "../../../twinspec/test/support/fixture.js";
 const TWINSPEC = fileURLToPath(new URL("../../bin/twinspec.js", import.meta.url));
 // Inside the repository (test/.tmp/ is ignored), so the copy finds node_modules and the lockfile as the fixture does.
 const TMP = fileURLToPath(new URL("../.tmp", import.meta.url));
-const FAST = /generated\/ is up to date: the inputs, the generator and the outputs are unchanged since the last generate \(\.twinspec-stamp\.json matched in \d+ ms\)/;
+const FAST =
+  /generated\/ is up to date: the inputs, the generator and the outputs are unchanged since the last generate \(\.twinspec-stamp\.json matched in \d+ ms\)/;
 
 describe("generate --check and its stamp (generated/.twinspec-stamp.json)", function () {
   this.timeout(180_000);
   let app: string;
-  const check = (env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [TWINSPEC, "generate", "--check"], { encoding: "utf8", cwd: app, env: { ...process.env, ...env } });
+  const check = (env: NodeJS.ProcessEnv = {}) =>
+    spawnSync(process.execPath, [TWINSPEC, "generate", "--check"], {
+      encoding: "utf8",
+      cwd: app,
+      env: { ...process.env, ...env },
+    });
 
   beforeEach(() => {
     mkdirSync(TMP, { recursive: true });
     app = mkdtempSync(join(TMP, "stamp-"));
-    for (const entry of ["openapi.yaml", "schema.graphql", "codegen.yml", "package.json", "src", "generated", "client"]) cpSync(join(FIXTURE, entry), join(app, entry), { recursive: true });
+    for (const entry of ["openapi.yaml", "schema.graphql", "codegen.yml", "package.json", "src", "generated", "client"])
+      cpSync(join(FIXTURE, entry), join(app, entry), { recursive: true });
   });
   afterEach(() => rmSync(app, { recursive: true, force: true }));
 
@@ -31,12 +38,19 @@ describe("generate --check and its stamp (generated/.twinspec-stamp.json)", func
     const res = check();
     assert.equal(res.status, 0, res.stderr);
     // A generator or runtime change makes every stamp stale until generate runs again (then commit the stamp).
-    assert.match(res.stdout, FAST, "the fixture's committed stamp is stale: run `npm run -s generate:fixture -w twinspec` and commit packages/twinspec/test/fixture/generated/.twinspec-stamp.json");
+    assert.match(
+      res.stdout,
+      FAST,
+      "the fixture's committed stamp is stale: run `npm run -s generate:fixture -w twinspec` and commit packages/twinspec/test/fixture/generated/.twinspec-stamp.json",
+    );
   });
 
   it("a changed spec runs the full check, which names the drift", () => {
     const spec = join(app, "openapi.yaml");
-    writeFileSync(spec, readFileSync(spec, "utf8").replace("description: A page of notes", "description: A page of the notes"));
+    writeFileSync(
+      spec,
+      readFileSync(spec, "utf8").replace("description: A page of notes", "description: A page of the notes"),
+    );
     const res = check();
     assert.equal(res.status, 1);
     assert.doesNotMatch(res.stdout, FAST);
@@ -76,7 +90,10 @@ describe("generate --check and its stamp (generated/.twinspec-stamp.json)", func
   it("generate rewrites the stamp, and a stray file in generated/ is still caught", () => {
     const res = spawnSync(process.execPath, [TWINSPEC, "generate"], { encoding: "utf8", cwd: app });
     assert.equal(res.status, 0, res.stderr);
-    assert.deepEqual(readFileSync(join(app, "generated/.twinspec-stamp.json"), "utf8"), readFileSync(join(FIXTURE, "generated/.twinspec-stamp.json"), "utf8"));
+    assert.deepEqual(
+      readFileSync(join(app, "generated/.twinspec-stamp.json"), "utf8"),
+      readFileSync(join(FIXTURE, "generated/.twinspec-stamp.json"), "utf8"),
+    );
     writeFileSync(join(app, "generated/stray.ts"), "export {};\n");
     const stray = check();
     assert.equal(stray.status, 1);

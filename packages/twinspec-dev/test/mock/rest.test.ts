@@ -15,7 +15,10 @@ const ids = Object.fromEntries(
     return [name, `${resource?.idPrefix ?? "id"}_mock${n}`];
   }),
 );
-const statuses = (op: Operation) => Object.keys(op.responses).filter((s) => /^\d{3}$/.test(s)).map(Number);
+const statuses = (op: Operation) =>
+  Object.keys(op.responses)
+    .filter((s) => /^\d{3}$/.test(s))
+    .map(Number);
 
 describe("mock server: REST (every operation of openapi.yaml)", () => {
   let s: MockServer;
@@ -32,7 +35,8 @@ describe("mock server: REST (every operation of openapi.yaml)", () => {
         const res = await send(s.url, op, ids, { headers: { prefer: `code=${status}` } });
         assert.equal(res.status, status, `Prefer: code=${status}: ${res.text}`);
         assert.deepEqual(mismatches(op, res), [], `${op.operationId} ${status}: ${res.text}`);
-        if (res.headers.get("content-type") === "application/problem+json") assert.equal(res.json.status, status, "a problem names its status");
+        if (res.headers.get("content-type") === "application/problem+json")
+          assert.equal(res.json.status, status, "a problem names its status");
       }
     });
   }
@@ -42,10 +46,19 @@ describe("mock server: REST (every operation of openapi.yaml)", () => {
     const res = await send(s.url, op, ids, { headers: { prefer: "code=418" } });
     assert.equal(res.status, 400);
     assert.equal(res.headers.get("content-type"), "application/problem+json");
-    const declared = Object.keys(op.responses).filter((c) => /^\d{3}$/.test(c)).sort().join(", ");
+    const declared = Object.keys(op.responses)
+      .filter((c) => /^\d{3}$/.test(c))
+      .sort()
+      .join(", ");
     assert.ok(declared.startsWith("200, 304, 400"), declared);
-    assert.ok(res.json.detail.includes(`code=418 is not a status getNote declares; it declares ${declared}`), res.json.detail);
-    assert.deepEqual(res.json.errors.map((e: { in: string; pointer: string }) => [e.in, e.pointer]), [["header", "/Prefer"]]);
+    assert.ok(
+      res.json.detail.includes(`code=418 is not a status getNote declares; it declares ${declared}`),
+      res.json.detail,
+    );
+    assert.deepEqual(
+      res.json.errors.map((e: { in: string; pointer: string }) => [e.in, e.pointer]),
+      [["header", "/Prefer"]],
+    );
     const named = await send(s.url, op, ids, { headers: { prefer: "example=grace" } });
     assert.equal(named.status, 400);
     assert.match(named.json.detail, /example=grace: getNote 200 has no named examples/);
@@ -54,23 +67,47 @@ describe("mock server: REST (every operation of openapi.yaml)", () => {
   it("answers from the spec's examples, echoing what the request names; Location names the resource made", async () => {
     const got = await call(`${s.url}/notes/not_42`);
     assert.equal(got.status, 200);
-    assert.deepEqual({ ...got.json }, { noteId: "not_42", ownerId: "user_123", title: "Groceries", body: "Milk, eggs, bread", createdAt: "2026-11-24T10:00:00.000Z", updatedAt: "2026-11-24T10:00:00.000Z" });
+    assert.deepEqual(
+      { ...got.json },
+      {
+        noteId: "not_42",
+        ownerId: "user_123",
+        title: "Groceries",
+        body: "Milk, eggs, bread",
+        createdAt: "2026-11-24T10:00:00.000Z",
+        updatedAt: "2026-11-24T10:00:00.000Z",
+      },
+    );
     assert.equal(got.headers.get("etag"), '"v1"');
     const author = await call(`${s.url}/authors/aut_42`);
     assert.deepEqual([author.json.authorId, author.json.name], ["aut_42", "Ada Lovelace"]);
     const notes = await call(`${s.url}/authors/aut_42/notes`);
     assert.equal(notes.status, 200);
-    assert.deepEqual(notes.json.items.map((n: { title: string }) => n.title), ["Groceries"]);
+    assert.deepEqual(
+      notes.json.items.map((n: { title: string }) => n.title),
+      ["Groceries"],
+    );
     const made = await call(`${s.url}/authors`, { method: "POST", json: { name: "Grace Hopper" } });
     assert.equal(made.status, 201);
     assert.equal(made.json.name, "Grace Hopper");
     assert.equal(made.headers.get("location"), `/authors/${made.json.authorId}`);
-    const patched = await call(`${s.url}/notes/not_7`, { method: "PATCH", body: '{"title":"Sunday"}', headers: { "content-type": "application/merge-patch+json" } });
+    const patched = await call(`${s.url}/notes/not_7`, {
+      method: "PATCH",
+      body: '{"title":"Sunday"}',
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     assert.deepEqual([patched.status, patched.json.noteId, patched.json.title], [200, "not_7", "Sunday"]);
-    const minimal = await call(`${s.url}/notes/not_42`, { method: "PATCH", body: '{"body":"Bread"}', headers: { "content-type": "application/merge-patch+json", prefer: "return=minimal" } });
+    const minimal = await call(`${s.url}/notes/not_42`, {
+      method: "PATCH",
+      body: '{"body":"Bread"}',
+      headers: { "content-type": "application/merge-patch+json", prefer: "return=minimal" },
+    });
     assert.deepEqual([minimal.status, minimal.headers.get("etag")], [204, '"v1"']);
     // Made under another resource's path: Location names the note made, not the author the path names.
-    const written = await call(`${s.url}/authors/aut_1/notes`, { method: "POST", json: { title: "Letters", body: "To Babbage" } });
+    const written = await call(`${s.url}/authors/aut_1/notes`, {
+      method: "POST",
+      json: { title: "Letters", body: "To Babbage" },
+    });
     assert.equal(written.status, 201);
     assert.equal(written.json.title, "Letters");
     assert.equal(written.headers.get("location"), `/notes/${written.json.noteId}`);
@@ -91,9 +128,17 @@ describe("mock server: REST (every operation of openapi.yaml)", () => {
     assert.equal(expired.status, 401);
     assert.match(expired.headers.get("www-authenticate")!, /error="invalid_token"/);
     const author = await token(ids.authorId, "authors:read notes:read");
-    assert.equal((await send(s.url, list, ids, { token: author })).status, 403, "a collection of every author needs admin");
+    assert.equal(
+      (await send(s.url, list, ids, { token: author })).status,
+      403,
+      "a collection of every author needs admin",
+    );
     const note = operations.find((o) => o.operationId === "getNote")!;
-    assert.equal((await send(s.url, note, ids, { token: author })).status, 200, "no data says whose a note is: it is the caller's");
+    assert.equal(
+      (await send(s.url, note, ids, { token: author })).status,
+      200,
+      "no data says whose a note is: it is the caller's",
+    );
     const remove = operations.find((o) => o.operationId === "deleteNote")!;
     const lacking = await send(s.url, remove, ids, { token: author, headers: { prefer: "code=204" } });
     assert.equal(lacking.status, 403, "auth comes before Prefer");
@@ -102,9 +147,18 @@ describe("mock server: REST (every operation of openapi.yaml)", () => {
 
   it("validates as the real server: 400 naming each bad input, 415, 406, 413, 405, unknown paths 404", async () => {
     const write = operations.find((o) => o.operationId === "writeNote")!;
-    const bad = await send(s.url, write, { authorId: "not an id!" }, { body: { title: "", body: "x", color: "red" }, headers: { prefer: "code=201" } });
+    const bad = await send(
+      s.url,
+      write,
+      { authorId: "not an id!" },
+      { body: { title: "", body: "x", color: "red" }, headers: { prefer: "code=201" } },
+    );
     assert.equal(bad.status, 400);
-    assert.deepEqual(bad.json.errors.map((e: { in: string; pointer: string }) => `${e.in} ${e.pointer}`).sort(), ["body /color", "body /title", "path /authorId"]);
+    assert.deepEqual(bad.json.errors.map((e: { in: string; pointer: string }) => `${e.in} ${e.pointer}`).sort(), [
+      "body /color",
+      "body /title",
+      "path /authorId",
+    ]);
     const wrongType = await send(s.url, write, ids, { headers: { "content-type": "text/plain" }, raw: "hello" });
     assert.equal(wrongType.status, 415);
     const html = await send(s.url, write, ids, { headers: { accept: "text/html" } });
@@ -116,7 +170,10 @@ describe("mock server: REST (every operation of openapi.yaml)", () => {
     assert.equal(method.headers.get("allow"), "GET, HEAD, OPTIONS");
     const unknown = await call(`${s.url}/no-such-collection`);
     assert.equal(unknown.status, 404);
-    assert.ok(unknown.json.entryPoints.includes("/notes") && unknown.json.entryPoints.includes("/authors"), JSON.stringify(unknown.json.entryPoints));
+    assert.ok(
+      unknown.json.entryPoints.includes("/notes") && unknown.json.entryPoints.includes("/authors"),
+      JSON.stringify(unknown.json.entryPoints),
+    );
   });
 
   it("serves /healthz, /readyz (no database to wait for) and the specs", async () => {

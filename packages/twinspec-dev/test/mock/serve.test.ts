@@ -15,7 +15,10 @@ describe("npm run mock (serveMock, the fixture's src/mock.ts)", function () {
 
   it("serves REST and GraphQL from the specs with the logged dev token, opens no database, stops on SIGTERM", async () => {
     const database = join(dir, "data", "twinspec.db");
-    const mock = await startProcess({ AUTH_SECRET: "", NODE_ENV: "development", DATABASE_URL: `sqlite:${database}`, MAX_HEADER_BYTES: "4096" }, "src/mock.ts");
+    const mock = await startProcess(
+      { AUTH_SECRET: "", NODE_ENV: "development", DATABASE_URL: `sqlite:${database}`, MAX_HEADER_BYTES: "4096" },
+      "src/mock.ts",
+    );
     try {
       const token = /"token":"([^"]+)"/.exec(mock.output())![1];
       const auth = { authorization: `Bearer ${token}` };
@@ -23,7 +26,11 @@ describe("npm run mock (serveMock, the fixture's src/mock.ts)", function () {
       const got = await call(`${mock.url}/authors/aut_1`, { headers: auth });
       assert.deepEqual([got.status, got.json.authorId, got.json.name], [200, "aut_1", "Ada Lovelace"]);
       assert.equal((await call(`${mock.url}/authors/aut_1`, { headers: { ...auth, prefer: "code=404" } })).status, 404);
-      assert.equal((await call(`${mock.url}/authors/aut_1`)).status, 401, "the test suite's own secret is not this server's");
+      assert.equal(
+        (await call(`${mock.url}/authors/aut_1`)).status,
+        401,
+        "the test suite's own secret is not this server's",
+      );
       const q = await gql(mock.url, `{ note(noteId: "not_1") { noteId title } }`, undefined, { token });
       assert.deepEqual(q.json, { data: { note: { noteId: "not_1", title: "Groceries" } } });
       assert.equal(existsSync(database) || existsSync(join(dir, "data")), false, "the mock opens no database");

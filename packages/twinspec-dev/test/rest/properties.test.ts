@@ -19,7 +19,12 @@ const resolve = (s: Schema): Schema => {
   if (!s.$ref) return s;
   const [file, pointer] = s.$ref.split("#");
   const root = file ? shared : doc;
-  return resolve(pointer.split("/").slice(1).reduce((node: Schema, key: string) => node[key], root));
+  return resolve(
+    pointer
+      .split("/")
+      .slice(1)
+      .reduce((node: Schema, key: string) => node[key], root),
+  );
 };
 
 /** Values valid against a schema (the subset of keywords coverage.yaml uses). */
@@ -44,7 +49,9 @@ function valid(raw: Schema): fc.Arbitrary<unknown> {
     case "boolean":
       return fc.boolean();
     case "string":
-      return s.pattern ? fc.stringMatching(new RegExp(s.pattern)) : fc.string({ minLength: s.minLength ?? 0, maxLength: s.maxLength ?? 20 });
+      return s.pattern
+        ? fc.stringMatching(new RegExp(s.pattern))
+        : fc.string({ minLength: s.minLength ?? 0, maxLength: s.maxLength ?? 20 });
     default:
       throw new Error(`no arbitrary for ${JSON.stringify(s)}`);
   }
@@ -74,7 +81,11 @@ describe("property: schema-built requests are accepted, single mutations rejecte
     koa.use(
       restRoutes({
         async createWidget(req) {
-          return { status: 201, body: { id: 1, name: "n", ...(req.body as object) }, headers: { Location: "/widgets/1" } } as never;
+          return {
+            status: 201,
+            body: { id: 1, name: "n", ...(req.body as object) },
+            headers: { Location: "/widgets/1" },
+          } as never;
         },
         async listWidgets(req) {
           return { status: 200, body: { query: req.query } };
@@ -88,13 +99,21 @@ describe("property: schema-built requests are accepted, single mutations rejecte
   });
   after(() => new Promise((r) => server.close(r)));
 
-  const post = (body: unknown) => fetch(`${url}/widgets`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (body: unknown) =>
+    fetch(`${url}/widgets`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const newWidget = { $ref: "#/components/schemas/NewWidget" };
   const fields = resolve({ $ref: "#/components/schemas/WidgetFields" }).properties as Record<string, Schema>;
   const runs = { numRuns: 60 };
 
   it("every NewWidget built from the schema is accepted (201)", async () => {
-    await fc.assert(fc.asyncProperty(valid(newWidget), async (body) => assert.equal((await post(body)).status, 201)), runs);
+    await fc.assert(
+      fc.asyncProperty(valid(newWidget), async (body) => assert.equal((await post(body)).status, 201)),
+      runs,
+    );
   });
 
   it("dropping the required field is a 400 at /name", async () => {
@@ -103,32 +122,45 @@ describe("property: schema-built requests are accepted, single mutations rejecte
         const { name: _, ...rest } = body as Record<string, unknown>;
         const res = await post(rest);
         assert.equal(res.status, 400);
-        assert.deepEqual(((await res.json()) as Problem).errors.map((e: { pointer: string }) => e.pointer), ["/name"]);
+        assert.deepEqual(
+          ((await res.json()) as Problem).errors.map((e: { pointer: string }) => e.pointer),
+          ["/name"],
+        );
       }),
       runs,
     );
   });
 
   it("an unknown field is a 400 naming it", async () => {
-    const unknown = fc.string({ minLength: 1, maxLength: 10 }).filter((k) => !(k in fields) && !k.includes("~") && !k.includes("/"));
+    const unknown = fc
+      .string({ minLength: 1, maxLength: 10 })
+      .filter((k) => !(k in fields) && !k.includes("~") && !k.includes("/"));
     await fc.assert(
       fc.asyncProperty(valid(newWidget), unknown, fc.jsonValue(), async (body, key, value) => {
         const res = await post({ ...(body as object), [key]: value });
         assert.equal(res.status, 400);
-        assert.deepEqual(((await res.json()) as Problem).errors.map((e: { pointer: string }) => e.pointer), [`/${key}`]);
+        assert.deepEqual(
+          ((await res.json()) as Problem).errors.map((e: { pointer: string }) => e.pointer),
+          [`/${key}`],
+        );
       }),
       runs,
     );
   });
 
   it("a value of the wrong type is a 400 at that field", async () => {
-    const mutation = fc.constantFrom(...Object.keys(fields)).chain((field) => fc.tuple(fc.constant(field), wrongType(fields[field])));
+    const mutation = fc
+      .constantFrom(...Object.keys(fields))
+      .chain((field) => fc.tuple(fc.constant(field), wrongType(fields[field])));
     await fc.assert(
       fc.asyncProperty(valid(newWidget), mutation, async (body, [field, value]) => {
         const res = await post({ ...(body as object), [field]: value });
         assert.equal(res.status, 400);
         const pointers: string[] = ((await res.json()) as Problem).errors.map((e: { pointer: string }) => e.pointer);
-        assert.ok(pointers.length > 0 && pointers.every((p) => p === `/${field}`), `${JSON.stringify(pointers)} for /${field}`);
+        assert.ok(
+          pointers.length > 0 && pointers.every((p) => p === `/${field}`),
+          `${JSON.stringify(pointers)} for /${field}`,
+        );
       }),
       runs,
     );
@@ -137,26 +169,43 @@ describe("property: schema-built requests are accepted, single mutations rejecte
   it("query arrays round-trip through their style: ids exploded, tags comma-joined, items coerced", async () => {
     const tag = fc.string({ minLength: 1, maxLength: 8 }).filter((t) => !t.includes(","));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer(), { minLength: 1, maxLength: 5 }), fc.array(tag, { minLength: 1, maxLength: 5 }), async (ids, tags) => {
-        const query = new URLSearchParams([...ids.map((id): [string, string] => ["ids", String(id)]), ["tags", tags.join(",")]]);
-        const res = await fetch(`${url}/widgets?${query}`);
-        assert.equal(res.status, 200);
-        assert.deepEqual(((await res.json()) as { query: unknown }).query, { ids, tags });
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer(), { minLength: 1, maxLength: 5 }),
+        fc.array(tag, { minLength: 1, maxLength: 5 }),
+        async (ids, tags) => {
+          const query = new URLSearchParams([
+            ...ids.map((id): [string, string] => ["ids", String(id)]),
+            ["tags", tags.join(",")],
+          ]);
+          const res = await fetch(`${url}/widgets?${query}`);
+          assert.equal(res.status, 200);
+          assert.deepEqual(((await res.json()) as { query: unknown }).query, { ids, tags });
+        },
+      ),
       runs,
     );
   });
 
   it("an item that is not an integer is a 400 at its index", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer(), { maxLength: 4 }), fc.string().filter((s) => !/^-?\d+$/.test(s)), fc.nat(), async (ids, bad, at) => {
-        const items = ids.map(String);
-        const index = at % (items.length + 1);
-        items.splice(index, 0, bad);
-        const res = await fetch(`${url}/widgets?${new URLSearchParams(items.map((i): [string, string] => ["ids", i]))}`);
-        assert.equal(res.status, 400);
-        assert.deepEqual(((await res.json()) as Problem).errors.map((e: { pointer: string }) => e.pointer), [`/ids/${index}`]);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer(), { maxLength: 4 }),
+        fc.string().filter((s) => !/^-?\d+$/.test(s)),
+        fc.nat(),
+        async (ids, bad, at) => {
+          const items = ids.map(String);
+          const index = at % (items.length + 1);
+          items.splice(index, 0, bad);
+          const res = await fetch(
+            `${url}/widgets?${new URLSearchParams(items.map((i): [string, string] => ["ids", i]))}`,
+          );
+          assert.equal(res.status, 400);
+          assert.deepEqual(
+            ((await res.json()) as Problem).errors.map((e: { pointer: string }) => e.pointer),
+            [`/ids/${index}`],
+          );
+        },
+      ),
       runs,
     );
   });

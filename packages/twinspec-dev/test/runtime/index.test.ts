@@ -8,7 +8,13 @@ import Koa from "koa";
 import { restRoutes, type RestHandlers } from "../golden/coverage/rest.js";
 import { problemErrors } from "../../../twinspec/src/http/errors.js";
 import { httpError } from "../../../twinspec/src/runtime/problem.js";
-import { restMiddleware, type Authorizer, type MountOptions, type OperationSpec, type Principal } from "../../../twinspec/src/runtime/index.js";
+import {
+  restMiddleware,
+  type Authorizer,
+  type MountOptions,
+  type OperationSpec,
+  type Principal,
+} from "../../../twinspec/src/runtime/index.js";
 import { requestId } from "../../../twinspec/src/http/request-id.js";
 import { createLogger } from "../../../twinspec/src/logger.js";
 
@@ -16,7 +22,11 @@ import { createLogger } from "../../../twinspec/src/logger.js";
 async function call(url: string, init: RequestInit & { json?: unknown } = {}) {
   const headers = new Headers(init.headers);
   if (init.json !== undefined) headers.set("content-type", "application/json");
-  const res = await fetch(url, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
+  const res = await fetch(url, {
+    ...init,
+    headers,
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+  });
   const text = await res.text();
   let json;
   try {
@@ -36,7 +46,8 @@ const handlers: RestHandlers = {
   },
   async createWidget(req) {
     const body = req.contentType === "text/plain" ? { text: req.body } : req.body;
-    if (typeof body === "object" && body && "name" in body && body.name === "no-location") return { status: 201, body: { id: 1, name: "x" } } as never;
+    if (typeof body === "object" && body && "name" in body && body.name === "no-location")
+      return { status: 201, body: { id: 1, name: "x" } } as never;
     return { status: 201, body: { id: 1, name: "x", ...body }, headers: { Location: "/widgets/1" } } as never;
   },
   async getWidgetsMine() {
@@ -62,7 +73,10 @@ const handlers: RestHandlers = {
   async createUser(req) {
     const { password, ...rest } = req.body;
     // openapi-typescript's types do not model writeOnly (password is "required" in the answer too): the runtime does.
-    return { status: 201, body: { ...rest, id: UUID, ...(req.body.email === "leak@example.com" ? { password } : {}) } } as never;
+    return {
+      status: 201,
+      body: { ...rest, id: UUID, ...(req.body.email === "leak@example.com" ? { password } : {}) },
+    } as never;
   },
 };
 
@@ -74,7 +88,11 @@ const authorize: Authorizer = async (security, ctx, op) => {
   const auth = ctx.get("Authorization");
   if (!auth) throw httpError(401, "Credentials are required.", {}, { "WWW-Authenticate": "Bearer" });
   if (auth !== "Bearer ok") throw httpError(403, "Not allowed.");
-  return { subject: "u1", scopes: new Set(security[0]?.[0]?.scopes ?? []), expiresAt: Date.now() / 1000 + 60 } as Principal;
+  return {
+    subject: "u1",
+    scopes: new Set(security[0]?.[0]?.scopes ?? []),
+    expiresAt: Date.now() / 1000 + 60,
+  } as Principal;
 };
 
 async function serve(options: MountOptions) {
@@ -86,7 +104,10 @@ async function serve(options: MountOptions) {
   const handle = koa.callback();
   const server: Server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
@@ -103,19 +124,34 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
   });
 
   it("coerces query, header and cookie values by style and schema (arrays, deepObject, explode off, number|integer)", async () => {
-    const res = await call(`${s.url}/widgets?ids=1&ids=2&tags=a,b&filter[min]=3&filter[active]=true&page[size]=4.5&limit=2.5&sort=name`, {
-      headers: { "X-Flags": "true, false", "X-Trace-Id": UUID, Cookie: "session=7" },
-    });
+    const res = await call(
+      `${s.url}/widgets?ids=1&ids=2&tags=a,b&filter[min]=3&filter[active]=true&page[size]=4.5&limit=2.5&sort=name`,
+      {
+        headers: { "X-Flags": "true, false", "X-Trace-Id": UUID, Cookie: "session=7" },
+      },
+    );
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.json, {
-      query: { ids: [1, 2], tags: ["a", "b"], filter: { min: 3, active: true }, "page[size]": 4.5, limit: 2.5, sort: "name" },
+      query: {
+        ids: [1, 2],
+        tags: ["a", "b"],
+        filter: { min: 3, active: true },
+        "page[size]": 4.5,
+        limit: 2.5,
+        sort: "name",
+      },
       headers: { "X-Flags": [true, false], "X-Trace-Id": UUID },
       cookies: { session: 7 },
     });
   });
 
   const invalid: [string, string, RequestInit, string[]][] = [
-    ["the operation's own limit (≤ 10) overrides the path-level one (≤ 100)", "/widgets?limit=50", {}, ["query /limit"]],
+    [
+      "the operation's own limit (≤ 10) overrides the path-level one (≤ 100)",
+      "/widgets?limit=50",
+      {},
+      ["query /limit"],
+    ],
     ["an array item that is not an integer", "/widgets?ids=1&ids=x", {}, ["query /ids/1"]],
     ["a deepObject field of the wrong type", "/widgets?filter[min]=low", {}, ["query /filter/min"]],
     ["a header that is not a uuid", "/widgets", { headers: { "X-Trace-Id": "nope" } }, ["header /X-Trace-Id"]],
@@ -128,13 +164,19 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
       const res = await call(`${s.url}${path}`, init);
       assert.equal(res.status, 400, res.text);
       assert.equal(res.headers.get("content-type"), "application/problem+json");
-      assert.deepEqual(res.json.errors.map((e: { in: string; pointer: string }) => `${e.in} ${e.pointer}`), where);
+      assert.deepEqual(
+        res.json.errors.map((e: { in: string; pointer: string }) => `${e.in} ${e.pointer}`),
+        where,
+      );
     });
   }
 
   it("a static path wins over a parameter path", async () => {
     const res = await call(`${s.url}/widgets/mine`);
-    assert.deepEqual([res.status, res.text, res.headers.get("content-type")], [200, "mine", "text/plain; charset=utf-8"]);
+    assert.deepEqual(
+      [res.status, res.text, res.headers.get("content-type")],
+      [200, "mine", "text/plain; charset=utf-8"],
+    );
   });
 
   it("several parameters in one segment", async () => {
@@ -147,8 +189,20 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
   });
 
   const bodies: [string, string, string, number, unknown][] = [
-    ["JSON", "application/json", '{"name":"a","price":{"amount":5,"currency":"EUR"}}', 201, { id: 1, name: "a", price: { amount: 5, currency: "EUR" } }],
-    ["form-urlencoded, fields coerced by the schema", "application/x-www-form-urlencoded", "name=b&sizes=1&sizes=2&gift=true", 201, { id: 1, name: "b", sizes: [1, 2], gift: true }],
+    [
+      "JSON",
+      "application/json",
+      '{"name":"a","price":{"amount":5,"currency":"EUR"}}',
+      201,
+      { id: 1, name: "a", price: { amount: 5, currency: "EUR" } },
+    ],
+    [
+      "form-urlencoded, fields coerced by the schema",
+      "application/x-www-form-urlencoded",
+      "name=b&sizes=1&sizes=2&gift=true",
+      201,
+      { id: 1, name: "b", sizes: [1, 2], gift: true },
+    ],
     ["text", "text/plain; charset=utf-8", "hello", 201, { id: 1, name: "x", text: "hello" }],
   ];
   for (const [name, type, body, status, expected] of bodies) {
@@ -159,12 +213,42 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
   }
 
   const refused: [string, Record<string, string>, string, number, RegExp][] = [
-    ["an unknown field (unevaluatedProperties)", { "Content-Type": "application/json" }, '{"name":"a","color":"red"}', 400, /color/],
-    ["a field of an external $ref'd schema", { "Content-Type": "application/json" }, '{"name":"a","price":{"amount":-1,"currency":"EUR"}}', 400, /\/price\/amount/],
+    [
+      "an unknown field (unevaluatedProperties)",
+      { "Content-Type": "application/json" },
+      '{"name":"a","color":"red"}',
+      400,
+      /color/,
+    ],
+    [
+      "a field of an external $ref'd schema",
+      { "Content-Type": "application/json" },
+      '{"name":"a","price":{"amount":-1,"currency":"EUR"}}',
+      400,
+      /\/price\/amount/,
+    ],
     ["malformed JSON", { "Content-Type": "application/json" }, '{"name":', 400, /malformed JSON/],
-    ["a media type the operation does not take (415 + Accept-Post)", { "Content-Type": "application/xml" }, "<a/>", 415, /application\/json or application\/x-www-form-urlencoded or text\/plain/],
-    ["a body over the configured limit (413)", { "Content-Type": "text/plain" }, "x".repeat(301), 413, /limit of 300 bytes/],
-    ["a text body over its maxLength", { "Content-Type": "text/plain" }, "x".repeat(51), 400, /must NOT have more than 50 characters/],
+    [
+      "a media type the operation does not take (415 + Accept-Post)",
+      { "Content-Type": "application/xml" },
+      "<a/>",
+      415,
+      /application\/json or application\/x-www-form-urlencoded or text\/plain/,
+    ],
+    [
+      "a body over the configured limit (413)",
+      { "Content-Type": "text/plain" },
+      "x".repeat(301),
+      413,
+      /limit of 300 bytes/,
+    ],
+    [
+      "a text body over its maxLength",
+      { "Content-Type": "text/plain" },
+      "x".repeat(51),
+      400,
+      /must NOT have more than 50 characters/,
+    ],
   ];
   for (const [name, headers, body, status, detail] of refused) {
     it(`${status} for ${name}`, async () => {
@@ -172,12 +256,17 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
       assert.equal(res.status, status, res.text);
       assert.equal(res.headers.get("content-type"), "application/problem+json");
       assert.match(res.text, detail);
-      if (status === 415) assert.equal(res.headers.get("accept-post"), "application/json, application/x-www-form-urlencoded, text/plain");
+      if (status === 415)
+        assert.equal(res.headers.get("accept-post"), "application/json, application/x-www-form-urlencoded, text/plain");
     });
   }
 
   it("merge-patch bodies, with null to remove a field", async () => {
-    const res = await call(`${s.url}/widgets/5`, { method: "PATCH", headers: { ...ok, "Content-Type": "application/merge-patch+json" }, body: '{"price":null}' });
+    const res = await call(`${s.url}/widgets/5`, {
+      method: "PATCH",
+      headers: { ...ok, "Content-Type": "application/merge-patch+json" },
+      body: '{"price":null}',
+    });
     assert.equal(res.status, 200, res.text);
   });
 
@@ -185,27 +274,42 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
     const cat = await call(`${s.url}/pets`, { method: "POST", json: { kind: "Cat" } });
     assert.deepEqual(cat.json.errors, [{ in: "body", pointer: "/lives", message: "is required" }]);
     const cow = await call(`${s.url}/pets`, { method: "POST", json: { kind: "Cow" } });
-    assert.deepEqual(cow.json.errors.map((e: { pointer: string }) => e.pointer), ["/kind"]);
+    assert.deepEqual(
+      cow.json.errors.map((e: { pointer: string }) => e.pointer),
+      ["/kind"],
+    );
     assert.equal((await call(`${s.url}/pets`, { method: "POST", json: { kind: "Dog", good: true } })).status, 200);
   });
 
   it("readOnly fields are refused in requests; formats are checked", async () => {
-    const res = await call(`${s.url}/users`, { method: "POST", json: { id: UUID, email: "no", password: "longenough", homepage: "::", born: "today" } });
+    const res = await call(`${s.url}/users`, {
+      method: "POST",
+      json: { id: UUID, email: "no", password: "longenough", homepage: "::", born: "today" },
+    });
     assert.equal(res.status, 400);
-    assert.deepEqual(res.json.errors.map((e: { pointer: string; message: string }) => `${e.pointer} ${e.message}`).sort(), [
-      '/born must match format "date-time"',
-      '/email must match format "email"',
-      '/homepage must match format "uri"',
-      "/id is read-only and cannot be sent",
-    ]);
-    const created = await call(`${s.url}/users`, { method: "POST", json: { email: "a@example.com", password: "longenough", nickname: null } });
+    assert.deepEqual(
+      res.json.errors.map((e: { pointer: string; message: string }) => `${e.pointer} ${e.message}`).sort(),
+      [
+        '/born must match format "date-time"',
+        '/email must match format "email"',
+        '/homepage must match format "uri"',
+        "/id is read-only and cannot be sent",
+      ],
+    );
+    const created = await call(`${s.url}/users`, {
+      method: "POST",
+      json: { email: "a@example.com", password: "longenough", nickname: null },
+    });
     assert.deepEqual([created.status, created.json], [201, { id: UUID, email: "a@example.com", nickname: null }]);
   });
 
   describe("method semantics", () => {
     it("405 + Allow for a method the path lacks; OPTIONS 204 + Allow", async () => {
       const res = await call(`${s.url}/widgets/mine`, { method: "DELETE" });
-      assert.deepEqual([res.status, res.headers.get("allow"), res.headers.get("content-type")], [405, "GET, HEAD, OPTIONS", "application/problem+json"]);
+      assert.deepEqual(
+        [res.status, res.headers.get("allow"), res.headers.get("content-type")],
+        [405, "GET, HEAD, OPTIONS", "application/problem+json"],
+      );
       const options = await call(`${s.url}/widgets/7`, { method: "OPTIONS" });
       assert.deepEqual([options.status, options.headers.get("allow")], [204, "GET, DELETE, PATCH, HEAD, OPTIONS"]);
     });
@@ -213,7 +317,10 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
     it("HEAD answers like GET with Content-Length and no body", async () => {
       const get = await call(`${s.url}/widgets/5`, { headers: ok });
       const head = await call(`${s.url}/widgets/5`, { method: "HEAD", headers: ok });
-      assert.deepEqual([head.status, head.text, head.headers.get("etag"), head.headers.get("content-length")], [200, "", '"v1"', String(Buffer.byteLength(get.text))]);
+      assert.deepEqual(
+        [head.status, head.text, head.headers.get("etag"), head.headers.get("content-length")],
+        [200, "", '"v1"', String(Buffer.byteLength(get.text))],
+      );
     });
 
     const accepts: [string, number, string | null][] = [
@@ -232,11 +339,18 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
 
     it("an operation that does not declare 406 ignores Accept and answers its own media type (RFC 9110 §12.5.1)", async () => {
       const res = await call(`${s.url}/files/a.txt`, { headers: { Accept: "application/xml" } });
-      assert.deepEqual([res.status, res.headers.get("content-type")], [200, "application/json; charset=utf-8"], res.text);
+      assert.deepEqual(
+        [res.status, res.headers.get("content-type")],
+        [200, "application/json; charset=utf-8"],
+        res.text,
+      );
     });
 
     it("an operation with no success body is never 406", async () => {
-      assert.equal((await call(`${s.url}/widgets/5`, { method: "DELETE", headers: { ...ok, Accept: "image/png" } })).status, 204);
+      assert.equal(
+        (await call(`${s.url}/widgets/5`, { method: "DELETE", headers: { ...ok, Accept: "image/png" } })).status,
+        204,
+      );
     });
 
     it("an unknown path goes to the next middleware", async () => {
@@ -257,7 +371,11 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
     });
 
     it("401 + WWW-Authenticate before the body is read or validated (malformed, oversized, wrong type)", async () => {
-      for (const [type, body] of [["application/json", "{nope"], ["text/plain", "x".repeat(1000)], ["application/xml", "<a/>"]]) {
+      for (const [type, body] of [
+        ["application/json", "{nope"],
+        ["text/plain", "x".repeat(1000)],
+        ["application/xml", "<a/>"],
+      ]) {
         const res = await call(`${s.url}/widgets`, { method: "POST", headers: { "Content-Type": type }, body });
         assert.deepEqual([res.status, res.headers.get("www-authenticate")], [401, "Bearer"], res.text);
       }
@@ -271,9 +389,28 @@ describe("generated wiring for any document (coverage.yaml over HTTP)", () => {
 
   describe("response validation", () => {
     const mismatches: [string, string, RequestInit, RegExp][] = [
-      ["a required header missing", "/widgets", { method: "POST", headers: { ...ok, "Content-Type": "application/json" }, body: '{"name":"no-location"}' }, /createWidget answered 201.*header\/Location is required/],
-      ["a required header missing (GET)", "/widgets/3", { headers: ok }, /get-widget\.v2 answered 200.*header\/ETag is required/],
-      ["a writeOnly field answered", "/users", { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"email":"leak@example.com","password":"longenough"}' }, /createUser answered 201.*body\/password is write-only/],
+      [
+        "a required header missing",
+        "/widgets",
+        { method: "POST", headers: { ...ok, "Content-Type": "application/json" }, body: '{"name":"no-location"}' },
+        /createWidget answered 201.*header\/Location is required/,
+      ],
+      [
+        "a required header missing (GET)",
+        "/widgets/3",
+        { headers: ok },
+        /get-widget\.v2 answered 200.*header\/ETag is required/,
+      ],
+      [
+        "a writeOnly field answered",
+        "/users",
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: '{"email":"leak@example.com","password":"longenough"}',
+        },
+        /createUser answered 201.*body\/password is write-only/,
+      ],
     ];
     for (const [name, path, init, detail] of mismatches) {
       it(`500 naming operation, status and field: ${name}`, async () => {
@@ -303,7 +440,11 @@ const spec = (operationId: string, path: string): OperationSpec => ({
 describe("restMiddleware: handlers by operationId", () => {
   it("finds only the handlers given: an operationId such as constructor or toString without one answers 501", async () => {
     const app = new Koa();
-    app.use(restMiddleware([spec("constructor", "/a"), spec("toString", "/b"), spec("hasOwnProperty", "/c")], { hasOwnProperty: async () => ({ status: 200, body: { ok: true } }) }));
+    app.use(
+      restMiddleware([spec("constructor", "/a"), spec("toString", "/b"), spec("hasOwnProperty", "/c")], {
+        hasOwnProperty: async () => ({ status: 200, body: { ok: true } }),
+      }),
+    );
     const handle = app.callback();
     const server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -323,17 +464,30 @@ describe("restMiddleware: a stub's 501", () => {
     app.use(problemErrors());
     const notYet = Object.assign(new Error("not yet"), { notYet: true });
     app.use(
-      restMiddleware([spec("stub", "/stub"), spec("wrong", "/wrong")], { stub: async () => Promise.reject(notYet), wrong: async () => ({ status: 418, body: {} }) }, {
-        validateResponses: true,
-        mapError: (error) => ((error as { notYet?: boolean }).notYet ? { status: 501, body: { type: "urn:twinspec:problem:not-implemented", title: "Not Implemented", status: 501 } } : undefined),
-      }),
+      restMiddleware(
+        [spec("stub", "/stub"), spec("wrong", "/wrong")],
+        { stub: async () => Promise.reject(notYet), wrong: async () => ({ status: 418, body: {} }) },
+        {
+          validateResponses: true,
+          mapError: (error) =>
+            (error as { notYet?: boolean }).notYet
+              ? {
+                  status: 501,
+                  body: { type: "urn:twinspec:problem:not-implemented", title: "Not Implemented", status: 501 },
+                }
+              : undefined,
+        },
+      ),
     );
     const handle = app.callback();
     const server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      assert.deepEqual(await Promise.all(["/stub", "/wrong"].map(async (p) => (await fetch(base + p)).status)), [501, 500]);
+      assert.deepEqual(
+        await Promise.all(["/stub", "/wrong"].map(async (p) => (await fetch(base + p)).status)),
+        [501, 500],
+      );
     } finally {
       server.close();
     }
@@ -342,9 +496,13 @@ describe("restMiddleware: a stub's 501", () => {
 
 describe("restMiddleware: parameter defaults", () => {
   it("a query parameter the request lacks reaches the handler as its schema's default; a sent one is validated as sent", async () => {
-    const validate = Object.assign((query: Record<string, unknown>) => query.limit === undefined || (Number.isInteger(query.limit) && (query.limit as number) <= 100), {
-      errors: [{ instancePath: "/limit", message: "must be <= 100", keyword: "maximum", params: {}, schemaPath: "" }],
-    });
+    const validate = Object.assign(
+      (query: Record<string, unknown>) =>
+        query.limit === undefined || (Number.isInteger(query.limit) && (query.limit as number) <= 100),
+      {
+        errors: [{ instancePath: "/limit", message: "must be <= 100", keyword: "maximum", params: {}, schemaPath: "" }],
+      },
+    );
     const op: OperationSpec = {
       ...spec("list", "/list"),
       parameters: [{ name: "limit", in: "query", type: "integer", default: 20 }],
@@ -352,7 +510,11 @@ describe("restMiddleware: parameter defaults", () => {
     };
     const app = new Koa();
     app.use(problemErrors());
-    app.use(restMiddleware([op], { list: async (req: { query: Record<string, unknown> }) => ({ status: 200, body: req.query }) }));
+    app.use(
+      restMiddleware([op], {
+        list: async (req: { query: Record<string, unknown> }) => ({ status: 200, body: req.query }),
+      }),
+    );
     const handle = app.callback();
     const server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

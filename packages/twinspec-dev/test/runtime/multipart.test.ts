@@ -9,17 +9,38 @@ import Koa from "koa";
 import { restRoutes, type RestHandlers, type UploadedFile } from "../golden/uploads/rest.js";
 import { mediaAllowed } from "../../../twinspec/src/runtime/multipart.js";
 
-const describeFile = (f: UploadedFile) => ({ filename: f.filename, mediaType: f.mediaType, size: f.size, sha256: createHash("sha256").update(f.content).digest("hex") });
+const describeFile = (f: UploadedFile) => ({
+  filename: f.filename,
+  mediaType: f.mediaType,
+  size: f.size,
+  sha256: createHash("sha256").update(f.content).digest("hex"),
+});
 
 const handlers: RestHandlers = {
   async putAvatar(req) {
     const { image, attachments, ...fields } = req.body;
     // The handler's types: image is an UploadedFile, attachments UploadedFile[] | undefined, size a number.
     const size: number | undefined = fields.size;
-    return { status: 200, body: { curatorId: req.params.curatorId, image: describeFile(image), attachments: attachments?.map(describeFile), ...fields, size } };
+    return {
+      status: 200,
+      body: {
+        curatorId: req.params.curatorId,
+        image: describeFile(image),
+        attachments: attachments?.map(describeFile),
+        ...fields,
+        size,
+      },
+    };
   },
   async postDocument(req) {
-    if (req.contentType === "multipart/form-data") return { status: 201, body: { file: req.body.file && describeFile(req.body.file), scan: req.body.scan && describeFile(req.body.scan) } };
+    if (req.contentType === "multipart/form-data")
+      return {
+        status: 201,
+        body: {
+          file: req.body.file && describeFile(req.body.file),
+          scan: req.body.scan && describeFile(req.body.scan),
+        },
+      };
     return { status: 201, body: { json: req.body ?? null } };
   },
 };
@@ -84,8 +105,14 @@ describe("multipart/form-data bodies", () => {
   });
 
   it("reads a file with any media type where encoding allows no particular one, and an optional body left out", async () => {
-    const res = await fetch(`${url}/documents`, { method: "POST", body: form([["scan", new Blob(["%PDF"], { type: "application/pdf" }), "s.pdf"]]) });
-    assert.deepEqual([res.status, await res.json()], [201, { scan: { filename: "s.pdf", mediaType: "application/pdf", size: 4, sha256: sha(Buffer.from("%PDF")) } }]);
+    const res = await fetch(`${url}/documents`, {
+      method: "POST",
+      body: form([["scan", new Blob(["%PDF"], { type: "application/pdf" }), "s.pdf"]]),
+    });
+    assert.deepEqual(
+      [res.status, await res.json()],
+      [201, { scan: { filename: "s.pdf", mediaType: "application/pdf", size: 4, sha256: sha(Buffer.from("%PDF")) } }],
+    );
     const none = await fetch(`${url}/documents`, { method: "POST" });
     assert.deepEqual([none.status, await none.json()], [201, { json: null }]);
   });
@@ -93,11 +120,45 @@ describe("multipart/form-data bodies", () => {
   // [name, parts, expected errors as "pointer message"]
   const invalid: [string, [string, string | Blob, string?][], string[]][] = [
     ["a required file missing", [["caption", "x"]], ["/image is required"]],
-    ["a file of a media type encoding does not allow", [["image", new Blob(["x"], { type: "text/plain" }), "x.txt"]], ["/image has media type text/plain; allowed: image/png, image/jpeg"]],
-    ["a file where the schema wants text", [["image", new Blob([png], { type: "image/png" }), "a.png"], ["caption", new Blob(["x"]), "c.txt"]], ["/caption must be a value, not a file"]],
-    ["two files for one file field", [["image", new Blob([png], { type: "image/png" }), "a.png"], ["image", new Blob([png], { type: "image/png" }), "b.png"]], ["/image must be one file, not several"]],
-    ["text fields against the schema", [["image", new Blob([png], { type: "image/png" }), "a.png"], ["caption", "x".repeat(21)], ["size", "abc"], ["crop", '{"x":1}']], ["/caption must NOT have more than 20 characters", "/size must be integer", "/crop/y is required"]],
-    ["too many files for an array of files", [["image", new Blob([png], { type: "image/png" }), "a.png"], ...[1, 2, 3].map((i) => ["attachments", new Blob(["a"]), `${i}`] as [string, Blob, string])], ["/attachments must NOT have more than 2 items"]],
+    [
+      "a file of a media type encoding does not allow",
+      [["image", new Blob(["x"], { type: "text/plain" }), "x.txt"]],
+      ["/image has media type text/plain; allowed: image/png, image/jpeg"],
+    ],
+    [
+      "a file where the schema wants text",
+      [
+        ["image", new Blob([png], { type: "image/png" }), "a.png"],
+        ["caption", new Blob(["x"]), "c.txt"],
+      ],
+      ["/caption must be a value, not a file"],
+    ],
+    [
+      "two files for one file field",
+      [
+        ["image", new Blob([png], { type: "image/png" }), "a.png"],
+        ["image", new Blob([png], { type: "image/png" }), "b.png"],
+      ],
+      ["/image must be one file, not several"],
+    ],
+    [
+      "text fields against the schema",
+      [
+        ["image", new Blob([png], { type: "image/png" }), "a.png"],
+        ["caption", "x".repeat(21)],
+        ["size", "abc"],
+        ["crop", '{"x":1}'],
+      ],
+      ["/caption must NOT have more than 20 characters", "/size must be integer", "/crop/y is required"],
+    ],
+    [
+      "too many files for an array of files",
+      [
+        ["image", new Blob([png], { type: "image/png" }), "a.png"],
+        ...[1, 2, 3].map((i) => ["attachments", new Blob(["a"]), `${i}`] as [string, Blob, string]),
+      ],
+      ["/attachments must NOT have more than 2 items"],
+    ],
   ];
   for (const [name, parts, expected] of invalid) {
     it(`answers 400 naming each bad part: ${name}`, async () => {
@@ -126,11 +187,18 @@ describe("multipart/form-data bodies", () => {
     const boundary = "XyZ";
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="attachments"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${url}/curators/c1/avatar`, { method: "PUT", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Transfer-Encoding": "chunked" } }, (res) => {
-        let body = "";
-        res.on("data", (c) => (body += c));
-        res.on("end", () => resolve({ status: res.statusCode!, body }));
-      });
+      const req = request(
+        `${url}/curators/c1/avatar`,
+        {
+          method: "PUT",
+          headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Transfer-Encoding": "chunked" },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (c) => (body += c));
+          res.on("end", () => resolve({ status: res.statusCode!, body }));
+        },
+      );
       req.on("error", reject);
       req.write(head);
       let sent = 0;
@@ -148,7 +216,12 @@ describe("multipart/form-data bodies", () => {
 
   const malformed: [string, string, Record<string, string>, RegExp][] = [
     ["no boundary", "abc", { "Content-Type": "multipart/form-data" }, /cannot be read/],
-    ["a body that ends before its closing boundary", '--b\r\nContent-Disposition: form-data; name="caption"\r\n\r\nhal', { "Content-Type": "multipart/form-data; boundary=b" }, /malformed: Unexpected end of (multipart data|form)/],
+    [
+      "a body that ends before its closing boundary",
+      '--b\r\nContent-Disposition: form-data; name="caption"\r\n\r\nhal',
+      { "Content-Type": "multipart/form-data; boundary=b" },
+      /malformed: Unexpected end of (multipart data|form)/,
+    ],
   ];
   for (const [name, body, headers, detail] of malformed) {
     it(`answers 400 for a multipart body with ${name}`, async () => {
@@ -167,5 +240,6 @@ describe("mediaAllowed", () => {
     ["text/plain", ["image/*"], false],
     ["text/plain", ["*/*"], true],
   ];
-  for (const [type, allowed, expected] of cases) it(`${type} in ${allowed.join(", ")} → ${expected}`, () => assert.equal(mediaAllowed(type, allowed), expected));
+  for (const [type, allowed, expected] of cases)
+    it(`${type} in ${allowed.join(", ")} → ${expected}`, () => assert.equal(mediaAllowed(type, allowed), expected));
 });

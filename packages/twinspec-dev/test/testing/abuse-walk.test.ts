@@ -57,10 +57,17 @@ describe("the abuse walk against an unguarded upload", function () {
 
   before(() => {
     mkdirSync(dir, { recursive: true });
-    for (const entry of ["openapi.yaml", "schema.graphql", "codegen.yml", "package.json", "src"]) cpSync(join(FIXTURE, entry), join(dir, entry), { recursive: true });
+    for (const entry of ["openapi.yaml", "schema.graphql", "codegen.yml", "package.json", "src"])
+      cpSync(join(FIXTURE, entry), join(dir, entry), { recursive: true });
     const spec = readFileSync(join(dir, "openapi.yaml"), "utf8");
-    writeFileSync(join(dir, "openapi.yaml"), spec.replace("  /authors/{authorId}/notes:\n", `${UPLOAD}\n  /authors/{authorId}/notes:\n`));
-    const generated = spawnSync(process.execPath, [resolve("bin/twinspec.js"), "generate"], { cwd: dir, encoding: "utf8" });
+    writeFileSync(
+      join(dir, "openapi.yaml"),
+      spec.replace("  /authors/{authorId}/notes:\n", `${UPLOAD}\n  /authors/{authorId}/notes:\n`),
+    );
+    const generated = spawnSync(process.execPath, [resolve("bin/twinspec.js"), "generate"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     assert.equal(generated.status, 0, generated.stdout + generated.stderr);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,13 +76,31 @@ describe("the abuse walk against an unguarded upload", function () {
     const mocha = createRequire(import.meta.url).resolve("mocha/bin/mocha.js");
     const child = spawnSync(
       process.execPath,
-      ["--import", "tsx", "--conditions", "twinspec-source", mocha, "--no-config", "--no-package", "--exit", "--timeout", "30000", "--grep", "putPortrait .*multipart", resolve("test/testing/careless-upload.ts")],
+      [
+        "--import",
+        "tsx",
+        "--conditions",
+        "twinspec-source",
+        mocha,
+        "--no-config",
+        "--no-package",
+        "--exit",
+        "--timeout",
+        "30000",
+        "--grep",
+        "putPortrait .*multipart",
+        resolve("test/testing/careless-upload.ts"),
+      ],
       { cwd: dir, encoding: "utf8", env: { ...process.env, TWINSPEC_ROOT: dir }, timeout: 90_000 },
     );
     const output = child.stdout + child.stderr;
     assert.notEqual(child.status, 0, output);
     assert.match(output, /\d+ failing/, output);
-    assert.match(output, /putPortrait \(PUT \/authors\/\{authorId\}\/portrait\): a multipart body cut off mid-part/, output);
+    assert.match(
+      output,
+      /putPortrait \(PUT \/authors\/\{authorId\}\/portrait\): a multipart body cut off mid-part/,
+      output,
+    );
     assert.match(output, /Uncaught .*(unexpected end|Unexpected end)/, output);
   });
 });

@@ -15,15 +15,25 @@ describe("the authorization matrices with admin-only operations and fields", fun
 
   before(() => {
     mkdirSync(dir, { recursive: true });
-    for (const entry of ["openapi.yaml", "schema.graphql", "codegen.yml", "package.json", "src"]) cpSync(join(FIXTURE, entry), join(dir, entry), { recursive: true });
+    for (const entry of ["openapi.yaml", "schema.graphql", "codegen.yml", "package.json", "src"])
+      cpSync(join(FIXTURE, entry), join(dir, entry), { recursive: true });
     const rest = readFileSync(join(dir, "openapi.yaml"), "utf8").split("\n");
     const at = rest.findIndex((l) => l.includes("operationId: createAuthor"));
     const security = rest.findIndex((l, i) => i > at && l.includes('security: [{ bearerAuth: ["authors:write"] }]'));
     rest[security] = rest[security].replace('["authors:write"]', '["authors:write", "admin"]');
     writeFileSync(join(dir, "openapi.yaml"), rest.join("\n"));
     const graphql = readFileSync(join(dir, "schema.graphql"), "utf8");
-    writeFileSync(join(dir, "schema.graphql"), graphql.replace('createAuthor(input: CreateAuthorInput!): Author @auth(scopes: ["authors:write"])', 'createAuthor(input: CreateAuthorInput!): Author @auth(scopes: ["authors:write", "admin"])'));
-    const generated = spawnSync(process.execPath, [resolve("bin/twinspec.js"), "generate"], { cwd: dir, encoding: "utf8" });
+    writeFileSync(
+      join(dir, "schema.graphql"),
+      graphql.replace(
+        'createAuthor(input: CreateAuthorInput!): Author @auth(scopes: ["authors:write"])',
+        'createAuthor(input: CreateAuthorInput!): Author @auth(scopes: ["authors:write", "admin"])',
+      ),
+    );
+    const generated = spawnSync(process.execPath, [resolve("bin/twinspec.js"), "generate"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     assert.equal(generated.status, 0, generated.stdout + generated.stderr);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +42,21 @@ describe("the authorization matrices with admin-only operations and fields", fun
     const mocha = createRequire(import.meta.url).resolve("mocha/bin/mocha.js");
     const child = spawnSync(
       process.execPath,
-      ["--import", "tsx", "--conditions", "twinspec-source", mocha, "--no-config", "--no-package", "--exit", "--timeout", "30000", "--grep", "createAuthor", resolve("test/testing/admin-matrix.ts")],
+      [
+        "--import",
+        "tsx",
+        "--conditions",
+        "twinspec-source",
+        mocha,
+        "--no-config",
+        "--no-package",
+        "--exit",
+        "--timeout",
+        "30000",
+        "--grep",
+        "createAuthor",
+        resolve("test/testing/admin-matrix.ts"),
+      ],
       { cwd: dir, encoding: "utf8", env: { ...process.env, TWINSPEC_ROOT: dir, ...env }, timeout: 120_000 },
     );
     return { status: child.status, output: child.stdout + child.stderr };
@@ -48,8 +72,16 @@ describe("the authorization matrices with admin-only operations and fields", fun
   it("fail against a server that refuses nobody, naming the token and the request", () => {
     const { status, output } = matrices({ GRANT_ALL: "1" });
     assert.notEqual(status, 0, output);
-    assert.match(output, /expected 403: createAuthor \(POST \/authors\) with the token of "[^"]+" with scopes "" answered 201/, output);
-    assert.match(output, /expected FORBIDDEN: Mutation\.createAuthor with the token of "[^"]+" with scopes "": mutation/, output);
+    assert.match(
+      output,
+      /expected 403: createAuthor \(POST \/authors\) with the token of "[^"]+" with scopes "" answered 201/,
+      output,
+    );
+    assert.match(
+      output,
+      /expected FORBIDDEN: Mutation\.createAuthor with the token of "[^"]+" with scopes "": mutation/,
+      output,
+    );
     assert.doesNotMatch(output, /at .*src\/testing\//, "no stack from inside the kit");
   });
 });

@@ -9,5 +9,8 @@ const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT
 
 describeScenarios(definition, { file: process.env.ARAZZO_FILE });
 after(() => {
-  for (const line of coverageOf(definition).missing.filter((m: string) => /^(createAuthor 201|getNote 410|deleteNote 204|getAuthor 404):/.test(m))) console.log(`left: ${line}`);
+  for (const line of coverageOf(definition).missing.filter((m: string) =>
+    /^(createAuthor 201|getNote 410|deleteNote 204|getAuthor 404):/.test(m),
+  ))
+    console.log(`left: ${line}`);
 });

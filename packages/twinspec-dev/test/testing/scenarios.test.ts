@@ -10,11 +10,27 @@ import { FIXTURE } from "../../../twinspec/test/support/fixture.js";
 
 const run = (file: string) => {
   const mocha = createRequire(import.meta.url).resolve("mocha/bin/mocha.js");
-  const child = spawnSync(process.execPath, ["--import", "tsx", "--conditions", "twinspec-source", mocha, "--no-config", "--no-package", "--exit", "--timeout", "30000", resolve("test/testing/scenario-run.ts")], {
-    encoding: "utf8",
-    env: { ...process.env, TWINSPEC_ROOT: FIXTURE, ARAZZO_FILE: resolve("test/fixtures/workflows", file) },
-    timeout: 90_000,
-  });
+  const child = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--conditions",
+      "twinspec-source",
+      mocha,
+      "--no-config",
+      "--no-package",
+      "--exit",
+      "--timeout",
+      "30000",
+      resolve("test/testing/scenario-run.ts"),
+    ],
+    {
+      encoding: "utf8",
+      env: { ...process.env, TWINSPEC_ROOT: FIXTURE, ARAZZO_FILE: resolve("test/fixtures/workflows", file) },
+      timeout: 90_000,
+    },
+  );
   return { status: child.status, output: child.stdout + child.stderr };
 };
 
@@ -31,7 +47,11 @@ describe("scenarios: Arazzo workflows run by the kit", function () {
   it("a criterion not met fails, naming the workflow, the step, the criterion and the request; the status got does not count", () => {
     const { status, output } = run("wrong.arazzo.yaml");
     assert.notEqual(status, 0, output);
-    assert.match(output, /scenario readMissingAuthor, step readAsMissing \(getAuthor\): criterion "\$statusCode == 404" not met: GET \/authors\/aut_[\w-]+ → 200 \{/, output);
+    assert.match(
+      output,
+      /scenario readMissingAuthor, step readAsMissing \(getAuthor\): criterion "\$statusCode == 404" not met: GET \/authors\/aut_[\w-]+ → 200 \{/,
+      output,
+    );
     assert.match(output, /left: getAuthor 404: produced by no test/, output);
     assert.doesNotMatch(output, /at .*src\/testing\//, "no stack from inside the kit");
   });

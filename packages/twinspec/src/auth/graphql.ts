@@ -13,7 +13,11 @@ const unauthenticatedError = (message = "this field needs a bearer token (Author
 const forbidden = (message: string) => new GraphQLError(message, { extensions: { code: "FORBIDDEN" } });
 
 /** The scopes a field needs: its own @auth, else its parent type's @auth; undefined = public. */
-function requiredScopes(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, unknown>, typeName: string): string[] | undefined {
+function requiredScopes(
+  schema: GraphQLSchema,
+  field: GraphQLFieldConfig<unknown, unknown>,
+  typeName: string,
+): string[] | undefined {
   const own = getDirective(schema, field, "auth")?.[0]?.scopes as string[] | undefined;
   const type = schema.getType(typeName);
   const inherited = type ? (getDirective(schema, type, "auth")?.[0]?.scopes as string[] | undefined) : undefined;
@@ -29,10 +33,20 @@ function checkScopes(principal: Principal | null, scopes: string[], field: strin
 
 /** Why a root field may not run for the caller, from the ownership rule (ownership.ts), as its error. */
 const refusedError = (refused: Refusal, field: string) =>
-  refused === "collection" ? forbidden(`${field} covers what every owner holds; only an admin token may use it`) : forbidden(`${field}: what it names is not owned by this token's subject`);
+  refused === "collection"
+    ? forbidden(`${field} covers what every owner holds; only an admin token may use it`)
+    : forbidden(`${field}: what it names is not owned by this token's subject`);
 
-export function withAuth(schema: GraphQLSchema, owners: OwnerLookup, graphqlOwnership: Readonly<Record<string, Ownership>>): GraphQLSchema {
-  const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name]);
+export function withAuth(
+  schema: GraphQLSchema,
+  owners: OwnerLookup,
+  graphqlOwnership: Readonly<Record<string, Ownership>>,
+): GraphQLSchema {
+  const roots = new Set([
+    schema.getQueryType()?.name,
+    schema.getMutationType()?.name,
+    schema.getSubscriptionType()?.name,
+  ]);
   return mapSchema(schema, {
     [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => {
       const scopes = requiredScopes(schema, field, typeName);
@@ -89,7 +103,10 @@ const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof value === "object" && value !== null && Symbol.asyncIterator in value;
 
 /** The same stream, ended (and its source returned) at `deadline` ms since epoch. */
-function untilExpiry<T>(stream: AsyncIterable<T>, deadline: number): AsyncIterableIterator<T> & { readonly lastEventId: string | undefined } {
+function untilExpiry<T>(
+  stream: AsyncIterable<T>,
+  deadline: number,
+): AsyncIterableIterator<T> & { readonly lastEventId: string | undefined } {
   const source = stream[Symbol.asyncIterator]();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<IteratorResult<T>>((resolve) => {

@@ -31,12 +31,17 @@ export function remoteKeys(url: string, options: JwksOptions = {}): JWTVerifyGet
     cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
     timeoutDuration: options.timeoutMs ?? 5_000,
     [customFetch]: async (resource, init) => {
-      if (Date.now() - failedAt < retryAfterFailureMs) throw new KeysUnavailableError("the last fetch failed moments ago");
+      if (Date.now() - failedAt < retryAfterFailureMs)
+        throw new KeysUnavailableError("the last fetch failed moments ago");
       let response: Response;
       try {
         response = await fetch(resource, init);
       } catch (error) {
-        throw failed((error as Error).name === "AbortError" || (error as Error).name === "TimeoutError" ? "timed out" : (error as Error).message);
+        throw failed(
+          (error as Error).name === "AbortError" || (error as Error).name === "TimeoutError"
+            ? "timed out"
+            : (error as Error).message,
+        );
       }
       if (response.status !== 200) throw failed(`answered ${response.status}`);
       // Read here, so a body that is not a key set counts as a failed fetch too.

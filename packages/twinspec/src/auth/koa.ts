@@ -33,7 +33,12 @@ function refuse(ctx: Context, error: unknown): void {
 /** graphql-ws: the caller from connection_init `{ authorization: "Bearer …" }`, else the upgrade request's header. */
 export function socketCaller(verifier: TokenVerifier) {
   return async (params: Record<string, unknown> | undefined, request: IncomingMessage): Promise<Principal | null> => {
-    const fromParams = typeof params?.authorization === "string" ? params.authorization : typeof params?.Authorization === "string" ? params.Authorization : undefined;
+    const fromParams =
+      typeof params?.authorization === "string"
+        ? params.authorization
+        : typeof params?.Authorization === "string"
+          ? params.Authorization
+          : undefined;
     const header = fromParams ?? request.headers.authorization;
     const token = bearerToken(header);
     if (token === undefined) return null;
@@ -46,7 +51,12 @@ export function socketCaller(verifier: TokenVerifier) {
 export function metricsGuard(metricsToken: string | undefined): Middleware {
   return async (ctx, next) => {
     if (metricsToken && bearerToken(ctx.get("Authorization") || undefined) !== metricsToken) {
-      throw refusalOf("metrics_unauthorized", "/metrics needs `Authorization: Bearer <METRICS_TOKEN>`", {}, { "WWW-Authenticate": 'Bearer realm="twinspec-metrics"' });
+      throw refusalOf(
+        "metrics_unauthorized",
+        "/metrics needs `Authorization: Bearer <METRICS_TOKEN>`",
+        {},
+        { "WWW-Authenticate": 'Bearer realm="twinspec-metrics"' },
+      );
     }
     await next();
   };
@@ -54,5 +64,8 @@ export function metricsGuard(metricsToken: string | undefined): Middleware {
 
 /** /metrics in production with neither METRICS_TOKEN nor METRICS_PORT: refused, saying how to open it. */
 export const metricsClosed: Middleware = () => {
-  throw refusalOf("metrics_closed", "/metrics is closed in production until it is guarded: set METRICS_TOKEN (then send `Authorization: Bearer <METRICS_TOKEN>`) or METRICS_PORT (a listener of its own, kept off the public network).");
+  throw refusalOf(
+    "metrics_closed",
+    "/metrics is closed in production until it is guarded: set METRICS_TOKEN (then send `Authorization: Bearer <METRICS_TOKEN>`) or METRICS_PORT (a listener of its own, kept off the public network).",
+  );
 };

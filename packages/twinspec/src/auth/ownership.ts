@@ -19,7 +19,11 @@ export interface OwnedInstance {
  * What the rule says of what `values` name, before anything is looked up: allowed (undefined), refused, or the
  * instance whose owner decides (ownerRefusal). Admins and operations without an owner rule never look anything up.
  */
-export function ownership(principal: Principal, rule: Ownership | undefined, values: Record<string, unknown>): Refusal | OwnedInstance | undefined {
+export function ownership(
+  principal: Principal,
+  rule: Ownership | undefined,
+  values: Record<string, unknown>,
+): Refusal | OwnedInstance | undefined {
   if (isAdmin(principal) || !rule || rule.kind === "none") return undefined;
   if (rule.kind === "collection") return "collection";
   const id = values[rule.from];
@@ -27,7 +31,11 @@ export function ownership(principal: Principal, rule: Ownership | undefined, val
 }
 
 /** The rule's one lookup: refused unless the instance's owner is the principal (an instance nobody owns, or none, passes). */
-export async function ownerRefusal(principal: Principal, instance: OwnedInstance, owners: OwnerLookup): Promise<Refusal | undefined> {
+export async function ownerRefusal(
+  principal: Principal,
+  instance: OwnedInstance,
+  owners: OwnerLookup,
+): Promise<Refusal | undefined> {
   const owner = await owners(instance.resource, instance.id);
   return owner === undefined || owner === null || actsFor(principal, owner) ? undefined : "someone-else";
 }

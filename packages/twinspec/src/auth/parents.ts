@@ -9,7 +9,11 @@ import type { ParentCheck, ParentRule } from "../definition.js";
 type Handler = (req: { params?: Record<string, unknown> }, ctx: unknown) => Promise<unknown>;
 
 /** The same handlers, each of an operation with a parent rule first checking that parent (its errors are the domain's). */
-export function withParentsRest<H extends object>(handlers: H, rules: Readonly<Record<string, ParentRule>>, check: ParentCheck): H {
+export function withParentsRest<H extends object>(
+  handlers: H,
+  rules: Readonly<Record<string, ParentRule>>,
+  check: ParentCheck,
+): H {
   const wrapped: Record<string, unknown> = { ...(handlers as Record<string, unknown>) };
   for (const [operationId, rule] of Object.entries(rules)) {
     const handler = wrapped[operationId] as Handler | undefined;
@@ -24,7 +28,11 @@ export function withParentsRest<H extends object>(handlers: H, rules: Readonly<R
 }
 
 /** The same schema, each root field with a parent rule first checking that parent (a subscription: before it starts). */
-export function withParentsGraphql(schema: GraphQLSchema, rules: Readonly<Record<string, ParentRule>>, check: ParentCheck): GraphQLSchema {
+export function withParentsGraphql(
+  schema: GraphQLSchema,
+  rules: Readonly<Record<string, ParentRule>>,
+  check: ParentCheck,
+): GraphQLSchema {
   if (Object.keys(rules).length === 0) return schema;
   return mapSchema(schema, {
     [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => {
@@ -36,10 +44,18 @@ export function withParentsGraphql(schema: GraphQLSchema, rules: Readonly<Record
       };
       if (field.subscribe) {
         const subscribe = field.subscribe;
-        return { ...field, subscribe: async (source, args, context, info) => (await checked(args), subscribe(source, args, context, info)) };
+        return {
+          ...field,
+          subscribe: async (source, args, context, info) => (
+            await checked(args), subscribe(source, args, context, info)
+          ),
+        };
       }
       const resolve = field.resolve ?? defaultFieldResolver;
-      return { ...field, resolve: async (source, args, context, info) => (await checked(args), resolve(source, args, context, info)) };
+      return {
+        ...field,
+        resolve: async (source, args, context, info) => (await checked(args), resolve(source, args, context, info)),
+      };
     },
   });
 }

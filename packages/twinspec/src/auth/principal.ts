@@ -27,4 +27,5 @@ export const isAdmin = (p: Principal) => p.scopes.has(ADMIN);
 export const actsFor = (p: Principal, ownerId: string) => isAdmin(p) || p.subject === ownerId;
 
 /** The scopes of `required` the principal lacks (`admin` holds them all). */
-export const missingScopes = (p: Principal, required: readonly string[]) => (isAdmin(p) ? [] : required.filter((s) => !p.scopes.has(s)));
+export const missingScopes = (p: Principal, required: readonly string[]) =>
+  isAdmin(p) ? [] : required.filter((s) => !p.scopes.has(s));

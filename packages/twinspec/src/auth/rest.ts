@@ -12,9 +12,16 @@ import { bearerToken, InvalidTokenError, type TokenVerifier } from "./tokens.js"
 const REALM = 'Bearer realm="twinspec"';
 
 const unauthenticated = (detail: string, tokenSent: boolean) =>
-  refusalOf("unauthenticated", detail, {}, {
-    "WWW-Authenticate": tokenSent ? `${REALM}, error="invalid_token", error_description="${detail.replace(/"/g, "'")}"` : REALM,
-  });
+  refusalOf(
+    "unauthenticated",
+    detail,
+    {},
+    {
+      "WWW-Authenticate": tokenSent
+        ? `${REALM}, error="invalid_token", error_description="${detail.replace(/"/g, "'")}"`
+        : REALM,
+    },
+  );
 
 /** Verifies the request's bearer token, if any: undefined = none sent; rejects with 401 for a bad one. */
 export async function principalOf(ctx: Context, verifier: TokenVerifier): Promise<Principal | undefined> {
@@ -32,12 +39,23 @@ export async function principalOf(ctx: Context, verifier: TokenVerifier): Promis
   }
 }
 
-export function restAuthorizer(verifier: TokenVerifier, owners: OwnerLookup, restOwnership: Readonly<Record<string, Ownership>>): Authorizer {
+export function restAuthorizer(
+  verifier: TokenVerifier,
+  owners: OwnerLookup,
+  restOwnership: Readonly<Record<string, Ownership>>,
+): Authorizer {
   // Per operation, once: whether it is public, and the scopes each of its alternatives needs.
   const needs = new WeakMap<OperationSpec["security"], { open: boolean; scopes: string[][] }>();
   const needsOf = (security: OperationSpec["security"]) => {
     let found = needs.get(security);
-    if (!found) needs.set(security, (found = { open: security.length === 0 || security.some((alternative) => alternative.length === 0), scopes: security.map((alternative) => alternative.flatMap((r) => r.scopes)) }));
+    if (!found)
+      needs.set(
+        security,
+        (found = {
+          open: security.length === 0 || security.some((alternative) => alternative.length === 0),
+          scopes: security.map((alternative) => alternative.flatMap((r) => r.scopes)),
+        }),
+      );
     return found;
   };
   return async (security, ctx, operation, pathParams) => {
@@ -50,14 +68,21 @@ export function restAuthorizer(verifier: TokenVerifier, owners: OwnerLookup, res
     // Any alternative whose scopes the principal holds in full will do; otherwise name what the first one lacks.
     const lacking = scopes.map((required) => missingScopes(principal, required));
     if (!lacking.some((missing) => missing.length === 0)) {
-      throw refusalOf("insufficient_scope", `this operation needs the scope(s) ${lacking[0].join(", ")}`, {}, {
-        "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scopes[0].join(" ")}"`,
-      });
+      throw refusalOf(
+        "insufficient_scope",
+        `this operation needs the scope(s) ${lacking[0].join(", ")}`,
+        {},
+        {
+          "WWW-Authenticate": `${REALM}, error="insufficient_scope", scope="${scopes[0].join(" ")}"`,
+        },
+      );
     }
     const rule = ownership(principal, restOwnership[operation.operationId], pathParams);
     const refused = typeof rule === "object" ? await ownerRefusal(principal, rule, owners) : rule;
-    if (refused === "collection") throw refusalOf("forbidden", "this operation covers what every owner holds; only an admin token may call it");
-    if (refused) throw refusalOf("forbidden", "this resource is not owned by the token's subject; it may not read or change it");
+    if (refused === "collection")
+      throw refusalOf("forbidden", "this operation covers what every owner holds; only an admin token may call it");
+    if (refused)
+      throw refusalOf("forbidden", "this resource is not owned by the token's subject; it may not read or change it");
     return principal;
   };
 }

@@ -47,8 +47,12 @@ function identityFromEnv(env: NodeJS.ProcessEnv): Omit<AuthConfig, "secret" | "g
     } catch {
       url = undefined;
     }
-    if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) throw new Error(`AUTH_JWKS_URL must be an http(s) URL, got "${jwksUrl}"`);
+    if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
+      throw new Error(`AUTH_JWKS_URL must be an http(s) URL, got "${jwksUrl}"`);
   }
-  const audience = (env.AUTH_AUDIENCE ?? "").split(",").map((a) => a.trim()).filter(Boolean);
+  const audience = (env.AUTH_AUDIENCE ?? "")
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean);
   return { jwksUrl, issuer: env.AUTH_ISSUER?.trim() || undefined, audience: audience.length ? audience : undefined };
 }

@@ -2,7 +2,15 @@
 // JWKS (AUTH_JWKS_URL); AUTH_ISSUER and AUTH_AUDIENCE are checked when set. Claims sub and exp are required; scopes
 // come from `scope` (space-separated) and `scp` (an array, or a space-separated string). Verified tokens are kept
 // in a bounded LRU until they expire, so verification is not on every request's path.
-import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from "jose";
+import {
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  SignJWT,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type JWTVerifyOptions,
+} from "jose";
 import { KeysUnavailableError, remoteKeys, type JwksOptions } from "./jwks.js";
 import type { Principal } from "./principal.js";
 
@@ -33,7 +41,11 @@ const key = (secret: string) => new TextEncoder().encode(secret);
  */
 export async function signToken(secret: string, claims: TokenClaims): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const jwt = new SignJWT({ scope: claims.scope }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setSubject(claims.sub).setIssuedAt(now).setExpirationTime(now + claims.ttlSeconds);
+  const jwt = new SignJWT({ scope: claims.scope })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(claims.sub)
+    .setIssuedAt(now)
+    .setExpirationTime(now + claims.ttlSeconds);
   if (claims.notBeforeSeconds) jwt.setNotBefore(now + claims.notBeforeSeconds);
   if (claims.issuer) jwt.setIssuer(claims.issuer);
   if (claims.audience) jwt.setAudience(claims.audience);
@@ -80,7 +92,11 @@ export class TokenVerifier {
     this.maxCached = options.maxCached ?? 10_000;
     if (options.secret) this.secret = key(options.secret);
     if (options.jwksUrl) this.keys = remoteKeys(options.jwksUrl, options.jwks);
-    this.claims = { requiredClaims: ["sub", "exp"], issuer: options.issuer, audience: options.audience?.length ? options.audience : undefined };
+    this.claims = {
+      requiredClaims: ["sub", "exp"],
+      issuer: options.issuer,
+      audience: options.audience?.length ? options.audience : undefined,
+    };
     this.accepted = [...(this.secret ? ["HS256"] : []), ...(this.keys ? ["RS256", "ES256", "EdDSA"] : [])];
   }
 
@@ -130,8 +146,10 @@ export class TokenVerifier {
       // The algorithm picks the key: HS256 only ever with the secret, the provider's algorithms only with its keys,
       // so neither kind of key can be used to forge the other kind of token. "none" and the rest are refused.
       let payload: JWTPayload;
-      if (alg === "HS256" && this.secret) payload = (await jwtVerify(token, this.secret, { ...this.claims, algorithms: ["HS256"] })).payload;
-      else if (typeof alg === "string" && JWKS_ALGORITHMS.includes(alg) && this.keys) payload = (await jwtVerify(token, this.keys, { ...this.claims, algorithms: JWKS_ALGORITHMS })).payload;
+      if (alg === "HS256" && this.secret)
+        payload = (await jwtVerify(token, this.secret, { ...this.claims, algorithms: ["HS256"] })).payload;
+      else if (typeof alg === "string" && JWKS_ALGORITHMS.includes(alg) && this.keys)
+        payload = (await jwtVerify(token, this.keys, { ...this.claims, algorithms: JWKS_ALGORITHMS })).payload;
       else throw new errors.JOSEAlgNotAllowed("algorithm not accepted");
       return { subject: payload.sub!, scopes: scopesOf(payload), expiresAt: payload.exp! };
     } catch (error) {
@@ -142,22 +160,38 @@ export class TokenVerifier {
   private explain(error: unknown): InvalidTokenError {
     if (error instanceof errors.JWTExpired) return new InvalidTokenError("the token has expired");
     if (error instanceof errors.JWTClaimValidationFailed) {
-      if (error.claim === "aud" && this.options.audience) return new InvalidTokenError(`the token is not meant for this service: its audience (aud) must be ${this.options.audience.join(" or ")}`);
-      if (error.claim === "iss" && this.options.issuer) return new InvalidTokenError(`the token's issuer (iss) must be ${this.options.issuer}`);
+      if (error.claim === "aud" && this.options.audience)
+        return new InvalidTokenError(
+          `the token is not meant for this service: its audience (aud) must be ${this.options.audience.join(" or ")}`,
+        );
+      if (error.claim === "iss" && this.options.issuer)
+        return new InvalidTokenError(`the token's issuer (iss) must be ${this.options.issuer}`);
       return new InvalidTokenError(`the token's claims are not acceptable: ${error.message}`);
     }
-    if (error instanceof errors.JOSEAlgNotAllowed) return new InvalidTokenError(`the token must be signed with ${this.accepted.join(", ").replace(/, ([^,]*)$/, " or $1")}`);
-    if (error instanceof errors.JWSSignatureVerificationFailed) return new InvalidTokenError("the token's signature does not verify");
-    if (error instanceof errors.JWKSNoMatchingKey) return new InvalidTokenError("no key of the identity provider (AUTH_JWKS_URL) matches the token's kid and alg");
-    if (error instanceof errors.JWKSMultipleMatchingKeys) return new InvalidTokenError("the token names no kid and several keys of the identity provider match");
-    if (error instanceof KeysUnavailableError) return new InvalidTokenError("the identity provider's keys could not be fetched; try again shortly");
+    if (error instanceof errors.JOSEAlgNotAllowed)
+      return new InvalidTokenError(
+        `the token must be signed with ${this.accepted.join(", ").replace(/, ([^,]*)$/, " or $1")}`,
+      );
+    if (error instanceof errors.JWSSignatureVerificationFailed)
+      return new InvalidTokenError("the token's signature does not verify");
+    if (error instanceof errors.JWKSNoMatchingKey)
+      return new InvalidTokenError("no key of the identity provider (AUTH_JWKS_URL) matches the token's kid and alg");
+    if (error instanceof errors.JWKSMultipleMatchingKeys)
+      return new InvalidTokenError("the token names no kid and several keys of the identity provider match");
+    if (error instanceof KeysUnavailableError)
+      return new InvalidTokenError("the identity provider's keys could not be fetched; try again shortly");
     return new InvalidTokenError("the token is malformed");
   }
 }
 
 /** `scope` (space-separated, OAuth 2.0) and `scp` (an array, as Okta and others send, or a string, as Entra ID does). */
 function scopesOf(payload: JWTPayload): Set<string> {
-  const words = (value: unknown): string[] => (typeof value === "string" ? value.split(" ") : Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
+  const words = (value: unknown): string[] =>
+    typeof value === "string"
+      ? value.split(" ")
+      : Array.isArray(value)
+        ? value.filter((v): v is string => typeof v === "string")
+        : [];
   return new Set([...words(payload.scope), ...words(payload.scp)].filter(Boolean));
 }
 
@@ -174,4 +208,3 @@ export function parseTtl(text: string): number {
   if (!m) throw new Error(`--ttl must look like 90s, 15m, 1h or 7d, got "${text}"`);
   return Number(m[1]) * { "": 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as "" | "s" | "m" | "h" | "d"];
 }
-

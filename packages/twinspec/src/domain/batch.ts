@@ -11,7 +11,12 @@ import type { Projection } from "./projection.js";
  * @param keyOf - the key a row belongs to (its parent's id); a row whose key is not in `ids` is dropped
  * @param toItem - a row as the item handed back
  */
-export function groupBy<Row, T>(ids: readonly string[], rows: Row[], keyOf: (row: Row) => string, toItem: (row: Row) => T): Map<string, T[]> {
+export function groupBy<Row, T>(
+  ids: readonly string[],
+  rows: Row[],
+  keyOf: (row: Row) => string,
+  toItem: (row: Row) => T,
+): Map<string, T[]> {
   const groups = new Map<string, T[]>(ids.map((id) => [id, []]));
   for (const row of rows) groups.get(keyOf(row))?.push(toItem(row));
   return groups;
@@ -38,7 +43,14 @@ export function liveRowsByParent<Row, Model>(
 ) {
   // Rows come as arrays of values (no row object per row): the projection maps them to models by position.
   const read = preparedInColumns(db, table, (among, columns) =>
-    db.selectFrom(table).select(columns).where(among(parentColumn)).where("deleted_at", "is", null).orderBy(parentColumn).orderBy("created_at").orderBy(idColumn),
+    db
+      .selectFrom(table)
+      .select(columns)
+      .where(among(parentColumn))
+      .where("deleted_at", "is", null)
+      .orderBy(parentColumn)
+      .orderBy("created_at")
+      .orderBy(idColumn),
   );
   return async (parentIds: readonly string[], fields?: readonly string[]): Promise<Map<string, Model[]>> => {
     const { columns, key, mapValues } = projection(fields);

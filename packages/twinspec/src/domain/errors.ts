@@ -15,7 +15,16 @@ export interface InputError {
  * MOVED_PERMANENTLY, "conflict" 409 CONFLICT, "precondition" 412 (CONFLICT on GraphQL), "not_implemented" 501
  * NOT_IMPLEMENTED, "expired" 410 EVENTS_EXPIRED.
  */
-export type ErrorKind = "invalid" | "unprocessable" | "not_found" | "gone" | "moved" | "conflict" | "precondition" | "not_implemented" | "expired";
+export type ErrorKind =
+  | "invalid"
+  | "unprocessable"
+  | "not_found"
+  | "gone"
+  | "moved"
+  | "conflict"
+  | "precondition"
+  | "not_implemented"
+  | "expired";
 
 /**
  * An outcome of the domain that is not success: what a domain service throws, and each transport answers by its

@@ -34,7 +34,8 @@ export function encodeCursor(createdAt: string, id: string): string {
 function decodeCursor(cursor: string, pointer = "/cursor"): [string, string] {
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "string")) return value as [string, string];
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "string"))
+      return value as [string, string];
   } catch {
     // fall through to the error below
   }
@@ -69,14 +70,23 @@ export function keysetPager<DB, TB extends keyof DB, Row extends { created_at: s
 ) {
   // A qualified id column ("reviews.review_id") qualifies created_at alike: a base query joining another table
   // (a parent, to filter on it) has two of them.
-  const createdAtColumn = sql.ref(`${idColumn.includes(".") ? idColumn.slice(0, idColumn.lastIndexOf(".") + 1) : ""}created_at`);
-  const ordered = (query: SelectQueryBuilder<DB, TB, Row>, limit: number) => query.orderBy(createdAtColumn).orderBy(sql.ref(idColumn)).limit(limit);
-  const first = prepared(db, (...args: [...Scope, number]) => ordered(base(...(args.slice(0, -1) as Scope)), args.at(-1) as number), [...sample, 21] as [...Scope, number]);
+  const createdAtColumn = sql.ref(
+    `${idColumn.includes(".") ? idColumn.slice(0, idColumn.lastIndexOf(".") + 1) : ""}created_at`,
+  );
+  const ordered = (query: SelectQueryBuilder<DB, TB, Row>, limit: number) =>
+    query.orderBy(createdAtColumn).orderBy(sql.ref(idColumn)).limit(limit);
+  const first = prepared(
+    db,
+    (...args: [...Scope, number]) => ordered(base(...(args.slice(0, -1) as Scope)), args.at(-1) as number),
+    [...sample, 21] as [...Scope, number],
+  );
   const after = prepared(
     db,
     (...args: [...Scope, string, string, string, number]) => {
       const [createdAt, sameCreatedAt, id, limit] = args.slice(-4) as [string, string, string, number];
-      const query = base(...(args.slice(0, -4) as Scope)).where(sql<boolean>`(${createdAtColumn} > ${createdAt} or (${createdAtColumn} = ${sameCreatedAt} and ${sql.ref(idColumn)} > ${id}))`);
+      const query = base(...(args.slice(0, -4) as Scope)).where(
+        sql<boolean>`(${createdAtColumn} > ${createdAt} or (${createdAtColumn} = ${sameCreatedAt} and ${sql.ref(idColumn)} > ${id}))`,
+      );
       return ordered(query, limit);
     },
     [...sample, "c1", "c2", "i", 21] as [...Scope, string, string, string, number],
@@ -92,7 +102,10 @@ export function keysetPager<DB, TB extends keyof DB, Row extends { created_at: s
     }
     const kept = rows.length > limit ? rows.slice(0, limit) : rows;
     const last = kept.at(-1);
-    return { items: kept.map(toItem), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, idOf(last)) : null };
+    return {
+      items: kept.map(toItem),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, idOf(last)) : null,
+    };
   };
 }
 
@@ -119,10 +132,21 @@ export function projectedPager<Row extends { created_at: string }, Scope extends
   idOf: (row: Row) => string,
 ) {
   const pagers = new Map<string, (page: PageRequest, ...scope: Scope) => Promise<Page<unknown>>>();
-  return <Model>(projection: Pick<Projection<Row, Model>, "columns" | "key" | "map">, page: PageRequest, ...scope: Scope): Promise<Page<Model>> => {
+  return <Model>(
+    projection: Pick<Projection<Row, Model>, "columns" | "key" | "map">,
+    page: PageRequest,
+    ...scope: Scope
+  ): Promise<Page<Model>> => {
     let pager = pagers.get(projection.key);
     if (!pager) {
-      pager = keysetPager(db, base([...new Set<string>([...projection.columns, "created_at"])]), sample, idColumn, idOf, projection.map);
+      pager = keysetPager(
+        db,
+        base([...new Set<string>([...projection.columns, "created_at"])]),
+        sample,
+        idColumn,
+        idOf,
+        projection.map,
+      );
       pagers.set(projection.key, pager);
     }
     return pager(page, ...scope) as Promise<Page<Model>>;

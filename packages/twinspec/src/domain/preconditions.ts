@@ -17,7 +17,10 @@ export interface Preconditions {
  * @param pre - the request's preconditions (`ctx.preconditions`); undefined: none, the write goes on
  * @param current - the instance's current version and updatedAt (ISO-8601); undefined: there is none
  */
-export function holds(pre: Preconditions | undefined, current: { version: number; updatedAt: string } | undefined): boolean {
+export function holds(
+  pre: Preconditions | undefined,
+  current: { version: number; updatedAt: string } | undefined,
+): boolean {
   if (!pre) return true;
   if (pre.match !== undefined) {
     if (!current || (pre.match !== "*" && !pre.match.includes(current.version))) return false;
@@ -25,6 +28,7 @@ export function holds(pre: Preconditions | undefined, current: { version: number
     // HTTP dates have second precision: compare whole seconds.
     if (Math.floor(Date.parse(current.updatedAt) / 1000) > Math.floor(pre.unmodifiedSince / 1000)) return false;
   }
-  if (pre.noneMatch !== undefined && current && (pre.noneMatch === "*" || pre.noneMatch.includes(current.version))) return false;
+  if (pre.noneMatch !== undefined && current && (pre.noneMatch === "*" || pre.noneMatch.includes(current.version)))
+    return false;
   return true;
 }

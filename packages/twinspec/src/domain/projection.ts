@@ -4,7 +4,9 @@
 
 /** Where a field comes from: a column, and how its value becomes the field's (the value itself when `read` is absent). */
 type FieldReader<Row, V> = {
-  [C in keyof Row & string]: { column: C; read: (value: Row[C]) => V } | (Row[C] extends V ? { column: C; read?: undefined } : never);
+  [C in keyof Row & string]:
+    | { column: C; read: (value: Row[C]) => V }
+    | (Row[C] extends V ? { column: C; read?: undefined } : never);
 }[keyof Row & string];
 /**
  * Where each field of a model comes from, for `projections`: per field, `{ column }` (the column's value as it is)
@@ -61,7 +63,12 @@ export function projections<Row, Model>(readers: FieldReaders<Row, Model>, keys:
           const { column, read } = readers[f] as { column: keyof Row & string; read?: (value: unknown) => unknown };
           return { field: f, column, index: columns.indexOf(column), read };
         });
-        projection = { columns, key: columns.join(","), map: mapping(chosen, "row"), mapValues: mapping(chosen, "values") };
+        projection = {
+          columns,
+          key: columns.join(","),
+          map: mapping(chosen, "row"),
+          mapValues: mapping(chosen, "values"),
+        };
         byFields.set(wanted.join(","), projection);
       }
       if (cache.size < 100) cache.set(key, projection);

@@ -12,7 +12,11 @@ export interface ConnectionLimits {
   sseStreamsPerAddress: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { wsConnectionsPerAddress: 100, subscriptionsPerConnection: 100, sseStreamsPerAddress: 100 };
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  wsConnectionsPerAddress: 100,
+  subscriptionsPerConnection: 100,
+  sseStreamsPerAddress: 100,
+};
 
 /** Which limit refused: the `limit` label of graphql_limit_refusals_total. */
 export type Refusal = "ws_connections_per_address" | "ws_subscriptions_per_connection" | "sse_streams_per_address";
@@ -41,11 +45,15 @@ export class AddressCounts {
 }
 
 /** The graphql-ws close reason of a refused connection (at most 123 bytes). */
-export const tooManyConnectionsReason = (limit: number) => `Too many WebSocket connections from this address (limit ${limit})`;
+export const tooManyConnectionsReason = (limit: number) =>
+  `Too many WebSocket connections from this address (limit ${limit})`;
 
 /** The error a subscription past its connection's budget gets; the connection stays open. */
 export function subscriptionLimitError(limit: number): GraphQLError {
-  return new GraphQLError(`Too many active subscriptions on this connection (limit ${limit}); complete one before starting another.`, {
-    extensions: { code: "SUBSCRIPTION_LIMIT_EXCEEDED", limit },
-  });
+  return new GraphQLError(
+    `Too many active subscriptions on this connection (limit ${limit}); complete one before starting another.`,
+    {
+      extensions: { code: "SUBSCRIPTION_LIMIT_EXCEEDED", limit },
+    },
+  );
 }

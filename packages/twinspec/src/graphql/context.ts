@@ -44,7 +44,12 @@ interface Shared<Services = unknown, Loaders = object> {
 }
 
 /** Who is calling, and the log of their request: a logger, or where to get one when something is logged. */
-export type Caller = { principal?: Principal | null; requestId?: string; log?: Logger | (() => Logger | undefined); lastEventId?: string };
+export type Caller = {
+  principal?: Principal | null;
+  requestId?: string;
+  log?: Logger | (() => Logger | undefined);
+  lastEventId?: string;
+};
 
 /**
  * One context per operation: loaders cache only within it. Its loaders and logger are made on first use (most
@@ -86,6 +91,9 @@ class OperationContext<Services, Loaders> {
   }
 }
 
-export function createContext<Services, Loaders>(shared: Shared<Services, Loaders>, caller: Caller): GraphqlContext<Services, Loaders> {
+export function createContext<Services, Loaders>(
+  shared: Shared<Services, Loaders>,
+  caller: Caller,
+): GraphqlContext<Services, Loaders> {
   return new OperationContext(shared, caller);
 }

@@ -48,16 +48,31 @@ export interface ErrorContext {
 }
 
 /** A resolver's error as the client sees it; `args` are the field's, to place invalid input. */
-export function toGraphqlError(error: unknown, context: ErrorContext, args: readonly GraphQLArgument[] = []): GraphQLError {
+export function toGraphqlError(
+  error: unknown,
+  context: ErrorContext,
+  args: readonly GraphQLArgument[] = [],
+): GraphQLError {
   if (error instanceof GraphQLError) return error;
   if (error instanceof InvalidInputError) return toGraphqlError(inArguments(error, args), context);
   if (error instanceof ArgumentError) {
-    const invalid = error.invalid.map((e) => ({ pointer: e.pointer, message: e.message, path: [e.argument, ...segments(e.pointer)].filter((p) => p !== "") }));
-    return new GraphQLError(error.message, { extensions: { code: ERRORS.invalid.code, argument: error.invalid[0]?.argument, invalid } });
+    const invalid = error.invalid.map((e) => ({
+      pointer: e.pointer,
+      message: e.message,
+      path: [e.argument, ...segments(e.pointer)].filter((p) => p !== ""),
+    }));
+    return new GraphQLError(error.message, {
+      extensions: { code: ERRORS.invalid.code, argument: error.invalid[0]?.argument, invalid },
+    });
   }
   const kind = (error as { kind?: unknown })?.kind;
   const status = (error as { status?: unknown })?.status;
-  const code = typeof kind === "string" && kind in ERRORS ? ERRORS[kind as Kind].code : typeof status === "number" ? codeOfStatus(status) : undefined;
+  const code =
+    typeof kind === "string" && kind in ERRORS
+      ? ERRORS[kind as Kind].code
+      : typeof status === "number"
+        ? codeOfStatus(status)
+        : undefined;
   if (code && error instanceof Error) {
     const extensions: Record<string, unknown> = { code };
     if (error instanceof DomainError) {
@@ -69,7 +84,9 @@ export function toGraphqlError(error: unknown, context: ErrorContext, args: read
   const down = unavailable(error);
   if (down) {
     context.log?.warn({ reason: down.reason }, "database unavailable");
-    return new GraphQLError(down.message, { extensions: { code: ERRORS.unavailable.code, retryAfterSeconds: down.retryAfterSeconds } });
+    return new GraphQLError(down.message, {
+      extensions: { code: ERRORS.unavailable.code, retryAfterSeconds: down.retryAfterSeconds },
+    });
   }
   context.log?.error({ err: error }, "resolver failed");
   return masked(context.requestId);
@@ -77,8 +94,12 @@ export function toGraphqlError(error: unknown, context: ErrorContext, args: read
 
 const masked = (requestId?: string) =>
   requestId
-    ? new GraphQLError(`Unexpected error; quote request id ${requestId} when reporting it.`, { extensions: { code: "INTERNAL_SERVER_ERROR", requestId } })
-    : new GraphQLError("Unexpected error; quote the X-Request-Id response header when reporting it.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
+    ? new GraphQLError(`Unexpected error; quote request id ${requestId} when reporting it.`, {
+        extensions: { code: "INTERNAL_SERVER_ERROR", requestId },
+      })
+    : new GraphQLError("Unexpected error; quote the X-Request-Id response header when reporting it.", {
+        extensions: { code: "INTERNAL_SERVER_ERROR" },
+      });
 
 /** The last word on every error sent: adds a code to errors found before execution; never lets a raw message out. */
 export function formatError(error: Readonly<GraphQLError | Error>): GraphQLError | Error {
@@ -92,11 +113,26 @@ export function formatError(error: Readonly<GraphQLError | Error>): GraphQLError
       : error.message.startsWith("Variable ")
         ? "BAD_USER_INPUT"
         : "GRAPHQL_VALIDATION_FAILED";
-  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: { ...error.extensions, code } });
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { ...error.extensions, code },
+  });
 }
 
 /** Suggestions name what the schema has ("Did you mean …?"): `error` without them, for a schema not to be discovered. */
 export function withoutSuggestions(error: GraphQLError): GraphQLError {
   const message = error.message.replace(/ ?Did you mean [^?]*\?/g, "");
-  return message === error.message ? error : new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: error.extensions });
+  return message === error.message
+    ? error
+    : new GraphQLError(message, {
+        nodes: error.nodes,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        originalError: error.originalError,
+        extensions: error.extensions,
+      });
 }

@@ -51,7 +51,13 @@ function serializable(schema: GraphQLSchema, document: DocumentNode): boolean {
       Field() {
         const type = types.getType();
         const named = getNamedType(type);
-        if (!named || isListType(getNullableType(type)) || isAbstractType(named) || (isScalarType(named) && !BUILT_IN_SCALARS.has(named.name))) fits = false;
+        if (
+          !named ||
+          isListType(getNullableType(type)) ||
+          isAbstractType(named) ||
+          (isScalarType(named) && !BUILT_IN_SCALARS.has(named.name))
+        )
+          fits = false;
       },
     }),
   );
@@ -71,8 +77,11 @@ export function createExecute(schema: GraphQLSchema, tracing?: Pick<Tracing, "op
     const operation = getOperationAST(document, operationName);
     if (!operation) return null;
     // For a single object, V8's JSON.stringify of graphql-jit's result costs more than the compiled serializer.
-    const withSerializer = serializable(schema, document) ? compileQuery(schema, document, operationName, { customJSONSerializer: true }) : undefined;
-    if (withSerializer && isCompiledQuery(withSerializer)) return { query: withSerializer, operation, stringify: withSerializer.stringify };
+    const withSerializer = serializable(schema, document)
+      ? compileQuery(schema, document, operationName, { customJSONSerializer: true })
+      : undefined;
+    if (withSerializer && isCompiledQuery(withSerializer))
+      return { query: withSerializer, operation, stringify: withSerializer.stringify };
     const query = compileQuery(schema, document, operationName);
     return isCompiledQuery(query) ? { query, operation } : null;
   }
@@ -100,7 +109,11 @@ export function createExecute(schema: GraphQLSchema, tracing?: Pick<Tracing, "op
   });
 
   /** `result` of executing `document` (its operation `operationName`) as JSON: what JSON.stringify(result) gives. */
-  const serialize = (document: DocumentNode, operationName: string | null | undefined, result: ExecutionResult): string => {
+  const serialize = (
+    document: DocumentNode,
+    operationName: string | null | undefined,
+    result: ExecutionResult,
+  ): string => {
     const stringify = dataOnly(result) ? cache.get(document)?.get(operationName ?? "")?.stringify : undefined;
     return stringify ? stringify(result) : JSON.stringify(result);
   };
@@ -108,10 +121,17 @@ export function createExecute(schema: GraphQLSchema, tracing?: Pick<Tracing, "op
 }
 
 /** `run` (execute or subscribe) inside a span named for the operation, when tracing; `run` itself otherwise. */
-export function traced<R>(tracing: Pick<Tracing, "operation"> | undefined, run: (args: ExecutionArgs) => R): (args: ExecutionArgs) => R {
+export function traced<R>(
+  tracing: Pick<Tracing, "operation"> | undefined,
+  run: (args: ExecutionArgs) => R,
+): (args: ExecutionArgs) => R {
   if (!tracing) return run;
   return (args) => {
     const operation = getOperationAST(args.document, args.operationName);
-    return tracing.operation(operation?.operation ?? "query", operation?.name?.value ?? args.operationName ?? undefined, () => run(args));
+    return tracing.operation(
+      operation?.operation ?? "query",
+      operation?.name?.value ?? args.operationName ?? undefined,
+      () => run(args),
+    );
   };
 }

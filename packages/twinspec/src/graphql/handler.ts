@@ -20,7 +20,10 @@ import type { GraphqlRuntime } from "./runtime.js";
 export type MediaType = "application/graphql-response+json" | "application/json";
 
 /** graphql-http's Response: the body (null: none) and how to send it. */
-export type GraphqlResponse = readonly [body: string | null, init: { readonly status: number; readonly statusText: string; readonly headers?: Readonly<Record<string, string>> }];
+export type GraphqlResponse = readonly [
+  body: string | null,
+  init: { readonly status: number; readonly statusText: string; readonly headers?: Readonly<Record<string, string>> },
+];
 /** What `handle` answers: a GraphqlResponse, or a large result as its bytes (asSent). */
 export type GraphqlAnswer = readonly [body: string | Buffer | null, init: GraphqlResponse[1]];
 
@@ -61,7 +64,11 @@ export function acceptedMediaType(accept: string | undefined): MediaType | null 
     const [mediaType, ...params] = range.split(";");
     const charset = params.find((p) => p.includes("charset=")) || "charset=utf-8";
     if (mediaType === GRAPHQL_RESPONSE && charset === "charset=utf-8") return GRAPHQL_RESPONSE;
-    if ((mediaType === "application/json" || mediaType === "application/*" || mediaType === "*/*") && (charset === "charset=utf-8" || charset === "charset=utf8")) return "application/json";
+    if (
+      (mediaType === "application/json" || mediaType === "application/*" || mediaType === "*/*") &&
+      (charset === "charset=utf-8" || charset === "charset=utf8")
+    )
+      return "application/json";
   }
   return null;
 }
@@ -71,7 +78,6 @@ function isJsonBody(contentType: string): boolean {
   const [mediaType, charset = "charset=utf-8"] = contentType.replace(/\s/g, "").toLowerCase().split(";");
   return mediaType === "application/json" && charset === "charset=utf-8";
 }
-
 
 const CONTENT_TYPE = {
   "application/json": "application/json; charset=utf-8",
@@ -110,8 +116,16 @@ const OK = "OK";
 const BAD_REQUEST = "Bad Request";
 
 /** Errors found before execution (persisted documents, parsing, validation, limits) as the whole answer. */
-function errorsResponse(errors: readonly GraphQLError[], media: MediaType, status: number, spent?: Decision): GraphqlResponse {
-  return [JSON.stringify({ errors: errors.map(formatError) }, replacer), { status, statusText: status === 200 ? OK : BAD_REQUEST, headers: headersOf(media, spent) }];
+function errorsResponse(
+  errors: readonly GraphQLError[],
+  media: MediaType,
+  status: number,
+  spent?: Decision,
+): GraphqlResponse {
+  return [
+    JSON.stringify({ errors: errors.map(formatError) }, replacer),
+    { status, statusText: status === 200 ? OK : BAD_REQUEST, headers: headersOf(media, spent) },
+  ];
 }
 
 /** Why a request is refused before its document is read: what to fix, coded (BAD_REQUEST unless a limit says more). */
@@ -124,7 +138,13 @@ class Refusal {
 }
 
 /** A refused request: `status` (400 by default) whatever the media type, with a coded error that says what to fix. */
-const refused = ({ message, code, limit }: Refusal, media: MediaType, status = 400, statusText = BAD_REQUEST, headers: Record<string, string> = {}): GraphqlResponse => [
+const refused = (
+  { message, code, limit }: Refusal,
+  media: MediaType,
+  status = 400,
+  statusText = BAD_REQUEST,
+  headers: Record<string, string> = {},
+): GraphqlResponse => [
   JSON.stringify({ errors: [{ message, extensions: limit === undefined ? { code } : { code, limit } }] }),
   { status, statusText, headers: { ...headers, "content-type": CONTENT_TYPE[media] } },
 ];
@@ -133,21 +153,44 @@ const malformed = (message: string, media: MediaType) => refused(new Refusal(mes
 const ACCEPTED = `${CONTENT_TYPE[GRAPHQL_RESPONSE]}, ${CONTENT_TYPE["application/json"]}`;
 // Their bodies say what to send; the 406's is JSON, as no type the client accepts can be answered.
 /** A refusal whose code, status and status text are a catalog entry's (runtime/problems.ts). */
-const refusedAs = (key: "not_acceptable" | "method_not_allowed" | "unsupported_media_type", message: string, media: MediaType, headers?: Record<string, string>) => {
+const refusedAs = (
+  key: "not_acceptable" | "method_not_allowed" | "unsupported_media_type",
+  message: string,
+  media: MediaType,
+  headers?: Record<string, string>,
+) => {
   const { code, status, title } = PROBLEMS[key];
   return refused(new Refusal(message, code), media, status, title, headers);
 };
-const NOT_ACCEPTABLE = refusedAs("not_acceptable", `No media type the Accept header allows can be answered; accept ${ACCEPTED}.`, "application/json", { accept: ACCEPTED });
-const METHOD_NOT_ALLOWED = (media: MediaType) => refusedAs("method_not_allowed", "GraphQL is served over GET and POST; send the operation with one of them.", media, { allow: "GET, POST" });
+const NOT_ACCEPTABLE = refusedAs(
+  "not_acceptable",
+  `No media type the Accept header allows can be answered; accept ${ACCEPTED}.`,
+  "application/json",
+  { accept: ACCEPTED },
+);
+const METHOD_NOT_ALLOWED = (media: MediaType) =>
+  refusedAs("method_not_allowed", "GraphQL is served over GET and POST; send the operation with one of them.", media, {
+    allow: "GET, POST",
+  });
 const UNSUPPORTED_MEDIA_TYPE = (media: MediaType) =>
-  refusedAs("unsupported_media_type", 'Send the POST body as JSON, with Content-Type: application/json (charset utf-8), such as {"query": "{ __typename }"}.', media);
-const GRAPHIQL: GraphqlResponse = [graphiqlPage, { status: 200, statusText: OK, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } }];
+  refusedAs(
+    "unsupported_media_type",
+    'Send the POST body as JSON, with Content-Type: application/json (charset utf-8), such as {"query": "{ __typename }"}.',
+    media,
+  );
+const GRAPHIQL: GraphqlResponse = [
+  graphiqlPage,
+  { status: 200, statusText: OK, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } },
+];
 
 /** 405 + Allow: POST (GraphQL over HTTP), as a coded error in the negotiated media type. */
 function mutationOverGet(media: MediaType, spent: Decision | undefined): GraphqlResponse {
   const { code, status, title } = PROBLEMS.method_not_allowed;
   const errors = [{ message: "Mutations are not allowed over GET; send them with POST.", extensions: { code } }];
-  return [JSON.stringify({ errors }), { status, statusText: title, headers: { ...headersOf(media, spent), allow: "POST" } }];
+  return [
+    JSON.stringify({ errors }),
+    { status, statusText: title, headers: { ...headersOf(media, spent), allow: "POST" } },
+  ];
 }
 
 const NO_BODY = 'The request has no body; send a JSON object such as {"query": "{ __typename }"}.';
@@ -157,11 +200,16 @@ const isMap = (value: unknown) => typeof value === "object" && !Array.isArray(va
 
 /** What is wrong with the parameters (in graphql-http's order), or undefined. */
 function paramsProblem(p: Record<string, unknown>): string | undefined {
-  if (p.query === undefined || p.query === null) return "The request has no `query`; send the GraphQL document as a string in `query`.";
-  if (typeof p.query !== "string") return `\`query\` must be a string holding the GraphQL document; got ${kindOf(p.query)}.`;
-  if (p.variables != null && !isMap(p.variables)) return `\`variables\` must be an object (or null); got ${kindOf(p.variables)}.`;
-  if (p.operationName != null && typeof p.operationName !== "string") return `\`operationName\` must be a string (or null); got ${kindOf(p.operationName)}.`;
-  if (p.extensions != null && !isMap(p.extensions)) return `\`extensions\` must be an object (or null); got ${kindOf(p.extensions)}.`;
+  if (p.query === undefined || p.query === null)
+    return "The request has no `query`; send the GraphQL document as a string in `query`.";
+  if (typeof p.query !== "string")
+    return `\`query\` must be a string holding the GraphQL document; got ${kindOf(p.query)}.`;
+  if (p.variables != null && !isMap(p.variables))
+    return `\`variables\` must be an object (or null); got ${kindOf(p.variables)}.`;
+  if (p.operationName != null && typeof p.operationName !== "string")
+    return `\`operationName\` must be a string (or null); got ${kindOf(p.operationName)}.`;
+  if (p.extensions != null && !isMap(p.extensions))
+    return `\`extensions\` must be an object (or null); got ${kindOf(p.extensions)}.`;
   return undefined;
 }
 
@@ -189,7 +237,13 @@ function searchParams(url: string): Record<string, unknown> | Refusal {
   try {
     const variables = json(name);
     name = "extensions";
-    return { query: search.get("query") ?? undefined, operationName: search.get("operationName") ?? undefined, variables, extensions: json(name), documentId: search.get("documentId") ?? undefined };
+    return {
+      query: search.get("query") ?? undefined,
+      operationName: search.get("operationName") ?? undefined,
+      variables,
+      extensions: json(name),
+      documentId: search.get("documentId") ?? undefined,
+    };
   } catch (error) {
     return badJson(error as JsonProblem, `The URL's \`${name}\` parameter`);
   }
@@ -198,7 +252,11 @@ function searchParams(url: string): Record<string, unknown> | Refusal {
 /** What is wrong with a JSON text the client sent (`what`): a BAD_REQUEST message, or BAD_USER_INPUT past a limit. */
 function badJson(problem: JsonProblem, what: string): Refusal {
   if (problem.reason === "syntax") return new Refusal(`${what} is not valid JSON.`);
-  return new Refusal(`${what} is ${problem.message}.`, problem.reason === "depth" ? "BAD_USER_INPUT" : "BAD_REQUEST", problem.limit);
+  return new Refusal(
+    `${what} is ${problem.message}.`,
+    problem.reason === "depth" ? "BAD_USER_INPUT" : "BAD_REQUEST",
+    problem.limit,
+  );
 }
 
 /** `graphiql`: a browser's GET gets GraphiQL's page (default); false: the GraphQL-over-HTTP answer, as any client. */
@@ -228,9 +286,18 @@ export function createGraphqlHandler(runtime: GraphqlRuntime, options: { graphiq
    * The operation prepared (parsed and validated within the limits, cached by text) and charged to its caller's
    * rate limit, or the answer refusing it.
    */
-  function prepare(request: GraphqlRequest, { query, variables, operationName }: Params, media: MediaType, errorStatus?: number): Ready | GraphqlResponse {
+  function prepare(
+    request: GraphqlRequest,
+    { query, variables, operationName }: Params,
+    media: MediaType,
+    errorStatus?: number,
+  ): Ready | GraphqlResponse {
     const prepared = runtime.prepare(query, variables);
-    const spent = runtime.charge(callerOf(request.caller.principal, () => request.address()), prepared, operationName);
+    const spent = runtime.charge(
+      callerOf(request.caller.principal, () => request.address()),
+      prepared,
+      operationName,
+    );
     if (spent && !spent.allowed) return rateLimitedResponse(spent, media);
     if (prepared.errors) return errorsResponse(prepared.errors, media, requestErrorStatus(media, errorStatus), spent);
     const args: Ready["args"] = {
@@ -246,14 +313,23 @@ export function createGraphqlHandler(runtime: GraphqlRuntime, options: { graphiq
   /** The executed operation's answer: written by its compiled serializer unless there are errors. */
   function answer(result: ExecutionResult, { args, spent }: Ready, media: MediaType): GraphqlAnswer {
     const headers = headersOf(media, spent);
-    if (!result.errors) return [asSent(runtime.serialize(args.document, args.operationName, result)), { status: 200, statusText: OK, headers }];
+    if (!result.errors)
+      return [
+        asSent(runtime.serialize(args.document, args.operationName, result)),
+        { status: 200, statusText: OK, headers },
+      ];
     const errors = result.errors.map(formatError);
     // The database could not serve some field now: tell when to retry, as a REST 503 does.
-    const down = errors.find((e) => (e as GraphQLError).extensions?.code === "SERVICE_UNAVAILABLE") as GraphQLError | undefined;
+    const down = errors.find((e) => (e as GraphQLError).extensions?.code === "SERVICE_UNAVAILABLE") as
+      | GraphQLError
+      | undefined;
     if (down) headers["Retry-After"] = String((down.extensions.retryAfterSeconds as number | undefined) ?? 1);
     // No `data` at all: a request error (variable coercion), nothing ran.
     const status = "data" in result ? 200 : requestErrorStatus(media);
-    return [JSON.stringify({ ...result, errors }, replacer), { status, statusText: status === 200 ? OK : BAD_REQUEST, headers }];
+    return [
+      JSON.stringify({ ...result, errors }, replacer),
+      { status, statusText: status === 200 ? OK : BAD_REQUEST, headers },
+    ];
   }
 
   /** GET and POST /graphql. */
@@ -272,7 +348,8 @@ export function createGraphqlHandler(runtime: GraphqlRuntime, options: { graphiq
     const status = requestErrorStatus(media);
     if (!operation) return errorsResponse([new GraphQLError("Unable to detect operation AST")], media, status, spent);
     // Subscriptions stream over graphql-sse (/graphql/stream) and graphql-ws.
-    if (operation === "subscription") return errorsResponse([new GraphQLError("Subscriptions are not supported")], media, status, spent);
+    if (operation === "subscription")
+      return errorsResponse([new GraphQLError("Subscriptions are not supported")], media, status, spent);
     if (operation === "mutation" && method === "GET") return mutationOverGet(media, spent);
     return answer(await runtime.execute(args), ready, media);
   }

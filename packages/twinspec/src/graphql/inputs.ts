@@ -8,7 +8,11 @@ import { ArgumentError, type ArgumentProblem } from "./errors.js";
 const NONE: ArgumentProblem[] = [];
 
 /** The same messages and pointers a REST client gets (fieldErrors), placed in arguments. */
-function problems(validate: Validator, value: unknown, argumentOf: (pointer: string) => { argument: string; pointer: string }): ArgumentProblem[] {
+function problems(
+  validate: Validator,
+  value: unknown,
+  argumentOf: (pointer: string) => { argument: string; pointer: string },
+): ArgumentProblem[] {
   if (validate(value)) return NONE;
   return fieldErrors("body", validate.errors).map((e) => ({ ...argumentOf(e.pointer), message: e.message }));
 }
@@ -37,7 +41,8 @@ export function checkArguments(rules: InputRules, args: Record<string, unknown>)
     let invalid: ArgumentProblem[] | undefined;
     if ("arg" in rules.body) {
       const arg = rules.body.arg;
-      if (args[arg] !== undefined) invalid = problems(rules.body.validate, args[arg], (pointer) => ({ argument: arg, pointer }));
+      if (args[arg] !== undefined)
+        invalid = problems(rules.body.validate, args[arg], (pointer) => ({ argument: arg, pointer }));
     } else {
       invalid = problems(rules.body.validate, given(args, rules.body.args), firstSegment);
     }

@@ -5,17 +5,30 @@ import { decodeText, readBytes } from "../runtime/body.js";
 import { createGraphqlHandler, type GraphqlAnswer, type GraphqlRequest } from "./handler.js";
 import type { GraphqlRuntime } from "./runtime.js";
 
-export function graphqlHttp(runtime: GraphqlRuntime, options: { bodyLimit?: number; graphiql?: boolean } = {}): Middleware {
+export function graphqlHttp(
+  runtime: GraphqlRuntime,
+  options: { bodyLimit?: number; graphiql?: boolean } = {},
+): Middleware {
   const { handle } = createGraphqlHandler(runtime, { graphiql: options.graphiql });
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   return async (ctx) => {
-    send(ctx, await handle(graphqlRequest(ctx, ctx.req.method === "POST" ? await readGraphqlBody(ctx, bodyLimit) : undefined)));
+    send(
+      ctx,
+      await handle(graphqlRequest(ctx, ctx.req.method === "POST" ? await readGraphqlBody(ctx, bodyLimit) : undefined)),
+    );
   };
 }
 
 /** The core's view of the request: ctx.state is the caller (principal, requestId, log) the caller middleware set. */
 export function graphqlRequest(ctx: Context, body: string | undefined): GraphqlRequest {
-  return { method: ctx.req.method!, url: ctx.req.url!, headers: ctx.req.headers, body, caller: ctx.state, address: () => ctx.ip };
+  return {
+    method: ctx.req.method!,
+    url: ctx.req.url!,
+    headers: ctx.req.headers,
+    body,
+    caller: ctx.state,
+    address: () => ctx.ip,
+  };
 }
 
 /** Writes the core's answer; headers before the body, so that Koa does not guess a content type. */

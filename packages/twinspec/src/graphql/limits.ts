@@ -36,7 +36,14 @@ export interface Limits {
   defaultListSize: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { maxDepth: 10, maxCost: 5000, maxAliases: 30, maxDirectives: 50, maxListSize: 100, defaultListSize: 10 };
+export const DEFAULT_LIMITS: Limits = {
+  maxDepth: 10,
+  maxCost: 5000,
+  maxAliases: 30,
+  maxDirectives: 50,
+  maxListSize: 100,
+  defaultListSize: 10,
+};
 
 /** Arguments that say how many items a list field returns. */
 const LIST_SIZE_ARGS = new Set(["first", "limit"]);
@@ -58,7 +65,10 @@ export function depthLimit(max: number): ValidationRule {
         const depth = depthOf(op.selectionSet, context, memo);
         if (depth > max) {
           context.reportError(
-            new GraphQLError(`The operation nests ${depth} levels deep; at most ${max} are allowed.`, { nodes: [op], extensions: { code: "DEPTH_LIMIT_EXCEEDED", limit: max, depth } }),
+            new GraphQLError(`The operation nests ${depth} levels deep; at most ${max} are allowed.`, {
+              nodes: [op],
+              extensions: { code: "DEPTH_LIMIT_EXCEEDED", limit: max, depth },
+            }),
           );
         }
       },
@@ -77,7 +87,10 @@ export function aliasLimit(max: number): ValidationRule {
         leave(document) {
           if (aliases > max) {
             context.reportError(
-              new GraphQLError(`The document uses ${aliases} aliases; at most ${max} are allowed.`, { nodes: [document], extensions: { code: "ALIAS_LIMIT_EXCEEDED", limit: max, aliases } }),
+              new GraphQLError(`The document uses ${aliases} aliases; at most ${max} are allowed.`, {
+                nodes: [document],
+                extensions: { code: "ALIAS_LIMIT_EXCEEDED", limit: max, aliases },
+              }),
             );
           }
         },
@@ -97,7 +110,10 @@ export function directiveLimit(max: number): ValidationRule {
         leave(document) {
           if (directives > max) {
             context.reportError(
-              new GraphQLError(`The document applies ${directives} directives; at most ${max} are allowed.`, { nodes: [document], extensions: { code: "DIRECTIVE_LIMIT_EXCEEDED", limit: max, directives } }),
+              new GraphQLError(`The document applies ${directives} directives; at most ${max} are allowed.`, {
+                nodes: [document],
+                extensions: { code: "DIRECTIVE_LIMIT_EXCEEDED", limit: max, directives },
+              }),
             );
           }
         },
@@ -131,21 +147,32 @@ export function timeBudget(deadline: number): ValidationRule {
  * Every object field costs 1, leaf fields 0; a list multiplies what is under it by its size. `costs` receives each
  * operation's cost, by name ("" for an anonymous one), for the rate limits to charge, also when it is refused.
  */
-export function costLimit(limits: Pick<Limits, "maxCost" | "maxListSize" | "defaultListSize">, variables: Variables, costs?: Map<string, OperationCost>): ValidationRule {
+export function costLimit(
+  limits: Pick<Limits, "maxCost" | "maxListSize" | "defaultListSize">,
+  variables: Variables,
+  costs?: Map<string, OperationCost>,
+): ValidationRule {
   return (context) => ({
     OperationDefinition(op) {
       const root = context.getSchema().getRootType(op.operation);
       if (!root) return;
-      const found = costOf(op.selectionSet, root, context, { variables: withDefaults(op, variables), limits, memo: new Map() });
+      const found = costOf(op.selectionSet, root, context, {
+        variables: withDefaults(op, variables),
+        limits,
+        memo: new Map(),
+      });
       const cost = Math.min(found, Number.MAX_SAFE_INTEGER);
       // What the rate limits charge, refused or not: at most what the server would let one operation cost.
       costs?.set(op.name?.value ?? "", { type: op.operation, cost: Math.min(cost, limits.maxCost) });
       if (cost > limits.maxCost) {
         context.reportError(
-          new GraphQLError(`The operation costs ${cost}; at most ${limits.maxCost} is allowed. Ask for fewer items (first/limit) or fewer nested lists.`, {
-            nodes: [op],
-            extensions: { code: "COST_LIMIT_EXCEEDED", limit: limits.maxCost, cost },
-          }),
+          new GraphQLError(
+            `The operation costs ${cost}; at most ${limits.maxCost} is allowed. Ask for fewer items (first/limit) or fewer nested lists.`,
+            {
+              nodes: [op],
+              extensions: { code: "COST_LIMIT_EXCEEDED", limit: limits.maxCost, cost },
+            },
+          ),
         );
       }
     },
@@ -167,10 +194,13 @@ export function listSizeCap(max: number, variables: Variables): ValidationRule {
         if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > max) {
           const field = context.getFieldDef()?.name ?? "field";
           context.reportError(
-            new GraphQLError(`${field}(${arg.name.value}:) must be an integer from 1 to ${max}, got ${JSON.stringify(value)}.`, {
-              nodes: [arg],
-              extensions: { code: "BAD_USER_INPUT", argument: arg.name.value, limit: max },
-            }),
+            new GraphQLError(
+              `${field}(${arg.name.value}:) must be an integer from 1 to ${max}, got ${JSON.stringify(value)}.`,
+              {
+                nodes: [arg],
+                extensions: { code: "BAD_USER_INPUT", argument: arg.name.value, limit: max },
+              },
+            ),
           );
         }
       },
@@ -211,14 +241,22 @@ function depthOf(set: SelectionSetNode, context: ValidationContext, memo: Map<st
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
       max = Math.max(max, depthOf(sel.selectionSet, context, memo));
     } else {
-      max = Math.max(max, fragmentMeasure(sel.name.value, context, memo, (fragment) => depthOf(fragment.selectionSet, context, memo)));
+      max = Math.max(
+        max,
+        fragmentMeasure(sel.name.value, context, memo, (fragment) => depthOf(fragment.selectionSet, context, memo)),
+      );
     }
   }
   return max;
 }
 
 /** `measure` of the fragment `name`, taken once per validation: 0 while it is being taken (a cycle) or when unknown. */
-function fragmentMeasure(name: string, context: ValidationContext, memo: Map<string, number>, measure: (fragment: FragmentDefinitionNode) => number): number {
+function fragmentMeasure(
+  name: string,
+  context: ValidationContext,
+  memo: Map<string, number>,
+  measure: (fragment: FragmentDefinitionNode) => number,
+): number {
   const known = memo.get(name);
   if (known !== undefined) return known;
   const fragment = context.getFragment(name);
@@ -234,7 +272,13 @@ function fragmentMeasure(name: string, context: ValidationContext, memo: Map<str
  * nothing, as execution collects it once; every fragment's cost is taken once (by name, for one operation's
  * variables), so the work is linear in the document even when the cost it finds is astronomical.
  */
-function costOf(set: SelectionSetNode, parent: GraphQLNamedType, context: ValidationContext, measure: CostMeasure, spread = new Set<string>()): number {
+function costOf(
+  set: SelectionSetNode,
+  parent: GraphQLNamedType,
+  context: ValidationContext,
+  measure: CostMeasure,
+  spread = new Set<string>(),
+): number {
   let cost = 0;
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
@@ -266,11 +310,22 @@ interface CostMeasure {
   memo: Map<string, number>;
 }
 
-function listSize(def: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>, limits: Pick<Limits, "maxListSize" | "defaultListSize">): number {
+function listSize(
+  def: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  variables: Record<string, unknown>,
+  limits: Pick<Limits, "maxListSize" | "defaultListSize">,
+): number {
   const argDef = def.args.find((a) => LIST_SIZE_ARGS.has(a.name));
   if (!argDef) return limits.defaultListSize;
   const arg = node.arguments?.find((a) => a.name.value === argDef.name);
-  const value = !arg ? argDef.defaultValue : arg.value.kind === Kind.VARIABLE ? variables[arg.value.name.value] : valueFromASTUntyped(arg.value);
+  const value = !arg
+    ? argDef.defaultValue
+    : arg.value.kind === Kind.VARIABLE
+      ? variables[arg.value.name.value]
+      : valueFromASTUntyped(arg.value);
   // An invalid size is listSizeCap's to report; count it as the largest allowed.
-  return Number.isInteger(value) && (value as number) >= 1 ? Math.min(value as number, limits.maxListSize) : limits.maxListSize;
+  return Number.isInteger(value) && (value as number) >= 1
+    ? Math.min(value as number, limits.maxListSize)
+    : limits.maxListSize;
 }

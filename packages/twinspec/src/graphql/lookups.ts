@@ -16,7 +16,8 @@ interface Entry {
 }
 
 /** The operation's entry for `resource`, kept on its context (GraphqlContext.memo): as long-lived as the request. */
-const entryOf = (context: OperationMemo, resource: string): Entry => context.memo(resource, (): Entry => ({ primed: new Map() }));
+const entryOf = (context: OperationMemo, resource: string): Entry =>
+  context.memo(resource, (): Entry => ({ primed: new Map() }));
 
 /**
  * The loader of `resource`'s live instances ("authors") for this request: `fetch` reads many in one query (getMany:
@@ -27,7 +28,12 @@ const entryOf = (context: OperationMemo, resource: string): Entry => context.mem
  * @param fetch - reads the live instances of many ids in one query (`getMany(ids)`), in any order
  * @param idOf - an instance's id
  */
-export function lookupLoader<T>(context: OperationMemo, resource: string, fetch: Fetch<T>, idOf: (item: T) => string): DataLoader<string, T | undefined> {
+export function lookupLoader<T>(
+  context: OperationMemo,
+  resource: string,
+  fetch: Fetch<T>,
+  idOf: (item: T) => string,
+): DataLoader<string, T | undefined> {
   const entry = entryOf(context, resource);
   if (!entry.loader) {
     const loader = new DataLoader<string, T | undefined>(async (ids) => {
@@ -74,6 +80,9 @@ export async function loadRequired<T>(loader: DataLoader<string, T | undefined>,
  * @param loader - the resource's lookup loader (`lookupLoader(…)`)
  * @param id - the id the parent object names, if any
  */
-export async function loadOptional<T>(loader: DataLoader<string, T | undefined>, id: string | null | undefined): Promise<T | null> {
+export async function loadOptional<T>(
+  loader: DataLoader<string, T | undefined>,
+  id: string | null | undefined,
+): Promise<T | null> {
   return id == null ? null : ((await loader.load(id)) ?? null);
 }

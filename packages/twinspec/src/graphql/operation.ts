@@ -13,7 +13,19 @@ import {
   type GraphQLSchema,
   type ValidationRule,
 } from "graphql";
-import { aliasLimit, costLimit, DEFAULT_LIMITS, depthLimit, directiveLimit, listSizeCap, sizesFromVariables, timeBudget, TimeBudgetExceeded, type Limits, type OperationCost } from "./limits.js";
+import {
+  aliasLimit,
+  costLimit,
+  DEFAULT_LIMITS,
+  depthLimit,
+  directiveLimit,
+  listSizeCap,
+  sizesFromVariables,
+  timeBudget,
+  TimeBudgetExceeded,
+  type Limits,
+  type OperationCost,
+} from "./limits.js";
 import { Lru } from "./lru.js";
 import { withoutSuggestions } from "./errors.js";
 import { MAX_JSON_DEPTH } from "../runtime/json.js";
@@ -33,8 +45,16 @@ export interface OperationOptions extends Partial<Limits> {
 }
 
 export type Prepared =
-  | { document: DocumentNode; errors?: undefined; /** each operation's type and cost, by name ("" = anonymous) */ costs: ReadonlyMap<string, OperationCost> }
-  | { errors: readonly GraphQLError[]; document?: undefined; /** what validation found it would cost, to charge */ costs?: ReadonlyMap<string, OperationCost> };
+  | {
+      document: DocumentNode;
+      errors?: undefined /** each operation's type and cost, by name ("" = anonymous) */;
+      costs: ReadonlyMap<string, OperationCost>;
+    }
+  | {
+      errors: readonly GraphQLError[];
+      document?: undefined /** what validation found it would cost, to charge */;
+      costs?: ReadonlyMap<string, OperationCost>;
+    };
 
 interface Entry {
   document?: DocumentNode;
@@ -60,8 +80,14 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
   const maxTokens = options.maxTokens ?? 1000;
   const timeoutMs = options.validationTimeoutMs ?? 1000;
   // Without introspection the schema is not the client's to discover, through suggestions either.
-  const shown = options.introspection === false ? (errors: readonly GraphQLError[]) => errors.map(withoutSuggestions) : (errors: readonly GraphQLError[]) => errors;
-  const variableRules = (variables: Record<string, unknown> | null | undefined, costs: Map<string, OperationCost>) => [costLimit(limits, variables, costs), listSizeCap(limits.maxListSize, variables)];
+  const shown =
+    options.introspection === false
+      ? (errors: readonly GraphQLError[]) => errors.map(withoutSuggestions)
+      : (errors: readonly GraphQLError[]) => errors;
+  const variableRules = (variables: Record<string, unknown> | null | undefined, costs: Map<string, OperationCost>) => [
+    costLimit(limits, variables, costs),
+    listSizeCap(limits.maxListSize, variables),
+  ];
   const cache = new Lru<string, Entry>(options.cacheSize ?? 1000);
 
   /** The document parsed and validated, or why not; undefined when it took longer than the budget. */
@@ -78,7 +104,11 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
     const costs = new Map<string, OperationCost>();
     let errors: readonly GraphQLError[];
     try {
-      errors = validate(schema, document, [timeBudget(deadline), ...staticRules, ...(perRequest ? [] : variableRules(undefined, costs))]);
+      errors = validate(schema, document, [
+        timeBudget(deadline),
+        ...staticRules,
+        ...(perRequest ? [] : variableRules(undefined, costs)),
+      ]);
     } catch (error) {
       if (error instanceof TimeBudgetExceeded) return undefined;
       throw error;
@@ -113,11 +143,15 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
 /** parse's refusal past `maxTokens`, coded with its limit. */
 function tokenLimited(error: GraphQLError, maxTokens: number): GraphQLError {
   if (!error.message.includes("tokens")) return error;
-  return new GraphQLError(`The document has more than ${maxTokens} tokens; send a smaller one.`, { extensions: { code: "TOKEN_LIMIT_EXCEEDED", limit: maxTokens } });
+  return new GraphQLError(`The document has more than ${maxTokens} tokens; send a smaller one.`, {
+    extensions: { code: "TOKEN_LIMIT_EXCEEDED", limit: maxTokens },
+  });
 }
 
 const timedOut = (ms: number) =>
-  new GraphQLError(`The document took longer than ${ms} ms to validate; send a simpler one.`, { extensions: { code: "VALIDATION_TIMEOUT", limit: ms } });
+  new GraphQLError(`The document took longer than ${ms} ms to validate; send a simpler one.`, {
+    extensions: { code: "VALIDATION_TIMEOUT", limit: ms },
+  });
 
 /** How deep `value` nests (objects and arrays), counted up to `max` + 1 at most: no recursion, whatever the value. */
 function depthPast(value: unknown, max: number): boolean {
@@ -125,29 +159,44 @@ function depthPast(value: unknown, max: number): boolean {
   for (let depth = 0; level.length > 0; depth++) {
     if (depth > max) return true;
     const next: unknown[] = [];
-    for (const v of level) if (typeof v === "object" && v !== null) for (const child of Object.values(v)) if (typeof child === "object" && child !== null) next.push(child);
+    for (const v of level)
+      if (typeof v === "object" && v !== null)
+        for (const child of Object.values(v)) if (typeof child === "object" && child !== null) next.push(child);
     level = next;
   }
   return false;
 }
 
 /** Sizes are checked before any work: a string's length bounds its UTF-8 size from below, so most need no count. */
-function sizeError(query: string, variables: Record<string, unknown> | null | undefined, maxDocument: number, maxVariables: number): GraphQLError | undefined {
+function sizeError(
+  query: string,
+  variables: Record<string, unknown> | null | undefined,
+  maxDocument: number,
+  maxVariables: number,
+): GraphQLError | undefined {
   const documentBytes = query.length * 3 > maxDocument ? Buffer.byteLength(query) : 0;
   if (documentBytes > maxDocument) {
-    return new GraphQLError(`The document is ${documentBytes} bytes; at most ${maxDocument} are accepted.`, { extensions: { code: "DOCUMENT_SIZE_LIMIT_EXCEEDED", limit: maxDocument, size: documentBytes } });
+    return new GraphQLError(`The document is ${documentBytes} bytes; at most ${maxDocument} are accepted.`, {
+      extensions: { code: "DOCUMENT_SIZE_LIMIT_EXCEEDED", limit: maxDocument, size: documentBytes },
+    });
   }
   if (!variables) return undefined;
   // The variables object is level 1.
   if (depthPast(variables, MAX_JSON_DEPTH - 1)) {
-    return new GraphQLError(`The variables nest more than ${MAX_JSON_DEPTH} levels deep; send at most ${MAX_JSON_DEPTH} levels of lists and objects.`, {
-      extensions: { code: "BAD_USER_INPUT", limit: MAX_JSON_DEPTH },
-    });
+    return new GraphQLError(
+      `The variables nest more than ${MAX_JSON_DEPTH} levels deep; send at most ${MAX_JSON_DEPTH} levels of lists and objects.`,
+      {
+        extensions: { code: "BAD_USER_INPUT", limit: MAX_JSON_DEPTH },
+      },
+    );
   }
   const json = JSON.stringify(variables);
   const variablesBytes = json.length * 3 > maxVariables ? Buffer.byteLength(json) : 0;
   if (variablesBytes > maxVariables) {
-    return new GraphQLError(`The variables are ${variablesBytes} bytes as JSON; at most ${maxVariables} are accepted.`, { extensions: { code: "VARIABLES_SIZE_LIMIT_EXCEEDED", limit: maxVariables, size: variablesBytes } });
+    return new GraphQLError(
+      `The variables are ${variablesBytes} bytes as JSON; at most ${maxVariables} are accepted.`,
+      { extensions: { code: "VARIABLES_SIZE_LIMIT_EXCEEDED", limit: maxVariables, size: variablesBytes } },
+    );
   }
   return undefined;
 }

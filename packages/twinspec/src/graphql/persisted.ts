@@ -27,7 +27,10 @@ export interface DocumentParams {
 }
 
 /** The text to run, or why there is none; undefined when the request carries its text and needs nothing. */
-export type Resolution = { query: string; errors?: undefined } | { errors: readonly GraphQLError[]; query?: undefined } | undefined;
+export type Resolution =
+  | { query: string; errors?: undefined }
+  | { errors: readonly GraphQLError[]; query?: undefined }
+  | undefined;
 
 const HEX = /^[0-9a-f]{64}$/;
 /** Longer texts are run but not registered (bounds the registry's memory, as the parse cache does). */
@@ -38,7 +41,10 @@ const badRequest = (message: string) => refusal("BAD_REQUEST", message);
 // The message Apollo's clients also recognise, beside the code.
 const notFound = () => refusal("PERSISTED_QUERY_NOT_FOUND", "PersistedQueryNotFound");
 const notInList = () =>
-  refusal("PERSISTED_QUERY_NOT_IN_LIST", "This server runs only the GraphQL documents its clients shipped (GRAPHQL_PERSISTED_ONLY); this one is not among them.");
+  refusal(
+    "PERSISTED_QUERY_NOT_IN_LIST",
+    "This server runs only the GraphQL documents its clients shipped (GRAPHQL_PERSISTED_ONLY); this one is not among them.",
+  );
 
 const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -50,7 +56,10 @@ export function createPersistedDocuments({ documents, only = false, cacheSize = 
   /** An id of either form → its text: the manifest first, then (unless persisted-only) what APQ registered. */
   function lookup(id: string): string | undefined {
     const hex = id.startsWith("sha256:") ? id.slice(7) : HEX.test(id) ? id : undefined;
-    return manifest.get(id) ?? (hex === undefined ? undefined : (manifest.get(`sha256:${hex}`) ?? (only ? undefined : registered.get(hex))));
+    return (
+      manifest.get(id) ??
+      (hex === undefined ? undefined : (manifest.get(`sha256:${hex}`) ?? (only ? undefined : registered.get(hex))))
+    );
   }
 
   function resolve(params: DocumentParams): Resolution {
@@ -62,7 +71,9 @@ export function createPersistedDocuments({ documents, only = false, cacheSize = 
       if (text !== undefined) return badRequest("Send either query or documentId, not both.");
       const found = lookup(params.documentId);
       if (found !== undefined) return { query: found };
-      return only ? notInList() : refusal("PERSISTED_QUERY_NOT_FOUND", `No persisted document has the id "${params.documentId.slice(0, 80)}".`);
+      return only
+        ? notInList()
+        : refusal("PERSISTED_QUERY_NOT_FOUND", `No persisted document has the id "${params.documentId.slice(0, 80)}".`);
     }
     if (persistedQuery != null) {
       const { version, sha256Hash } = persistedQuery as { version?: unknown; sha256Hash?: unknown };

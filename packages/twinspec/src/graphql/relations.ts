@@ -28,7 +28,12 @@ export interface OperationMemo {
  * @param fields - the fields selected under it (`selectedFields(info)`), handed to `batch`
  * @param batch - reads the children of many parents in one query (`listByParents(ids, fields)`): each parent's id → its children
  */
-export function relationLoader<T>(context: OperationMemo, relation: string, fields: readonly string[], batch: Batch<T>): DataLoader<string, T[]> {
+export function relationLoader<T>(
+  context: OperationMemo,
+  relation: string,
+  fields: readonly string[],
+  batch: Batch<T>,
+): DataLoader<string, T[]> {
   const byFields = context.memo(relation, () => new Map<readonly string[], DataLoader<string, T[]>>());
   let loader = byFields.get(fields);
   if (!loader) {

@@ -17,7 +17,7 @@ import { LiveStreams } from "./streams.js";
 import { subscribeWithIds } from "./subscribe.js";
 
 /**
-* `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers); with
+ * `schema` replaces the default one (e.g. buildSchema() wrapped by the auth layer's directive resolvers); with
  * `tracing` every operation gets a span; with `persistedOnly` only the documents of the client preset's manifest run;
  * `charge` spends an operation's cost from its caller's rate limit (none: no limits).
  */
@@ -25,7 +25,13 @@ export function createGraphqlRuntime<Services>(
   definition: Pick<AppDefinition<Services>, "resolvers" | "createLoaders" | "persistedDocuments" | "contract">,
   services: Services,
   bus: EventBus,
-  options: OperationOptions & { log?: Logger; schema?: GraphQLSchema; tracing?: Tracing; persistedOnly?: boolean; charge?: GraphqlCharge } = {},
+  options: OperationOptions & {
+    log?: Logger;
+    schema?: GraphQLSchema;
+    tracing?: Tracing;
+    persistedOnly?: boolean;
+    charge?: GraphqlCharge;
+  } = {},
 ) {
   const schema = options.schema ?? buildSchema(definition);
   const streams = new LiveStreams();
@@ -42,8 +48,11 @@ export function createGraphqlRuntime<Services>(
     /** an executed result as JSON (compiled for the operation's selections where it can be: see execute.ts) */
     serialize: execute.serialize,
     /** graphql-js's subscribe, each payload with its event id (subscribe.ts) */
-    subscribe: hidden ? scrubbed(traced(options.tracing, subscribeWithIds), hidden) : traced(options.tracing, subscribeWithIds),
-    context: (caller: Caller): GraphqlContext => createContext({ services, bus, streams, createLoaders: definition.createLoaders }, caller),
+    subscribe: hidden
+      ? scrubbed(traced(options.tracing, subscribeWithIds), hidden)
+      : traced(options.tracing, subscribeWithIds),
+    context: (caller: Caller): GraphqlContext =>
+      createContext({ services, bus, streams, createLoaders: definition.createLoaders }, caller),
   };
 }
 
@@ -53,7 +62,10 @@ export type GraphqlRuntime = ReturnType<typeof createGraphqlRuntime>;
  * `run` whose request errors (no `data`: the variables did not coerce, where graphql-js suggests enum values) pass
  * through `scrub`.
  */
-function scrubbed<R>(run: (args: ExecutionArgs) => R, scrub: (error: GraphQLError) => GraphQLError): (args: ExecutionArgs) => R {
+function scrubbed<R>(
+  run: (args: ExecutionArgs) => R,
+  scrub: (error: GraphQLError) => GraphQLError,
+): (args: ExecutionArgs) => R {
   const clean = (result: unknown) => {
     const r = result as ExecutionResult;
     return r && Array.isArray(r.errors) && !("data" in r) ? { ...r, errors: r.errors.map(scrub) } : result;

@@ -18,16 +18,26 @@ export function loadTypeDefs(file = "schema.graphql"): string {
 }
 
 /** With `parents`, the root fields of resources owned through a parent check it first (auth/parents.ts), after their arguments. */
-export function buildSchema(definition: Pick<AppDefinition, "resolvers" | "contract">, typeDefs = loadTypeDefs(), parents?: ParentCheck): GraphQLSchema {
+export function buildSchema(
+  definition: Pick<AppDefinition, "resolvers" | "contract">,
+  typeDefs = loadTypeDefs(),
+  parents?: ParentCheck,
+): GraphQLSchema {
   const schema = makeExecutableSchema({ typeDefs, resolvers: definition.resolvers });
-  return guardResolvers(parents ? withParentsGraphql(schema, definition.contract.graphqlParents, parents) : schema, definition.contract.graphqlInputs);
+  return guardResolvers(
+    parents ? withParentsGraphql(schema, definition.contract.graphqlParents, parents) : schema,
+    definition.contract.graphqlInputs,
+  );
 }
 
 /**
  * What every executable schema of schema.graphql gets around its resolvers, whatever they are (the domain's, or the
  * mock's): NOT_IMPLEMENTED for a root field without one, the paired operation's argument checks, coded errors.
  */
-export function guardResolvers(schema: GraphQLSchema, graphqlInputs: Readonly<Record<string, InputRules>>): GraphQLSchema {
+export function guardResolvers(
+  schema: GraphQLSchema,
+  graphqlInputs: Readonly<Record<string, InputRules>>,
+): GraphQLSchema {
   const subscription = schema.getSubscriptionType();
   for (const root of [schema.getQueryType(), schema.getMutationType(), subscription]) {
     if (!isObjectType(root)) continue;
@@ -66,11 +76,16 @@ export function guardResolvers(schema: GraphQLSchema, graphqlInputs: Readonly<Re
  * passes on as it came, a promise or not (graphql-js's resolver convention): every field with a resolver goes through
  * here, and graphql-js and graphql-jit complete a synchronous field without a promise.
  */
-function coded(resolve: GraphQLFieldResolver<unknown, GraphqlContext>, args: readonly GraphQLArgument[]): GraphQLFieldResolver<unknown, GraphqlContext> {
+function coded(
+  resolve: GraphQLFieldResolver<unknown, GraphqlContext>,
+  args: readonly GraphQLArgument[],
+): GraphQLFieldResolver<unknown, GraphqlContext> {
   return (source, values, context, info) => {
     try {
       const result = resolve(source, values, context, info);
-      return result instanceof Promise ? result.catch((error) => Promise.reject(toGraphqlError(error, context, args))) : result;
+      return result instanceof Promise
+        ? result.catch((error) => Promise.reject(toGraphqlError(error, context, args)))
+        : result;
     } catch (error) {
       throw toGraphqlError(error, context, args);
     }

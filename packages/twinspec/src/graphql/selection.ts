@@ -1,7 +1,16 @@
 // Which fields a query selects under a field (through fragments), so a batch load reads only the columns they need.
 // Computed once per field of a parsed document: graphql-jit (and graphql-js) hand the same fieldNodes array to every
 // call of the resolver for that document.
-import { getNamedType, isInterfaceType, isObjectType, Kind, type FieldNode, type GraphQLNamedType, type GraphQLResolveInfo, type SelectionSetNode } from "graphql";
+import {
+  getNamedType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  type FieldNode,
+  type GraphQLNamedType,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from "graphql";
 
 const cache = new WeakMap<readonly FieldNode[], readonly string[]>();
 
@@ -20,7 +29,8 @@ export function selectedFields(info: Pick<GraphQLResolveInfo, "fieldNodes" | "fr
       for (const selection of set?.selections ?? []) {
         if (selection.kind === Kind.FIELD) names.add(selection.name.value);
         else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet, seen);
-        else if (!seen.has(selection.name.value)) visit(info.fragments[selection.name.value]?.selectionSet, new Set(seen).add(selection.name.value));
+        else if (!seen.has(selection.name.value))
+          visit(info.fragments[selection.name.value]?.selectionSet, new Set(seen).add(selection.name.value));
       }
     };
     for (const node of info.fieldNodes) visit(node.selectionSet, new Set());
@@ -40,14 +50,23 @@ const reached = new WeakMap<readonly FieldNode[], boolean>();
  *
  * @param info - the resolver's fourth argument
  */
-export function selectsOwnType(info: Pick<GraphQLResolveInfo, "fieldNodes" | "fragments" | "returnType" | "schema">): boolean {
+export function selectsOwnType(
+  info: Pick<GraphQLResolveInfo, "fieldNodes" | "fragments" | "returnType" | "schema">,
+): boolean {
   let found = reached.get(info.fieldNodes);
   if (found === undefined) {
     const own = getNamedType(info.returnType);
-    const visit = (set: SelectionSetNode | undefined, parent: GraphQLNamedType | undefined, seen: Set<string>): boolean => {
+    const visit = (
+      set: SelectionSetNode | undefined,
+      parent: GraphQLNamedType | undefined,
+      seen: Set<string>,
+    ): boolean => {
       for (const selection of set?.selections ?? []) {
         if (selection.kind === Kind.FIELD) {
-          const field = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[selection.name.value] : undefined;
+          const field =
+            parent && (isObjectType(parent) || isInterfaceType(parent))
+              ? parent.getFields()[selection.name.value]
+              : undefined;
           if (!field) continue;
           const type = getNamedType(field.type);
           if (type === own || visit(selection.selectionSet, type, seen)) return true;

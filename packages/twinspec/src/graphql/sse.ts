@@ -26,11 +26,22 @@ const REFUSED = 400;
 
 /** The answer to a stream past its address's budget. */
 function tooManyStreams(limit: number): GraphqlResponse {
-  const errors = [{ message: `Too many event streams open from this address (limit ${limit}); close one before opening another.`, extensions: { code: "STREAM_LIMIT_EXCEEDED", limit } }];
-  return [JSON.stringify({ errors }), { status: 429, statusText: "Too Many Requests", headers: { "content-type": `${MEDIA}; charset=utf-8` } }];
+  const errors = [
+    {
+      message: `Too many event streams open from this address (limit ${limit}); close one before opening another.`,
+      extensions: { code: "STREAM_LIMIT_EXCEEDED", limit },
+    },
+  ];
+  return [
+    JSON.stringify({ errors }),
+    { status: 429, statusText: "Too Many Requests", headers: { "content-type": `${MEDIA}; charset=utf-8` } },
+  ];
 }
 
-export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: number; streamsPerAddress?: number; onRefused?: (limit: Refusal) => void } = {}): Middleware {
+export function graphqlSse(
+  runtime: GraphqlRuntime,
+  options: { bodyLimit?: number; streamsPerAddress?: number; onRefused?: (limit: Refusal) => void } = {},
+): Middleware {
   const perAddress = options.streamsPerAddress ?? DEFAULT_CONNECTION_LIMITS.sseStreamsPerAddress;
   const open = new AddressCounts(perAddress);
   const core = createGraphqlHandler(runtime);
@@ -56,7 +67,9 @@ export function graphqlSse(runtime: GraphqlRuntime, options: { bodyLimit?: numbe
     },
     onNext: (_ctx, req, result) => {
       ids.get(req.context)?.push(result.extensions?.eventId as string | undefined);
-      return (result.errors ? { ...result, errors: result.errors.map(formatError) } : undefined) as ExecutionResult | undefined;
+      return (result.errors ? { ...result, errors: result.errors.map(formatError) } : undefined) as
+        | ExecutionResult
+        | undefined;
     },
   });
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;

@@ -26,14 +26,17 @@ export class EventsOverflowError extends Error {
   constructor(readonly lastEventId: string | undefined) {
     super(
       `this subscriber fell more than ${MAX_QUEUED} events behind and was ended; subscribe again ` +
-        (lastEventId ? `after the last event id it received, ${lastEventId} (argument after, or SSE's Last-Event-ID)` : "(it had received no event)"),
+        (lastEventId
+          ? `after the last event id it received, ${lastEventId} (argument after, or SSE's Last-Event-ID)`
+          : "(it had received no event)"),
     );
   }
 }
 
 /** An event id as clients send it back: the decimal position of an event in the log. */
 function parseEventId(id: string, argument = "after"): number {
-  if (!/^(0|[1-9]\d{0,15})$/.test(id)) throw new InvalidInputError([{ pointer: `/${argument}`, message: `"${id.slice(0, 40)}" is not an event id` }]);
+  if (!/^(0|[1-9]\d{0,15})$/.test(id))
+    throw new InvalidInputError([{ pointer: `/${argument}`, message: `"${id.slice(0, 40)}" is not an event id` }]);
   return Number(id);
 }
 
@@ -46,7 +49,12 @@ export class LiveStreams {
    * The events of `type` that `accept`; after the event `after` (an id this server gave) when set. Rejects with
    * EventsExpiredError when that id is older than the log's retention, InvalidInputError when it is no id.
    */
-  async listen<K extends keyof EventMap>(bus: EventBus, type: K, accept: (event: EventMap[K]) => boolean, after?: string | null): Promise<LiveStream<EventMap[K]>> {
+  async listen<K extends keyof EventMap>(
+    bus: EventBus,
+    type: K,
+    accept: (event: EventMap[K]) => boolean,
+    after?: string | null,
+  ): Promise<LiveStream<EventMap[K]>> {
     const from = after == null || after === "" ? undefined : parseEventId(after);
     const durable = from !== undefined && bus.read !== undefined;
     if (durable && from < ((await bus.horizon?.()) ?? 0)) throw new EventsExpiredError(after!);

@@ -34,7 +34,10 @@ export async function subscribeWithIds(args: ExecutionArgs): Promise<Results | E
       }
       const result = await execute({ ...args, rootValue: step.value });
       const eventId = events.lastEventId;
-      return { done: false, value: eventId === undefined ? result : { ...result, extensions: { ...result.extensions, eventId } } };
+      return {
+        done: false,
+        value: eventId === undefined ? result : { ...result, extensions: { ...result.extensions, eventId } },
+      };
     },
     async return() {
       await end();
@@ -52,6 +55,7 @@ export async function subscribeWithIds(args: ExecutionArgs): Promise<Results | E
 }
 
 function ended(error: unknown, context: ErrorContext): GraphQLError {
-  if (error instanceof EventsOverflowError) return new GraphQLError(error.message, { extensions: { code: error.code, lastEventId: error.lastEventId } });
+  if (error instanceof EventsOverflowError)
+    return new GraphQLError(error.message, { extensions: { code: error.code, lastEventId: error.lastEventId } });
   return toGraphqlError(error, context);
 }

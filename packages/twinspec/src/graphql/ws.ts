@@ -17,7 +17,15 @@ import type { GraphqlRuntime } from "./runtime.js";
 import type { Principal } from "../auth/principal.js";
 import { callerOf } from "../rate-limit/fields.js";
 import { rateLimitedError } from "./rate-limit.js";
-import { AddressCounts, DEFAULT_CONNECTION_LIMITS, subscriptionLimitError, TOO_MANY_CONNECTIONS, tooManyConnectionsReason, type ConnectionLimits, type Refusal } from "./connection-limits.js";
+import {
+  AddressCounts,
+  DEFAULT_CONNECTION_LIMITS,
+  subscriptionLimitError,
+  TOO_MANY_CONNECTIONS,
+  tooManyConnectionsReason,
+  type ConnectionLimits,
+  type Refusal,
+} from "./connection-limits.js";
 
 export interface WebSocketOptions {
   path?: string;
@@ -31,7 +39,9 @@ export interface WebSocketOptions {
 
 /** The answer to an upgrade on another path: a problem saying where GraphQL over WebSocket is served. */
 function notFound(path: string): string {
-  const body = JSON.stringify(problemOf("no_route", `WebSocket connections are served on ${path} (subprotocol graphql-transport-ws) only.`));
+  const body = JSON.stringify(
+    problemOf("no_route", `WebSocket connections are served on ${path} (subprotocol graphql-transport-ws) only.`),
+  );
   const { status, title } = PROBLEMS.no_route;
   return `HTTP/1.1 ${status} ${title}\r\nConnection: close\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
@@ -40,7 +50,8 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
   const path = options.path ?? "/graphql";
   const wss = new WebSocketServer({ noServer: true });
   const perAddress = options.limits?.wsConnectionsPerAddress ?? DEFAULT_CONNECTION_LIMITS.wsConnectionsPerAddress;
-  const perConnection = options.limits?.subscriptionsPerConnection ?? DEFAULT_CONNECTION_LIMITS.subscriptionsPerConnection;
+  const perConnection =
+    options.limits?.subscriptionsPerConnection ?? DEFAULT_CONNECTION_LIMITS.subscriptionsPerConnection;
   const addresses = new AddressCounts(perAddress);
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? "/", "http://localhost").pathname !== path) {
@@ -69,7 +80,10 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
       onConnect: async (ctx) => {
         live.add(ctx);
         try {
-          callers.set(ctx, options.authenticate ? await options.authenticate(ctx.connectionParams, ctx.extra.request) : null);
+          callers.set(
+            ctx,
+            options.authenticate ? await options.authenticate(ctx.connectionParams, ctx.extra.request) : null,
+          );
           return true;
         } catch {
           return false; // graphql-ws closes with 4403 Forbidden
@@ -89,7 +103,11 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
         const resolved = runtime.persisted.resolve(payload);
         if (resolved?.errors) return resolved.errors;
         const prepared = runtime.prepare(resolved?.query ?? payload.query, payload.variables);
-        const spent = runtime.charge(callerOf(callers.get(ctx), () => ctx.extra.request.socket.remoteAddress), prepared, payload.operationName);
+        const spent = runtime.charge(
+          callerOf(callers.get(ctx), () => ctx.extra.request.socket.remoteAddress),
+          prepared,
+          payload.operationName,
+        );
         if (spent && !spent.allowed) return [rateLimitedError(spent)];
         if (prepared.errors) return prepared.errors.map(formatError) as GraphQLError[];
         const requestId = randomUUID();
@@ -98,11 +116,17 @@ export function attachWebSocket(server: Server, runtime: GraphqlRuntime, options
           document: prepared.document,
           operationName: payload.operationName,
           variableValues: payload.variables,
-          contextValue: runtime.context({ principal: callers.get(ctx) ?? null, requestId, log: runtime.log?.child({ requestId, transport: "ws" }) }),
+          contextValue: runtime.context({
+            principal: callers.get(ctx) ?? null,
+            requestId,
+            log: runtime.log?.child({ requestId, transport: "ws" }),
+          }),
         };
       },
       onNext: (_ctx, _id, _payload, _args, result: ExecutionResult) =>
-        result.errors ? { ...result, errors: result.errors.map((e) => (formatError(e) as GraphQLError).toJSON()) } : undefined,
+        result.errors
+          ? { ...result, errors: result.errors.map((e) => (formatError(e) as GraphQLError).toJSON()) }
+          : undefined,
     },
     wss,
     options.keepAliveMs ?? 12_000,

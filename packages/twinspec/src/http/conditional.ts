@@ -20,7 +20,9 @@ export function preconditionsOf(conditions: Conditions | undefined): Preconditio
   if (!conditions) return undefined;
   const pre: Preconditions = {};
   if (conditions.ifMatch !== undefined) pre.match = conditions.ifMatch === "*" ? "*" : versions(conditions.ifMatch);
-  if (conditions.ifNoneMatch !== undefined) pre.noneMatch = conditions.ifNoneMatch === "*" ? "*" : versions(conditions.ifNoneMatch.map((t) => t.replace(/^W\//, "")));
+  if (conditions.ifNoneMatch !== undefined)
+    pre.noneMatch =
+      conditions.ifNoneMatch === "*" ? "*" : versions(conditions.ifNoneMatch.map((t) => t.replace(/^W\//, "")));
   if (conditions.ifUnmodifiedSince !== undefined) pre.unmodifiedSince = conditions.ifUnmodifiedSince;
   return Object.keys(pre).length ? pre : undefined;
 }
@@ -70,7 +72,15 @@ export function cacheHeadersOf(ctx: Context, corsOn: boolean): void {
   if (method === "GET" || method === "HEAD") {
     if (ctx.res.statusCode === 200 && !ctx.state.operationId) {
       const conditions = parseConditions((name) => ctx.get(name) || undefined, ALL_CONDITIONS);
-      if (conditions && evaluateRead(conditions, ctx.response.get("ETag") || undefined, ctx.response.get("Last-Modified") || undefined) === 304) ctx.status = 304;
+      if (
+        conditions &&
+        evaluateRead(
+          conditions,
+          ctx.response.get("ETag") || undefined,
+          ctx.response.get("Last-Modified") || undefined,
+        ) === 304
+      )
+        ctx.status = 304;
     }
     const status = ctx.res.statusCode;
     if (status === 200 || status === 304) {

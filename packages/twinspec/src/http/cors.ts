@@ -4,10 +4,31 @@ import cors from "@koa/cors";
 import type { Context, Middleware } from "koa";
 
 const EXPOSED_HEADERS = [
-  ...["Location", "ETag", "Last-Modified", "Link", "X-Request-Id", "Allow", "WWW-Authenticate", "Idempotent-Replayed", "Retry-After"],
+  ...[
+    "Location",
+    "ETag",
+    "Last-Modified",
+    "Link",
+    "X-Request-Id",
+    "Allow",
+    "WWW-Authenticate",
+    "Idempotent-Replayed",
+    "Retry-After",
+  ],
   ...["RateLimit-Policy", "RateLimit"],
 ];
-const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Accept", "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "Idempotency-Key", "Prefer", "X-Request-Id"];
+const ALLOWED_HEADERS = [
+  "Authorization",
+  "Content-Type",
+  "Accept",
+  "If-Match",
+  "If-None-Match",
+  "If-Modified-Since",
+  "If-Unmodified-Since",
+  "Idempotency-Key",
+  "Prefer",
+  "X-Request-Id",
+];
 
 /** `origins`: exact origins, or ["*"] for any origin (then without credentials, as the Fetch standard requires). */
 export function corsFor(origins: string[]): Middleware {

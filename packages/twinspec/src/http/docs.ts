@@ -20,7 +20,9 @@ const ASSET_TYPES: Record<string, string> = {
 function uiVersion(): string {
   const file = join(UI_DIR, "VERSION");
   if (!existsSync(file)) {
-    throw new Error(`Swagger UI's assets are missing (${UI_DIR}): build the twinspec package (npm run build in packages/twinspec), or set DOCS=off`);
+    throw new Error(
+      `Swagger UI's assets are missing (${UI_DIR}): build the twinspec package (npm run build in packages/twinspec), or set DOCS=off`,
+    );
   }
   return readFileSync(file, "utf8").trim();
 }
@@ -57,7 +59,10 @@ const INIT = `fetch("/openapi.json").then((res) => res.json()).then((spec) => {
 function once(make: () => string | Promise<string>) {
   let made: Promise<{ body: string; etag: string }> | undefined;
   return () =>
-    (made ??= Promise.resolve(make()).then((body) => ({ body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"` })));
+    (made ??= Promise.resolve(make()).then((body) => ({
+      body,
+      etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`,
+    })));
 }
 
 export function mountDocs(router: Router, specFile = projectFile("openapi.yaml")): void {
@@ -77,8 +82,20 @@ export function mountDocs(router: Router, specFile = projectFile("openapi.yaml")
   router.get("/openapi.yaml", text(yaml, "application/yaml; charset=utf-8"));
   router.get("/openapi.json", text(json, "application/json; charset=utf-8"));
   const assets = `/docs/assets/${uiVersion()}`;
-  router.get("/docs", text(once(() => page(assets)), "text/html; charset=utf-8"));
-  router.get("/docs/init.js", text(once(() => INIT), "text/javascript; charset=utf-8"));
+  router.get(
+    "/docs",
+    text(
+      once(() => page(assets)),
+      "text/html; charset=utf-8",
+    ),
+  );
+  router.get(
+    "/docs/init.js",
+    text(
+      once(() => INIT),
+      "text/javascript; charset=utf-8",
+    ),
+  );
   router.get(`${assets}/:file`, (ctx) => {
     const type = ASSET_TYPES[ctx.params.file];
     if (!type) return; // only the files the page uses; anything else falls through to 404

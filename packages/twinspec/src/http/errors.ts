@@ -13,10 +13,17 @@ export function answerError(ctx: Context, error: unknown): void {
   const down = unavailable(error);
   if (down) {
     ctx.state.log?.warn({ reason: down.reason }, "database unavailable");
-    return answerProblem(ctx, problemOf("unavailable", down.message, { requestId }), { "Retry-After": String(down.retryAfterSeconds) });
+    return answerProblem(ctx, problemOf("unavailable", down.message, { requestId }), {
+      "Retry-After": String(down.retryAfterSeconds),
+    });
   }
   ctx.state.log?.error({ err: error }, "unhandled error");
-  answerProblem(ctx, problemOf("internal", `An unexpected error occurred; quote request id ${requestId} when reporting it.`, { requestId }));
+  answerProblem(
+    ctx,
+    problemOf("internal", `An unexpected error occurred; quote request id ${requestId} when reporting it.`, {
+      requestId,
+    }),
+  );
 }
 
 /** answerError as a middleware, for a Koa app without the request policy (the runtime's own tests). */

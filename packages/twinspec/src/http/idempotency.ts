@@ -21,7 +21,9 @@ interface KeyedRequest {
 }
 
 export function fingerprint(operationId: string, req: KeyedRequest): string {
-  return createHash("sha256").update(JSON.stringify([operationId, req.params ?? {}, req.query ?? {}, req.body ?? null])).digest("base64url");
+  return createHash("sha256")
+    .update(JSON.stringify([operationId, req.params ?? {}, req.query ?? {}, req.body ?? null]))
+    .digest("base64url");
 }
 
 export function idempotency(keys: IdempotencyKeys): Around {
@@ -44,12 +46,18 @@ export function idempotency(keys: IdempotencyKeys): Around {
     return response;
   };
   // Only operations that declare the header: the key is read from the validated headers, which hold no other.
-  around.appliesTo = (operation) => operation.parameters.some((p) => p.in === "header" && p.name.toLowerCase() === KEY.toLowerCase());
+  around.appliesTo = (operation) =>
+    operation.parameters.some((p) => p.in === "header" && p.name.toLowerCase() === KEY.toLowerCase());
   return around;
 }
 
 /** true = this request owns the key now; otherwise the response to give instead. */
-async function claim(keys: IdempotencyKeys, scope: string, key: string, print: string): Promise<true | HandlerResponse> {
+async function claim(
+  keys: IdempotencyKeys,
+  scope: string,
+  key: string,
+  print: string,
+): Promise<true | HandlerResponse> {
   for (let attempt = 0; attempt < 2; attempt++) {
     if (await keys.claim(scope, key, print, new Date().toISOString())) return true;
     const row = await keys.find(scope, key);
@@ -59,15 +67,26 @@ async function claim(keys: IdempotencyKeys, scope: string, key: string, print: s
       continue;
     }
     if (row.fingerprint !== print) {
-      return answerOf("idempotency_key_reused", `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request.`);
+      return answerOf(
+        "idempotency_key_reused",
+        `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request.`,
+      );
     }
     if (!row.answer && Date.parse(row.createdAt) + ABANDONED_MS < Date.now()) {
       // The first request's server died before answering: nothing was acknowledged, so the key is free again.
       await keys.release(scope, key, row.createdAt);
       continue;
     }
-    if (!row.answer) return answerOf("in_progress", `The first request with Idempotency-Key "${key}" is still being processed; retry shortly.`);
-    return { status: row.answer.status, headers: { ...row.answer.headers, "Idempotent-Replayed": "true" }, body: row.answer.body };
+    if (!row.answer)
+      return answerOf(
+        "in_progress",
+        `The first request with Idempotency-Key "${key}" is still being processed; retry shortly.`,
+      );
+    return {
+      status: row.answer.status,
+      headers: { ...row.answer.headers, "Idempotent-Replayed": "true" },
+      body: row.answer.body,
+    };
   }
   throw new Error(`could not claim Idempotency-Key ${key}`);
 }

@@ -70,7 +70,14 @@ interface Sample {
  * The samples are the ones prom-client's Counter and Histogram would give, so /metrics reads the same
  * (test/http/metrics.test.ts compares).
  */
-function scraped(registry: Registry, name: string, help: string, type: "counter" | "histogram", samples: () => Sample[], reset: () => void) {
+function scraped(
+  registry: Registry,
+  name: string,
+  help: string,
+  type: "counter" | "histogram",
+  samples: () => Sample[],
+  reset: () => void,
+) {
   const metric = {
     name,
     help,
@@ -82,7 +89,10 @@ function scraped(registry: Registry, name: string, help: string, type: "counter"
     },
     // Registry.getMetricsAsJSON() reads this one, with the labels merged as prom-client's get() does
     async get() {
-      const values = samples().map(({ sharedLabels, labels, ...rest }) => ({ ...rest, labels: { ...labels, ...sharedLabels } }));
+      const values = samples().map(({ sharedLabels, labels, ...rest }) => ({
+        ...rest,
+        labels: { ...labels, ...sharedLabels },
+      }));
       return { name: metric.name, help, type, aggregator: "sum", values };
     },
     reset,
@@ -113,7 +123,12 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     if (byStatus === undefined) byRoute.set(route, (byStatus = new Map()));
     let s = byStatus.get(status);
     if (s === undefined) {
-      s = { labels: { method, route, status: String(status) }, count: 0, sum: 0, buckets: new Float64Array(BUCKETS.length + 1) };
+      s = {
+        labels: { method, route, status: String(status) },
+        count: 0,
+        sum: 0,
+        buckets: new Float64Array(BUCKETS.length + 1),
+      };
       byStatus.set(status, s);
       series.push(s);
     }
@@ -127,7 +142,14 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     byMethod = new Map();
     series = [];
   };
-  scraped(registry, "http_requests_total", "HTTP requests answered", "counter", () => series.map((s) => ({ value: s.count, labels: s.labels })), resetRequests);
+  scraped(
+    registry,
+    "http_requests_total",
+    "HTTP requests answered",
+    "counter",
+    () => series.map((s) => ({ value: s.count, labels: s.labels })),
+    resetRequests,
+  );
   const duration = "http_request_duration_seconds";
   scraped(
     registry,
@@ -138,7 +160,12 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
       series.flatMap((s): Sample[] => {
         let below = 0;
         return [
-          ...BUCKETS.map((le, i) => ({ metricName: `${duration}_bucket`, labels: { le }, sharedLabels: s.labels, value: (below += s.buckets[i]) })),
+          ...BUCKETS.map((le, i) => ({
+            metricName: `${duration}_bucket`,
+            labels: { le },
+            sharedLabels: s.labels,
+            value: (below += s.buckets[i]),
+          })),
           { metricName: `${duration}_bucket`, labels: { le: "+Inf" }, sharedLabels: s.labels, value: s.count },
           { metricName: `${duration}_sum`, labels: {}, sharedLabels: s.labels, value: s.sum },
           { metricName: `${duration}_count`, labels: {}, sharedLabels: s.labels, value: s.count },
@@ -147,7 +174,14 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     resetRequests,
   );
   let queries = 0;
-  scraped(registry, "db_queries_total", "Database queries executed", "counter", () => [{ value: queries, labels: {} }], () => (queries = 0));
+  scraped(
+    registry,
+    "db_queries_total",
+    "Database queries executed",
+    "counter",
+    () => [{ value: queries, labels: {} }],
+    () => (queries = 0),
+  );
 
   return {
     registry,

@@ -20,7 +20,9 @@ export function domainOutcome(error: unknown, { operation, pathParams }: Operati
   }
   if (error instanceof ConflictError && error.allowed) body.allowed = error.allowed;
   if (error instanceof MovedError) {
-    const location = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathParams[name] === error.id ? error.to : pathParams[name]));
+    const location = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(pathParams[name] === error.id ? error.to : pathParams[name]),
+    );
     return { status, body: { ...body, detail: `${error.message}; see ${location}` }, headers: { Location: location } };
   }
   return { status, body };

@@ -36,10 +36,16 @@ export function requestPolicy(options: PolicyOptions): Middleware {
   const inner = async (ctx: Context, next: Next) => {
     try {
       if (ctx.originalUrl.length > maxUrlLength) {
-        throw refusalOf("uri_too_long", `The URL is ${ctx.originalUrl.length} characters long; at most ${maxUrlLength} are accepted. Send large inputs in a request body.`);
+        throw refusalOf(
+          "uri_too_long",
+          `The URL is ${ctx.originalUrl.length} characters long; at most ${maxUrlLength} are accepted. Send large inputs in a request body.`,
+        );
       }
       await next();
-      if (ctx.res.statusCode === 404 && ctx.response.body === undefined) throw refusalOf("no_route", `No resource at ${ctx.request.path}. Start from one of the entry points.`, { entryPoints });
+      if (ctx.res.statusCode === 404 && ctx.response.body === undefined)
+        throw refusalOf("no_route", `No resource at ${ctx.request.path}. Start from one of the entry points.`, {
+          entryPoints,
+        });
     } catch (error) {
       answerError(ctx, error);
     }
@@ -57,7 +63,12 @@ export function requestPolicy(options: PolicyOptions): Middleware {
       else await inner(ctx, next);
     } finally {
       const ms = performance.now() - started;
-      metrics.record(ctx.req.method!, (ctx.state.route as string | undefined) ?? routeOf(ctx.request.path), ctx.res.statusCode, ms / 1000);
+      metrics.record(
+        ctx.req.method!,
+        (ctx.state.route as string | undefined) ?? routeOf(ctx.request.path),
+        ctx.res.statusCode,
+        ms / 1000,
+      );
       logRequest(ctx, logger, ms);
     }
   };
@@ -67,7 +78,8 @@ export function requestPolicy(options: PolicyOptions): Middleware {
 function large(ctx: Context, threshold: number): boolean {
   const body = ctx.response.body;
   const status = ctx.res.statusCode;
-  if (body === undefined || body === null || ctx.req.method === "HEAD" || status === 204 || status === 304) return false;
+  if (body === undefined || body === null || ctx.req.method === "HEAD" || status === 204 || status === 304)
+    return false;
   if (typeof body === "string") return body.length >= threshold / 3 && Buffer.byteLength(body) >= threshold;
   if (Buffer.isBuffer(body)) return body.length >= threshold;
   // An event stream is written message by message: compressed, its messages would wait in the compressor.

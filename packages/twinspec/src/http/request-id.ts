@@ -33,7 +33,9 @@ export function assignRequestId(ctx: Context, logger: Logger): string {
   const given = header(ctx, "x-request-id");
   const id = given && SANE.test(given) ? given : randomUUID();
   // Koa's state starts empty; whatever a middleware ahead of this one put there is kept.
-  ctx.state = isEmpty(ctx.state) ? new RequestState(id, logger) : Object.assign(new RequestState(id, logger), ctx.state);
+  ctx.state = isEmpty(ctx.state)
+    ? new RequestState(id, logger)
+    : Object.assign(new RequestState(id, logger), ctx.state);
   ctx.res.setHeader("X-Request-Id", id);
   return id;
 }
@@ -46,7 +48,13 @@ function isEmpty(object: object): boolean {
 /** The request's one log line; `ms`: how long it took. */
 export function logRequest(ctx: Context, logger: Logger, ms: number): void {
   const { req, res } = ctx;
-  logRequestLine(logger, { requestId: ctx.state.requestId as string, method: req.method!, url: req.url!, status: res.statusCode, ms: Math.round(ms) });
+  logRequestLine(logger, {
+    requestId: ctx.state.requestId as string,
+    method: req.method!,
+    url: req.url!,
+    status: res.statusCode,
+    ms: Math.round(ms),
+  });
 }
 
 /** The same as a middleware, for apps other than ours (the runtime's tests). */

@@ -21,14 +21,16 @@ export interface Decision {
 }
 
 /** `address` is asked only when there is no principal (Koa's ctx.ip builds the proxy list on every read). */
-export const callerOf = (principal: Principal | null | undefined, address: () => string | undefined) => (principal ? `s:${principal.subject}` : `a:${address() ?? ""}`);
+export const callerOf = (principal: Principal | null | undefined, address: () => string | undefined) =>
+  principal ? `s:${principal.subject}` : `a:${address() ?? ""}`;
 
 /** Whether a budget's name can name a policy: an sf-string (RFC 9651 §4.1.6) holds printable ASCII only. */
 export const isPolicyName = (name: string) => /^[\x20-\x7e]*$/.test(name);
 
 /** `name` as an sf-string: `"` and `\` escaped. */
 export function sfString(name: string): string {
-  if (!isPolicyName(name)) throw new Error(`rate-limit budget "${name}": a policy name must be printable ASCII (a Structured Field String)`);
+  if (!isPolicyName(name))
+    throw new Error(`rate-limit budget "${name}": a policy name must be printable ASCII (a Structured Field String)`);
   return `"${name.replace(/[\\"]/g, "\\$&")}"`;
 }
 

@@ -92,7 +92,10 @@ export class RateLimiter {
   ) {
     const factor = options.factor ?? 1;
     for (const name of Object.keys(options.overrides ?? {})) {
-      if (!(name in declared)) throw new Error(`RATE_LIMITS names "${name}", which the specs do not declare; they declare ${Object.keys(declared).join(", ")}`);
+      if (!(name in declared))
+        throw new Error(
+          `RATE_LIMITS names "${name}", which the specs do not declare; they declare ${Object.keys(declared).join(", ")}`,
+        );
     }
     for (const [name, spec] of Object.entries(declared)) {
       const { limit, window } = options.overrides?.[name] ?? spec;
@@ -135,7 +138,15 @@ export class RateLimiter {
       counter.own += cost;
       if (!counter.queued && this.options.shared) this.enqueue(budget, caller, counter);
     }
-    return { allowed, cost, limit: budget.limit, remaining: Math.max(0, budget.limit - counter.own - counter.others), reset, policy: budget.policy, policyName: budget.policyName };
+    return {
+      allowed,
+      cost,
+      limit: budget.limit,
+      remaining: Math.max(0, budget.limit - counter.own - counter.others),
+      reset,
+      policy: budget.policy,
+      policyName: budget.policyName,
+    };
   }
 
   /** Reports what is pending (PostgreSQL) and stops the timers. */
@@ -185,9 +196,17 @@ export class RateLimiter {
     try {
       for (; done < sent.length; done += BATCH) {
         const part = sent.slice(done, done + BATCH);
-        const others = await shared.report(part.map((q) => ({ key: key(q), window: q.counter.window, used: q.counter.own, expires: q.counter.window + q.budget.windowMs })));
+        const others = await shared.report(
+          part.map((q) => ({
+            key: key(q),
+            window: q.counter.window,
+            used: q.counter.own,
+            expires: q.counter.window + q.budget.windowMs,
+          })),
+        );
         const byKey = new Map(others.map((o) => [`${o.key}@${o.window}`, o.used]));
-        for (const q of part) q.counter.others = Math.max(q.counter.others, byKey.get(`${key(q)}@${q.counter.window}`) ?? 0);
+        for (const q of part)
+          q.counter.others = Math.max(q.counter.others, byKey.get(`${key(q)}@${q.counter.window}`) ?? 0);
       }
       if (this.failing) this.options.log?.info("rate limits: the shared counts are reachable again");
       this.failing = false;
@@ -199,7 +218,11 @@ export class RateLimiter {
     } catch (error) {
       // Not reported (or not known to be): back in the queue for the next sync; meanwhile this instance counts alone.
       for (const q of sent.slice(done)) if (!q.counter.queued) this.enqueue(q.budget, q.caller, q.counter);
-      if (!this.failing) this.options.log?.warn({ err: error }, "rate limits: cannot reach the shared counts; counting in this process until they are back");
+      if (!this.failing)
+        this.options.log?.warn(
+          { err: error },
+          "rate limits: cannot reach the shared counts; counting in this process until they are back",
+        );
       this.failing = true;
     }
   }
@@ -208,7 +231,8 @@ export class RateLimiter {
   private sweep() {
     const now = this.now();
     for (const budget of this.budgets.values()) {
-      for (const [caller, counter] of budget.counters) if (counter.window + budget.windowMs <= now) budget.counters.delete(caller);
+      for (const [caller, counter] of budget.counters)
+        if (counter.window + budget.windowMs <= now) budget.counters.delete(caller);
     }
     this.queue = this.queue.filter((q) => q.counter.window + q.budget.windowMs > now);
   }

@@ -28,9 +28,17 @@ export function rateLimited(authorize: Authorizer, limiter: RateLimiter, budgets
 }
 
 function spend(ctx: Context, limiter: RateLimiter, budget: Budget, principal: Principal | null | undefined) {
-  const d = limiter.take(budget, callerOf(principal, () => ctx.ip));
+  const d = limiter.take(
+    budget,
+    callerOf(principal, () => ctx.ip),
+  );
   setRateLimitHeaders(ctx.res, d);
   if (!d.allowed) {
-    throw refusalOf("rate_limited", `Rate limit exceeded: ${d.limit} requests per ${budget.windowMs / 1000} s (budget "${budget.name}"); retry in ${d.reset} s.`, {}, { ...rateLimitHeaders(d), "Retry-After": String(d.reset) });
+    throw refusalOf(
+      "rate_limited",
+      `Rate limit exceeded: ${d.limit} requests per ${budget.windowMs / 1000} s (budget "${budget.name}"); retry in ${d.reset} s.`,
+      {},
+      { ...rateLimitHeaders(d), "Retry-After": String(d.reset) },
+    );
   }
 }

@@ -17,7 +17,12 @@ export interface RateLimitConfig {
 
 const DEFAULT_RATE_LIMITS: RateLimitConfig = { factor: 1, overrides: {}, syncMs: 50 };
 
-export function rateLimiterFor(store: Store, budgets: Readonly<Record<string, Budget>>, config: Partial<RateLimitConfig> = {}, log?: Logger): RateLimiter {
+export function rateLimiterFor(
+  store: Store,
+  budgets: Readonly<Record<string, Budget>>,
+  config: Partial<RateLimitConfig> = {},
+  log?: Logger,
+): RateLimiter {
   const { factor, overrides, syncMs } = { ...DEFAULT_RATE_LIMITS, ...config };
   const shared = store.postgres ? RateLimitCounts.over(store.postgres) : undefined;
   return new RateLimiter(budgets, { factor, overrides, syncMs, shared, log });
@@ -26,9 +31,13 @@ export function rateLimiterFor(store: Store, budgets: Readonly<Record<string, Bu
 /** "name=limit/window,…" (RATE_LIMITS) → budgets by name; throws naming what is malformed. */
 export function parseBudgets(text: string | undefined): Record<string, BudgetSpec> {
   const budgets: Record<string, BudgetSpec> = {};
-  for (const part of (text ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of (text ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([^=\s]+)\s*=\s*(\d+)\s*\/\s*(\d+)$/.exec(part);
-    if (!m || Number(m[2]) < 1 || Number(m[3]) < 1) throw new Error(`RATE_LIMITS: "${part}" is not <budget>=<limit>/<window seconds>, e.g. default=600/60`);
+    if (!m || Number(m[2]) < 1 || Number(m[3]) < 1)
+      throw new Error(`RATE_LIMITS: "${part}" is not <budget>=<limit>/<window seconds>, e.g. default=600/60`);
     budgets[m[1]] = { limit: Number(m[2]), window: Number(m[3]) };
   }
   return budgets;

@@ -7,7 +7,18 @@
 // error (its reader fell behind: EVENTS_OVERFLOW) sends one `event: error` message, then ends. Closing the
 // connection ends the subscription and frees its listener.
 import { PassThrough, type Readable } from "node:stream";
-import { getNamedType, GraphQLError, isLeafType, isNonNullType, isObjectType, parse, type DocumentNode, type ExecutionResult, type GraphQLField, type GraphQLObjectType } from "graphql";
+import {
+  getNamedType,
+  GraphQLError,
+  isLeafType,
+  isNonNullType,
+  isObjectType,
+  parse,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLField,
+  type GraphQLObjectType,
+} from "graphql";
 import type { Principal } from "../auth/principal.js";
 import { DomainError, MovedError } from "../domain/errors.js";
 import { ERRORS, type Kind } from "../error-table.js";
@@ -21,18 +32,33 @@ const KEEP_ALIVE_MS = 15_000;
 /** Object fields are selected this deep (leaves only beyond). */
 const DEPTH = 4;
 
-type StreamRequest = { params: Record<string, unknown>; query: Record<string, unknown>; headers: Record<string, unknown>; principal?: Principal | null };
+type StreamRequest = {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  principal?: Principal | null;
+};
 type StreamHandler = (req: StreamRequest, ctx: RequestContext) => Promise<HandlerResponse>;
 
 /** Whether an operation is an event stream served from its paired subscription (`pairs`: operationId → field). */
-export function pairedSubscription(op: OperationSpec, pairs: Readonly<Record<string, string>>, subscription = "Subscription"): string | undefined {
+export function pairedSubscription(
+  op: OperationSpec,
+  pairs: Readonly<Record<string, string>>,
+  subscription = "Subscription",
+): string | undefined {
   const target = pairs[op.operationId];
-  if (!target?.startsWith(`${subscription}.`) || !op.responses["200"]?.contentTypes.includes(EVENT_STREAM)) return undefined;
+  if (!target?.startsWith(`${subscription}.`) || !op.responses["200"]?.contentTypes.includes(EVENT_STREAM))
+    return undefined;
   return target.slice(subscription.length + 1);
 }
 
 /** A handler for each event-stream operation of `operations`, by operationId. */
-export function eventStreamHandlers(operations: readonly OperationSpec[], pairs: Readonly<Record<string, string>>, gql: GraphqlRuntime, keepAliveMs = KEEP_ALIVE_MS): Record<string, StreamHandler> {
+export function eventStreamHandlers(
+  operations: readonly OperationSpec[],
+  pairs: Readonly<Record<string, string>>,
+  gql: GraphqlRuntime,
+  keepAliveMs = KEEP_ALIVE_MS,
+): Record<string, StreamHandler> {
   const type = gql.schema.getSubscriptionType();
   if (!type) return {};
   const handlers: Record<string, StreamHandler> = {};
@@ -44,9 +70,16 @@ export function eventStreamHandlers(operations: readonly OperationSpec[], pairs:
   return handlers;
 }
 
-function streamHandler(op: OperationSpec, field: GraphQLField<unknown, unknown>, gql: GraphqlRuntime, keepAliveMs: number): StreamHandler {
+function streamHandler(
+  op: OperationSpec,
+  field: GraphQLField<unknown, unknown>,
+  gql: GraphqlRuntime,
+  keepAliveMs: number,
+): StreamHandler {
   const document = subscriptionDocument(field);
-  const lastEventIdHeader = op.parameters.find((p) => p.in === "header" && p.name.toLowerCase() === "last-event-id")?.name;
+  const lastEventIdHeader = op.parameters.find(
+    (p) => p.in === "header" && p.name.toLowerCase() === "last-event-id",
+  )?.name;
   return async (req, ctx) => {
     // The field's arguments from the path and query parameters of the same names.
     const variables: Record<string, unknown> = {};
@@ -54,12 +87,23 @@ function streamHandler(op: OperationSpec, field: GraphQLField<unknown, unknown>,
       const value = req.params[arg.name] ?? req.query[arg.name];
       if (value !== undefined) variables[arg.name] = value;
     }
-    const lastEventId = lastEventIdHeader === undefined ? undefined : (req.headers[lastEventIdHeader] as string | undefined);
-    const contextValue = gql.context({ principal: req.principal ?? null, requestId: ctx.requestId, log: gql.log, lastEventId });
+    const lastEventId =
+      lastEventIdHeader === undefined ? undefined : (req.headers[lastEventIdHeader] as string | undefined);
+    const contextValue = gql.context({
+      principal: req.principal ?? null,
+      requestId: ctx.requestId,
+      log: gql.log,
+      lastEventId,
+    });
     const result = await gql.subscribe({ schema: gql.schema, document, variableValues: variables, contextValue });
     if (!(Symbol.asyncIterator in result)) throw refusal(result.errors?.[0], req.params);
     const body = writeEvents(result, field.name, keepAliveMs, gql);
-    return { status: 200, contentType: EVENT_STREAM, headers: { "Cache-Control": "no-store", "X-Accel-Buffering": "no" }, body };
+    return {
+      status: 200,
+      contentType: EVENT_STREAM,
+      headers: { "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
+      body,
+    };
   };
 }
 
@@ -74,7 +118,8 @@ function refusal(error: GraphQLError | undefined, params: Record<string, unknown
   // Moved: what the path names (its last parameter) lives at movedTo; the runtime answers 301 with that Location.
   const movedTo = error.extensions?.movedTo;
   const last = Object.values(params).at(-1);
-  if (kind === "moved" && typeof movedTo === "string" && typeof last === "string") return new MovedError("resource", last, movedTo);
+  if (kind === "moved" && typeof movedTo === "string" && typeof last === "string")
+    return new MovedError("resource", last, movedTo);
   const retryAfter = error.extensions?.retryAfterSeconds as number | undefined;
   return refusalOf(kind, error.message, {}, retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) });
 }
@@ -85,7 +130,9 @@ function subscriptionDocument(field: GraphQLField<unknown, unknown>): DocumentNo
   const args = field.args.map((a) => `${a.name}: $${a.name}`).join(", ");
   const type = getNamedType(field.type);
   const selection = isObjectType(type) ? ` ${selectionOf(type, DEPTH)}` : "";
-  return parse(`subscription${variables ? `(${variables})` : ""} { ${field.name}${args ? `(${args})` : ""}${selection} }`);
+  return parse(
+    `subscription${variables ? `(${variables})` : ""} { ${field.name}${args ? `(${args})` : ""}${selection} }`,
+  );
 }
 
 function selectionOf(type: GraphQLObjectType, depth: number): string {
@@ -100,7 +147,12 @@ function selectionOf(type: GraphQLObjectType, depth: number): string {
 }
 
 /** The subscription's payloads as SSE messages, written as fast as the client reads them; closing it ends the subscription. */
-function writeEvents(results: AsyncGenerator<ExecutionResult>, field: string, keepAliveMs: number, gql: GraphqlRuntime): Readable {
+function writeEvents(
+  results: AsyncGenerator<ExecutionResult>,
+  field: string,
+  keepAliveMs: number,
+  gql: GraphqlRuntime,
+): Readable {
   const out = new PassThrough();
   let closed = false;
   const keepAlive = setInterval(() => out.write(": keep-alive\n\n"), keepAliveMs).unref();
@@ -118,7 +170,9 @@ function writeEvents(results: AsyncGenerator<ExecutionResult>, field: string, ke
       const { data, errors, extensions } = step.value;
       if (errors?.length) {
         const [error] = errors;
-        out.write(`event: error\ndata: ${JSON.stringify({ code: error.extensions?.code, message: error.message, ...(error.extensions?.lastEventId === undefined ? {} : { lastEventId: error.extensions.lastEventId }) })}\n\n`);
+        out.write(
+          `event: error\ndata: ${JSON.stringify({ code: error.extensions?.code, message: error.message, ...(error.extensions?.lastEventId === undefined ? {} : { lastEventId: error.extensions.lastEventId }) })}\n\n`,
+        );
         return;
       }
       const id = extensions?.eventId;

@@ -40,8 +40,10 @@ function parseForm(text: string, fields: FormFields = {}): Record<string, unknow
   const out: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(text)) {
     const field = fields[key];
-    if (field?.type === "array") out[key] = [...((out[key] as unknown[]) ?? []), coerceScalar(value, (field.items ?? "none") as Scalar)];
-    else if (key in out) out[key] = [...[out[key]].flat(), value]; // repeated scalar: validation names it
+    if (field?.type === "array")
+      out[key] = [...((out[key] as unknown[]) ?? []), coerceScalar(value, (field.items ?? "none") as Scalar)];
+    else if (key in out)
+      out[key] = [...[out[key]].flat(), value]; // repeated scalar: validation names it
     else out[key] = coerceScalar(value, (field?.type ?? "none") as Scalar);
   }
   return out;
@@ -57,7 +59,12 @@ const INCOMPLETE = "The request body could not be read completely.";
  * decoded. What raw-body's getRawBody did for us, without its decoder objects and bookkeeping per request. A body in
  * one chunk, the common case, is that chunk, not a copy.
  */
-export function readBytes(req: Readable, limit: number, length: string | undefined, tooLarge = tooLargeDetail): Promise<Buffer> {
+export function readBytes(
+  req: Readable,
+  limit: number,
+  length: string | undefined,
+  tooLarge = tooLargeDetail,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const expected = length === undefined || length === "" ? NaN : Number(length);
     // Not read: Node discards the unread body once the answer is sent, so the connection can go on.
@@ -117,12 +124,22 @@ export function decodeText(bytes: Buffer, charset = ""): string {
       throw refusalOf("unsupported_media_type", `Unsupported charset "${charset}"; send UTF-8.`);
     }
   }
-  if (!isUtf8(bytes)) throw refusalOf("bad_request", "The request body is not valid UTF-8; send its text encoded as UTF-8 (RFC 8259 requires it of JSON).");
+  if (!isUtf8(bytes))
+    throw refusalOf(
+      "bad_request",
+      "The request body is not valid UTF-8; send its text encoded as UTF-8 (RFC 8259 requires it of JSON).",
+    );
   const text = bytes.toString();
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-export async function readBody(ctx: Context, type: string, limit: number, fields?: FormFields, parts?: MultipartFields): Promise<unknown> {
+export async function readBody(
+  ctx: Context,
+  type: string,
+  limit: number,
+  fields?: FormFields,
+  parts?: MultipartFields,
+): Promise<unknown> {
   const kind = bodyKind(type);
   if (kind === "multipart") return readMultipart(ctx, limit, parts);
   const raw = await readBytes(ctx.req, limit, ctx.get("Content-Length"));
@@ -134,7 +151,10 @@ export async function readBody(ctx: Context, type: string, limit: number, fields
     } catch (error) {
       const problem = error as JsonProblem;
       const message = problem.reason === "syntax" ? "malformed JSON" : problem.message;
-      throw refusalOf("bad_request", `The request body is ${problem.message}`, { errors: [{ in: "body", pointer: "", message }], ...(problem.limit ? { limit: problem.limit } : {}) });
+      throw refusalOf("bad_request", `The request body is ${problem.message}`, {
+        errors: [{ in: "body", pointer: "", message }],
+        ...(problem.limit ? { limit: problem.limit } : {}),
+      });
     }
   }
   return kind === "form" ? parseForm(text, fields) : text;

@@ -29,12 +29,15 @@ export function newIdWithPrefix(prefix: string): string {
  * @param resources - each resource by tag: its id prefix, identifying path parameter and path template (ContractFacts.resources)
  * @returns `newId(resource)`, `derivedId(resource, id)` and `location(resource, id)`
  */
-export function idsFor<Tag extends string>(resources: Readonly<Record<Tag, { idPrefix: string; id: string; path: string }>>) {
+export function idsFor<Tag extends string>(
+  resources: Readonly<Record<Tag, { idPrefix: string; id: string; path: string }>>,
+) {
   return {
     /** A new id of `resource` (its prefix, then an id that sorts in creation order). */
     newId: (resource: Tag): string => newIdWithPrefix(resources[resource].idPrefix),
     /** The id of `resource` that stands for `id` of another resource (same suffix): e.g. what a background job creates, named after the job. */
-    derivedId: (resource: Tag, id: string): string => `${resources[resource].idPrefix}_${id.slice(id.indexOf("_") + 1)}`,
+    derivedId: (resource: Tag, id: string): string =>
+      `${resources[resource].idPrefix}_${id.slice(id.indexOf("_") + 1)}`,
     /** The path of one instance: `resource`'s path template with `id` (URL-encoded) in it ("/books/bok_…"). */
     location: (resource: Tag, id: string): string => {
       const { path, id: param } = resources[resource];

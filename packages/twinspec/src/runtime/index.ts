@@ -11,7 +11,15 @@ import { preferred } from "./negotiation.js";
 import { decodeParam, type Location, type ParamSpec, type Query } from "./params.js";
 import { createPathMatcher, MalformedPath } from "./path-matcher.js";
 import { CONDITIONAL_HEADERS, evaluateRead, parseConditions, type Conditions } from "./preconditions.js";
-import { answerProblem, HttpError, httpError, problem, PROBLEM_TYPE, type FieldError, type Problem } from "./problem.js";
+import {
+  answerProblem,
+  HttpError,
+  httpError,
+  problem,
+  PROBLEM_TYPE,
+  type FieldError,
+  type Problem,
+} from "./problem.js";
 import { answerOf, refusalOf } from "./problems.js";
 import { checkResponse, declaredFor, type DeclaredResponse } from "./response-check.js";
 import { fieldErrors, type Validator } from "./validation.js";
@@ -42,7 +50,13 @@ export interface OperationSpec {
   /** the compiled validator of each location's parameters as one object (undefined: none there) */
   validate: Record<Location, Validator | undefined>;
   /** its request body: required or not, the media types accepted, a validator per media type (in that order), how form and multipart fields are read */
-  body?: { required: boolean; contentTypes: string[]; validate: (Validator | undefined)[]; form?: FormFields; multipart?: MultipartFields };
+  body?: {
+    required: boolean;
+    contentTypes: string[];
+    validate: (Validator | undefined)[];
+    form?: FormFields;
+    multipart?: MultipartFields;
+  };
   /** every declared response by status ("200", "4XX", "default"): its media types, headers and body validators */
   responses: Record<string, DeclaredResponse>;
   /** its security requirements: alternatives (any one suffices) of requirements (all of a scheme's scopes); [] = public */
@@ -186,17 +200,42 @@ export type RestMiddleware = Middleware & {
  *   operation without one answers 501
  * @param options - authorizer, context, error mapping, hook and limits (`MountOptions`); default none
  */
-export function restMiddleware(specs: readonly OperationSpec[], handlers: Record<string, unknown>, options: MountOptions = {}): RestMiddleware {
+export function restMiddleware(
+  specs: readonly OperationSpec[],
+  handlers: Record<string, unknown>,
+  options: MountOptions = {},
+): RestMiddleware {
   const byPath = new Map<string, PathEntry>();
   for (const op of specs) {
     const entry = byPath.get(op.path) ?? { path: op.path, methods: new Map(), allow: "" };
-    const produces = "406" in op.responses ? [...new Set(Object.entries(op.responses).filter(([s]) => /^(2|default)/.test(s)).flatMap(([, r]) => r.contentTypes))] : [];
-    const conditional = new Set(CONDITIONAL_HEADERS.filter((h) => op.parameters.some((p) => p.in === "header" && p.name.toLowerCase() === h.toLowerCase())));
+    const produces =
+      "406" in op.responses
+        ? [
+            ...new Set(
+              Object.entries(op.responses)
+                .filter(([s]) => /^(2|default)/.test(s))
+                .flatMap(([, r]) => r.contentTypes),
+            ),
+          ]
+        : [];
+    const conditional = new Set(
+      CONDITIONAL_HEADERS.filter((h) =>
+        op.parameters.some((p) => p.in === "header" && p.name.toLowerCase() === h.toLowerCase()),
+      ),
+    );
     // Own properties only: an operationId such as "constructor" must not find Object.prototype's.
     const handler = Object.hasOwn(handlers, op.operationId) ? (handlers[op.operationId] as Handler) : undefined;
     const params = op.parameters.map((spec) => ({ spec, header: spec.name.toLowerCase() }));
     const around = options.around && (options.around.appliesTo?.(op) ?? true) ? options.around : undefined;
-    entry.methods.set(op.method, { op, params, readsQuery: params.some((p) => p.spec.in === "query"), around, handler, produces, conditional });
+    entry.methods.set(op.method, {
+      op,
+      params,
+      readsQuery: params.some((p) => p.spec.in === "query"),
+      around,
+      handler,
+      produces,
+      conditional,
+    });
     byPath.set(op.path, entry);
   }
   for (const entry of byPath.values()) {
@@ -248,14 +287,23 @@ export function restMiddleware(specs: readonly OperationSpec[], handlers: Record
       ctx.status = 204;
       return Promise.resolve();
     }
-    throw refusalOf("method_not_allowed", `${method} is not allowed on ${entry.path}; allowed: ${entry.allow}.`, {}, { Allow: entry.allow });
+    throw refusalOf(
+      "method_not_allowed",
+      `${method} is not allowed on ${entry.path}; allowed: ${entry.allow}.`,
+      {},
+      { Allow: entry.allow },
+    );
   }
 }
 
 /** Refusals are answered here as problem+json, so any Koa app gets them right; crashes go up to the app. */
 function refused(ctx: Context, error: unknown): void {
   if (!(error instanceof HttpError)) throw error;
-  answerProblem(ctx, { ...error.problem, ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}) }, error.headers);
+  answerProblem(
+    ctx,
+    { ...error.problem, ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}) },
+    error.headers,
+  );
 }
 
 /**
@@ -266,7 +314,12 @@ function refused(ctx: Context, error: unknown): void {
  * @param handlers - the handler of each operation by operationId (an operation without one answers 501)
  * @param options - as `restMiddleware`'s (`MountOptions`)
  */
-export function mountOperations(router: Router, specs: readonly OperationSpec[], handlers: Record<string, unknown>, options: MountOptions) {
+export function mountOperations(
+  router: Router,
+  specs: readonly OperationSpec[],
+  handlers: Record<string, unknown>,
+  options: MountOptions,
+) {
   router.all("/{*path}", restMiddleware(specs, handlers, options));
 }
 
@@ -280,7 +333,10 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
   // Who may call comes first: before anything about the request is read or reported.
   const principal = options.authorize ? await options.authorize(op.security, ctx, op, pathParams) : null;
   if (prepared.produces.length > 0 && !preferred(header(ctx, "accept"), prepared.produces)) {
-    throw refusalOf("not_acceptable", `None of the media types this operation answers with (${prepared.produces.join(", ")}) is acceptable.`);
+    throw refusalOf(
+      "not_acceptable",
+      `None of the media types this operation answers with (${prepared.produces.join(", ")}) is acceptable.`,
+    );
   }
   const errors: FieldError[] = [];
   const parts: Record<Location, Record<string, unknown>> = { path: {}, query: {}, header: {}, cookie: {} };
@@ -288,10 +344,13 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
   const query = (prepared.readsQuery ? ctx.request.query : NO_QUERY) as Query;
   for (const { spec: p, header: name } of prepared.params) {
     const raw =
-      p.in === "path" ? pathParams[p.name]
-      : p.in === "query" ? query[p.name]
-      : p.in === "header" ? header(ctx, name)
-      : cookie(ctx, p.name);
+      p.in === "path"
+        ? pathParams[p.name]
+        : p.in === "query"
+          ? query[p.name]
+          : p.in === "header"
+            ? header(ctx, name)
+            : cookie(ctx, p.name);
     const value = decodeParam(p, raw, query);
     if (value !== undefined) parts[p.in][p.name] = value;
   }
@@ -300,7 +359,8 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
     if (validate && !validate(parts[location])) errors.push(...fieldErrors(location, validate.errors));
   }
   // Defaults after validation: what is checked is what the client sent.
-  for (const p of op.parameters) if (p.default !== undefined && !(p.name in parts[p.in])) parts[p.in][p.name] = p.default;
+  for (const p of op.parameters)
+    if (p.default !== undefined && !(p.name in parts[p.in])) parts[p.in][p.name] = p.default;
   let contentType: string | undefined;
   let body: unknown;
   if (op.body) {
@@ -308,24 +368,55 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
       contentType = mediaType(ctx.get("Content-Type"));
       const index = op.body.contentTypes.indexOf(contentType);
       if (index < 0) {
-        throw refusalOf("unsupported_media_type", `Content-Type "${contentType || "(none)"}" is not accepted here; send ${op.body.contentTypes.join(" or ")}.`, {}, {
-          [ctx.method === "PATCH" ? "Accept-Patch" : "Accept-Post"]: op.body.contentTypes.join(", "),
-        });
+        throw refusalOf(
+          "unsupported_media_type",
+          `Content-Type "${contentType || "(none)"}" is not accepted here; send ${op.body.contentTypes.join(" or ")}.`,
+          {},
+          {
+            [ctx.method === "PATCH" ? "Accept-Patch" : "Accept-Post"]: op.body.contentTypes.join(", "),
+          },
+        );
       }
       body = await readBody(ctx, contentType, options.bodyLimit, op.body.form, op.body.multipart);
       const validate = op.body.validate[index];
       if (validate && !validate(validationView(body))) errors.push(...fieldErrors("body", validate.errors));
     } else if (op.body.required) {
-      errors.push({ in: "body", pointer: "", message: `a request body (${op.body.contentTypes.join(" or ")}) is required` });
+      errors.push({
+        in: "body",
+        pointer: "",
+        message: `a request body (${op.body.contentTypes.join(" or ")}) is required`,
+      });
     }
   }
   if (errors.length > 0) {
-    throw refusalOf("validation", `The request has ${errors.length} invalid input${errors.length > 1 ? "s" : ""}; see errors.`, { errors });
+    throw refusalOf(
+      "validation",
+      `The request has ${errors.length} invalid input${errors.length > 1 ? "s" : ""}; see errors.`,
+      { errors },
+    );
   }
-  if (!handler) throw refusalOf("unimplemented", `${op.operationId} (${op.method} ${op.path}) is declared in the spec but not implemented yet.`);
-  const request = { params: parts.path, query: parts.query, headers: parts.header, cookies: parts.cookie, body, contentType, principal };
-  const conditions = prepared.conditional.size ? parseConditions((name) => header(ctx, name.toLowerCase()), prepared.conditional) : undefined;
-  const base: RequestContext = { requestId: String(ctx.state.requestId ?? ""), operationId: op.operationId, conditions };
+  if (!handler)
+    throw refusalOf(
+      "unimplemented",
+      `${op.operationId} (${op.method} ${op.path}) is declared in the spec but not implemented yet.`,
+    );
+  const request = {
+    params: parts.path,
+    query: parts.query,
+    headers: parts.header,
+    cookies: parts.cookie,
+    body,
+    contentType,
+    principal,
+  };
+  const conditions = prepared.conditional.size
+    ? parseConditions((name) => header(ctx, name.toLowerCase()), prepared.conditional)
+    : undefined;
+  const base: RequestContext = {
+    requestId: String(ctx.state.requestId ?? ""),
+    operationId: op.operationId,
+    conditions,
+  };
   const handlerContext = options.context ? options.context(ctx, base, principal) : base;
   const call: OperationCall = { operation: op, pathParams, request };
   const invoke = async (): Promise<HandlerResponse> => {
@@ -336,7 +427,12 @@ async function runOperation(ctx: Context, prepared: Prepared, pathParams: Record
     }
   };
   let response = await (prepared.around ? prepared.around(call, invoke) : invoke());
-  if (conditions && (ctx.req.method === "GET" || ctx.req.method === "HEAD") && response.status >= 200 && response.status < 300) {
+  if (
+    conditions &&
+    (ctx.req.method === "GET" || ctx.req.method === "HEAD") &&
+    response.status >= 200 &&
+    response.status < 300
+  ) {
     response = afterConditions(op, response, conditions);
   }
   writeResponse(ctx, prepared, response, options);
@@ -348,7 +444,10 @@ function mapped(ctx: Context, error: unknown, call: OperationCall, options: Sett
   const response = options.mapError?.(error, call);
   if (!response) throw error;
   if (response.status !== 501 && !declaredFor(op.responses, response.status)) {
-    ctx.state.log?.error({ err: error, operationId: op.operationId, status: response.status }, `contract bug: ${op.operationId} would answer ${response.status}, which the spec does not declare`);
+    ctx.state.log?.error(
+      { err: error, operationId: op.operationId, status: response.status },
+      `contract bug: ${op.operationId} would answer ${response.status}, which the spec does not declare`,
+    );
     throw error;
   }
   return response;
@@ -359,7 +458,11 @@ function afterConditions(op: OperationSpec, response: HandlerResponse, condition
   const header = (name: string) => Object.entries(response.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
   const outcome = evaluateRead(conditions, header("etag"), header("last-modified"));
   if (outcome === 304) {
-    const kept = Object.fromEntries(Object.entries(response.headers ?? {}).filter(([k]) => /^(etag|last-modified|cache-control|vary|expires|content-location|date)$/i.test(k)));
+    const kept = Object.fromEntries(
+      Object.entries(response.headers ?? {}).filter(([k]) =>
+        /^(etag|last-modified|cache-control|vary|expires|content-location|date)$/i.test(k),
+      ),
+    );
     return { status: 304, headers: kept };
   }
   if (outcome === 412 && op.responses["412"]) {
@@ -382,14 +485,20 @@ function writeResponse(ctx: Context, { op }: Prepared, response: HandlerResponse
   const declared = declaredFor(op.responses, response.status);
   const offered = declared?.contentTypes ?? [];
   const type =
-    response.body === undefined ? undefined
-    : (response.contentType ?? (offered.length > 1 ? preferred(header(ctx, "accept"), offered) : offered[0]) ?? (response.status >= 400 ? PROBLEM_TYPE : "application/json"));
+    response.body === undefined
+      ? undefined
+      : (response.contentType ??
+        (offered.length > 1 ? preferred(header(ctx, "accept"), offered) : offered[0]) ??
+        (response.status >= 400 ? PROBLEM_TYPE : "application/json"));
   // A stub's 501 is no answer of the contract's: it says the operation is not written yet (mapped() lets it by too).
   if (options.validateResponses && response.status !== 501) {
     const mismatch = checkResponse(op.responses, response, type);
     if (mismatch) {
       const detail = `${op.operationId} answered ${response.status}, which does not match the spec: ${mismatch.detail}`;
-      ctx.state.log?.error({ operationId: op.operationId, status: response.status, errors: mismatch.errors }, "response does not match the spec");
+      ctx.state.log?.error(
+        { operationId: op.operationId, status: response.status, errors: mismatch.errors },
+        "response does not match the spec",
+      );
       throw refusalOf("response_validation", detail, { errors: mismatch.errors });
     }
   }

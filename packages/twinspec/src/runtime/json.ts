@@ -71,7 +71,11 @@ function checkShape(text: string, maxDepth: number): void {
       i = end;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (open.length === maxDepth) {
-        throw new JsonProblem(`nested more than ${maxDepth} levels deep; send at most ${maxDepth} levels of arrays and objects`, "depth", maxDepth);
+        throw new JsonProblem(
+          `nested more than ${maxDepth} levels deep; send at most ${maxDepth} levels of arrays and objects`,
+          "depth",
+          maxDepth,
+        );
       }
       open.push(c === OPEN_OBJECT ? null : undefined);
       expectName = c === OPEN_OBJECT;
@@ -97,5 +101,10 @@ function stringEnd(text: string, start: number): number {
 }
 
 function duplicate(name: string): never {
-  throw new JsonProblem(`an object names the member ${JSON.stringify(name)} twice; send each member once`, "duplicate", undefined, name);
+  throw new JsonProblem(
+    `an object names the member ${JSON.stringify(name)} twice; send each member once`,
+    "duplicate",
+    undefined,
+    name,
+  );
 }

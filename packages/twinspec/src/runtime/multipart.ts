@@ -29,7 +29,10 @@ export type WithFiles<T, One extends PropertyKey, Many extends PropertyKey> = {
 };
 
 /** How each declared part is read (see MultipartField in the generator). */
-export type MultipartFields = Record<string, { type: string; items?: string; contentTypes?: string[]; maxBytes?: number }>;
+export type MultipartFields = Record<
+  string,
+  { type: string; items?: string; contentTypes?: string[]; maxBytes?: number }
+>;
 
 /** Most parts one body may have: a body of many tiny parts costs far more to parse than its size says. */
 const MAX_PARTS = 1000;
@@ -39,7 +42,9 @@ const isFileField = (field: MultipartFields[string] | undefined) => field?.type 
 /** Does `type` fall under one of the `allowed` media ranges ("image/png", "image/*", "*\/*")? */
 export function mediaAllowed(type: string, allowed: string[]): boolean {
   const [main] = type.split("/");
-  return allowed.some((range) => range === "*/*" || range === type || (range.endsWith("/*") && range.slice(0, -2) === main));
+  return allowed.some(
+    (range) => range === "*/*" || range === type || (range.endsWith("/*") && range.slice(0, -2) === main),
+  );
 }
 
 function textValue(name: string, value: string, field: MultipartFields[string] | undefined): unknown {
@@ -55,8 +60,13 @@ function textValue(name: string, value: string, field: MultipartFields[string] |
 }
 
 /** The body's fields, each file an UploadedFile. Refuses (413) past `limit` bytes, (400) what is not multipart. */
-export async function readMultipart(ctx: Context, limit: number, fields: MultipartFields = {}): Promise<Record<string, unknown>> {
-  if (Number(ctx.get("Content-Length")) > limit) throw refusalOf("too_large", `The request body is larger than the limit of ${limit} bytes.`);
+export async function readMultipart(
+  ctx: Context,
+  limit: number,
+  fields: MultipartFields = {},
+): Promise<Record<string, unknown>> {
+  if (Number(ctx.get("Content-Length")) > limit)
+    throw refusalOf("too_large", `The request body is larger than the limit of ${limit} bytes.`);
   // Loaded with the first upload: a server that takes none never loads the parser.
   // CommonJS: its module.exports as `default`, alike under Node and in the package's esbuild bundle (whose chunk for a
   // lazily imported CommonJS module exports only that).
@@ -103,15 +113,26 @@ export async function readMultipart(ctx: Context, limit: number, fields: Multipa
       stream.on("data", (chunk: Buffer) => {
         size += chunk.length;
         // The part's own limit (its schema's maxLength), met while it streams in: not a byte more is kept.
-        if (max !== undefined && size > max) fail(refusalOf("too_large", `The file in part "${name}" is larger than its limit of ${max} bytes.`));
+        if (max !== undefined && size > max)
+          fail(refusalOf("too_large", `The file in part "${name}" is larger than its limit of ${max} bytes.`));
         else chunks.push(chunk);
       });
       stream.on("limit", tooLarge);
       // A part cut short (the body ends before its closing boundary) errors on the part's own stream, not busboy's.
-      stream.on("error", (error: Error) => fail(refusalOf("bad_request", `The multipart body is malformed: ${error.message}.`)));
+      stream.on("error", (error: Error) =>
+        fail(refusalOf("bad_request", `The multipart body is malformed: ${error.message}.`)),
+      );
       stream.on("end", () => {
         const content = Buffer.concat(chunks);
-        add(name, new UploadedFile(filename ?? "", (mimeType || "application/octet-stream").toLowerCase(), content.length, content));
+        add(
+          name,
+          new UploadedFile(
+            filename ?? "",
+            (mimeType || "application/octet-stream").toLowerCase(),
+            content.length,
+            content,
+          ),
+        );
       });
     });
     busboy.on("field", (name, value, _nameTruncated, valueTruncated) => {
@@ -123,7 +144,9 @@ export async function readMultipart(ctx: Context, limit: number, fields: Multipa
       }
     });
     busboy.on("partsLimit", () => fail(refusalOf("too_large", `The multipart body has more than ${MAX_PARTS} parts.`)));
-    busboy.on("error", (error: unknown) => fail(refusalOf("bad_request", `The multipart body is malformed: ${(error as Error).message}.`)));
+    busboy.on("error", (error: unknown) =>
+      fail(refusalOf("bad_request", `The multipart body is malformed: ${(error as Error).message}.`)),
+    );
     busboy.on("finish", () => {
       if (settled) return;
       settled = true;
@@ -133,7 +156,11 @@ export async function readMultipart(ctx: Context, limit: number, fields: Multipa
   });
   const errors = fileErrors(out, fields);
   if (errors.length > 0) {
-    throw refusalOf("validation", `The request has ${errors.length} invalid input${errors.length > 1 ? "s" : ""}; see errors.`, { errors });
+    throw refusalOf(
+      "validation",
+      `The request has ${errors.length} invalid input${errors.length > 1 ? "s" : ""}; see errors.`,
+      { errors },
+    );
   }
   return out;
 }
@@ -146,11 +173,16 @@ function fileErrors(body: Record<string, unknown>, fields: MultipartFields): Fie
     const pointer = `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
     const values = Array.isArray(value) ? value : [value];
     if (isFileField(field)) {
-      if (field.type === "file" && values.length > 1) errors.push({ in: "body", pointer, message: "must be one file, not several" });
+      if (field.type === "file" && values.length > 1)
+        errors.push({ in: "body", pointer, message: "must be one file, not several" });
       for (const v of values) {
         if (!(v instanceof UploadedFile)) errors.push({ in: "body", pointer, message: "must be a file" });
         else if (field.contentTypes && !mediaAllowed(v.mediaType, field.contentTypes)) {
-          errors.push({ in: "body", pointer, message: `has media type ${v.mediaType}; allowed: ${field.contentTypes.join(", ")}` });
+          errors.push({
+            in: "body",
+            pointer,
+            message: `has media type ${v.mediaType}; allowed: ${field.contentTypes.join(", ")}`,
+          });
         }
       }
     } else if (field && values.some((v) => v instanceof UploadedFile)) {
@@ -167,7 +199,12 @@ function fileErrors(body: Record<string, unknown>, fields: MultipartFields): Fie
 export function validationView(body: unknown): unknown {
   if (typeof body !== "object" || body === null || Array.isArray(body) || Buffer.isBuffer(body)) return body;
   const entries = Object.entries(body);
-  if (!entries.some(([, v]) => v instanceof UploadedFile || (Array.isArray(v) && v.some((x) => x instanceof UploadedFile)))) return body;
+  if (
+    !entries.some(
+      ([, v]) => v instanceof UploadedFile || (Array.isArray(v) && v.some((x) => x instanceof UploadedFile)),
+    )
+  )
+    return body;
   const asText = (v: unknown) => (v instanceof UploadedFile ? v.content.toString("latin1") : v);
   return Object.fromEntries(entries.map(([k, v]) => [k, Array.isArray(v) ? v.map(asText) : asText(v)]));
 }

@@ -50,7 +50,8 @@ export function coerceScalar(raw: string, type: Scalar): unknown {
 const SEPARATOR = { spaceDelimited: " ", pipeDelimited: "|" } as Record<string, string>;
 
 /** Splits a delimited value; "" is the empty array. */
-const split = (value: string, separator: string, trim: boolean) => (value === "" ? [] : value.split(separator).map((v) => (trim ? v.trim() : v)));
+const split = (value: string, separator: string, trim: boolean) =>
+  value === "" ? [] : value.split(separator).map((v) => (trim ? v.trim() : v));
 
 /** "k,v,k,v" (explode off) or "k=v,k=v" (simple + explode) → an object of coerced properties. */
 function pairs(parts: string[], exploded: boolean, props: Record<string, Scalar>): Record<string, unknown> | string[] {
@@ -84,7 +85,10 @@ export function decodeParam(p: ParamSpec, raw: Raw, query?: Query): unknown {
       const values = Array.isArray(raw) ? raw : [raw];
       const separator = SEPARATOR[p.style ?? ""] ?? ",";
       // form + explode: one value per repetition; otherwise each value is a delimited list.
-      const parts = p.in === "query" && p.style === "form" && p.explode !== false ? values : values.flatMap((v) => split(v, separator, trim));
+      const parts =
+        p.in === "query" && p.style === "form" && p.explode !== false
+          ? values
+          : values.flatMap((v) => split(v, separator, trim));
       return parts.map((v) => coerceScalar(v, items));
     }
     case "object":

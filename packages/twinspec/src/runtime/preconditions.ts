@@ -28,7 +28,10 @@ const httpDate = (value: string | undefined) => {
   return Number.isNaN(ms) ? undefined : ms;
 };
 
-export function parseConditions(get: (name: string) => string | undefined, declared: ReadonlySet<string>): Conditions | undefined {
+export function parseConditions(
+  get: (name: string) => string | undefined,
+  declared: ReadonlySet<string>,
+): Conditions | undefined {
   const conditions: Conditions = {};
   const has = (name: string) => declared.has(name) && get(name) !== undefined;
   if (has("If-Match")) conditions.ifMatch = entityTags(get("If-Match")!);
@@ -46,19 +49,36 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
  * If-Unmodified-Since) fails; 304 when If-None-Match (or, without it, If-Modified-Since) says the client's copy is
  * current; otherwise the answer stands.
  */
-export function evaluateRead(conditions: Conditions, etag: string | undefined, lastModified: string | undefined): 200 | 304 | 412 {
+export function evaluateRead(
+  conditions: Conditions,
+  etag: string | undefined,
+  lastModified: string | undefined,
+): 200 | 304 | 412 {
   const modified = httpDate(lastModified);
   if (conditions.ifMatch !== undefined) {
     // Strong comparison: a weak tag never matches.
-    const ok = etag !== undefined && (conditions.ifMatch === "*" || (!etag.startsWith("W/") && conditions.ifMatch.includes(etag)));
+    const ok =
+      etag !== undefined &&
+      (conditions.ifMatch === "*" || (!etag.startsWith("W/") && conditions.ifMatch.includes(etag)));
     if (!ok) return 412;
-  } else if (conditions.ifUnmodifiedSince !== undefined && modified !== undefined && seconds(modified) > seconds(conditions.ifUnmodifiedSince)) {
+  } else if (
+    conditions.ifUnmodifiedSince !== undefined &&
+    modified !== undefined &&
+    seconds(modified) > seconds(conditions.ifUnmodifiedSince)
+  ) {
     return 412;
   }
   if (conditions.ifNoneMatch !== undefined) {
-    const matches = etag !== undefined && (conditions.ifNoneMatch === "*" || conditions.ifNoneMatch.some((t) => weak(t) === weak(etag)));
+    const matches =
+      etag !== undefined &&
+      (conditions.ifNoneMatch === "*" || conditions.ifNoneMatch.some((t) => weak(t) === weak(etag)));
     return matches ? 304 : 200;
   }
-  if (conditions.ifModifiedSince !== undefined && modified !== undefined && seconds(modified) <= seconds(conditions.ifModifiedSince)) return 304;
+  if (
+    conditions.ifModifiedSince !== undefined &&
+    modified !== undefined &&
+    seconds(modified) <= seconds(conditions.ifModifiedSince)
+  )
+    return 304;
   return 200;
 }

@@ -69,8 +69,12 @@ export class HttpError extends Error {
  * @param extra - any other member of the problem (`type`, `title`, `errors`, …); default none
  * @param headers - headers sent with it (WWW-Authenticate, Allow, …); default none
  */
-export const httpError = (status: number, detail: string, extra: Partial<Problem> = {}, headers: Record<string, string> = {}) =>
-  new HttpError(problem(status, detail, extra), headers);
+export const httpError = (
+  status: number,
+  detail: string,
+  extra: Partial<Problem> = {},
+  headers: Record<string, string> = {},
+) => new HttpError(problem(status, detail, extra), headers);
 
 /**
  * Writes a problem as the response, with its own status: every problem answered through Koa goes out here, so all

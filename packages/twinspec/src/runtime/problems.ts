@@ -24,26 +24,69 @@ export interface ProblemEntry {
 export const PROBLEMS = {
   // Domain outcomes (src/domain/errors.ts) and the auth layer's refusals: src/error-table.ts.
   invalid: { type: "urn:twinspec:problem:invalid", status: 400, title: "Bad Request", code: "BAD_USER_INPUT" },
-  unprocessable: { type: "urn:twinspec:problem:unprocessable", status: 422, title: "Unprocessable Entity", code: "BAD_USER_INPUT" },
+  unprocessable: {
+    type: "urn:twinspec:problem:unprocessable",
+    status: 422,
+    title: "Unprocessable Entity",
+    code: "BAD_USER_INPUT",
+  },
   not_found: { type: "urn:twinspec:problem:not-found", status: 404, title: "Not Found", code: "NOT_FOUND" },
   gone: { type: "urn:twinspec:problem:gone", status: 410, title: "Gone", code: "GONE" },
   moved: { type: "urn:twinspec:problem:moved", status: 301, title: "Moved Permanently", code: "MOVED_PERMANENTLY" },
   conflict: { type: "urn:twinspec:problem:conflict", status: 409, title: "Conflict", code: "CONFLICT" },
   // GraphQL has no conditional headers: a write that lost a race reads as a conflict there.
-  precondition: { type: "urn:twinspec:problem:precondition", status: 412, title: "Precondition Failed", code: "CONFLICT" },
-  not_implemented: { type: "urn:twinspec:problem:not-implemented", status: 501, title: "Not Implemented", code: "NOT_IMPLEMENTED" },
+  precondition: {
+    type: "urn:twinspec:problem:precondition",
+    status: 412,
+    title: "Precondition Failed",
+    code: "CONFLICT",
+  },
+  not_implemented: {
+    type: "urn:twinspec:problem:not-implemented",
+    status: 501,
+    title: "Not Implemented",
+    code: "NOT_IMPLEMENTED",
+  },
   // An event stream resumed after an id older than the event log's retention (src/store/event-log.ts).
   expired: { type: "urn:twinspec:problem:expired", status: 410, title: "Gone", code: "EVENTS_EXPIRED" },
   // The database cannot serve now (src/store/unavailable.ts): the same request later may well succeed.
-  unavailable: { type: "urn:twinspec:problem:unavailable", status: 503, title: "Service Unavailable", code: "SERVICE_UNAVAILABLE" },
-  unauthenticated: { type: "urn:twinspec:problem:unauthenticated", status: 401, title: "Unauthorized", code: "UNAUTHENTICATED" },
+  unavailable: {
+    type: "urn:twinspec:problem:unavailable",
+    status: 503,
+    title: "Service Unavailable",
+    code: "SERVICE_UNAVAILABLE",
+  },
+  unauthenticated: {
+    type: "urn:twinspec:problem:unauthenticated",
+    status: 401,
+    title: "Unauthorized",
+    code: "UNAUTHENTICATED",
+  },
   forbidden: { type: "urn:twinspec:problem:forbidden", status: 403, title: "Forbidden", code: "FORBIDDEN" },
   // The REST layer's own.
   validation: { type: "urn:twinspec:problem:validation", status: 400, title: "Invalid request" },
-  insufficient_scope: { type: "urn:twinspec:problem:insufficient-scope", status: 403, title: "Forbidden", code: "FORBIDDEN" },
-  idempotency_key_reused: { type: "urn:twinspec:problem:idempotency-key-reused", status: 422, title: "Unprocessable Entity" },
-  rate_limited: { type: "urn:twinspec:problem:rate-limited", status: 429, title: "Too Many Requests", code: "RATE_LIMITED" },
-  response_validation: { type: "urn:twinspec:problem:response-validation", status: 500, title: "Response does not match the spec" },
+  insufficient_scope: {
+    type: "urn:twinspec:problem:insufficient-scope",
+    status: 403,
+    title: "Forbidden",
+    code: "FORBIDDEN",
+  },
+  idempotency_key_reused: {
+    type: "urn:twinspec:problem:idempotency-key-reused",
+    status: 422,
+    title: "Unprocessable Entity",
+  },
+  rate_limited: {
+    type: "urn:twinspec:problem:rate-limited",
+    status: 429,
+    title: "Too Many Requests",
+    code: "RATE_LIMITED",
+  },
+  response_validation: {
+    type: "urn:twinspec:problem:response-validation",
+    status: 500,
+    title: "Response does not match the spec",
+  },
   // A job's final failure (src/store/job-queue.ts), as its status monitor shows it; its title is the failure's own
   // (JobFailed's), this one when the handler gave none.
   job_failed: { type: "urn:twinspec:problem:job-failed", status: 409, title: "Job failed" },
@@ -62,7 +105,12 @@ export const PROBLEMS = {
   in_progress: { type: "about:blank", status: 409, title: "Conflict" },
   too_large: { type: "about:blank", status: 413, title: "Payload Too Large" },
   uri_too_long: { type: "about:blank", status: 414, title: "URI Too Long" },
-  unsupported_media_type: { type: "about:blank", status: 415, title: "Unsupported Media Type", code: "UNSUPPORTED_MEDIA_TYPE" },
+  unsupported_media_type: {
+    type: "about:blank",
+    status: 415,
+    title: "Unsupported Media Type",
+    code: "UNSUPPORTED_MEDIA_TYPE",
+  },
   internal: { type: "about:blank", status: 500, title: "Internal Server Error", code: "INTERNAL_SERVER_ERROR" },
   // An operation the spec declares that has no handler yet (not_implemented is a handler's own NotImplemented).
   unimplemented: { type: "about:blank", status: 501, title: "Not Implemented" },
@@ -90,8 +138,12 @@ export function problemOf(key: ProblemKey, detail: string, extra: Partial<Proble
  * @param extra - any other member of the problem; default none
  * @param headers - headers sent with it (WWW-Authenticate, Retry-After, …); default none
  */
-export const refusalOf = (key: ProblemKey, detail: string, extra: Partial<Problem> = {}, headers: Record<string, string> = {}) =>
-  new HttpError(problemOf(key, detail, extra), headers);
+export const refusalOf = (
+  key: ProblemKey,
+  detail: string,
+  extra: Partial<Problem> = {},
+  headers: Record<string, string> = {},
+) => new HttpError(problemOf(key, detail, extra), headers);
 
 /**
  * A handler's answer with the problem of a catalog entry, at its status: `{ status, body }`.

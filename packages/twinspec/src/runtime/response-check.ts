@@ -26,18 +26,28 @@ export function checkResponse(
   contentType: string | undefined,
 ): ResponseMismatch | undefined {
   const declared = declaredFor(responses, response.status);
-  if (!declared) return { detail: `status ${response.status} is not declared (declared: ${Object.keys(responses).join(", ")})`, errors: [] };
+  if (!declared)
+    return {
+      detail: `status ${response.status} is not declared (declared: ${Object.keys(responses).join(", ")})`,
+      errors: [],
+    };
   const errors: FieldError[] = [];
   const given = new Set(Object.keys(response.headers ?? {}).map((h) => h.toLowerCase()));
   for (const h of declared.headers) {
-    if (h.required && !given.has(h.name.toLowerCase())) errors.push({ in: "header", pointer: `/${h.name}`, message: "is required" });
+    if (h.required && !given.has(h.name.toLowerCase()))
+      errors.push({ in: "header", pointer: `/${h.name}`, message: "is required" });
   }
   if (response.body === undefined) {
-    if (declared.contentTypes.length > 0) errors.push({ in: "body", pointer: "", message: `a body (${declared.contentTypes.join(" or ")}) is declared` });
+    if (declared.contentTypes.length > 0)
+      errors.push({ in: "body", pointer: "", message: `a body (${declared.contentTypes.join(" or ")}) is declared` });
   } else if (declared.contentTypes.length === 0) {
     errors.push({ in: "body", pointer: "", message: "no body is declared" });
   } else if (contentType && !declared.contentTypes.includes(contentType)) {
-    errors.push({ in: "body", pointer: "", message: `content type ${contentType} is not declared (${declared.contentTypes.join(", ")})` });
+    errors.push({
+      in: "body",
+      pointer: "",
+      message: `content type ${contentType} is not declared (${declared.contentTypes.join(", ")})`,
+    });
   } else {
     const validate = declared.validate?.[contentType ?? declared.contentTypes[0]];
     if (validate && !validate(response.body)) errors.push(...fieldErrors("body", validate.errors));

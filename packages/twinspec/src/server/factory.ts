@@ -41,7 +41,11 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
  * @param limits - timeouts and size limits (default `DEFAULT_SERVER_LIMITS`)
  * @param logger - where Node's refusals are logged (info, with a request id); default not logged
  */
-export function createHttpServer(listener: RequestListener, limits: ServerLimits = DEFAULT_SERVER_LIMITS, logger?: Logger): Server {
+export function createHttpServer(
+  listener: RequestListener,
+  limits: ServerLimits = DEFAULT_SERVER_LIMITS,
+  logger?: Logger,
+): Server {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -92,9 +96,15 @@ function clientError(limits: ServerLimits, logger?: Logger) {
 function refusal(error: Error & { code?: string; reason?: string }, limits: ServerLimits): [number, string] {
   switch (error.code) {
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return [408, `The request did not arrive in time: the header section must arrive within ${limits.headersTimeoutMs} ms and the whole request within ${limits.requestTimeoutMs} ms.`];
+      return [
+        408,
+        `The request did not arrive in time: the header section must arrive within ${limits.headersTimeoutMs} ms and the whole request within ${limits.requestTimeoutMs} ms.`,
+      ];
     case "HPE_HEADER_OVERFLOW":
-      return [431, `The request's header section (request line and headers) is larger than ${limits.maxHeaderBytes} bytes.`];
+      return [
+        431,
+        `The request's header section (request line and headers) is larger than ${limits.maxHeaderBytes} bytes.`,
+      ];
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
       return [413, "The request's chunk extensions are too large."];
     default:

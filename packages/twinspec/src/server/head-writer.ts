@@ -3,7 +3,15 @@
 // then walks again, which costs more than the same fields checked the same way and written by one writeHead. Everything that sets or reads headers (Koa, its
 // middleware, ours) goes through the public API below, which answers as Node's does: same validation, same errors,
 // same case-insensitive names, values kept until the end (read after the head is sent, too).
-import { ServerResponse, validateHeaderName, validateHeaderValue, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from "node:http";
+import {
+  ServerResponse,
+  validateHeaderName,
+  validateHeaderValue,
+  type IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
+  type Server,
+} from "node:http";
 
 type Value = number | string | string[];
 
@@ -33,7 +41,11 @@ function checkedKey(name: string, value: Value | undefined): string {
     key = keyOf(name);
   }
   // A number's digits always pass (Node's check reads its String() too).
-  if (typeof value === "string" ? INVALID_VALUE_CHAR.test(value) : typeof value !== "number" && (value === undefined || INVALID_VALUE_CHAR.test(String(value)))) {
+  if (
+    typeof value === "string"
+      ? INVALID_VALUE_CHAR.test(value)
+      : typeof value !== "number" && (value === undefined || INVALID_VALUE_CHAR.test(String(value)))
+  ) {
     validateHeaderValue(name, value as string);
   }
   return key;
@@ -79,7 +91,10 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
       return this;
     }
     const current = this.#fields[2 * index + 1] as Value;
-    this.#fields[2 * index + 1] = [...(Array.isArray(current) ? current : [current]), ...(Array.isArray(value) ? value : [value])];
+    this.#fields[2 * index + 1] = [
+      ...(Array.isArray(current) ? current : [current]),
+      ...(Array.isArray(value) ? value : [value]),
+    ];
     return this;
   }
 
@@ -133,7 +148,13 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
     if (anyClosing && !this.headersSent && closing.has(serverOf(this))) this.setHeader("Connection", "close");
     const code = statusCode | 0;
     // Nothing gathered, or what Node refuses (a head already sent, a status out of range, an odd array): Node's own.
-    if (this.#keys.length === 0 || this.headersSent || code < 100 || code > 999 || (Array.isArray(headers) && headers.length % 2 !== 0)) {
+    if (
+      this.#keys.length === 0 ||
+      this.headersSent ||
+      code < 100 ||
+      code > 999 ||
+      (Array.isArray(headers) && headers.length % 2 !== 0)
+    ) {
       return reason === undefined ? super.writeHead(statusCode, headers) : super.writeHead(statusCode, reason, headers);
     }
     // Fields given here replace those set before, as in Node (an array's in order: the last of a name wins).
@@ -148,7 +169,11 @@ export class HeadersAtOnce<Request extends IncomingMessage = IncomingMessage> ex
 }
 
 // Node's legacy alias of writeHead is its own function: it must write the gathered fields too.
-Object.defineProperty(HeadersAtOnce.prototype, "writeHeader", Object.getOwnPropertyDescriptor(HeadersAtOnce.prototype, "writeHead")!);
+Object.defineProperty(
+  HeadersAtOnce.prototype,
+  "writeHeader",
+  Object.getOwnPropertyDescriptor(HeadersAtOnce.prototype, "writeHead")!,
+);
 
 /** The server a response belongs to: its request's socket's (set before the response has a socket of its own). */
 const serverOf = (res: ServerResponse): object => (res.req?.socket as { server?: object } | undefined)?.server ?? res;

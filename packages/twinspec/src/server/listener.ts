@@ -60,7 +60,14 @@ function answered(ctx: Context): boolean {
   if (ctx.respond === false) return true;
   const { res } = ctx;
   const body: unknown = ctx.response.body;
-  if (body === null || body === undefined || !ctx.response.writable || ctx.req.method === "HEAD" || EMPTY.has(res.statusCode)) return false;
+  if (
+    body === null ||
+    body === undefined ||
+    !ctx.response.writable ||
+    ctx.req.method === "HEAD" ||
+    EMPTY.has(res.statusCode)
+  )
+    return false;
   let size: number;
   if (typeof body === "string" || Buffer.isBuffer(body)) {
     res.end(body);

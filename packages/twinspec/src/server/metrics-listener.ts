@@ -16,17 +16,29 @@ export interface MetricsListenerOptions {
   logger?: Logger;
 }
 
-export async function listenMetrics(metrics: Metrics, { host, port, token, logger }: MetricsListenerOptions): Promise<Server> {
+export async function listenMetrics(
+  metrics: Metrics,
+  { host, port, token, logger }: MetricsListenerOptions,
+): Promise<Server> {
   const server = createServer((req, res) => {
     const refuse = (key: ProblemKey, detail: string, headers: Record<string, string> = {}) =>
-      void res.writeHead(PROBLEMS[key].status, { "content-type": PROBLEM_TYPE, ...headers }).end(JSON.stringify(problemOf(key, detail)));
-    if (new URL(req.url ?? "/", "http://localhost").pathname !== "/metrics") return refuse("no_route", "This port serves /metrics only.");
-    if (req.method !== "GET" && req.method !== "HEAD") return refuse("method_not_allowed", "/metrics answers GET.", { allow: "GET, HEAD" });
+      void res
+        .writeHead(PROBLEMS[key].status, { "content-type": PROBLEM_TYPE, ...headers })
+        .end(JSON.stringify(problemOf(key, detail)));
+    if (new URL(req.url ?? "/", "http://localhost").pathname !== "/metrics")
+      return refuse("no_route", "This port serves /metrics only.");
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return refuse("method_not_allowed", "/metrics answers GET.", { allow: "GET, HEAD" });
     if (token && bearerToken(req.headers.authorization) !== token) {
-      return refuse("metrics_unauthorized", "/metrics needs `Authorization: Bearer <METRICS_TOKEN>`", { "www-authenticate": 'Bearer realm="twinspec-metrics"' });
+      return refuse("metrics_unauthorized", "/metrics needs `Authorization: Bearer <METRICS_TOKEN>`", {
+        "www-authenticate": 'Bearer realm="twinspec-metrics"',
+      });
     }
     metrics.registry.metrics().then(
-      (body) => res.writeHead(200, { "content-type": metrics.registry.contentType, "cache-control": "no-store" }).end(req.method === "HEAD" ? undefined : body),
+      (body) =>
+        res
+          .writeHead(200, { "content-type": metrics.registry.contentType, "cache-control": "no-store" })
+          .end(req.method === "HEAD" ? undefined : body),
       (error: unknown) => {
         logger?.error({ err: error }, "metrics could not be collected");
         refuse("internal", "Metrics could not be collected.");

@@ -88,7 +88,15 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
   await app.bus.ready?.();
   await logDevToken(config, logger, definition.contract.scopes);
   // METRICS_PORT: /metrics on a listener of its own, before the main port opens.
-  const metricsServer = config.metrics.port === undefined ? undefined : await listenMetrics(metrics, { host: config.host, port: config.metrics.port, token: config.auth.metricsToken, logger });
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await listenMetrics(metrics, {
+          host: config.host,
+          port: config.metrics.port,
+          token: config.auth.metricsToken,
+          logger,
+        });
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;

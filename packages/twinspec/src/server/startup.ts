@@ -37,9 +37,22 @@ export async function pgOrExit(): Promise<void> {
 }
 
 /** No AUTH_SECRET outside production: a throwaway secret, and a ready admin token so the server is usable at once. */
-export async function logDevToken(config: Config, logger: Logger, scopes: Readonly<Record<string, string>>): Promise<void> {
+export async function logDevToken(
+  config: Config,
+  logger: Logger,
+  scopes: Readonly<Record<string, string>>,
+): Promise<void> {
   if (!config.auth.generated || !config.auth.secret) return;
   const { issuer, audience } = config.auth;
-  const token = await signToken(config.auth.secret, { sub: "dev-admin", scope: allScopes(scopes), ttlSeconds: 12 * 3600, issuer, audience: audience?.[0] });
-  logger.warn({ token }, "AUTH_SECRET is not set: using a random secret for this run; admin token (12 h) for `Authorization: Bearer …`");
+  const token = await signToken(config.auth.secret, {
+    sub: "dev-admin",
+    scope: allScopes(scopes),
+    ttlSeconds: 12 * 3600,
+    issuer,
+    audience: audience?.[0],
+  });
+  logger.warn(
+    { token },
+    "AUTH_SECRET is not set: using a random secret for this run; admin token (12 h) for `Authorization: Bearer …`",
+  );
 }

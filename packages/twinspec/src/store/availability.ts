@@ -75,7 +75,12 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
     try {
       if (!this.client) {
         // Named, so an operator can tell it apart in pg_stat_activity.
-        const client = new (pgDriver().Client)({ ...this.clientConfig, application_name: "twinspec-probe", connectionTimeoutMillis: this.pingTimeoutMs, keepAlive: true });
+        const client = new (pgDriver().Client)({
+          ...this.clientConfig,
+          application_name: "twinspec-probe",
+          connectionTimeoutMillis: this.pingTimeoutMs,
+          keepAlive: true,
+        });
         client.on("error", () => this.dropClient(client)); // found by the next ping; without a listener it would crash
         this.client = client;
         await deadline(client.connect(), this.pingTimeoutMs);
@@ -91,7 +96,8 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
 
   private markDown(error: unknown) {
     if (this.failure) return;
-    this.failure = unavailable(error) ?? new DatabaseUnavailableError("unreachable", (error as Error).message, { cause: error });
+    this.failure =
+      unavailable(error) ?? new DatabaseUnavailableError("unreachable", (error as Error).message, { cause: error });
     this.downSince = Date.now();
     this.options.logger?.warn({ err: error }, "database unreachable: answering 503 until it is back");
     this.emit("down", this.failure);
@@ -120,7 +126,10 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
 function deadline<T>(work: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const timer = setTimeout(() => setImmediate(() => !settled && reject(new Error(`no answer from the database within ${ms} ms`))), ms);
+    const timer = setTimeout(
+      () => setImmediate(() => !settled && reject(new Error(`no answer from the database within ${ms} ms`))),
+      ms,
+    );
     work.then(
       (value) => ((settled = true), clearTimeout(timer), resolve(value)),
       (error) => ((settled = true), clearTimeout(timer), reject(error)),
@@ -167,7 +176,9 @@ export class GuardedPool implements PoolLike {
   }
 
   connect(): Promise<pg.PoolClient> {
-    return new Promise((resolve, reject) => this.checkout((error, client) => (error ? reject(error) : resolve(client!))));
+    return new Promise((resolve, reject) =>
+      this.checkout((error, client) => (error ? reject(error) : resolve(client!))),
+    );
   }
 
   /** One query on a connection of the pool, returned to it before the answer is. */

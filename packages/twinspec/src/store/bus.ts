@@ -7,5 +7,10 @@ import { PgListener, type PgBusOptions } from "./pg-events.js";
 
 export function busFor(store: Store, logger: Logger, options: PgBusOptions & DurableBusOptions = {}): DurableBus {
   const log = logger.child({ component: "event-bus" });
-  return new DurableBus(store.db, log, options, store.postgres ? new PgListener(store.postgres, log, options) : undefined);
+  return new DurableBus(
+    store.db,
+    log,
+    options,
+    store.postgres ? new PgListener(store.postgres, log, options) : undefined,
+  );
 }

@@ -19,10 +19,14 @@ export function preparedInColumns(db: Kysely<any>, table: string, build: Build):
   const rows = preparedInRaw(db, build);
   const postgres = isPostgres(db);
   const asColumns = preparedInRaw(db, (among, columns: string[]) =>
-    db.selectFrom(build(among, columns).as("rows")).select(columns.map((column, i) => jsonArrayOf(postgres, `rows.${column}`).as(`c${i}`))),
+    db
+      .selectFrom(build(among, columns).as("rows"))
+      .select(columns.map((column, i) => jsonArrayOf(postgres, `rows.${column}`).as(`c${i}`))),
   );
   const asJson: Read = (ids, columns, key) => asColumns(ids, columns, key).then(([texts]) => rowsOf(texts));
-  const exactType = postgres ? (type: string | undefined) => type !== undefined && EXACT_PG_TYPES.has(type) : textAffinity;
+  const exactType = postgres
+    ? (type: string | undefined) => type !== undefined && EXACT_PG_TYPES.has(type)
+    : textAffinity;
   // The table's declared types, asked for now: before the first read, so that no read waits for them, and a
   // request's queries are its own. A table not found is read row by row; a lookup that failed (the database
   // unreachable) is tried again by the next read, which meanwhile goes row by row.
@@ -45,7 +49,9 @@ export function preparedInColumns(db: Kysely<any>, table: string, build: Build):
 
 /** The values of `column` across the rows, as the text of one JSON array ("[]" for none). */
 function jsonArrayOf(postgres: boolean, column: string) {
-  return postgres ? sql<string>`coalesce(json_agg(${sql.ref(column)}), '[]')::text` : sql<string>`json_group_array(${sql.ref(column)})`;
+  return postgres
+    ? sql<string>`coalesce(json_agg(${sql.ref(column)}), '[]')::text`
+    : sql<string>`json_group_array(${sql.ref(column)})`;
 }
 
 /** The rows back from their columns' JSON arrays. */
@@ -70,7 +76,10 @@ async function columnTypes(db: Kysely<any>, postgres: boolean, table: string): P
     ? await sql<{ name: string; type: string }>`
         select a.attname as name, t.typname as type from pg_attribute a join pg_type t on t.oid = a.atttypid
         where a.attrelid = to_regclass(${table}) and a.attnum > 0 and not a.attisdropped`.execute(db)
-    : await sql<{ name: string; type: string }>`select name, upper(type) as type from pragma_table_xinfo(${table})`.execute(db);
+    : await sql<{
+        name: string;
+        type: string;
+      }>`select name, upper(type) as type from pragma_table_xinfo(${table})`.execute(db);
   return new Map(rows.map(({ name, type }) => [name, type]));
 }
 

@@ -9,7 +9,8 @@ import { isPostgres } from "./dialect.js";
  *
  * @param db - the migration's Kysely instance
  */
-export const text = (db: Kysely<any>): "text" | Expression<unknown> => (isPostgres(db) ? sql`text collate "C"` : "text");
+export const text = (db: Kysely<any>): "text" | Expression<unknown> =>
+  isPostgres(db) ? sql`text collate "C"` : "text";
 
 /**
  * Bytes (uploaded files): SQLite's blob is PostgreSQL's bytea; both read back as a Buffer.

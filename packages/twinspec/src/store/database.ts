@@ -4,7 +4,15 @@ import { existsSync, mkdirSync, promises as fs } from "node:fs";
 import path, { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { cachingStatements } from "./statement-cache.js";
-import { FileMigrationProvider, Kysely, Migrator, SqliteDialect, type KyselyPlugin, type LogEvent, type MigrationProvider } from "kysely";
+import {
+  FileMigrationProvider,
+  Kysely,
+  Migrator,
+  SqliteDialect,
+  type KyselyPlugin,
+  type LogEvent,
+  type MigrationProvider,
+} from "kysely";
 import type { Logger } from "pino";
 import { IdempotencyKeys } from "./idempotency.js";
 import { prepareOn } from "./prepared.js";
@@ -81,9 +89,19 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   const log = onQuery || countQuery ? (event: LogEvent) => (countQuery?.(), onQuery?.(event)) : undefined;
   const plugins = options.beforeQuery ? [beforeQueryPlugin(options.beforeQuery)] : [];
   if (isPostgresUrl(url)) {
-    const { db, handle, statementNames } = await openPostgres(url, { ...options, onQuery: log, plugins }, (db, schema) => migrate(db, schema, options.migrations));
+    const { db, handle, statementNames } = await openPostgres(
+      url,
+      { ...options, onQuery: log, plugins },
+      (db, schema) => migrate(db, schema, options.migrations),
+    );
     prepareOn(db, { beforeQuery: options.beforeQuery, statementNames, pool: handle.pool, onQuery, countQuery });
-    return { db, dialect: "postgres", postgres: handle, idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
+    return {
+      db,
+      dialect: "postgres",
+      postgres: handle,
+      idempotencyKeys: new IdempotencyKeys(db),
+      close: () => db.destroy(),
+    };
   }
   const path = sqlitePath(url);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -92,7 +110,11 @@ export async function openStore(url: string = DEFAULT_DATABASE_URL, options: Sto
   // FULL: a commit is on disk before the 2xx that acknowledges it.
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log, plugins });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
+    log,
+    plugins,
+  });
   prepareOn(db, { sqlite, onQuery, countQuery, beforeQuery: options.beforeQuery });
   await migrate(db, undefined, options.migrations);
   return { db, dialect: "sqlite", idempotencyKeys: new IdempotencyKeys(db), close: () => db.destroy() };
@@ -106,12 +128,27 @@ const appMigrations = (folder = projectFile("src/migrations")) => (existsSync(fo
  */
 async function migrate(db: Kysely<Database>, schema?: string, migrations?: string): Promise<void> {
   // Twinspec's first, in a bookkeeping table of their own: the application's may rely on its tables.
-  await migrateWith(db, { getMigrations: async () => OWN_MIGRATIONS }, { migrationTableSchema: schema, migrationTableName: "twinspec_migration", migrationLockTableName: "twinspec_migration_lock" });
+  await migrateWith(
+    db,
+    { getMigrations: async () => OWN_MIGRATIONS },
+    {
+      migrationTableSchema: schema,
+      migrationTableName: "twinspec_migration",
+      migrationLockTableName: "twinspec_migration_lock",
+    },
+  );
   const app = appMigrations(migrations);
-  if (app) await migrateWith(db, new FileMigrationProvider({ fs, path, migrationFolder: app }), { migrationTableSchema: schema });
+  if (app)
+    await migrateWith(db, new FileMigrationProvider({ fs, path, migrationFolder: app }), {
+      migrationTableSchema: schema,
+    });
 }
 
-async function migrateWith(db: Kysely<Database>, provider: MigrationProvider, tables: { migrationTableSchema?: string; migrationTableName?: string; migrationLockTableName?: string }): Promise<void> {
+async function migrateWith(
+  db: Kysely<Database>,
+  provider: MigrationProvider,
+  tables: { migrationTableSchema?: string; migrationTableName?: string; migrationLockTableName?: string },
+): Promise<void> {
   const { error, results } = await new Migrator({ db, provider, ...tables }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";

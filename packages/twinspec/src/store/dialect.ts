@@ -15,4 +15,6 @@ export const isPostgres = (db: Kysely<any>): boolean => db.getExecutor().adapter
  * @param error - what the write threw
  */
 export const isUniqueViolation = (error: unknown): boolean =>
-  ["SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY", "23505"].includes((error as { code?: string }).code ?? "");
+  ["SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY", "23505"].includes(
+    (error as { code?: string }).code ?? "",
+  );

@@ -95,7 +95,11 @@ export class DurableBus implements EventBus {
       else setImmediate(() => this.wake());
       return;
     }
-    await (this.waker ? this.db.transaction().execute(async (trx) => (await this.log.append(trx, type, event), await this.waker!.notify(trx))) : this.log.append(this.db, type, event));
+    await (this.waker
+      ? this.db
+          .transaction()
+          .execute(async (trx) => (await this.log.append(trx, type, event), await this.waker!.notify(trx)))
+      : this.log.append(this.db, type, event));
     await this.catchUp();
   }
 

@@ -21,6 +21,10 @@ export async function readiness(store: Store, bus: EventBus): Promise<Readiness>
   } catch (error) {
     return { ready: false, body: { status: "unavailable", ...body, reason: `database: ${(error as Error).message}` } };
   }
-  if (bus.listening === false) return { ready: false, body: { status: "unavailable", ...body, reason: "event bus is reconnecting to PostgreSQL" } };
+  if (bus.listening === false)
+    return {
+      ready: false,
+      body: { status: "unavailable", ...body, reason: "event bus is reconnecting to PostgreSQL" },
+    };
   return { ready: true, body: { status: "ready", ...body } };
 }

@@ -18,7 +18,10 @@ export class IdempotencyKeys {
   /** Takes the key for a new request: true, or false when someone holds it already. */
   async claim(scope: string, key: string, fingerprint: string, at: string): Promise<boolean> {
     try {
-      await this.db.insertInto("idempotency_keys").values({ scope, key, fingerprint, status: null, headers: null, body: null, created_at: at }).execute();
+      await this.db
+        .insertInto("idempotency_keys")
+        .values({ scope, key, fingerprint, status: null, headers: null, body: null, created_at: at })
+        .execute();
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -27,16 +30,32 @@ export class IdempotencyKeys {
   }
 
   async find(scope: string, key: string): Promise<KeyRow | undefined> {
-    const row = await this.db.selectFrom("idempotency_keys").selectAll().where("scope", "=", scope).where("key", "=", key).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("idempotency_keys")
+      .selectAll()
+      .where("scope", "=", scope)
+      .where("key", "=", key)
+      .executeTakeFirst();
     if (!row) return undefined;
-    const answer = row.status === null ? null : { status: row.status, headers: JSON.parse(row.headers ?? "{}"), body: row.body === null ? undefined : JSON.parse(row.body) };
+    const answer =
+      row.status === null
+        ? null
+        : {
+            status: row.status,
+            headers: JSON.parse(row.headers ?? "{}"),
+            body: row.body === null ? undefined : JSON.parse(row.body),
+          };
     return { fingerprint: row.fingerprint, createdAt: row.created_at, answer };
   }
 
   async answer(scope: string, key: string, answer: StoredAnswer): Promise<void> {
     await this.db
       .updateTable("idempotency_keys")
-      .set({ status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body === undefined ? null : JSON.stringify(answer.body) })
+      .set({
+        status: answer.status,
+        headers: JSON.stringify(answer.headers),
+        body: answer.body === undefined ? null : JSON.stringify(answer.body),
+      })
       .where("scope", "=", scope)
       .where("key", "=", key)
       .execute();

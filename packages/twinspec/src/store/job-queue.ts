@@ -20,7 +20,11 @@ import { unavailable } from "./unavailable.js";
  * @param payload - the job's payload, as JSON.parse reads back what was stored
  * @returns `result`: stored as the job's result (JSON); `after`: runs once the transaction committed (e.g. publish an event)
  */
-export type JobHandler = (trx: Transaction<Database>, jobId: string, payload: any) => Promise<{ result: object; after?: () => Promise<void> }>;
+export type JobHandler = (
+  trx: Transaction<Database>,
+  jobId: string,
+  payload: any,
+) => Promise<{ result: object; after?: () => Promise<void> }>;
 
 /** Thrown by a handler when the job can never succeed (its input is gone): it fails at once, with this title. */
 export class JobFailed extends Error {
@@ -152,19 +156,34 @@ export class JobQueue {
     const at = new Date();
     const now = at.toISOString();
     const claimable = (qb: any) =>
-      qb.where((eb: any) => eb.or([eb("status", "=", "PENDING"), eb.and([eb("status", "=", "RUNNING"), eb("lease_until", "<", now)])]));
-    const take = this.db
-      .updateTable("jobs")
-      .set((eb) => ({ status: "RUNNING", lease_until: new Date(at.getTime() + this.leaseMs).toISOString(), attempts: eb("attempts", "+", 1), version: eb("version", "+", 1), updated_at: now }));
+      qb.where((eb: any) =>
+        eb.or([eb("status", "=", "PENDING"), eb.and([eb("status", "=", "RUNNING"), eb("lease_until", "<", now)])]),
+      );
+    const take = this.db.updateTable("jobs").set((eb) => ({
+      status: "RUNNING",
+      lease_until: new Date(at.getTime() + this.leaseMs).toISOString(),
+      attempts: eb("attempts", "+", 1),
+      version: eb("version", "+", 1),
+      updated_at: now,
+    }));
     if (isPostgres(this.db)) {
       // One statement: the oldest claimable job that no other worker is claiming at this moment.
-      const next = claimable(this.db.selectFrom("jobs").select("job_id")).orderBy("created_at").limit(1).forUpdate().skipLocked();
+      const next = claimable(this.db.selectFrom("jobs").select("job_id"))
+        .orderBy("created_at")
+        .limit(1)
+        .forUpdate()
+        .skipLocked();
       return await take.where("job_id", "=", next).returningAll().executeTakeFirst();
     }
     // SQLite has one writer at a time: the conditional UPDATE alone decides who gets the job.
-    const next = await claimable(this.db.selectFrom("jobs").select("job_id")).orderBy("created_at").limit(1).executeTakeFirst();
+    const next = await claimable(this.db.selectFrom("jobs").select("job_id"))
+      .orderBy("created_at")
+      .limit(1)
+      .executeTakeFirst();
     if (!next) return undefined;
-    return (await claimable(take.where("job_id", "=", next.job_id)).returningAll().executeTakeFirst()) as ClaimedJob | undefined;
+    return (await claimable(take.where("job_id", "=", next.job_id))
+      .returningAll()
+      .executeTakeFirst()) as ClaimedJob | undefined;
   }
 
   private async run(job: ClaimedJob) {
@@ -187,7 +206,10 @@ export class JobQueue {
       const final = error instanceof JobFailed || (job.attempts >= this.maxAttempts && !unavailable(error));
       this.log.warn({ err: error, jobId: job.job_id, attempts: job.attempts, final }, "job failed");
       if (final) {
-        const problem = { title: error instanceof JobFailed ? error.title : PROBLEMS.job_failed.title, detail: (error as Error).message };
+        const problem = {
+          title: error instanceof JobFailed ? error.title : PROBLEMS.job_failed.title,
+          detail: (error as Error).message,
+        };
         await this.finish(this.db, job, "FAILED", { error: JSON.stringify(problem) }).catch((e) => {
           if (!(e instanceof LeaseLost)) throw e;
         });
@@ -196,7 +218,12 @@ export class JobQueue {
   }
 
   /** Completes the job if this worker still holds it (its claim's version); else throws, rolling back its work. */
-  private async finish(db: Kysely<Database>, job: ClaimedJob, status: string, fields: { result?: string; error?: string }) {
+  private async finish(
+    db: Kysely<Database>,
+    job: ClaimedJob,
+    status: string,
+    fields: { result?: string; error?: string },
+  ) {
     const done = await db
       .updateTable("jobs")
       .set({ status, lease_until: null, version: job.version + 1, updated_at: new Date().toISOString(), ...fields })

@@ -20,7 +20,10 @@ export async function loadPg(load: () => Promise<{ default: typeof Pg }> = () =>
   } catch (error) {
     if (!missingPeer(error, /pg/)) throw error;
     const line = peerInstallLine((name) => name === "pg");
-    throw new PgNotInstalledError(`DATABASE_URL names a PostgreSQL database, but its driver pg is not installed (an optional peer dependency of twinspec): run \`${line}\``, { cause: error });
+    throw new PgNotInstalledError(
+      `DATABASE_URL names a PostgreSQL database, but its driver pg is not installed (an optional peer dependency of twinspec): run \`${line}\``,
+      { cause: error },
+    );
   }
 }
 
@@ -35,9 +38,14 @@ export function pgDriver(): typeof Pg {
  * kept every query's rows alive through young-generation collections, to be promoted and freed only by a full one;
  * through the callback they die young.
  */
-function queryOn<Row extends Pg.QueryResultRow = Pg.QueryResultRow>(client: Pg.ClientBase, config: Pg.QueryConfig): Promise<Pg.QueryResult<Row>> {
+function queryOn<Row extends Pg.QueryResultRow = Pg.QueryResultRow>(
+  client: Pg.ClientBase,
+  config: Pg.QueryConfig,
+): Promise<Pg.QueryResult<Row>> {
   return new Promise((resolve, reject) => {
-    client.query<Row>(config, (error: Error | undefined, result: Pg.QueryResult<Row>) => (error ? reject(error) : resolve(result)));
+    client.query<Row>(config, (error: Error | undefined, result: Pg.QueryResult<Row>) =>
+      error ? reject(error) : resolve(result),
+    );
   });
 }
 
@@ -47,7 +55,9 @@ export function kyselyPool(pool: { connect(): Promise<Pg.PoolClient>; end(): Pro
   const facades = new WeakMap<Pg.PoolClient, PostgresPoolClient>();
   const facadeOf = (client: Pg.PoolClient): PostgresPoolClient => ({
     query: ((sql: string | PostgresCursor<unknown>, parameters?: readonly unknown[]) =>
-      typeof sql === "string" ? queryOn(client, { text: sql, values: parameters as unknown[] }) : client.query(sql as never)) as unknown as PostgresPoolClient["query"],
+      typeof sql === "string"
+        ? queryOn(client, { text: sql, values: parameters as unknown[] })
+        : client.query(sql as never)) as unknown as PostgresPoolClient["query"],
     release: () => client.release(),
   });
   return {

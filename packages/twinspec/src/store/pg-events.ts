@@ -25,7 +25,10 @@ export const listenerName = (schema: string) => `twinspec-listen ${schema}`.slic
 
 /** What the listener needs of the database (postgres.ts's PostgresHandle is one). */
 export interface PgBusDatabase {
-  availability?: { on(event: "down" | "up", listener: (error: Error) => void): unknown; off(event: "down" | "up", listener: (error: Error) => void): unknown };
+  availability?: {
+    on(event: "down" | "up", listener: (error: Error) => void): unknown;
+    off(event: "down" | "up", listener: (error: Error) => void): unknown;
+  };
   clientConfig: pg.ClientConfig;
   schema: string;
 }
@@ -104,7 +107,11 @@ export class PgListener implements Waker {
 
   private async open() {
     // Named, so an operator (or a test) can tell the listening connections apart in pg_stat_activity.
-    const client = new (pgDriver().Client)({ ...this.pg.clientConfig, application_name: listenerName(this.pg.schema), keepAlive: true });
+    const client = new (pgDriver().Client)({
+      ...this.pg.clientConfig,
+      application_name: listenerName(this.pg.schema),
+      keepAlive: true,
+    });
     let lost = false;
     const onLost = (err?: Error) => {
       if (lost) return;
@@ -146,7 +153,10 @@ export class PgListener implements Waker {
     const max = this.options.maxBackoffMs ?? 5_000;
     const delay = Math.min(max, min * 2 ** this.failures) * (0.5 + Math.random() / 2);
     this.failures++;
-    this.log.warn({ err, attempt: this.failures, retryInMs: Math.round(delay) }, "event bus lost its PostgreSQL connection; reconnecting");
+    this.log.warn(
+      { err, attempt: this.failures, retryInMs: Math.round(delay) },
+      "event bus lost its PostgreSQL connection; reconnecting",
+    );
     this.retry = setTimeout(() => this.connect(), delay);
     this.retry.unref();
   }

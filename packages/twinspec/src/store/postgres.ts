@@ -14,7 +14,9 @@ const INT8 = 20;
 const NUMERIC = 1700;
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === INT8 || oid === NUMERIC ? Number : pgDriver().types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === INT8 || oid === NUMERIC
+      ? Number
+      : pgDriver().types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export interface PostgresHandle {
@@ -47,10 +49,19 @@ export function describeUrl(url: string): string {
   }
 }
 
-export async function openPostgres(url: string, options: PostgresOptions, migrate: (db: Kysely<Database>, schema: string) => Promise<void>) {
+export async function openPostgres(
+  url: string,
+  options: PostgresOptions,
+  migrate: (db: Kysely<Database>, schema: string) => Promise<void>,
+) {
   await loadPg();
   // Every connection of ours (pool, event bus, migration lock) gives up connecting after connectTimeoutMs.
-  const clientConfig: pg.ClientConfig = { connectionString: url, types, application_name: "twinspec", connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000 };
+  const clientConfig: pg.ClientConfig = {
+    connectionString: url,
+    types,
+    application_name: "twinspec",
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+  };
   const statementNames = new StatementNames();
   const newPool = () => {
     const pool = new (pgDriver().Pool)({ ...clientConfig, max: options.poolMax ?? 10 });
@@ -59,13 +70,20 @@ export async function openPostgres(url: string, options: PostgresOptions, migrat
     pool.on("error", (err) => options.logger?.warn({ err }, "idle PostgreSQL connection lost"));
     return pool;
   };
-  const availability = new Availability(clientConfig, { ...options.availability, logger: options.availability?.logger ?? options.logger });
+  const availability = new Availability(clientConfig, {
+    ...options.availability,
+    logger: options.availability?.logger ?? options.logger,
+  });
   const pool = new GuardedPool(newPool, availability);
   const log = (event: LogEvent) => {
     if (event.level === "error") pool.observe(event.error);
     options.onQuery?.(event);
   };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: kyselyPool(pool) }), log, plugins: options.plugins });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: kyselyPool(pool) }),
+    log,
+    plugins: options.plugins,
+  });
   try {
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
     const schema = rows[0]?.schema;

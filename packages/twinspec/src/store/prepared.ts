@@ -7,7 +7,15 @@
 // executor would add a dozen promises per query for a connection it hands over unchanged.
 import type SQLite from "better-sqlite3";
 import type Pg from "pg";
-import { sql, type Compilable, type CompiledQuery, type Expression, type Kysely, type LogEvent, type SqlBool } from "kysely";
+import {
+  sql,
+  type Compilable,
+  type CompiledQuery,
+  type Expression,
+  type Kysely,
+  type LogEvent,
+  type SqlBool,
+} from "kysely";
 import { isPostgres } from "./dialect.js";
 import type { StatementNames } from "./statement-names.js";
 
@@ -39,10 +47,17 @@ export function prepareOn(db: Kysely<any>, handle: Hooks): void {
 }
 
 /** A query compiled once (its parameters checked to be its arguments), and how it runs through Kysely. */
-function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw: boolean) {
+function compileOnce<Args extends unknown[], Row>(
+  db: Kysely<any>,
+  build: (...args: Args) => Compilable<Row>,
+  sample: Args,
+  raw: boolean,
+) {
   const compiled = build(...sample).compile();
   if (JSON.stringify(compiled.parameters) !== JSON.stringify(sample)) {
-    throw new Error(`prepared query's parameters ${JSON.stringify(compiled.parameters)} are not its arguments ${JSON.stringify(sample)}`);
+    throw new Error(
+      `prepared query's parameters ${JSON.stringify(compiled.parameters)} are not its arguments ${JSON.stringify(sample)}`,
+    );
   }
   const handle = hooks.get(db) ?? {};
   const throughKysely = async (args: Args): Promise<Row[]> => {
@@ -60,11 +75,21 @@ function compileOnce<Args extends unknown[], Row>(db: Kysely<any>, build: (...ar
     const started = handle.onQuery ? performance.now() : 0;
     try {
       const { rows } = await pool.query({ name, text, values: args, rowMode } as Pg.QueryConfig);
-      handle.onQuery?.({ level: "query", isStream: false, query: { ...compiled, parameters: args }, queryDurationMillis: performance.now() - started });
+      handle.onQuery?.({
+        level: "query",
+        isStream: false,
+        query: { ...compiled, parameters: args },
+        queryDurationMillis: performance.now() - started,
+      });
       return rows as Row[];
     } catch (error) {
       pool.observe(error);
-      handle.onQuery?.({ level: "error", error, query: { ...compiled, parameters: args }, queryDurationMillis: performance.now() - started });
+      handle.onQuery?.({
+        level: "error",
+        error,
+        query: { ...compiled, parameters: args },
+        queryDurationMillis: performance.now() - started,
+      });
       throw error;
     }
   };
@@ -87,7 +112,11 @@ const valuesOf = (row: unknown): unknown[] => (Array.isArray(row) ? row : Object
  * @param sample - example arguments, one per parameter of `build` (distinct values, so their order can be checked):
  *   `build` is called with them once, to compile
  */
-export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<Row[]>;
+export function prepared<Args extends unknown[], Row>(
+  db: Kysely<any>,
+  build: (...args: Args) => Compilable<Row>,
+  sample: Args,
+): (...args: Args) => Promise<Row[]>;
 /**
  * With `raw`, each row comes as its values in the order of the query's selection (better-sqlite3's raw mode).
  *
@@ -96,15 +125,28 @@ export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (.
  * @param sample - example arguments, one per parameter of `build`: `build` is called with them once, to compile
  * @param raw - true: rows as arrays of values
  */
-export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw: true): (...args: Args) => Promise<unknown[][]>;
-export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args, raw = false) {
+export function prepared<Args extends unknown[], Row>(
+  db: Kysely<any>,
+  build: (...args: Args) => Compilable<Row>,
+  sample: Args,
+  raw: true,
+): (...args: Args) => Promise<unknown[][]>;
+export function prepared<Args extends unknown[], Row>(
+  db: Kysely<any>,
+  build: (...args: Args) => Compilable<Row>,
+  sample: Args,
+  raw = false,
+) {
   const { compiled, handle, throughKysely } = compileOnce(db, build, sample, raw);
-  const kysely = raw ? async (...args: Args) => (await throughKysely(args)).map(valuesOf) : (...args: Args) => throughKysely(args);
+  const kysely = raw
+    ? async (...args: Args) => (await throughKysely(args)).map(valuesOf)
+    : (...args: Args) => throughKysely(args);
   const sqlite = handle.sqlite;
   if (!sqlite) return kysely;
   const statement = sqlite.prepare(compiled.sql);
   if (raw) statement.raw(true);
-  return async (...args: Args) => (sqlite.inTransaction ? kysely(...args) : run(handle, compiled, args, () => statement.all(...args)));
+  return async (...args: Args) =>
+    sqlite.inTransaction ? kysely(...args) : run(handle, compiled, args, () => statement.all(...args));
 }
 
 /**
@@ -116,7 +158,11 @@ export function prepared<Args extends unknown[], Row>(db: Kysely<any>, build: (.
  * @param build - builds the query from its arguments (each argument used once, as a parameter, in order)
  * @param sample - example arguments, one per parameter of `build`: `build` is called with them once, to compile
  */
-export function preparedFirst<Args extends unknown[], Row>(db: Kysely<any>, build: (...args: Args) => Compilable<Row>, sample: Args): (...args: Args) => Promise<unknown[] | undefined> {
+export function preparedFirst<Args extends unknown[], Row>(
+  db: Kysely<any>,
+  build: (...args: Args) => Compilable<Row>,
+  sample: Args,
+): (...args: Args) => Promise<unknown[] | undefined> {
   const { compiled, handle, throughKysely } = compileOnce(db, build, sample, true);
   const kysely = async (...args: Args) => {
     const [row] = await throughKysely(args);
@@ -125,7 +171,10 @@ export function preparedFirst<Args extends unknown[], Row>(db: Kysely<any>, buil
   const sqlite = handle.sqlite;
   if (!sqlite) return kysely;
   const statement = sqlite.prepare(compiled.sql).raw(true);
-  return async (...args: Args) => (sqlite.inTransaction ? kysely(...args) : run(handle, compiled, args, () => statement.get(...args) as unknown[] | undefined));
+  return async (...args: Args) =>
+    sqlite.inTransaction
+      ? kysely(...args)
+      : run(handle, compiled, args, () => statement.get(...args) as unknown[] | undefined);
 }
 
 /** What a read needs of a projection (src/domain/projection.ts): its columns, what tells them apart, their values' model. */
@@ -153,15 +202,25 @@ export interface ValuesProjection<Model> {
  * @param keyColumn - the column the key is a value of (its id)
  * @param state - the columns read besides the projection's, handed back by name (e.g. `["deleted_at"]`)
  */
-export function projectedByKey<Row, State extends keyof Row & string>(db: Kysely<any>, table: string, keyColumn: keyof Row & string, state: readonly State[]) {
+export function projectedByKey<Row, State extends keyof Row & string>(
+  db: Kysely<any>,
+  table: string,
+  keyColumn: keyof Row & string,
+  state: readonly State[],
+) {
   const reads = new Map<string, { read: (key: string) => Promise<unknown[] | undefined>; at: number[] }>();
   // A plain column name: Kysely's types cannot follow `keyof Row` through a table named at run time.
   const column: string = keyColumn;
-  return async <Model>(key: string, projection: ValuesProjection<Model>): Promise<{ model: Model; state: Pick<Row, State> } | undefined> => {
+  return async <Model>(
+    key: string,
+    projection: ValuesProjection<Model>,
+  ): Promise<{ model: Model; state: Pick<Row, State> } | undefined> => {
     let found = reads.get(projection.key);
     if (!found) {
       const columns = [...new Set([...projection.columns, ...state])];
-      const read = preparedFirst(db, (key: string) => db.selectFrom(table).select(columns).where(column, "=", key), ["sample"]);
+      const read = preparedFirst(db, (key: string) => db.selectFrom(table).select(columns).where(column, "=", key), [
+        "sample",
+      ]);
       reads.set(projection.key, (found = { read, at: state.map((column) => columns.indexOf(column)) }));
     }
     const values = await found.read(key);
@@ -179,7 +238,12 @@ function run<T>(handle: Hooks, compiled: CompiledQuery, args: unknown[], query: 
   if (!handle.onQuery) return query();
   const started = performance.now();
   const result = query();
-  handle.onQuery({ level: "query", isStream: false, query: { ...compiled, parameters: args }, queryDurationMillis: performance.now() - started });
+  handle.onQuery({
+    level: "query",
+    isStream: false,
+    query: { ...compiled, parameters: args },
+    queryDurationMillis: performance.now() - started,
+  });
   return result;
 }
 
@@ -202,8 +266,16 @@ export type AmongIds = (column: string) => Expression<SqlBool>;
  * @param build - builds the query: `among(column)` is its one condition on the ids, `variant` whatever else varies
  * @param max - most compiled forms kept (default 256); the oldest is dropped beyond
  */
-export function preparedIn<Row, Variant>(db: Kysely<any>, build: (among: AmongIds, variant: Variant) => Compilable<Row>, max = 256) {
-  return formsPerLength<Variant, Row[]>(db, (sample, variant, among) => prepared<unknown[], Row>(db, () => build(among, variant), sample), max);
+export function preparedIn<Row, Variant>(
+  db: Kysely<any>,
+  build: (among: AmongIds, variant: Variant) => Compilable<Row>,
+  max = 256,
+) {
+  return formsPerLength<Variant, Row[]>(
+    db,
+    (sample, variant, among) => prepared<unknown[], Row>(db, () => build(among, variant), sample),
+    max,
+  );
 }
 
 /**
@@ -214,11 +286,23 @@ export function preparedIn<Row, Variant>(db: Kysely<any>, build: (among: AmongId
  * @param build - builds the query: `among(column)` is its one condition on the ids, `variant` whatever else varies
  * @param max - most compiled forms kept (default 256); the oldest is dropped beyond
  */
-export function preparedInRaw<Row, Variant>(db: Kysely<any>, build: (among: AmongIds, variant: Variant) => Compilable<Row>, max = 256) {
-  return formsPerLength<Variant, unknown[][]>(db, (sample, variant, among) => prepared<unknown[], Row>(db, () => build(among, variant), sample, true), max);
+export function preparedInRaw<Row, Variant>(
+  db: Kysely<any>,
+  build: (among: AmongIds, variant: Variant) => Compilable<Row>,
+  max = 256,
+) {
+  return formsPerLength<Variant, unknown[][]>(
+    db,
+    (sample, variant, among) => prepared<unknown[], Row>(db, () => build(among, variant), sample, true),
+    max,
+  );
 }
 
-type Compile<Variant, Result> = (sample: unknown[], variant: Variant, among: AmongIds) => (...args: unknown[]) => Promise<Result>;
+type Compile<Variant, Result> = (
+  sample: unknown[],
+  variant: Variant,
+  among: AmongIds,
+) => (...args: unknown[]) => Promise<Result>;
 
 function formsPerLength<Variant, Result>(db: Kysely<any>, compile: Compile<Variant, Result>, max: number) {
   const forms = new Map<string, (...args: unknown[]) => Promise<Result>>();

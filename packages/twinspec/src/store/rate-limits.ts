@@ -40,7 +40,9 @@ export class RateLimitCounts implements SharedCounts {
 
   async report(own: (SharedCount & { expires: number })[]): Promise<SharedCount[]> {
     if (own.length === 0) return [];
-    const rows = sql.join(own.map((c) => sql`(${c.key}, ${c.window}::bigint, ${c.used}::bigint, ${c.expires}::bigint)`));
+    const rows = sql.join(
+      own.map((c) => sql`(${c.key}, ${c.window}::bigint, ${c.used}::bigint, ${c.expires}::bigint)`),
+    );
     // The select reads the table as it was before the insert: the other instances' rows are all it needs.
     const { rows: others } = await sql<{ key: string; window_start: number | string; used: number | string }>`
       with mine (key, window_start, used, expires_at) as (values ${rows}),

@@ -12,7 +12,8 @@ export class StatementNames {
   /** The name `text` runs under; beyond `max` texts (each holds memory on every connection), undefined: unnamed. */
   nameOf(text: string): string | undefined {
     let name = this.#names.get(text);
-    if (name === undefined && this.#names.size < this.max) this.#names.set(text, (name = `twinspec_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`));
+    if (name === undefined && this.#names.size < this.max)
+      this.#names.set(text, (name = `twinspec_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`));
     return name;
   }
 }

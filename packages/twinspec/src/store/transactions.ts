@@ -18,7 +18,10 @@ const ATTEMPTS = 5;
  * @param db - the store's Kysely handle (`deps.store.db`)
  * @param work - what runs inside, on `trx` (every query of it on `trx`, not `db`); what it resolves to is returned
  */
-export async function transaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function transaction<T>(
+  db: Kysely<Database>,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(work);
@@ -51,5 +54,7 @@ export async function lockRows<T extends keyof Database>(
 ): Promise<void> {
   if (!db.isTransaction || ids.length === 0 || !isPostgres(db)) return;
   const sorted = [...new Set(ids)].sort();
-  await sql`select 1 from ${sql.table(table)} where ${sql.ref(idColumn)} in (${sql.join(sorted)}) order by ${sql.ref(idColumn)} for ${sql.raw(mode === "update" ? "update" : "share")}`.execute(db);
+  await sql`select 1 from ${sql.table(table)} where ${sql.ref(idColumn)} in (${sql.join(sorted)}) order by ${sql.ref(idColumn)} for ${sql.raw(mode === "update" ? "update" : "share")}`.execute(
+    db,
+  );
 }

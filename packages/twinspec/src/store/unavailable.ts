@@ -28,12 +28,32 @@ const MESSAGES: Record<UnavailableKind, string> = {
 };
 
 // Node's socket errors on the way to the database.
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "ECONNABORTED"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ECONNABORTED",
+]);
 // pg's own words for a connection that is gone or never came, and pg-pool's for a wait that ran out.
-const PG_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Query read timeout)/;
+const PG_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Query read timeout)/;
 // SQLSTATE: connection exceptions (class 08), the server shutting down or starting (57P01-03), too many
 // connections (53300), out of disk, memory or other resources (53xxx), I/O error (58030).
-const PG_STATES: Record<string, UnavailableKind> = { "57P01": "unreachable", "57P02": "unreachable", "57P03": "unreachable", "53300": "busy", "53000": "busy", "53200": "busy", "53100": "storage", "58030": "storage" };
+const PG_STATES: Record<string, UnavailableKind> = {
+  "57P01": "unreachable",
+  "57P02": "unreachable",
+  "57P03": "unreachable",
+  "53300": "busy",
+  "53000": "busy",
+  "53200": "busy",
+  "53100": "storage",
+  "58030": "storage",
+};
 
 function kindOf(error: unknown): UnavailableKind | undefined {
   if (!(error instanceof Error)) return undefined;

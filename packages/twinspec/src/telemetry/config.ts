@@ -19,10 +19,17 @@ export function tracingFromEnv(env: NodeJS.ProcessEnv): TracingConfig | undefine
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return undefined;
   const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() || "otlp";
   if (exporter === "none") return undefined;
-  if (exporter !== "otlp") throw new Error(`OTEL_TRACES_EXPORTER must be "otlp" or "none", got "${env.OTEL_TRACES_EXPORTER}"`);
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || "http/protobuf").trim();
+  if (exporter !== "otlp")
+    throw new Error(`OTEL_TRACES_EXPORTER must be "otlp" or "none", got "${env.OTEL_TRACES_EXPORTER}"`);
+  const protocol = (
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ||
+    env.OTEL_EXPORTER_OTLP_PROTOCOL ||
+    "http/protobuf"
+  ).trim();
   if (protocol !== "http/protobuf" && protocol !== "http/json") {
-    throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL must be "http/protobuf" or "http/json" (OTLP over HTTP, usually port 4318), got "${protocol}"`);
+    throw new Error(
+      `OTEL_EXPORTER_OTLP_PROTOCOL must be "http/protobuf" or "http/json" (OTLP over HTTP, usually port 4318), got "${protocol}"`,
+    );
   }
   return { protocol };
 }

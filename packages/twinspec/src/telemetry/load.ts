@@ -18,7 +18,9 @@ export class TracingNotInstalledError extends PeerNotInstalledError {
  * tracing.ts, imported now (the server calls this only when tracing is configured). A missing OpenTelemetry package
  * becomes a TracingNotInstalledError whose message is one line with the install command; any other failure is thrown as it came.
  */
-export async function loadTracing(load: () => Promise<TracingModule> = () => import("./tracing.js")): Promise<TracingModule> {
+export async function loadTracing(
+  load: () => Promise<TracingModule> = () => import("./tracing.js"),
+): Promise<TracingModule> {
   try {
     return await load();
   } catch (error) {

@@ -2,7 +2,18 @@
 // explicit spans in our own seams — the Koa middleware, GraphQL execution, the store's query hook — rather than
 // monkey-patching instrumentations, so a request pays for the spans it makes and nothing else. Parent and child
 // spans find each other through AsyncLocalStorage (the OTel context manager); W3C traceparent is continued.
-import { context, diag, DiagLogLevel, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type TextMapGetter } from "@opentelemetry/api";
+import {
+  context,
+  diag,
+  DiagLogLevel,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+  type TextMapGetter,
+} from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
@@ -54,11 +65,18 @@ let contextManagerSet = false;
 
 export function startTracing(options: TracingOptions): Tracing {
   // One context manager per process (a global of the OTel API); every app in it shares it.
-  if (!contextManagerSet) contextManagerSet = context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  if (!contextManagerSet)
+    contextManagerSet = context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   if (options.logger) reportProblemsTo(options.logger);
-  const exporter = options.exporter ?? (options.protocol === "http/json" ? new JsonExporter({ url: options.url }) : new ProtobufExporter({ url: options.url }));
+  const exporter =
+    options.exporter ??
+    (options.protocol === "http/json"
+      ? new JsonExporter({ url: options.url })
+      : new ProtobufExporter({ url: options.url }));
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override the default name.
-  const resource = defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: "twinspec" })).merge(detectResources({ detectors: [envDetector] }));
+  const resource = defaultResource()
+    .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: "twinspec" }))
+    .merge(detectResources({ detectors: [envDetector] }));
   // The sampler (OTEL_TRACES_SAMPLER, default parent-based always-on) and the batch (OTEL_BSP_*) come from the env.
   const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
   const tracer = provider.getTracer("twinspec");
@@ -102,7 +120,11 @@ export function startTracing(options: TracingOptions): Tracing {
       };
       // Paths the API does not have get no route (the span is named by the method alone), as the conventions say.
       if (route !== "unmatched") attributes[ATTR_HTTP_ROUTE] = route;
-      const span = tracer.startSpan(route !== "unmatched" ? `${ctx.method} ${route}` : ctx.method, { kind: SpanKind.SERVER, attributes }, parent);
+      const span = tracer.startSpan(
+        route !== "unmatched" ? `${ctx.method} ${route}` : ctx.method,
+        { kind: SpanKind.SERVER, attributes },
+        parent,
+      );
       await context.with(trace.setSpan(parent, span), async () => {
         try {
           await next();
@@ -198,6 +220,11 @@ export function describeSql(sql: string): { operation: string; table?: string } 
 function reportProblemsTo(logger: Logger) {
   // Outside any span: an export runs in the context of the request whose span filled the batch, not on its behalf.
   const warn = (message: string, ...args: unknown[]) =>
-    context.with(ROOT_CONTEXT, () => logger.warn({ otel: args.length ? args.map(String) : undefined }, `opentelemetry: ${message}`));
-  diag.setLogger({ error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+    context.with(ROOT_CONTEXT, () =>
+      logger.warn({ otel: args.length ? args.map(String) : undefined }, `opentelemetry: ${message}`),
+    );
+  diag.setLogger(
+    { error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} },
+    { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+  );
 }

@@ -128,22 +128,52 @@ export class WebhookDelivery {
       const claimed = await this.claim(head);
       if (claimed.length === 0) return;
       this.onClaim?.();
-      await Promise.all(claimed.map((endpoint) => this.serve(endpoint).catch((err) => this.logger.warn({ err, endpointId: endpoint.endpoint_id }, "webhook endpoint pass failed"))));
+      await Promise.all(
+        claimed.map((endpoint) =>
+          this.serve(endpoint).catch((err) =>
+            this.logger.warn({ err, endpointId: endpoint.endpoint_id }, "webhook endpoint pass failed"),
+          ),
+        ),
+      );
     }
   }
 
   /** Endpoints due and behind the log's head that no instance holds, each now held by this one. */
   private async claim(head: number): Promise<Claimed[]> {
     const now = Date.now();
-    const due = (qb: any) => qb.where("paused", "=", 0).where("next_at", "<=", now).where("lease_until", "<", now).where("position", "<", head);
-    const take = this.db.updateTable("twinspec_webhook_endpoints").set((eb) => ({ lease_until: now + this.leaseMs, version: eb("version", "+", 1) }));
+    const due = (qb: any) =>
+      qb
+        .where("paused", "=", 0)
+        .where("next_at", "<=", now)
+        .where("lease_until", "<", now)
+        .where("position", "<", head);
+    const take = this.db
+      .updateTable("twinspec_webhook_endpoints")
+      .set((eb) => ({ lease_until: now + this.leaseMs, version: eb("version", "+", 1) }));
     if (isPostgres(this.db)) {
-      const ids = due(this.db.selectFrom("twinspec_webhook_endpoints").select("endpoint_id")).orderBy("next_at").limit(this.concurrency).forUpdate().skipLocked();
-      return (await take.where("endpoint_id", "in", ids).returningAll().execute());
+      const ids = due(this.db.selectFrom("twinspec_webhook_endpoints").select("endpoint_id"))
+        .orderBy("next_at")
+        .limit(this.concurrency)
+        .forUpdate()
+        .skipLocked();
+      return await take.where("endpoint_id", "in", ids).returningAll().execute();
     }
-    const rows: { endpoint_id: string }[] = await due(this.db.selectFrom("twinspec_webhook_endpoints").select("endpoint_id")).orderBy("next_at").limit(this.concurrency).execute();
+    const rows: { endpoint_id: string }[] = await due(
+      this.db.selectFrom("twinspec_webhook_endpoints").select("endpoint_id"),
+    )
+      .orderBy("next_at")
+      .limit(this.concurrency)
+      .execute();
     if (rows.length === 0) return [];
-    return (await due(take.where("endpoint_id", "in", rows.map((r) => r.endpoint_id))).returningAll().execute()) as Claimed[];
+    return (await due(
+      take.where(
+        "endpoint_id",
+        "in",
+        rows.map((r) => r.endpoint_id),
+      ),
+    )
+      .returningAll()
+      .execute()) as Claimed[];
   }
 
   /** Delivers to one claimed endpoint until it is caught up, waits (a failed attempt), or the claim is lost. */
@@ -171,7 +201,11 @@ export class WebhookDelivery {
         // Past what it does not receive, then the attempt at this event.
         if (position !== Number(endpoint.position) && !(await fence({ position }))) return;
         const secrets = this.endpoints.signing(endpoint.secrets);
-        const result = await send({ url: endpoint.url, id: String(event.position), type: event.type, data: event.event, secrets }, this.policy, this.timeoutMs);
+        const result = await send(
+          { url: endpoint.url, id: String(event.position), type: event.type, data: event.event, secrets },
+          this.policy,
+          this.timeoutMs,
+        );
         attempts += 1;
         const last = attempts > this.schedule.length;
         const outcome = result.error === undefined ? "delivered" : last ? "failed" : "retry";
@@ -184,7 +218,10 @@ export class WebhookDelivery {
         }
         if (outcome === "failed") {
           this.counts.failed++;
-          this.logger.warn({ endpointId: endpoint.endpoint_id, eventId: String(event.position), attempts, error: result.error }, "webhook delivery failed after its last attempt");
+          this.logger.warn(
+            { endpointId: endpoint.endpoint_id, eventId: String(event.position), attempts, error: result.error },
+            "webhook delivery failed after its last attempt",
+          );
         } else this.counts.delivered++;
         position = event.position;
         attempts = 0;
@@ -197,7 +234,12 @@ export class WebhookDelivery {
   }
 
   private async release(endpoint: Claimed) {
-    await this.db.updateTable("twinspec_webhook_endpoints").set({ lease_until: 0 }).where("endpoint_id", "=", endpoint.endpoint_id).where("version", "=", endpoint.version).execute();
+    await this.db
+      .updateTable("twinspec_webhook_endpoints")
+      .set({ lease_until: 0 })
+      .where("endpoint_id", "=", endpoint.endpoint_id)
+      .where("version", "=", endpoint.version)
+      .execute();
   }
 
   /** Whether an endpoint of `owner` (null: every event) receives this event. */
@@ -209,7 +251,16 @@ export class WebhookDelivery {
   private async record(endpointId: string, position: number, attempt: number, result: AttemptResult, outcome: string) {
     await this.db
       .insertInto("twinspec_webhook_attempts")
-      .values({ endpoint_id: endpointId, position, attempt, at: Date.now(), status: result.status ?? null, latency_ms: result.latencyMs, error: result.error?.slice(0, 500) ?? null, outcome })
+      .values({
+        endpoint_id: endpointId,
+        position,
+        attempt,
+        at: Date.now(),
+        status: result.status ?? null,
+        latency_ms: result.latencyMs,
+        error: result.error?.slice(0, 500) ?? null,
+        outcome,
+      })
       .execute();
   }
 }

@@ -71,7 +71,11 @@ export class WebhookEndpoints {
   }
 
   /** Registers an endpoint; its secret is returned this once. */
-  async create(input: { url: unknown; events: unknown; owner: string | null }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  async create(input: {
+    url: unknown;
+    events: unknown;
+    owner: string | null;
+  }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const url = this.checkUrl(input.url);
     const events = this.checkEvents(input.events);
     const secret = newSecret();
@@ -91,19 +95,31 @@ export class WebhookEndpoints {
   }
 
   async get(endpointId: string): Promise<WebhookEndpoint | undefined> {
-    const row = await this.db.selectFrom("twinspec_webhook_endpoints").selectAll().where("endpoint_id", "=", endpointId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("twinspec_webhook_endpoints")
+      .selectAll()
+      .where("endpoint_id", "=", endpointId)
+      .executeTakeFirst();
     return row && view(row);
   }
 
   /** Every endpoint of `owner`; undefined: every endpoint. */
   async list(owner?: string | null): Promise<WebhookEndpoint[]> {
-    let query = this.db.selectFrom("twinspec_webhook_endpoints").selectAll().orderBy("created_at").orderBy("endpoint_id");
-    if (owner !== undefined) query = owner === null ? query.where("owner", "is", null) : query.where("owner", "=", owner);
+    let query = this.db
+      .selectFrom("twinspec_webhook_endpoints")
+      .selectAll()
+      .orderBy("created_at")
+      .orderBy("endpoint_id");
+    if (owner !== undefined)
+      query = owner === null ? query.where("owner", "is", null) : query.where("owner", "=", owner);
     return (await query.execute()).map(view);
   }
 
   /** Changes the URL, the events or pausing; a change clears the failing flag. */
-  async update(endpointId: string, change: { url?: unknown; events?: unknown; paused?: unknown }): Promise<WebhookEndpoint | undefined> {
+  async update(
+    endpointId: string,
+    change: { url?: unknown; events?: unknown; paused?: unknown },
+  ): Promise<WebhookEndpoint | undefined> {
     const set: Updateable<WebhookEndpointsTable> = { updated_at: new Date().toISOString(), failing: 0 };
     if (change.url !== undefined) set.url = this.checkUrl(change.url);
     if (change.events !== undefined) set.events = JSON.stringify(this.checkEvents(change.events));
@@ -116,7 +132,10 @@ export class WebhookEndpoints {
   }
 
   async delete(endpointId: string): Promise<boolean> {
-    const done = await this.db.deleteFrom("twinspec_webhook_endpoints").where("endpoint_id", "=", endpointId).executeTakeFirst();
+    const done = await this.db
+      .deleteFrom("twinspec_webhook_endpoints")
+      .where("endpoint_id", "=", endpointId)
+      .executeTakeFirst();
     await this.db.deleteFrom("twinspec_webhook_attempts").where("endpoint_id", "=", endpointId).execute();
     return Number(done.numDeletedRows) > 0;
   }
@@ -124,47 +143,84 @@ export class WebhookEndpoints {
   /** A new secret, returned this once; the previous one keeps signing for `overlapMs` (default 24 h). */
   async rotate(endpointId: string, overlapMs = 24 * 3600_000): Promise<{ secret: string } | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      const query = trx.selectFrom("twinspec_webhook_endpoints").select("secrets").where("endpoint_id", "=", endpointId);
+      const query = trx
+        .selectFrom("twinspec_webhook_endpoints")
+        .select("secrets")
+        .where("endpoint_id", "=", endpointId);
       const row = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
       if (!row) return undefined;
       const now = Date.now();
       const [current] = this.box.open(row.secrets);
       const secret = newSecret();
       const secrets: SigningSecret[] = [{ secret }, { secret: current.secret, until: now + overlapMs }];
-      await trx.updateTable("twinspec_webhook_endpoints").set({ secrets: this.box.seal(secrets), updated_at: new Date(now).toISOString() }).where("endpoint_id", "=", endpointId).execute();
+      await trx
+        .updateTable("twinspec_webhook_endpoints")
+        .set({ secrets: this.box.seal(secrets), updated_at: new Date(now).toISOString() })
+        .where("endpoint_id", "=", endpointId)
+        .execute();
       return { secret };
     });
   }
 
   /** The secrets that sign now, newest first. */
   signing(sealed: string, now = Date.now()): string[] {
-    return this.box.open(sealed).filter((s) => s.until === undefined || s.until > now).map((s) => s.secret);
+    return this.box
+      .open(sealed)
+      .filter((s) => s.until === undefined || s.until > now)
+      .map((s) => s.secret);
   }
 
   /** Delivers again every event after `eventId` (the endpoint's cursor goes back to it). */
   async redeliverSince(endpointId: string, eventId: string): Promise<boolean> {
-    if (!/^(0|[1-9]\d{0,15})$/.test(eventId)) throw new WebhookInputError("eventId", "must be an event id (a webhook-id)");
-    const done = await this.db.updateTable("twinspec_webhook_endpoints").set({ position: eventId, attempts: 0, next_at: 0, failing: 0 }).where("endpoint_id", "=", endpointId).executeTakeFirst();
+    if (!/^(0|[1-9]\d{0,15})$/.test(eventId))
+      throw new WebhookInputError("eventId", "must be an event id (a webhook-id)");
+    const done = await this.db
+      .updateTable("twinspec_webhook_endpoints")
+      .set({ position: eventId, attempts: 0, next_at: 0, failing: 0 })
+      .where("endpoint_id", "=", endpointId)
+      .executeTakeFirst();
     return Number(done.numUpdatedRows) > 0;
   }
 
   /** The endpoint's attempts, newest first. */
   async attempts(endpointId: string, limit = 100): Promise<WebhookAttempt[]> {
-    const rows = await this.db.selectFrom("twinspec_webhook_attempts").selectAll().where("endpoint_id", "=", endpointId).orderBy("at", "desc").orderBy("position", "desc").orderBy("attempt", "desc").limit(limit).execute();
-    return rows.map((r) => ({ eventId: String(r.position), attempt: r.attempt, at: new Date(Number(r.at)).toISOString(), status: r.status, latencyMs: r.latency_ms, error: r.error, outcome: r.outcome as WebhookAttempt["outcome"] }));
+    const rows = await this.db
+      .selectFrom("twinspec_webhook_attempts")
+      .selectAll()
+      .where("endpoint_id", "=", endpointId)
+      .orderBy("at", "desc")
+      .orderBy("position", "desc")
+      .orderBy("attempt", "desc")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      eventId: String(r.position),
+      attempt: r.attempt,
+      at: new Date(Number(r.at)).toISOString(),
+      status: r.status,
+      latencyMs: r.latency_ms,
+      error: r.error,
+      outcome: r.outcome as WebhookAttempt["outcome"],
+    }));
   }
 
   private checkUrl(value: unknown): string {
-    if (typeof value !== "string" || value.length === 0 || value.length > MAX_URL) throw new WebhookInputError("url", `must be a URL of 1 to ${MAX_URL} characters`);
+    if (typeof value !== "string" || value.length === 0 || value.length > MAX_URL)
+      throw new WebhookInputError("url", `must be a URL of 1 to ${MAX_URL} characters`);
     const refusal = urlRefusal(value, this.policy);
     if (refusal) throw new WebhookInputError("url", refusal);
     return value;
   }
 
   private checkEvents(value: unknown): string[] {
-    if (!Array.isArray(value) || value.length === 0 || value.length > this.eventTypes.length) throw new WebhookInputError("events", `must list event types, among: ${this.eventTypes.join(", ")}`);
+    if (!Array.isArray(value) || value.length === 0 || value.length > this.eventTypes.length)
+      throw new WebhookInputError("events", `must list event types, among: ${this.eventTypes.join(", ")}`);
     const unknown = value.find((v) => typeof v !== "string" || !this.eventTypes.includes(v));
-    if (unknown !== undefined) throw new WebhookInputError("events", `${JSON.stringify(unknown)} is not an event type (${this.eventTypes.join(", ")})`);
+    if (unknown !== undefined)
+      throw new WebhookInputError(
+        "events",
+        `${JSON.stringify(unknown)} is not an event type (${this.eventTypes.join(", ")})`,
+      );
     return [...new Set(value as string[])];
   }
 }

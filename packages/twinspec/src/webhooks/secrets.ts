@@ -13,7 +13,10 @@ export interface SigningSecret {
 export const newSecret = (): string => `whsec_${randomBytes(24).toString("base64")}`;
 
 /** Encrypts and decrypts secrets with a key derived from `serverSecret`. */
-export function secretBox(serverSecret: string): { seal(secrets: SigningSecret[]): string; open(sealed: string): SigningSecret[] } {
+export function secretBox(serverSecret: string): {
+  seal(secrets: SigningSecret[]): string;
+  open(sealed: string): SigningSecret[];
+} {
   const key = Buffer.from(hkdfSync("sha256", serverSecret, "twinspec", "webhook endpoint secrets", 32));
   return {
     seal(secrets) {

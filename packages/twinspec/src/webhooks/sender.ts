@@ -32,7 +32,12 @@ export interface Delivery {
 const BODY_LIMIT = 4096;
 
 /** Sends one delivery; never throws: every failure is an AttemptResult with an error. */
-export async function send(delivery: Delivery, policy: AddressPolicy, timeoutMs: number, now = new Date()): Promise<AttemptResult> {
+export async function send(
+  delivery: Delivery,
+  policy: AddressPolicy,
+  timeoutMs: number,
+  now = new Date(),
+): Promise<AttemptResult> {
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
   const body = JSON.stringify({ type: delivery.type, timestamp: now.toISOString(), data: delivery.data });
@@ -67,7 +72,12 @@ export async function send(delivery: Delivery, policy: AddressPolicy, timeoutMs:
             const status = res.statusCode ?? 0;
             const retryAfterSeconds = retryAfter(res.headers["retry-after"], now);
             const ok = status >= 200 && status < 300;
-            resolve({ status, latencyMs: latencyMs(), ...(ok ? {} : { error: `answered ${status}` }), ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) });
+            resolve({
+              status,
+              latencyMs: latencyMs(),
+              ...(ok ? {} : { error: `answered ${status}` }),
+              ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+            });
           };
           res.on("end", done);
           res.on("close", done);

@@ -45,7 +45,8 @@ export function webhooksFor(
   // Woken by committed events once there is an endpoint to deliver to (registered here, or found by a pass): an
   // application without endpoints keeps the bus's listeners to its subscriptions.
   let unsubscribe: (() => void)[] | undefined;
-  const listen = () => void (unsubscribe ??= types.map((type) => bus.subscribe(type as keyof EventMap, () => delivery.kick())));
+  const listen = () =>
+    void (unsubscribe ??= types.map((type) => bus.subscribe(type as keyof EventMap, () => delivery.kick())));
   delivery.onClaim = listen;
   const create = endpoints.create.bind(endpoints);
   endpoints.create = async (input) => {
@@ -55,17 +56,33 @@ export function webhooksFor(
   };
   let oldest = 0;
   let reading: Promise<void> | undefined;
-  metrics.gauge("webhook_deliveries_total", "Webhook deliveries received (2xx) by this instance", () => delivery.counts.delivered);
-  metrics.gauge("webhook_failures_total", "Webhook deliveries failed for good (after the last attempt) on this instance", () => delivery.counts.failed);
-  metrics.gauge("webhook_retries_total", "Webhook attempts to be retried, on this instance", () => delivery.counts.retried);
-  metrics.gauge("webhook_oldest_undelivered_seconds", "Age of the oldest event an active endpoint has yet to receive (as of the previous scrape)", () => {
-    reading ??= delivery
-      .oldestUndeliveredMs()
-      .then((ms) => void (oldest = ms / 1000))
-      .catch(() => {})
-      .finally(() => (reading = undefined));
-    return oldest;
-  });
+  metrics.gauge(
+    "webhook_deliveries_total",
+    "Webhook deliveries received (2xx) by this instance",
+    () => delivery.counts.delivered,
+  );
+  metrics.gauge(
+    "webhook_failures_total",
+    "Webhook deliveries failed for good (after the last attempt) on this instance",
+    () => delivery.counts.failed,
+  );
+  metrics.gauge(
+    "webhook_retries_total",
+    "Webhook attempts to be retried, on this instance",
+    () => delivery.counts.retried,
+  );
+  metrics.gauge(
+    "webhook_oldest_undelivered_seconds",
+    "Age of the oldest event an active endpoint has yet to receive (as of the previous scrape)",
+    () => {
+      reading ??= delivery
+        .oldestUndeliveredMs()
+        .then((ms) => void (oldest = ms / 1000))
+        .catch(() => {})
+        .finally(() => (reading = undefined));
+      return oldest;
+    },
+  );
   return {
     endpoints,
     delivery,

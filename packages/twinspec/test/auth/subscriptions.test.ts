@@ -19,7 +19,13 @@ describe("subscription auth", () => {
   after(() => s.close());
 
   const ws = (authorization?: string) =>
-    createWsClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true, connectionParams: authorization ? { authorization } : {} });
+    createWsClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+      connectionParams: authorization ? { authorization } : {},
+    });
 
   /** The first `n` results of a subscription, or what it failed with. */
   async function take(iterable: AsyncIterable<unknown>, n: number, ms = 3000): Promise<unknown[]> {
@@ -48,11 +54,15 @@ describe("subscription auth", () => {
     const owner = await newAuthor(s.url);
     const other = await newAuthor(s.url);
     const anonymous = ws();
-    const [first] = (await take(anonymous.iterate({ query: SUBSCRIBE, variables: { c: owner.authorId } }), 1)) as { errors: { extensions: { code: string } }[] }[];
+    const [first] = (await take(anonymous.iterate({ query: SUBSCRIBE, variables: { c: owner.authorId } }), 1)) as {
+      errors: { extensions: { code: string } }[];
+    }[];
     assert.equal(first.errors[0].extensions.code, "UNAUTHENTICATED");
     await anonymous.dispose();
     const nosy = ws(`Bearer ${await token(other.authorId, "notes:read")}`);
-    const [refused] = (await take(nosy.iterate({ query: SUBSCRIBE, variables: { c: owner.authorId } }), 1)) as { errors: { extensions: { code: string } }[] }[];
+    const [refused] = (await take(nosy.iterate({ query: SUBSCRIBE, variables: { c: owner.authorId } }), 1)) as {
+      errors: { extensions: { code: string } }[];
+    }[];
     assert.equal(refused.errors[0].extensions.code, "FORBIDDEN");
     await nosy.dispose();
   });
@@ -73,9 +83,16 @@ describe("subscription auth", () => {
     const tokenFor = await token(owner.authorId, "notes:read");
     const events = take(client.iterate({ query: SUBSCRIBE, variables: { c: owner.authorId } }), 1);
     await new Promise((r) => setTimeout(r, 200));
-    await call(`${s.url}/notes/${note.noteId}`, { method: "PATCH", body: JSON.stringify({ title: "Changed" }), headers: { "content-type": "application/merge-patch+json" } });
+    await call(`${s.url}/notes/${note.noteId}`, {
+      method: "PATCH",
+      body: JSON.stringify({ title: "Changed" }),
+      headers: { "content-type": "application/merge-patch+json" },
+    });
     const got = (await events) as { data?: unknown; extensions?: { eventId?: unknown } }[];
-    assert.deepEqual(got.map((e) => e.data), [{ noteChanged: { noteId: note.noteId, title: "Changed" } }]);
+    assert.deepEqual(
+      got.map((e) => e.data),
+      [{ noteChanged: { noteId: note.noteId, title: "Changed" } }],
+    );
     assert.match(String(got[0].extensions?.eventId), /^\d+$/, "each payload carries its event id");
     await client.dispose();
   });
@@ -95,12 +112,22 @@ describe("subscription auth", () => {
   it("SSE takes the Authorization header: an invalid one → 401", async () => {
     const res = await call(`${s.url}/graphql/stream`, {
       method: "POST",
-      headers: { authorization: "Bearer nope.nope.nope", accept: "text/event-stream", "content-type": "application/json" },
+      headers: {
+        authorization: "Bearer nope.nope.nope",
+        accept: "text/event-stream",
+        "content-type": "application/json",
+      },
       body: JSON.stringify({ query: SUBSCRIBE, variables: { c: "x" } }),
     });
     assert.equal(res.status, 401);
-    const client = createSseClient({ url: `${s.url}/graphql/stream`, retryAttempts: 0, headers: { authorization: `Bearer ${await token("x", "")}` } });
-    const [refused] = (await take(client.iterate({ query: SUBSCRIBE, variables: { c: "x" } }), 1)) as { errors: { extensions: { code: string } }[] }[];
+    const client = createSseClient({
+      url: `${s.url}/graphql/stream`,
+      retryAttempts: 0,
+      headers: { authorization: `Bearer ${await token("x", "")}` },
+    });
+    const [refused] = (await take(client.iterate({ query: SUBSCRIBE, variables: { c: "x" } }), 1)) as {
+      errors: { extensions: { code: string } }[];
+    }[];
     assert.equal(refused.errors[0].extensions.code, "FORBIDDEN");
     client.dispose();
   });

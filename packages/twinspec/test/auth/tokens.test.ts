@@ -14,16 +14,60 @@ describe("bearer tokens", () => {
   after(() => s.close());
 
   const cases: [string, () => Promise<string>, RegExp][] = [
-    ["alg none", async () => new UnsecuredJWT({ scope: "admin" }).setSubject("x").setExpirationTime(now() + 60).encode(), /HS256|malformed/],
-    ["another algorithm (HS512)", async () => new SignJWT({ scope: "admin" }).setProtectedHeader({ alg: "HS512" }).setSubject("x").setExpirationTime(now() + 60).sign(key(TEST_SECRET)), /HS256/],
-    ["a bad signature", async () => new SignJWT({ scope: "admin" }).setProtectedHeader({ alg: "HS256" }).setSubject("x").setExpirationTime(now() + 60).sign(key("another-secret-another-secret-0123")), /signature/],
-    ["a tampered payload", async () => {
-      const [h, , sig] = (await token("x", "authors:read")).split(".");
-      return `${h}.${Buffer.from(JSON.stringify({ sub: "x", scope: "admin", exp: now() + 60 })).toString("base64url")}.${sig}`;
-    }, /signature/],
-    ["an expired token", async () => new SignJWT({ scope: "admin" }).setProtectedHeader({ alg: "HS256" }).setSubject("x").setExpirationTime(now() - 10).sign(key(TEST_SECRET)), /expired/],
+    [
+      "alg none",
+      async () =>
+        new UnsecuredJWT({ scope: "admin" })
+          .setSubject("x")
+          .setExpirationTime(now() + 60)
+          .encode(),
+      /HS256|malformed/,
+    ],
+    [
+      "another algorithm (HS512)",
+      async () =>
+        new SignJWT({ scope: "admin" })
+          .setProtectedHeader({ alg: "HS512" })
+          .setSubject("x")
+          .setExpirationTime(now() + 60)
+          .sign(key(TEST_SECRET)),
+      /HS256/,
+    ],
+    [
+      "a bad signature",
+      async () =>
+        new SignJWT({ scope: "admin" })
+          .setProtectedHeader({ alg: "HS256" })
+          .setSubject("x")
+          .setExpirationTime(now() + 60)
+          .sign(key("another-secret-another-secret-0123")),
+      /signature/,
+    ],
+    [
+      "a tampered payload",
+      async () => {
+        const [h, , sig] = (await token("x", "authors:read")).split(".");
+        return `${h}.${Buffer.from(JSON.stringify({ sub: "x", scope: "admin", exp: now() + 60 })).toString("base64url")}.${sig}`;
+      },
+      /signature/,
+    ],
+    [
+      "an expired token",
+      async () =>
+        new SignJWT({ scope: "admin" })
+          .setProtectedHeader({ alg: "HS256" })
+          .setSubject("x")
+          .setExpirationTime(now() - 10)
+          .sign(key(TEST_SECRET)),
+      /expired/,
+    ],
     ["a token before nbf", () => token("x", "admin", 3600, 600), /claims/],
-    ["a token without exp", async () => new SignJWT({ scope: "admin" }).setProtectedHeader({ alg: "HS256" }).setSubject("x").sign(key(TEST_SECRET)), /claims/],
+    [
+      "a token without exp",
+      async () =>
+        new SignJWT({ scope: "admin" }).setProtectedHeader({ alg: "HS256" }).setSubject("x").sign(key(TEST_SECRET)),
+      /claims/,
+    ],
     ["garbage", async () => "not.a.jwt", /malformed/],
   ];
 

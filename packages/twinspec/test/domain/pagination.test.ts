@@ -28,10 +28,27 @@ describe("keysetPager over a join", () => {
     database = await freshDatabase();
     store = await openStore(database.url, { onQuery: (event) => statements.push(event.query.sql) });
     db = store.db as unknown as Kysely<Tables>;
-    await db.schema.createTable("parents").addColumn("parent_id", "text", (c) => c.primaryKey()).addColumn("created_at", "text").addColumn("deleted_at", "text").execute();
-    await db.schema.createTable("children").addColumn("child_id", "text", (c) => c.primaryKey()).addColumn("parent_id", "text").addColumn("created_at", "text").execute();
-    await db.insertInto("parents").values([{ parent_id: "p1", created_at: "2026-01-09T00:00:00.000Z", deleted_at: null }]).execute();
-    const children = ["c1", "c2", "c3", "c4", "c5"].map((id, i) => ({ child_id: id, parent_id: "p1", created_at: `2026-01-0${1 + Math.floor(i / 2)}T00:00:00.000Z` }));
+    await db.schema
+      .createTable("parents")
+      .addColumn("parent_id", "text", (c) => c.primaryKey())
+      .addColumn("created_at", "text")
+      .addColumn("deleted_at", "text")
+      .execute();
+    await db.schema
+      .createTable("children")
+      .addColumn("child_id", "text", (c) => c.primaryKey())
+      .addColumn("parent_id", "text")
+      .addColumn("created_at", "text")
+      .execute();
+    await db
+      .insertInto("parents")
+      .values([{ parent_id: "p1", created_at: "2026-01-09T00:00:00.000Z", deleted_at: null }])
+      .execute();
+    const children = ["c1", "c2", "c3", "c4", "c5"].map((id, i) => ({
+      child_id: id,
+      parent_id: "p1",
+      created_at: `2026-01-0${1 + Math.floor(i / 2)}T00:00:00.000Z`,
+    }));
     await db.insertInto("children").values(children).execute();
   });
   after(async () => {
@@ -41,8 +58,20 @@ describe("keysetPager over a join", () => {
 
   it("pages the children of a live parent in (created_at, id) order, cursor after cursor", async () => {
     const base = (parentId: string) =>
-      db.selectFrom("children").innerJoin("parents", "parents.parent_id", "children.parent_id").selectAll("children").where("children.parent_id", "=", parentId).where("parents.deleted_at", "is", null);
-    const page = keysetPager(db, base, ["p"], "children.child_id", (r) => r.child_id, (r) => r.child_id);
+      db
+        .selectFrom("children")
+        .innerJoin("parents", "parents.parent_id", "children.parent_id")
+        .selectAll("children")
+        .where("children.parent_id", "=", parentId)
+        .where("parents.deleted_at", "is", null);
+    const page = keysetPager(
+      db,
+      base,
+      ["p"],
+      "children.child_id",
+      (r) => r.child_id,
+      (r) => r.child_id,
+    );
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
@@ -54,7 +83,10 @@ describe("keysetPager over a join", () => {
   });
 
   it("projectedPager reads each projection's columns only, and pages them as keysetPager does", async () => {
-    const projection = projections<Tables["children"], Child>({ childId: { column: "child_id" }, parentId: { column: "parent_id" }, createdAt: { column: "created_at" } }, ["childId"]);
+    const projection = projections<Tables["children"], Child>(
+      { childId: { column: "child_id" }, parentId: { column: "parent_id" }, createdAt: { column: "created_at" } },
+      ["childId"],
+    );
     const base = (columns: string[]) => () => db.selectFrom("children").select(columns as (keyof Tables["children"])[]);
     const page = projectedPager(db, base, [], "child_id", (r) => r.child_id);
     statements.length = 0;

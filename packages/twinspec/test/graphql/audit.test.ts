@@ -18,10 +18,14 @@ describe("GraphQL over HTTP (graphql-http serverAudits)", () => {
   }
 
   it("queries over GET; mutations over GET → 405 + Allow: POST", async () => {
-    const q = await call(`${s.url}/graphql?query=${encodeURIComponent("{ authors { authorId } }")}`, { headers: { accept: "application/graphql-response+json" } });
+    const q = await call(`${s.url}/graphql?query=${encodeURIComponent("{ authors { authorId } }")}`, {
+      headers: { accept: "application/graphql-response+json" },
+    });
     assert.equal(q.status, 200);
     assert.deepEqual(q.json, { data: { authors: [] } });
-    const m = await call(`${s.url}/graphql?query=${encodeURIComponent(`mutation { deleteNote(noteId: "x") }`)}`, { headers: { accept: "application/json" } });
+    const m = await call(`${s.url}/graphql?query=${encodeURIComponent(`mutation { deleteNote(noteId: "x") }`)}`, {
+      headers: { accept: "application/json" },
+    });
     assert.equal(m.status, 405);
     assert.equal(m.headers.get("allow"), "POST");
     // A GraphQL error like any other: JSON, with a code (found by the fuzzer: graphql-http's was text/plain, uncoded).
@@ -31,7 +35,11 @@ describe("GraphQL over HTTP (graphql-http serverAudits)", () => {
 
   it("answers application/json and application/graphql-response+json as asked", async () => {
     for (const accept of ["application/json", "application/graphql-response+json"]) {
-      const res = await call(`${s.url}/graphql`, { method: "POST", json: { query: "{ __typename }" }, headers: { accept } });
+      const res = await call(`${s.url}/graphql`, {
+        method: "POST",
+        json: { query: "{ __typename }" },
+        headers: { accept },
+      });
       assert.equal(res.status, 200);
       assert.match(res.headers.get("content-type")!, new RegExp(`^${accept.replace("+", "\\+")}`));
       // a request error: 400 for the new media type, 200 (errors only) for application/json
@@ -44,7 +52,10 @@ describe("GraphQL over HTTP (graphql-http serverAudits)", () => {
   it("a body over the limit → 413", async () => {
     const small = await startServer({ bodyLimit: 64 });
     try {
-      const res = await call(`${small.url}/graphql`, { method: "POST", json: { query: `{ authors { authorId name createdAt updatedAt notes { noteId } } }` } });
+      const res = await call(`${small.url}/graphql`, {
+        method: "POST",
+        json: { query: `{ authors { authorId name createdAt updatedAt notes { noteId } } }` },
+      });
       assert.equal(res.status, 413);
     } finally {
       await small.close();

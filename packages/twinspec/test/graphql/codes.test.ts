@@ -8,7 +8,15 @@ import { GRAPHQL_CODES } from "../../src/error-table.js";
 
 const SRC = fileURLToPath(new URL("../../src", import.meta.url));
 const sources = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (["codegen", "store", "testing"].includes(e.name) ? [] : sources(join(dir, e.name))) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? ["codegen", "store", "testing"].includes(e.name)
+        ? []
+        : sources(join(dir, e.name))
+      : e.name.endsWith(".ts")
+        ? [join(dir, e.name)]
+        : [],
+  );
 
 describe("GRAPHQL_CODES", () => {
   it("holds every extensions.code the server's sources answer with", () => {
@@ -19,6 +27,9 @@ describe("GRAPHQL_CODES", () => {
       for (const [, code] of text.matchAll(/\brefusal\("([A-Z][A-Z_]+)"/g)) found.add(code);
     }
     assert.ok(found.size >= 15, `${found.size} codes found: the patterns still match the sources`);
-    assert.deepEqual([...found].filter((c) => !(GRAPHQL_CODES as readonly string[]).includes(c)), []);
+    assert.deepEqual(
+      [...found].filter((c) => !(GRAPHQL_CODES as readonly string[]).includes(c)),
+      [],
+    );
   });
 });

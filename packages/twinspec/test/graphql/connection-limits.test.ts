@@ -28,7 +28,10 @@ function socket(url: string): Promise<WebSocket> {
   });
 }
 
-const closed = (ws: WebSocket) => new Promise<{ code: number; reason: string }>((resolve) => ws.once("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+const closed = (ws: WebSocket) =>
+  new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once("close", (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
 
 describe("WebSocket upgrades on another path", () => {
   it("→ 404 problem+json saying where GraphQL over WebSocket is served", async () => {
@@ -65,10 +68,18 @@ describe("connection limits", () => {
       const open = await Promise.all([socket(wsUrl), socket(wsUrl), socket(wsUrl)]);
       await until("3 connections counted", async () => (await metric(s, "graphql_ws_connections")) === 3);
       const extra = await socket(wsUrl);
-      assert.deepEqual(await closed(extra), { code: 4429, reason: "Too many WebSocket connections from this address (limit 3)" });
+      assert.deepEqual(await closed(extra), {
+        code: 4429,
+        reason: "Too many WebSocket connections from this address (limit 3)",
+      });
 
       const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, lazy: true, retryAttempts: 3 });
-      const error = await new Promise<unknown>((resolve) => client.subscribe({ query: "{ __typename }" }, { next: () => {}, error: resolve, complete: () => resolve("completed") }));
+      const error = await new Promise<unknown>((resolve) =>
+        client.subscribe(
+          { query: "{ __typename }" },
+          { next: () => {}, error: resolve, complete: () => resolve("completed") },
+        ),
+      );
       assert.equal((error as { code: number }).code, 4429);
       assert.match((error as { reason: string }).reason, /limit 3/);
       await client.dispose();
@@ -78,7 +89,9 @@ describe("connection limits", () => {
       open[0].close();
       await until("the closed connection released", async () => (await metric(s, "graphql_ws_connections")) === 2);
       const next = createClient({ url: wsUrl, webSocketImpl: WebSocket, lazy: true, retryAttempts: 0 });
-      const result = await new Promise((resolve, reject) => next.subscribe({ query: "{ __typename }" }, { next: resolve, error: reject, complete: () => {} }));
+      const result = await new Promise((resolve, reject) =>
+        next.subscribe({ query: "{ __typename }" }, { next: resolve, error: reject, complete: () => {} }),
+      );
       assert.deepEqual(result, { data: { __typename: "Query" } });
       await next.dispose();
       for (const ws of open.slice(1)) ws.close();
@@ -91,7 +104,13 @@ describe("connection limits", () => {
     let client: Client;
     before(async () => {
       s = await startServer({ connections: { subscriptionsPerConnection: 2 } });
-      client = createClient({ url: `${s.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, lazy: true, retryAttempts: 0, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      client = createClient({
+        url: `${s.url.replace("http", "ws")}/graphql`,
+        webSocketImpl: WebSocket,
+        lazy: true,
+        retryAttempts: 0,
+        connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
     });
     after(async () => {
       await client.dispose();
@@ -102,25 +121,45 @@ describe("connection limits", () => {
       const author = await newAuthor(s.url);
       const note = await newNote(s.url, author.authorId);
       const received: unknown[][] = [[], []];
-      const ends = received.map((into) => client.subscribe({ query: SUBSCRIBE, variables: { c: author.authorId } }, { next: (r) => void into.push(r.data), error: () => {}, complete: () => {} }));
+      const ends = received.map((into) =>
+        client.subscribe(
+          { query: SUBSCRIBE, variables: { c: author.authorId } },
+          { next: (r) => void into.push(r.data), error: () => {}, complete: () => {} },
+        ),
+      );
       await until("2 subscriptions active", async () => (await metric(s, "graphql_ws_subscriptions")) === 2);
 
-      const refused = await new Promise<unknown>((resolve) => client.subscribe({ query: SUBSCRIBE, variables: { c: author.authorId } }, { next: resolve, error: resolve, complete: () => {} }));
+      const refused = await new Promise<unknown>((resolve) =>
+        client.subscribe(
+          { query: SUBSCRIBE, variables: { c: author.authorId } },
+          { next: resolve, error: resolve, complete: () => {} },
+        ),
+      );
       const [error] = refused as { message: string; extensions: { code: string; limit: number } }[];
       assert.deepEqual(error.extensions, { code: "SUBSCRIPTION_LIMIT_EXCEEDED", limit: 2 });
       assert.match(error.message, /limit 2/);
       assert.equal(await metric(s, "graphql_limit_refusals_total", 'limit="ws_subscriptions_per_connection"'), 1);
       assert.equal(await metric(s, "graphql_ws_connections"), 1, "the connection stays open");
 
-      await call(`${s.url}/notes/${note.noteId}`, { method: "PATCH", body: JSON.stringify({ title: "Changed" }), headers: { "content-type": "application/merge-patch+json" } });
+      await call(`${s.url}/notes/${note.noteId}`, {
+        method: "PATCH",
+        body: JSON.stringify({ title: "Changed" }),
+        headers: { "content-type": "application/merge-patch+json" },
+      });
       const change = { noteChanged: { noteId: note.noteId, title: "Changed" } };
       await until("both subscriptions hear the change", async () => received.every((r) => r.length === 1));
       assert.deepEqual(received, [[change], [change]]);
 
       ends[0]();
-      await until("the completed subscription released", async () => (await metric(s, "graphql_ws_subscriptions")) === 1);
+      await until(
+        "the completed subscription released",
+        async () => (await metric(s, "graphql_ws_subscriptions")) === 1,
+      );
       const again: unknown[] = [];
-      client.subscribe({ query: SUBSCRIBE, variables: { c: author.authorId } }, { next: (r) => void again.push(r), error: (e) => void again.push(e), complete: () => {} });
+      client.subscribe(
+        { query: SUBSCRIBE, variables: { c: author.authorId } },
+        { next: (r) => void again.push(r), error: (e) => void again.push(e), complete: () => {} },
+      );
       await until("the new subscription active", async () => (await metric(s, "graphql_ws_subscriptions")) === 2);
       assert.deepEqual(again, [], "accepted, not refused");
     });
@@ -137,7 +176,11 @@ describe("connection limits", () => {
       fetch(`${s.url}/graphql/stream`, {
         method: "POST",
         signal,
-        headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${ADMIN_TOKEN}` },
+        headers: {
+          "content-type": "application/json",
+          accept: "text/event-stream",
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+        },
         body: JSON.stringify({ query: SUBSCRIBE, variables: { c: authorId } }),
       });
 

@@ -23,15 +23,26 @@ describe("GraphQL errors", () => {
   after(() => s.close());
 
   it("a failing nullable field nested in a list leaves the rest of data (partial result)", async () => {
-    const created = await gql(s.url, `mutation($i: CreateAuthorInput!) { createAuthor(input: $i) { authorId } }`, { i: ada });
+    const created = await gql(s.url, `mutation($i: CreateAuthorInput!) { createAuthor(input: $i) { authorId } }`, {
+      i: ada,
+    });
     const id = created.json.data.createAuthor.authorId;
-    const res = await gql(s.url, `query($id: ID!) { author(authorId: $id) { name } note(noteId: "not_x") { noteId } nobody: author(authorId: "aut_x") { authorId } }`, { id });
+    const res = await gql(
+      s.url,
+      `query($id: ID!) { author(authorId: $id) { name } note(noteId: "not_x") { noteId } nobody: author(authorId: "aut_x") { authorId } }`,
+      { id },
+    );
     assert.deepEqual(res.json.data, { author: { name: "Ada Lovelace" }, note: null, nobody: null });
     // Sibling root fields resolve concurrently: their errors come in completion order.
-    assert.deepEqual(res.json.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path[0], e.extensions.code]).sort(), [
-      ["nobody", "NOT_FOUND"],
-      ["note", "NOT_FOUND"],
-    ]);
+    assert.deepEqual(
+      res.json.errors
+        .map((e: { path: string[]; extensions: { code: string } }) => [e.path[0], e.extensions.code])
+        .sort(),
+      [
+        ["nobody", "NOT_FOUND"],
+        ["note", "NOT_FOUND"],
+      ],
+    );
   });
 
   it("authors(after:) naming nobody → BAD_USER_INPUT on argument 'after'", async () => {
@@ -57,7 +68,9 @@ describe("GraphQL errors", () => {
       assert.equal(error.extensions.requestId, requestId);
       assert.match(error.message, new RegExp(requestId));
       assert.doesNotMatch(res.text, /fire|secret|at async/);
-      const logged = lines.find((l) => l.requestId === requestId && l.msg === "resolver failed") as { err: { stack: string } } | undefined;
+      const logged = lines.find((l) => l.requestId === requestId && l.msg === "resolver failed") as
+        | { err: { stack: string } }
+        | undefined;
       assert.ok(logged, "logged with the request id");
       assert.match(logged.err.stack, /disk on fire/);
     } finally {
@@ -69,7 +82,10 @@ describe("GraphQL errors", () => {
     const ctx = { requestId: "r1" };
     const forbidden = Object.assign(new Error("not yours"), { kind: "forbidden" });
     assert.equal(toGraphqlError(forbidden, ctx).extensions.code, "FORBIDDEN");
-    assert.equal(toGraphqlError(Object.assign(new Error("who?"), { kind: "unauthenticated" }), ctx).extensions.code, "UNAUTHENTICATED");
+    assert.equal(
+      toGraphqlError(Object.assign(new Error("who?"), { kind: "unauthenticated" }), ctx).extensions.code,
+      "UNAUTHENTICATED",
+    );
     assert.equal(toGraphqlError(httpError(401, "no token"), ctx).extensions.code, "UNAUTHENTICATED");
     assert.equal(toGraphqlError(httpError(403, "no scope"), ctx).extensions.code, "FORBIDDEN");
     const coded = new GraphQLError("x", { extensions: { code: "FORBIDDEN" } });

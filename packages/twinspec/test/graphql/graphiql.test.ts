@@ -13,7 +13,12 @@ describe("GraphiQL", () => {
     // A fresh checkout has not built the assets yet: the package's build does, as prepack does before packing.
     if (!existsSync(new URL("../../assets/graphiql/graphiql.js", import.meta.url))) {
       this.timeout(60_000);
-      assert.equal(spawnSync(process.execPath, [new URL("../../scripts/graphiql.mjs", import.meta.url).pathname], { stdio: "inherit" }).status, 0);
+      assert.equal(
+        spawnSync(process.execPath, [new URL("../../scripts/graphiql.mjs", import.meta.url).pathname], {
+          stdio: "inherit",
+        }).status,
+        0,
+      );
     }
     s = await startServer();
   });
@@ -25,7 +30,9 @@ describe("GraphiQL", () => {
     assert.match(page.headers.get("content-type")!, /^text\/html/);
     assert.match(page.text, /<div id="graphiql">/);
     assert.doesNotMatch(page.text, /(https?:)?\/\/[a-z]/i, "no external (CDN) address");
-    const api = await call(`${s.url}/graphql?query=${encodeURIComponent("{ __typename }")}`, { headers: { accept: "application/graphql-response+json" } });
+    const api = await call(`${s.url}/graphql?query=${encodeURIComponent("{ __typename }")}`, {
+      headers: { accept: "application/graphql-response+json" },
+    });
     assert.deepEqual(api.json, { data: { __typename: "Query" } });
   });
 

@@ -26,9 +26,17 @@ describe("graphql-jit gives the results of graphql-js", () => {
        fragment A on Author { authorId name updatedAt notes { noteId title author { name } } }`,
       (i) => ({ id: i.author, n: i.note }),
     ],
-    ["partial results with coded errors", `query($n: ID!) { a: note(noteId: $n) { noteId } b: note(noteId: "not_none") { noteId } c: author(authorId: "aut_none") { authorId } }`, (i) => ({ n: i.note })],
+    [
+      "partial results with coded errors",
+      `query($n: ID!) { a: note(noteId: $n) { noteId } b: note(noteId: "not_none") { noteId } c: author(authorId: "aut_none") { authorId } }`,
+      (i) => ({ n: i.note }),
+    ],
     ["bad argument", `{ authors(after: "aut_none") { authorId } }`, () => ({})],
-    ["variable coercion error", `query($id: ID!) { author(authorId: $id) { authorId } }`, () => ({ id: { not: "an id" } })],
+    [
+      "variable coercion error",
+      `query($id: ID!) { author(authorId: $id) { authorId } }`,
+      () => ({ id: { not: "an id" } }),
+    ],
     ["failing mutation", `mutation { deleteNote(noteId: "not_none") }`, () => ({})],
     ["introspection", getIntrospectionQuery(), () => ({})],
   ];
@@ -37,7 +45,12 @@ describe("graphql-jit gives the results of graphql-js", () => {
     it(name, async () => {
       const { schema, context } = runtime(s);
       const document = parse(query);
-      const args = (requestId: string) => ({ schema, document, variableValues: variables(ids), contextValue: context({ requestId, principal: ADMIN }) });
+      const args = (requestId: string) => ({
+        schema,
+        document,
+        variableValues: variables(ids),
+        contextValue: context({ requestId, principal: ADMIN }),
+      });
       const viaJs = await execute(args("r1"));
       const compiled = createExecute(schema);
       const viaJit = await compiled(args("r1"));
@@ -72,11 +85,34 @@ describe("the compiled serializer writes what JSON.stringify writes", () => {
     type Query { items: [Item]! item(id: ID!): Item pick(kind: String!): Either }
   `);
   // Strings that need escaping, other scripts, a lone surrogate, long ones: each encoder has its own path for them.
-  const texts = ["plain", 'quo"te', "back\\slash", "tab\tnew\nline", "\u0000\u001f", "caf\u00e9 \u20ac \u{1f600}", "\ud800 lone", "\u2028", "x".repeat(50), `${"y".repeat(45)}"`, "z".repeat(6_000)];
-  const items = texts.map((label, i) => ({ id: i % 2 ? i : `item-${i}`, n: i % 3 ? -i * 7 : null, f: i / 3, ok: i % 2 === 0, tone: i % 2 ? "LOUD" : "QUIET", label, tags: [label, ""], at: new Date(Date.UTC(2026, 0, i + 1)), next: null as object | null }));
+  const texts = [
+    "plain",
+    'quo"te',
+    "back\\slash",
+    "tab\tnew\nline",
+    "\u0000\u001f",
+    "caf\u00e9 \u20ac \u{1f600}",
+    "\ud800 lone",
+    "\u2028",
+    "x".repeat(50),
+    `${"y".repeat(45)}"`,
+    "z".repeat(6_000),
+  ];
+  const items = texts.map((label, i) => ({
+    id: i % 2 ? i : `item-${i}`,
+    n: i % 3 ? -i * 7 : null,
+    f: i / 3,
+    ok: i % 2 === 0,
+    tone: i % 2 ? "LOUD" : "QUIET",
+    label,
+    tags: [label, ""],
+    at: new Date(Date.UTC(2026, 0, i + 1)),
+    next: null as object | null,
+  }));
   items.forEach((item, i) => (item.next = items[i + 1] ?? null));
   (schema.getType("Stamp") as GraphQLScalarType).serialize = (value) => (value as Date).toISOString();
-  (schema.getType("Either") as unknown as { resolveType: (value: { kind: string }) => string }).resolveType = (value) => value.kind;
+  (schema.getType("Either") as unknown as { resolveType: (value: { kind: string }) => string }).resolveType = (value) =>
+    value.kind;
   const fields = schema.getQueryType()!.getFields();
   fields.item.resolve = (_, { id }) => items.find((item) => String(item.id) === id) ?? null;
   fields.pick.resolve = (_, { kind }) => (kind === "Num" ? { kind, v: 42 } : { kind, v: "42" });
@@ -105,13 +141,17 @@ describe("the compiled serializer writes what JSON.stringify writes", () => {
     const custom = await run(`{ item(id: "item-0") { id at } }`);
     assert.equal(custom.written, custom.expected);
     // One response name, an Int on one possible type and a String on the other: a merged description would write one of them wrongly.
-    const union = await run(`{ a: pick(kind: "Num") { ... on Num { v } ... on Text { v } } b: pick(kind: "Text") { ... on Num { v } ... on Text { v } } }`);
+    const union = await run(
+      `{ a: pick(kind: "Num") { ... on Num { v } ... on Text { v } } b: pick(kind: "Text") { ... on Num { v } ... on Text { v } } }`,
+    );
     assert.deepEqual(JSON.parse(union.written), { data: { a: { v: 42 }, b: { v: "42" } } });
     assert.equal(union.written, union.expected);
   });
 
   it("a result with errors is written whole", async () => {
-    const { written, expected, result } = await run(`query($id: ID!) { item(id: $id) { id n } }`, { id: { not: "an id" } });
+    const { written, expected, result } = await run(`query($id: ID!) { item(id: $id) { id n } }`, {
+      id: { not: "an id" },
+    });
     assert.ok(result.errors?.length);
     assert.equal(written, expected);
   });

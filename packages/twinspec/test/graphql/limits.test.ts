@@ -40,7 +40,10 @@ describe("GraphQL limits", () => {
   });
 
   it("depth follows fragments; introspection is exempt", async () => {
-    await rejected(`{ ...A } fragment A on Query { authors(first: 1) { ...B } } fragment B on Author { ${chain(9)} }`, "DEPTH_LIMIT_EXCEEDED");
+    await rejected(
+      `{ ...A } fragment A on Query { authors(first: 1) { ...B } } fragment B on Author { ${chain(9)} }`,
+      "DEPTH_LIMIT_EXCEEDED",
+    );
     const intro = await gql(s.url, getIntrospectionQuery());
     assert.equal(intro.json.errors, undefined);
     assert.ok(intro.json.data.__schema.types.length > 10);
@@ -55,7 +58,12 @@ describe("GraphQL limits", () => {
       const error = await rejected(query, "COST_LIMIT_EXCEEDED", { n: 30 }, cheap);
       assert.equal(error.extensions.cost, 631);
       assert.equal(error.extensions.limit, 500);
-      await rejected(`{ authors(first: 30) { notes { author { notes { noteId } } } } }`, "COST_LIMIT_EXCEEDED", undefined, cheap);
+      await rejected(
+        `{ authors(first: 30) { notes { author { notes { noteId } } } } }`,
+        "COST_LIMIT_EXCEEDED",
+        undefined,
+        cheap,
+      );
       // the default limit is 5000
       assert.equal(configFromEnv({}).graphql.maxCost, 5000);
     } finally {
@@ -76,7 +84,10 @@ describe("GraphQL limits", () => {
   });
 
   it("document and variables size: over GRAPHQL_MAX_DOCUMENT_BYTES / GRAPHQL_MAX_VARIABLES_BYTES → coded errors, before parsing", async () => {
-    assert.deepEqual([configFromEnv({}).graphql.maxDocumentBytes, configFromEnv({}).graphql.maxVariablesBytes], [65536, 65536]);
+    assert.deepEqual(
+      [configFromEnv({}).graphql.maxDocumentBytes, configFromEnv({}).graphql.maxVariablesBytes],
+      [65536, 65536],
+    );
     assert.equal(configFromEnv({ GRAPHQL_MAX_DOCUMENT_BYTES: "100" }).graphql.maxDocumentBytes, 100);
     const small = await startServer({ graphql: { maxDocumentBytes: 200, maxVariablesBytes: 100 }, quiet: true });
     try {
@@ -109,7 +120,10 @@ describe("GraphQL limits", () => {
       // Each fragment's depth and cost are taken once, whatever the number of paths to it.
       const deep = await gql(wide.url, fanOut(60, "authors(first: 1) { authorId }"));
       assert.equal(deep.json.errors, undefined, deep.text);
-      const costly = await gql(wide.url, `{ ...F0 } ${Array.from({ length: 60 }, (_, i) => `fragment F${i} on Query { authors(first: 2) { authorId }${i + 1 < 60 ? ` a: author(authorId: "x") { ...G${i} } b: author(authorId: "y") { ...G${i} }` : ""} } fragment G${i} on Author { notes { author { authorId } } }`).join(" ")}`);
+      const costly = await gql(
+        wide.url,
+        `{ ...F0 } ${Array.from({ length: 60 }, (_, i) => `fragment F${i} on Query { authors(first: 2) { authorId }${i + 1 < 60 ? ` a: author(authorId: "x") { ...G${i} } b: author(authorId: "y") { ...G${i} }` : ""} } fragment G${i} on Author { notes { author { authorId } } }`).join(" ")}`,
+      );
       assert.equal(costly.status, 400, costly.text);
     } finally {
       await wide.close();
@@ -119,7 +133,11 @@ describe("GraphQL limits", () => {
   it("tokens: a document of more than 1000 → TOKEN_LIMIT_EXCEEDED, before validation", async () => {
     // { __typename @include(if: [true …]) }: 11 tokens and one a value
     const tokens = (n: number) => `{ __typename @include(if: [${"true ".repeat(n - 11)}]) }`;
-    assert.equal((await gql(s.url, tokens(1000))).json.errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED", "parsed (and found to be no Boolean)");
+    assert.equal(
+      (await gql(s.url, tokens(1000))).json.errors[0].extensions.code,
+      "GRAPHQL_VALIDATION_FAILED",
+      "parsed (and found to be no Boolean)",
+    );
     const error = await rejected(tokens(1001), "TOKEN_LIMIT_EXCEEDED");
     assert.equal(error.extensions.limit, 1000);
     assert.equal(configFromEnv({ GRAPHQL_MAX_TOKENS: "5000" }).graphql.maxTokens, 5000);

@@ -7,7 +7,8 @@ import { createContext } from "../../src/graphql/context.js";
 import type { OperationMemo } from "../../src/graphql/relations.js";
 
 /** A fresh operation's context: what keeps its loaders. */
-const operation = (): OperationMemo => createContext({ services: {}, bus: undefined as never, streams: undefined as never, createLoaders: () => ({}) }, {});
+const operation = (): OperationMemo =>
+  createContext({ services: {}, bus: undefined as never, streams: undefined as never, createLoaders: () => ({}) }, {});
 
 interface Item {
   id: string;
@@ -33,9 +34,12 @@ describe("lookup loaders (single-object relations)", () => {
       loadRequired(loader(context), "item", "gone"),
     ]);
     assert.deepEqual(calls, [["a", "b", "gone"]]);
-    assert.deepEqual([a, b, none].map((r) => (r.status === "fulfilled" ? r.value : r.reason)), [{ id: "a" }, { id: "b" }, null]);
+    assert.deepEqual(
+      [a, b, none].map((r) => (r.status === "fulfilled" ? r.value : r.reason)),
+      [{ id: "a" }, { id: "b" }, null],
+    );
     assert.ok(missing.status === "rejected" && missing.reason instanceof NotFoundError);
-    assert.equal((missing).reason.message, "item gone does not exist");
+    assert.equal(missing.reason.message, "item gone does not exist");
     assert.equal(await loadOptional(loader(context), null), null, "an object naming nothing: null, no fetch");
     await loadRequired(loader(operation()), "item", "a");
     assert.equal(calls.length, 2, "another request, another loader");

@@ -62,7 +62,14 @@ describe("API docs and the served spec", () => {
   it("only the page's own assets are served from the package", async () => {
     const page = await call(`${server.url}/docs`);
     const prefix = /"(\/docs\/assets\/[^/]+)\//.exec(page.text)![1];
-    for (const path of ["package.json", "index.html", "..%2Fpackage.json", "swagger-ui-bundle.js.map", "VERSION", "LICENSE"]) {
+    for (const path of [
+      "package.json",
+      "index.html",
+      "..%2Fpackage.json",
+      "swagger-ui-bundle.js.map",
+      "VERSION",
+      "LICENSE",
+    ]) {
       assert.equal((await call(`${server.url}${prefix}/${path}`)).status, 404, path);
     }
   });
@@ -73,7 +80,10 @@ describe("API docs and the served spec", () => {
     const dist = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
     const { version } = JSON.parse(readFileSync(join(dist, "package.json"), "utf8"));
     const page = await call(`${server.url}/docs`);
-    assert.ok(page.text.includes(`/docs/assets/${version}/swagger-ui-bundle.js`), "the URL carries the version it serves, for caching for good");
+    assert.ok(
+      page.text.includes(`/docs/assets/${version}/swagger-ui-bundle.js`),
+      "the URL carries the version it serves, for caching for good",
+    );
     for (const file of ["swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png"]) {
       const res = await fetch(`${server.url}/docs/assets/${version}/${file}`);
       assert.ok(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(dist, file))), file);

@@ -8,7 +8,8 @@ describe("Idempotency-Key", () => {
   before(async () => (s = await startServer()));
   after(() => s.close());
 
-  const post = (path: string, json: unknown, key: string) => call(`${s.url}${path}`, { method: "POST", json, headers: { "Idempotency-Key": key } });
+  const post = (path: string, json: unknown, key: string) =>
+    call(`${s.url}${path}`, { method: "POST", json, headers: { "Idempotency-Key": key } });
 
   it("a repeated POST with the same key and body replays the first 201: one author, same body and Location", async () => {
     const first = await post("/authors", { name: "Idem" }, "key-1");
@@ -48,7 +49,15 @@ describe("Idempotency-Key", () => {
     const pending = (key: string, ageMs: number, body: object) =>
       s.store.db
         .insertInto("idempotency_keys")
-        .values({ scope: "test-admin", key, fingerprint: fingerprint("createAuthor", { body }), status: null, headers: null, body: null, created_at: new Date(Date.now() - ageMs).toISOString() })
+        .values({
+          scope: "test-admin",
+          key,
+          fingerprint: fingerprint("createAuthor", { body }),
+          status: null,
+          headers: null,
+          body: null,
+          created_at: new Date(Date.now() - ageMs).toISOString(),
+        })
         .execute();
     await pending("in-flight", 1_000, { name: "In flight" });
     const busy = await post("/authors", { name: "In flight" }, "in-flight");

@@ -27,9 +27,17 @@ describe("metrics", () => {
     assert.equal(await metric(s, "http_requests_total", 'method="POST",route="/authors",status="201"'), 1);
     assert.equal(await metric(s, "http_requests_total", 'method="GET",route="/authors/{authorId}",status="200"'), 1);
     assert.equal(await metric(s, "http_requests_total", 'method="GET",route="/authors/{authorId}",status="404"'), 1);
-    assert.equal(await metric(s, "http_request_duration_seconds_count", 'method="POST",route="/authors",status="201"'), 1);
-    assert.equal(await metric(s, "http_request_duration_seconds_bucket", 'le="+Inf",method="POST",route="/authors",status="201"'), 1);
-    assert.ok((await metric(s, "http_request_duration_seconds_sum", 'method="POST",route="/authors",status="201"')) > 0);
+    assert.equal(
+      await metric(s, "http_request_duration_seconds_count", 'method="POST",route="/authors",status="201"'),
+      1,
+    );
+    assert.equal(
+      await metric(s, "http_request_duration_seconds_bucket", 'le="+Inf",method="POST",route="/authors",status="201"'),
+      1,
+    );
+    assert.ok(
+      (await metric(s, "http_request_duration_seconds_sum", 'method="POST",route="/authors",status="201"')) > 0,
+    );
     assert.match(res.text, /^# TYPE db_queries_total counter$/m);
     assert.ok((await metric(s, "db_queries_total")) > 0);
   });
@@ -57,7 +65,12 @@ describe("metrics", () => {
     // What this module printed when it used prom-client's metrics directly, fed the same requests.
     const registry = new Registry();
     const labelNames = ["method", "route", "status"];
-    const counter = new Counter({ name: "http_requests_total", help: "HTTP requests answered", labelNames, registers: [registry] });
+    const counter = new Counter({
+      name: "http_requests_total",
+      help: "HTTP requests answered",
+      labelNames,
+      registers: [registry],
+    });
     const histogram = new Histogram({
       name: "http_request_duration_seconds",
       help: "Time to answer an HTTP request",
@@ -76,20 +89,35 @@ describe("metrics", () => {
 
     const lines = text.split("\n");
     const series = 'method="GET",route="/authors/{authorId}",status="200"';
-    for (const [le, n] of [["0.001", 1], ["0.05", 1], ["0.1", 3], ["5", 3], ["+Inf", 3]] as const) {
+    for (const [le, n] of [
+      ["0.001", 1],
+      ["0.05", 1],
+      ["0.1", 3],
+      ["5", 3],
+      ["+Inf", 3],
+    ] as const) {
       assert.ok(lines.includes(`http_request_duration_seconds_bucket{le="${le}",${series}} ${n}`), `le=${le}`);
     }
     assert.ok(lines.includes(`http_request_duration_seconds_sum{${series}} ${0.0004 + 0.07 + 0.1}`));
     assert.ok(lines.includes(`http_request_duration_seconds_count{${series}} 3`));
     assert.ok(lines.includes(`http_requests_total{${series}} 3`));
-    assert.ok(lines.includes('http_request_duration_seconds_bucket{le="5",method="GET",route="unmatched",status="404"} 0'));
-    assert.ok(lines.includes('http_request_duration_seconds_bucket{le="+Inf",method="GET",route="unmatched",status="404"} 1'));
+    assert.ok(
+      lines.includes('http_request_duration_seconds_bucket{le="5",method="GET",route="unmatched",status="404"} 0'),
+    );
+    assert.ok(
+      lines.includes('http_request_duration_seconds_bucket{le="+Inf",method="GET",route="unmatched",status="404"} 1'),
+    );
     assert.ok(lines.includes("db_queries_total 3"));
     assert.ok(lines.includes("# TYPE http_request_duration_seconds histogram"));
   });
 
   it("labels unknown paths 'unmatched' and prefers static segments", () => {
-    const route = routeLabeler(["/authors/{authorId}", "/authors/{authorId}/notes", "/graphql", "/graphql/assets/{name}"]);
+    const route = routeLabeler([
+      "/authors/{authorId}",
+      "/authors/{authorId}/notes",
+      "/graphql",
+      "/graphql/assets/{name}",
+    ]);
     assert.equal(route("/authors/aut_1"), "/authors/{authorId}");
     assert.equal(route("/authors/aut_1/notes"), "/authors/{authorId}/notes");
     assert.equal(route("/graphql"), "/graphql");

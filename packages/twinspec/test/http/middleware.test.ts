@@ -36,7 +36,11 @@ describe("the application's Koa middleware (App.use)", () => {
         const reply = await call(`${s.url}${path}`, { ...init, headers: origin ? { origin } : {} });
         const where = `${init?.method ?? "GET"} ${path} ${origin ? "with" : "without"} an Origin`;
         assert.ok(reply.status < 400, `${where}: ${reply.status}`);
-        assert.equal(reply.headers.get("x-app-first"), reply.headers.get("x-request-id"), `${where}: after the edge gave the request its id`);
+        assert.equal(
+          reply.headers.get("x-app-first"),
+          reply.headers.get("x-request-id"),
+          `${where}: after the edge gave the request its id`,
+        );
         assert.equal(reply.headers.get("x-app-order"), "after-first", `${where}: in the order added`);
       }
     }

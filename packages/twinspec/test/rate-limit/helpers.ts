@@ -6,7 +6,8 @@ import type { BudgetSpec } from "../../src/rate-limit/limiter.js";
 import { hourly as kitHourly, rateLimitFields } from "../../../twinspec-dev/src/testing/rate-limit.js";
 
 /** Every budget of the fixture's specs as `limit` per hour, unless given (the kit's, on the fixture's contract). */
-export const hourly = (limits: Record<string, number>, others = 1000): Record<string, BudgetSpec> => kitHourly(definition, limits, others);
+export const hourly = (limits: Record<string, number>, others = 1000): Record<string, BudgetSpec> =>
+  kitHourly(definition, limits, others);
 
 /** Waits while the current hour ends in less than `seconds`, so a test's counts all fall in one window. */
 export async function clearOfWindowEnd(seconds = 30, windowSeconds = 3600) {
@@ -18,15 +19,27 @@ export async function clearOfWindowEnd(seconds = 30, windowSeconds = 3600) {
 export const fields = rateLimitFields;
 
 /** A request sent from another loopback address (127.0.0.2, …): another anonymous caller. */
-export function fromAddress(url: string, localAddress: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: any }>((resolve, reject) => {
-    const req = request(url, { method: init.method ?? "GET", headers: init.headers, localAddress, agent: false }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : undefined }));
-    });
-    req.on("error", reject);
-    req.end(init.body);
-  });
+export function fromAddress(
+  url: string,
+  localAddress: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: any }>(
+    (resolve, reject) => {
+      const req = request(
+        url,
+        { method: init.method ?? "GET", headers: init.headers, localAddress, agent: false },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => (text += chunk));
+          res.on("end", () =>
+            resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : undefined }),
+          );
+        },
+      );
+      req.on("error", reject);
+      req.end(init.body);
+    },
+  );
 }

@@ -19,14 +19,23 @@ class MemoryTable {
   /** "down": nothing gets through; "lost answers": statements apply, but their answers never come back */
   mode: "up" | "down" | "lost answers" = "up";
   statements = 0;
-  total = (key: string, window = T0) => [...this.rows].filter(([id]) => id.startsWith(`${key}@${window}@`)).reduce((sum, [, n]) => sum + n, 0);
+  total = (key: string, window = T0) =>
+    [...this.rows].filter(([id]) => id.startsWith(`${key}@${window}@`)).reduce((sum, [, n]) => sum + n, 0);
   view(instance: string): SharedCounts {
     return {
       report: async (own) => {
         this.statements++;
         if (this.mode === "down") throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
-        const others = own.map((c) => ({ key: c.key, window: c.window, used: this.total(c.key, c.window) - (this.rows.get(`${c.key}@${c.window}@${instance}`) ?? 0) }));
-        for (const c of own) this.rows.set(`${c.key}@${c.window}@${instance}`, Math.max(this.rows.get(`${c.key}@${c.window}@${instance}`) ?? 0, c.used));
+        const others = own.map((c) => ({
+          key: c.key,
+          window: c.window,
+          used: this.total(c.key, c.window) - (this.rows.get(`${c.key}@${c.window}@${instance}`) ?? 0),
+        }));
+        for (const c of own)
+          this.rows.set(
+            `${c.key}@${c.window}@${instance}`,
+            Math.max(this.rows.get(`${c.key}@${c.window}@${instance}`) ?? 0, c.used),
+          );
         if (this.mode === "lost answers") throw new Error("Connection terminated unexpectedly");
         return others.filter((o) => o.used > 0);
       },
@@ -56,11 +65,35 @@ describe("rate limiter", () => {
     const c = clock(T0 + 15_000);
     const limiter = make({ api: { limit: 3, window: 60 } }, { now: c.fn });
     const budget = limiter.budget("api");
-    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: true, cost: 1, limit: 3, remaining: 2, reset: 45, policy: '"api";q=3;w=60', policyName: '"api"' });
+    assert.deepEqual(limiter.take(budget, "s:ada"), {
+      allowed: true,
+      cost: 1,
+      limit: 3,
+      remaining: 2,
+      reset: 45,
+      policy: '"api";q=3;w=60',
+      policyName: '"api"',
+    });
     assert.equal(limiter.take(budget, "s:ada").remaining, 1);
     c.now += 500;
-    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: true, cost: 1, limit: 3, remaining: 0, reset: 45, policy: '"api";q=3;w=60', policyName: '"api"' });
-    assert.deepEqual(limiter.take(budget, "s:ada"), { allowed: false, cost: 1, limit: 3, remaining: 0, reset: 45, policy: '"api";q=3;w=60', policyName: '"api"' });
+    assert.deepEqual(limiter.take(budget, "s:ada"), {
+      allowed: true,
+      cost: 1,
+      limit: 3,
+      remaining: 0,
+      reset: 45,
+      policy: '"api";q=3;w=60',
+      policyName: '"api"',
+    });
+    assert.deepEqual(limiter.take(budget, "s:ada"), {
+      allowed: false,
+      cost: 1,
+      limit: 3,
+      remaining: 0,
+      reset: 45,
+      policy: '"api";q=3;w=60',
+      policyName: '"api"',
+    });
     // At the next full minute the budget is whole again: the refusals above spent nothing of it.
     c.now = T0 + 60_000;
     assert.equal(admitted(limiter, "api", "s:ada", 5), 3);
@@ -70,7 +103,10 @@ describe("rate limiter", () => {
     const limiter = make({ gql: { limit: 100, window: 60 } }, { now: clock().fn });
     const budget = limiter.budget("gql");
     assert.equal(limiter.take(budget, "s:ada", 51).remaining, 49);
-    assert.deepEqual([limiter.take(budget, "s:ada", 51).allowed, limiter.take(budget, "s:ada", 49).allowed], [false, true]);
+    assert.deepEqual(
+      [limiter.take(budget, "s:ada", 51).allowed, limiter.take(budget, "s:ada", 49).allowed],
+      [false, true],
+    );
   });
 
   it("one caller's flood does not touch another's budget, nor the same caller's other budgets", () => {
@@ -87,8 +123,14 @@ describe("rate limiter", () => {
     assert.deepEqual([scaled.budget("a").limit, scaled.budget("b").limit], [6, 1]);
     assert.equal(make(specs, { factor: 1000 }).budget("a").limit, 600_000);
     const replaced = make(specs, { overrides: { b: { limit: 7, window: 3600 } }, factor: 2 });
-    assert.deepEqual([replaced.budget("b").limit, replaced.budget("b").windowMs, replaced.budget("b").policy], [14, 3_600_000, '"b";q=14;w=3600']);
-    assert.throws(() => new RateLimiter(specs, { overrides: { c: { limit: 1, window: 1 } } }), /RATE_LIMITS names "c", which the specs do not declare; they declare a, b/);
+    assert.deepEqual(
+      [replaced.budget("b").limit, replaced.budget("b").windowMs, replaced.budget("b").policy],
+      [14, 3_600_000, '"b";q=14;w=3600'],
+    );
+    assert.throws(
+      () => new RateLimiter(specs, { overrides: { c: { limit: 1, window: 1 } } }),
+      /RATE_LIMITS names "c", which the specs do not declare; they declare a, b/,
+    );
   });
 
   it("the budget's name is the policy's, an sf-string: quotes and backslashes escaped, anything but printable ASCII refused", () => {
@@ -155,7 +197,10 @@ describe("rate limiter", () => {
 
     it("one statement per sync carries every caller's count", async () => {
       const table = new MemoryTable();
-      const a = make({ api: { limit: 1000, window: 60 } }, { shared: table.view("a"), now: clock().fn, syncMs: 60_000 });
+      const a = make(
+        { api: { limit: 1000, window: 60 } },
+        { shared: table.view("a"), now: clock().fn, syncMs: 60_000 },
+      );
       for (let i = 0; i < 500; i++) a.take(a.budget("api"), `s:caller${i % 50}`);
       await new Promise((r) => setImmediate(r));
       await a.sync();

@@ -23,7 +23,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     database = await freshDatabase("postgres");
     const target = new URL(testPostgresUrl());
     proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
-    s = await startServer({ database: { ...database, url: proxy.url(database.url) }, store: { availability: { pingMs: 100, pingTimeoutMs: 400 } }, rateLimits: { overrides: hourly({ default: 8 }) } });
+    s = await startServer({
+      database: { ...database, url: proxy.url(database.url) },
+      store: { availability: { pingMs: 100, pingTimeoutMs: 400 } },
+      rateLimits: { overrides: hourly({ default: 8 }) },
+    });
   });
   afterEach(async () => {
     await proxy.restore().catch(() => {});
@@ -36,7 +40,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const { rows } = await client.query("select sum(used)::int as used from rate_limits where key = $1", [`default|s:${sub}`]);
+      const { rows } = await client.query("select sum(used)::int as used from rate_limits where key = $1", [
+        `default|s:${sub}`,
+      ]);
       return rows[0].used as number | null;
     } finally {
       await client.end();
@@ -55,9 +61,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
         during.push(`${res.status}:${fields(res.headers).remaining}`);
       }
       // Each request is counted (the first ones may still find a live connection); none is a 500.
-      assert.ok(during.every((d) => /^(200|503|429):\d+$/.test(d)), during.join(" "));
+      assert.ok(
+        during.every((d) => /^(200|503|429):\d+$/.test(d)),
+        during.join(" "),
+      );
       assert.deepEqual(during.slice(-2), ["429:0", "429:0"]);
-      assert.deepEqual(during.slice(0, 5).map((d) => d.split(":")[1]), ["4", "3", "2", "1", "0"]);
+      assert.deepEqual(
+        during.slice(0, 5).map((d) => d.split(":")[1]),
+        ["4", "3", "2", "1", "0"],
+      );
       await proxy.restore();
       const deadline = Date.now() + 20_000;
       while ((await sharedTotal(sub)) !== 8) {

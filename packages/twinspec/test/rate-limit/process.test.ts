@@ -17,15 +17,27 @@ describe("rate limits from the environment", function () {
 
   it("RATE_LIMITS=default=600/3600 and RATE_LIMIT_FACTOR=0.01: six requests an hour", async () => {
     await clearOfWindowEnd();
-    server = await startProcess({ DATABASE_URL: "sqlite::memory:", RATE_LIMITS: "default=600/3600", RATE_LIMIT_FACTOR: "0.01" });
+    server = await startProcess({
+      DATABASE_URL: "sqlite::memory:",
+      RATE_LIMITS: "default=600/3600",
+      RATE_LIMIT_FACTOR: "0.01",
+    });
     const statuses = [];
     for (let i = 0; i < 8; i++) statuses.push(await call(`${server.url}/authors`));
-    assert.deepEqual(statuses.map((r) => r.status), [200, 200, 200, 200, 200, 200, 429, 429]);
+    assert.deepEqual(
+      statuses.map((r) => r.status),
+      [200, 200, 200, 200, 200, 200, 429, 429],
+    );
     assert.equal(statuses[0].headers.get("ratelimit-policy"), '"default";q=6;w=3600');
   });
 
   it("a budget the specs do not declare stops the start", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--conditions=twinspec-source", "src/main.ts"], { cwd: FIXTURE, env: { ...process.env, DATABASE_URL: "sqlite::memory:", RATE_LIMITS: "everything=5/60" }, encoding: "utf8", timeout: 30_000 });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--conditions=twinspec-source", "src/main.ts"], {
+      cwd: FIXTURE,
+      env: { ...process.env, DATABASE_URL: "sqlite::memory:", RATE_LIMITS: "everything=5/60" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     assert.equal(run.status, 1);
     assert.match(run.stderr, /twinspec: RATE_LIMITS names everything, which the specs do not declare/);
   });

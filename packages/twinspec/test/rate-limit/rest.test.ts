@@ -21,8 +21,14 @@ describe("rate limits on REST", () => {
     const flooder = await as("flooder");
     const answers = [];
     for (let i = 0; i < 8; i++) answers.push(await call(`${s.url}/authors`, { headers: flooder }));
-    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200, 429, 429, 429]);
-    assert.deepEqual(answers.map((a) => fields(a.headers).remaining), [4, 3, 2, 1, 0, 0, 0, 0]);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 200, 200, 429, 429, 429],
+    );
+    assert.deepEqual(
+      answers.map((a) => fields(a.headers).remaining),
+      [4, 3, 2, 1, 0, 0, 0, 0],
+    );
     for (const a of answers) {
       const f = fields(a.headers);
       assert.deepEqual([f.policy, f.limit, f.window], ["default", 5, 3600]);
@@ -42,36 +48,62 @@ describe("rate limits on REST", () => {
   it("a refusal comes before the input is read: a flood of bad requests is limited too", async () => {
     const headers = { ...(await as("bad-input")), "content-type": "application/json" };
     const statuses = [];
-    for (let i = 0; i < 7; i++) statuses.push((await call(`${s.url}/authors`, { method: "POST", headers, body: "{not json" })).status);
+    for (let i = 0; i < 7; i++)
+      statuses.push((await call(`${s.url}/authors`, { method: "POST", headers, body: "{not json" })).status);
     assert.deepEqual(statuses, [400, 400, 400, 400, 400, 429, 429]);
   });
 
   it("each budget is spent by its operations: the default by every operation without its own, a tag's and an operation's apart", async () => {
     const caller = await as("spender");
-    const author = (await call(`${s.url}/authors`, { method: "POST", json: { name: "Ada Lovelace" }, headers: caller })).json;
+    const author = (await call(`${s.url}/authors`, { method: "POST", json: { name: "Ada Lovelace" }, headers: caller }))
+      .json;
     // The default budget is one, whichever operation spends it.
     const read = await call(`${s.url}/authors/${author.authorId}`, { headers: caller });
     assert.equal(fields(read.headers).remaining, 3);
     const page = await call(`${s.url}/authors?limit=1`, { headers: caller });
     assert.equal(fields(page.headers).remaining, 2);
     // writeNote and getNote spend their tag's budget (3), deleteNote one of its own (2): neither spends the default.
-    const note = await call(`${s.url}/authors/${author.authorId}/notes`, { method: "POST", json: { title: "T", body: "B" }, headers: caller });
-    assert.deepEqual([note.status, fields(note.headers).policy, fields(note.headers).limit, fields(note.headers).remaining], [201, "tag:notes", 3, 2]);
+    const note = await call(`${s.url}/authors/${author.authorId}/notes`, {
+      method: "POST",
+      json: { title: "T", body: "B" },
+      headers: caller,
+    });
+    assert.deepEqual(
+      [note.status, fields(note.headers).policy, fields(note.headers).limit, fields(note.headers).remaining],
+      [201, "tag:notes", 3, 2],
+    );
     const deleted = await call(`${s.url}${note.headers.get("location")}`, { method: "DELETE", headers: caller });
-    assert.deepEqual([deleted.status, fields(deleted.headers).policy, fields(deleted.headers).limit, fields(deleted.headers).remaining], [204, "op:deleteNote", 2, 1]);
+    assert.deepEqual(
+      [
+        deleted.status,
+        fields(deleted.headers).policy,
+        fields(deleted.headers).limit,
+        fields(deleted.headers).remaining,
+      ],
+      [204, "op:deleteNote", 2, 1],
+    );
     const gone = await call(`${s.url}${note.headers.get("location")}`, { headers: caller });
-    assert.deepEqual([gone.status, fields(gone.headers).policy, fields(gone.headers).limit, fields(gone.headers).remaining], [410, "tag:notes", 3, 1]);
+    assert.deepEqual(
+      [gone.status, fields(gone.headers).policy, fields(gone.headers).limit, fields(gone.headers).remaining],
+      [410, "tag:notes", 3, 1],
+    );
     assert.equal(fields((await call(`${s.url}/authors`, { headers: caller })).headers).remaining, 1);
   });
 
   it("anonymous callers are counted by address: one address's flood does not touch another's", async () => {
     const from2 = [];
     for (let i = 0; i < 7; i++) from2.push(await fromAddress(`${s.url}/authors`, "127.0.0.2"));
-    assert.deepEqual(from2.map((r) => r.status), [401, 401, 401, 401, 401, 429, 429]);
+    assert.deepEqual(
+      from2.map((r) => r.status),
+      [401, 401, 401, 401, 401, 429, 429],
+    );
     assert.equal(fields(from2[0].headers).remaining, 4);
     assert.equal(fields(from2[6].headers).retryAfter, fields(from2[6].headers).reset);
     // A token that does not verify proves nobody: still that address's budget.
-    assert.equal((await fromAddress(`${s.url}/authors`, "127.0.0.2", { headers: { authorization: "Bearer not.a.token" } })).status, 429);
+    assert.equal(
+      (await fromAddress(`${s.url}/authors`, "127.0.0.2", { headers: { authorization: "Bearer not.a.token" } })).status,
+      429,
+    );
     // Another address, and a valid token from the flooding one, have budgets of their own.
     const from3 = await fromAddress(`${s.url}/authors`, "127.0.0.3");
     assert.deepEqual([from3.status, fields(from3.headers).remaining], [401, 4]);

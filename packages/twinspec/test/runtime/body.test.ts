@@ -44,7 +44,8 @@ describe("mediaType", () => {
     ["", ""],
     [undefined, ""],
   ];
-  for (const [header, expected] of cases) it(`${JSON.stringify(header)} → ${JSON.stringify(expected)}`, () => assert.equal(mediaType(header), expected));
+  for (const [header, expected] of cases)
+    it(`${JSON.stringify(header)} → ${JSON.stringify(expected)}`, () => assert.equal(mediaType(header), expected));
 });
 
 describe("isJson", () => {
@@ -66,7 +67,8 @@ describe("hasBody", () => {
     [{ "Content-Length": "12" }, true],
     [{ "Transfer-Encoding": "chunked" }, true],
   ];
-  for (const [headers, expected] of cases) it(`${JSON.stringify(headers)} → ${expected}`, () => assert.equal(hasBody(fakeContext(headers)), expected));
+  for (const [headers, expected] of cases)
+    it(`${JSON.stringify(headers)} → ${expected}`, () => assert.equal(hasBody(fakeContext(headers)), expected));
 });
 
 describe("readBody", () => {
@@ -103,7 +105,10 @@ describe("readBytes", () => {
   it("answers a body of one chunk with that chunk, several joined", async () => {
     const one = Buffer.from("abc");
     assert.equal(await readBytes(Readable.from([one]), 10, "3"), one);
-    assert.deepEqual(await readBytes(Readable.from([Buffer.from("ab"), Buffer.from("c")]), 10, undefined), Buffer.from("abc"));
+    assert.deepEqual(
+      await readBytes(Readable.from([Buffer.from("ab"), Buffer.from("c")]), 10, undefined),
+      Buffer.from("abc"),
+    );
     assert.deepEqual(await readBytes(Readable.from([]), 10, "0"), Buffer.alloc(0));
   });
 
@@ -114,7 +119,11 @@ describe("readBytes", () => {
   });
 
   it("answers 413 with the caller's detail once a stream without Content-Length passes the limit", async () => {
-    await rejectsWith(readBytes(Readable.from([Buffer.from("ab"), Buffer.from("cd")]), 3, undefined, (n) => `over ${n}`), 413, /^over 3$/);
+    await rejectsWith(
+      readBytes(Readable.from([Buffer.from("ab"), Buffer.from("cd")]), 3, undefined, (n) => `over ${n}`),
+      413,
+      /^over 3$/,
+    );
   });
 
   it("answers 400 for a stream that fails, is destroyed before its end, or was already decoded", async () => {
@@ -141,24 +150,37 @@ describe("decodeText", () => {
     ["ISO-8859-1 (windows-1252)", Buffer.from([0x63, 0x61, 0x66, 0xe9]), "iso-8859-1", "café"],
     ["UTF-16LE, its BOM dropped", Buffer.from([0xff, 0xfe, 0x68, 0x00, 0x69, 0x00]), "utf-16le", "hi"],
   ];
-  for (const [name, bytes, charset, expected] of cases) it(name, () => assert.equal(decodeText(bytes, charset), expected));
+  for (const [name, bytes, charset, expected] of cases)
+    it(name, () => assert.equal(decodeText(bytes, charset), expected));
 
   it("refuses malformed UTF-8 (400) rather than store U+FFFD in its place", () => {
     for (const charset of ["", "utf-8"]) {
-      assert.throws(() => decodeText(Buffer.from([0x61, 0xc3, 0x28, 0xf0, 0x9f]), charset), (e: unknown) => e instanceof HttpError && e.status === 400 && /not valid UTF-8/.test(e.problem.detail ?? ""));
+      assert.throws(
+        () => decodeText(Buffer.from([0x61, 0xc3, 0x28, 0xf0, 0x9f]), charset),
+        (e: unknown) => e instanceof HttpError && e.status === 400 && /not valid UTF-8/.test(e.problem.detail ?? ""),
+      );
     }
   });
 
   it("answers 415 for a charset it does not know", () => {
-    assert.throws(() => decodeText(Buffer.from("a"), "x-no-such-charset"), (e: unknown) => e instanceof HttpError && e.status === 415 && /x-no-such-charset/.test(e.problem.detail ?? ""));
+    assert.throws(
+      () => decodeText(Buffer.from("a"), "x-no-such-charset"),
+      (e: unknown) => e instanceof HttpError && e.status === 415 && /x-no-such-charset/.test(e.problem.detail ?? ""),
+    );
   });
 
   it("readBody decodes a character split between chunks whole, and keeps the BOM of bytes", async () => {
     const e = Buffer.from('{"a":"é"}');
     const split = [e.subarray(0, 7), e.subarray(7)];
-    assert.deepEqual(await readBody(fakeContext({ "Content-Length": String(e.length) }, split), "application/json", 1024), { a: "é" });
+    assert.deepEqual(
+      await readBody(fakeContext({ "Content-Length": String(e.length) }, split), "application/json", 1024),
+      { a: "é" },
+    );
     const withBom = Buffer.from([0xef, 0xbb, 0xbf, 0x61]);
-    assert.deepEqual(await readBody(fakeContext({ "Content-Length": "4" }, [withBom]), "application/octet-stream", 1024), withBom);
+    assert.deepEqual(
+      await readBody(fakeContext({ "Content-Length": "4" }, [withBom]), "application/octet-stream", 1024),
+      withBom,
+    );
   });
 });
 
@@ -195,7 +217,11 @@ describe("request bodies over the wire, REST and GraphQL alike", function () {
       name: "GraphQL",
       path: "/graphql",
       tooLarge: `The request body is larger than ${LIMIT} bytes.`,
-      body: (firstName: string) => JSON.stringify({ query: "mutation($i: CreateAuthorInput!) { createAuthor(input: $i) { name } }", variables: { i: person(firstName) } }),
+      body: (firstName: string) =>
+        JSON.stringify({
+          query: "mutation($i: CreateAuthorInput!) { createAuthor(input: $i) { name } }",
+          variables: { i: person(firstName) },
+        }),
       firstName: (json: any) => json.data.createAuthor.name,
     },
   ];
@@ -215,14 +241,26 @@ describe("request bodies over the wire, REST and GraphQL alike", function () {
   }
 
   /** A POST on a connection of its own, written by `send` (chunked, or as it sets), answered: status and parsed body. */
-  function post(path: string, headers: Record<string, string>, send: (req: ReturnType<typeof request>) => unknown): Promise<{ status: number; json: any; headers: IncomingHttpHeaders }> {
+  function post(
+    path: string,
+    headers: Record<string, string>,
+    send: (req: ReturnType<typeof request>) => unknown,
+  ): Promise<{ status: number; json: any; headers: IncomingHttpHeaders }> {
     return new Promise((resolve, reject) => {
-      const req = request(`${s.url}${path}`, { method: "POST", agent: false, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json", ...headers } }, (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (c) => (body += c));
-        res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(body), headers: res.headers }));
-      });
+      const req = request(
+        `${s.url}${path}`,
+        {
+          method: "POST",
+          agent: false,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json", ...headers },
+        },
+        (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (c) => (body += c));
+          res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(body), headers: res.headers }));
+        },
+      );
       req.on("error", reject);
       Promise.resolve(send(req)).catch(reject);
     });
@@ -237,7 +275,11 @@ describe("request bodies over the wire, REST and GraphQL alike", function () {
     describe(t.name, () => {
       it("Content-Length over the limit → 413 problem naming it; the connection then serves its next request", async () => {
         const big = t.body("x".repeat(LIMIT));
-        const text = await raw((socket) => socket.write(`${head(t.path, `Content-Length: ${big.length}\r\n`)}${big}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+        const text = await raw((socket) =>
+          socket.write(
+            `${head(t.path, `Content-Length: ${big.length}\r\n`)}${big}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+          ),
+        );
         const answers = text.split(/(?=HTTP\/1\.1 )/);
         assert.equal(answers.length, 2, text);
         assert.match(answers[0], /^HTTP\/1\.1 413 /);

@@ -21,6 +21,7 @@ describe("preferred (Accept)", () => {
     ["garbage", [json], json],
   ];
   for (const [accept, offered, expected] of cases) {
-    it(`${JSON.stringify(accept)} of ${offered.join(", ")} → ${expected ?? "none (406)"}`, () => assert.equal(preferred(accept, offered), expected));
+    it(`${JSON.stringify(accept)} of ${offered.join(", ")} → ${expected ?? "none (406)"}`, () =>
+      assert.equal(preferred(accept, offered), expected));
   }
 });

@@ -51,7 +51,10 @@ describe("createPathMatcher", () => {
   for (const [path, template, params] of cases) {
     it(`${path} → ${template ?? "no match"}`, () => {
       const found = match(path);
-      assert.deepEqual(found && { template: found.value, params: found.params }, template === undefined ? undefined : { template, params });
+      assert.deepEqual(
+        found && { template: found.value, params: found.params },
+        template === undefined ? undefined : { template, params },
+      );
     });
   }
 
@@ -60,7 +63,12 @@ describe("createPathMatcher", () => {
   });
 
   it("stays correct with 1,000 more templates sharing prefixes", () => {
-    const big = createPathMatcher([...templates, ...Array.from({ length: 1000 }, (_, i) => `/users/{id}/r${i}`)].map((path) => ({ path, value: path })));
+    const big = createPathMatcher(
+      [...templates, ...Array.from({ length: 1000 }, (_, i) => `/users/{id}/r${i}`)].map((path) => ({
+        path,
+        value: path,
+      })),
+    );
     assert.deepEqual(big("/users/42/posts/7")?.value, "/users/{id}/posts/{postId}");
     assert.deepEqual(big("/users/42/r999"), { value: "/users/{id}/r999", params: { id: "42" } });
   });

@@ -41,7 +41,9 @@ const inline = (text: string) => text.split("\n").filter((line) => INLINE.some((
 describe("the problem catalog", () => {
   it("is the only source that writes a urn:twinspec:problem: URI", () => {
     assert.ok(SOURCES.length > 100, `${SOURCES.length} sources found: the directories are still there`);
-    const strays = SOURCES.filter((f) => f !== CATALOG && readFileSync(f, "utf8").includes("urn:twinspec:problem:")).map((f) => relative(ROOT, f));
+    const strays = SOURCES.filter(
+      (f) => f !== CATALOG && readFileSync(f, "utf8").includes("urn:twinspec:problem:"),
+    ).map((f) => relative(ROOT, f));
     assert.deepEqual(strays, []);
   });
 
@@ -51,7 +53,11 @@ describe("the problem catalog", () => {
       if (entry.type !== BLANK) assert.equal(entry.type, `urn:twinspec:problem:${key.replace(/_/g, "-")}`, key);
       assert.equal(entry.title, OWN_TITLES.includes(key) ? entry.title : STATUS_CODES[entry.status], key);
       assert.ok(entry.title, key);
-      if (entry.code) assert.ok((GRAPHQL_CODES as readonly string[]).includes(entry.code), `${key}: ${entry.code} is not in GRAPHQL_CODES`);
+      if (entry.code)
+        assert.ok(
+          (GRAPHQL_CODES as readonly string[]).includes(entry.code),
+          `${key}: ${entry.code} is not in GRAPHQL_CODES`,
+        );
     }
     const typed = entries.filter(([, e]) => e.type !== BLANK);
     assert.equal(new Set(typed.map(([, e]) => e.type)).size, typed.length);
@@ -61,20 +67,25 @@ describe("the problem catalog", () => {
   });
 
   it("is where every problem's status and title are picked: no source writes a status or title of one inline", () => {
-    const strays = SOURCES.filter((f) => f !== CATALOG && f !== BUILDERS).flatMap((f) => inline(readFileSync(f, "utf8")).map((line) => `${relative(ROOT, f)}: ${line.trim()}`));
+    const strays = SOURCES.filter((f) => f !== CATALOG && f !== BUILDERS).flatMap((f) =>
+      inline(readFileSync(f, "utf8")).map((line) => `${relative(ROOT, f)}: ${line.trim()}`),
+    );
     assert.deepEqual(strays, []);
   });
 
   it("catches the inline spellings the catalog replaced, and not what reads it", () => {
     const caught = [
-      'throw httpError(405, `${method} is not allowed`, {}, { Allow: entry.allow });',
+      "throw httpError(405, `${method} is not allowed`, {}, { Allow: entry.allow });",
       "answerProblem(ctx, 500, problem(500, `An unexpected error occurred`, { requestId }));",
       'if (!row.answer) return { status: 409, body: problem(409, "still being processed") };',
       'return { status: 412, body: problemOf("precondition", "fetch it again") };',
       'const body = JSON.stringify({ type: "about:blank", title: "Not Found", status: 404, detail });',
       'const body = { title: "Gone", detail: message };',
     ];
-    assert.deepEqual(caught.filter((line) => inline(line).length === 0), []);
+    assert.deepEqual(
+      caught.filter((line) => inline(line).length === 0),
+      [],
+    );
     const fine = [
       'throw refusalOf("method_not_allowed", `${method} is not allowed`, {}, { Allow: entry.allow });',
       'answerProblem(ctx, problemOf("internal", `An unexpected error occurred`, { requestId }));',
@@ -83,16 +94,22 @@ describe("the problem catalog", () => {
       "const problem = { title: error instanceof JobFailed ? error.title : PROBLEMS.job_failed.title, detail: (error as Error).message };",
       'return { status: 200, contentType: EVENT_STREAM, headers: { "Cache-Control": "no-store" }, body };',
     ];
-    assert.deepEqual(fine.filter((line) => inline(line).length > 0), []);
+    assert.deepEqual(
+      fine.filter((line) => inline(line).length > 0),
+      [],
+    );
   });
 
   it("holds every kind of the error table, as the table reads it", () => {
-    for (const [kind, reading] of Object.entries(ERRORS)) assert.equal(reading, PROBLEMS[kind as keyof typeof PROBLEMS], kind);
+    for (const [kind, reading] of Object.entries(ERRORS))
+      assert.equal(reading, PROBLEMS[kind as keyof typeof PROBLEMS], kind);
   });
 
   it("has no entry that no source reads", () => {
     const texts = SOURCES.filter((f) => f !== CATALOG && f !== TABLE).map((f) => readFileSync(f, "utf8"));
-    const unread = entries.map(([key]) => key).filter((key) => !texts.some((t) => new RegExp(`["'.]${key}\\b`).test(t)));
+    const unread = entries
+      .map(([key]) => key)
+      .filter((key) => !texts.some((t) => new RegExp(`["'.]${key}\\b`).test(t)));
     assert.deepEqual(unread, []);
   });
 });

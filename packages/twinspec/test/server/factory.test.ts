@@ -33,7 +33,9 @@ function connect(port: number): Promise<Raw> {
 function parse(raw: string) {
   const [head, body] = [raw.slice(0, raw.indexOf("\r\n\r\n")), raw.slice(raw.indexOf("\r\n\r\n") + 4)];
   const [statusLine, ...lines] = head.split("\r\n");
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+  );
   return { status: Number(statusLine.split(" ")[1]), headers, json: body ? JSON.parse(body) : undefined };
 }
 
@@ -51,7 +53,13 @@ describe("slow and abusive clients", function () {
   this.timeout(30_000);
   let s: TestServer;
   let port: number;
-  const limits = { headersTimeoutMs: 3_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 1_000, maxHeaderBytes: 4_096, maxUrlLength: 1_000 };
+  const limits = {
+    headersTimeoutMs: 3_000,
+    requestTimeoutMs: 4_000,
+    keepAliveTimeoutMs: 1_000,
+    maxHeaderBytes: 4_096,
+    maxUrlLength: 1_000,
+  };
   before(async () => {
     s = await startServer({ server: limits });
     port = Number(new URL(s.url).port);
@@ -88,7 +96,9 @@ describe("slow and abusive clients", function () {
 
   it("a body that stalls → 408 problem+json, connection closed; the server goes on", async () => {
     const c = await connect(port);
-    c.socket.write(`POST /authors HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`);
+    c.socket.write(
+      `POST /authors HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`,
+    );
     const started = Date.now();
     assertProblem(await c.closed, 408, /whole request within 4000 ms/);
     assert.ok(Date.now() - started >= limits.requestTimeoutMs - 500, "not before the request timeout");
@@ -102,7 +112,10 @@ describe("slow and abusive clients", function () {
     const raw = await c.closed;
     assert.equal(parse(raw).status, 200);
     const idle = Date.now() - started;
-    assert.ok(idle >= limits.keepAliveTimeoutMs - 200 && idle < limits.keepAliveTimeoutMs + 2_000, `closed after ${idle} ms`);
+    assert.ok(
+      idle >= limits.keepAliveTimeoutMs - 200 && idle < limits.keepAliveTimeoutMs + 2_000,
+      `closed after ${idle} ms`,
+    );
   });
 
   it("a header section over MAX_HEADER_BYTES → 431 problem+json", async () => {

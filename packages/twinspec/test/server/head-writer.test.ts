@@ -28,7 +28,11 @@ const scripts: Record<string, Script> = {
     res.setHeader("Set-Cookie", ["a=1", "b=2"]);
     res.setHeader("X-Number", 42);
     seen.push(res.getHeader("X-ONE"), res.getHeader("x-number"), res.hasHeader("set-cookie"), res.hasHeader("nope"));
-    seen.push(res.getHeaderNames(), plain(res.getHeaders()), (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames());
+    seen.push(
+      res.getHeaderNames(),
+      plain(res.getHeaders()),
+      (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames(),
+    );
     res.end("hello");
     seen.push(res.getHeader("x-one"), res.headersSent);
   },
@@ -105,13 +109,22 @@ const scripts: Record<string, Script> = {
   },
   "setHeaders from a Headers object, cookies among them": (res, seen) => {
     res.setHeader("X-Old", "1");
-    res.setHeaders(new Headers([["X-New", "2"], ["Set-Cookie", "a=1"], ["Set-Cookie", "b=2"], ["x-old", "3"]]));
+    res.setHeaders(
+      new Headers([
+        ["X-New", "2"],
+        ["Set-Cookie", "a=1"],
+        ["Set-Cookie", "b=2"],
+        ["x-old", "3"],
+      ]),
+    );
     seen.push(plain(res.getHeaders()));
     res.end();
   },
   "writeHeader, Node's legacy alias, over fields set before": (res, seen) => {
     res.setHeader("X-A", "1");
-    (res as unknown as { writeHeader(status: number, headers: Record<string, string>): void }).writeHeader(200, { "X-B": "2" });
+    (res as unknown as { writeHeader(status: number, headers: Record<string, string>): void }).writeHeader(200, {
+      "X-B": "2",
+    });
     seen.push(res.getHeader("x-b"));
     res.end("ok");
   },
@@ -124,7 +137,9 @@ const scripts: Record<string, Script> = {
 /** The raw answer to one request, Date's value blanked. */
 function rawAnswer(port: number, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1", () => socket.end(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    const socket = net.connect(port, "127.0.0.1", () =>
+      socket.end(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+    );
     let text = "";
     socket.setEncoding("latin1");
     socket.on("data", (chunk: string) => (text += chunk));
@@ -146,7 +161,9 @@ function connectionField(port: number, path: string): Promise<string | undefined
   });
 }
 
-async function serve(options: Parameters<typeof createServer>[0]): Promise<{ server: Server; port: number; seen: Map<string, unknown[]> }> {
+async function serve(
+  options: Parameters<typeof createServer>[0],
+): Promise<{ server: Server; port: number; seen: Map<string, unknown[]> }> {
   const seen = new Map<string, unknown[]>();
   const server = createServer(options, (req, res) => {
     const name = decodeURIComponent(req.url!.slice(1));
@@ -197,7 +214,11 @@ describe("HeadersAtOnce: a response's headers as Node's ServerResponse keeps the
       release();
       assert.equal(await inFlight, "close", "the answer in flight when draining began");
       assert.equal(await connectionField(port, "/after"), "close", "a request arriving on an open connection");
-      assert.equal(await connectionField(ours.port, `/${encodeURIComponent("chunked body without a length")}`), "keep-alive", "another server's answers are untouched");
+      assert.equal(
+        await connectionField(ours.port, `/${encodeURIComponent("chunked body without a length")}`),
+        "keep-alive",
+        "another server's answers are untouched",
+      );
     } finally {
       server.close();
       server.closeAllConnections();

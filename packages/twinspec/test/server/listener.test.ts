@@ -75,7 +75,11 @@ const BODIES: Record<string, Middleware> = {
     throw new Error("boom");
   },
   "/refused": (ctx) => ctx.throw(422, "the name is missing"),
-  "/class": (ctx) => void (ctx.body = new (class Point { x = 1; y = 2 })()),
+  "/class": (ctx) =>
+    void (ctx.body = new (class Point {
+      x = 1;
+      y = 2;
+    })()),
 };
 
 describe("the server's request listener answers as Koa's own callback() does", () => {
@@ -88,7 +92,10 @@ describe("the server's request listener answers as Koa's own callback() does", (
     });
     koa.use((ctx, next) => (BODIES[ctx.path] ? BODIES[ctx.path](ctx, next) : next()));
     const paths = [...Object.keys(BODIES), "/unknown"];
-    await bothWays(koa, [...paths.map((path): [string] => [path]), ...paths.map((path): [string, RequestInit] => [path, { method: "HEAD" }])]);
+    await bothWays(koa, [
+      ...paths.map((path): [string] => [path]),
+      ...paths.map((path): [string, RequestInit] => [path, { method: "HEAD" }]),
+    ]);
   });
 
   it("reports errors as Koa does, to its own handler when the app has none: the process goes on", async () => {
@@ -128,7 +135,11 @@ describe("the server's request listener answers as Koa's own callback() does", (
   });
 
   it("lets go of a large body it has written: the context no longer holds it", async () => {
-    const large: Record<string, unknown> = { "/json": { names: Array(2000).fill("Ada") }, "/text": "x".repeat(8192), "/bytes": Buffer.alloc(8192) };
+    const large: Record<string, unknown> = {
+      "/json": { names: Array(2000).fill("Ada") },
+      "/text": "x".repeat(8192),
+      "/bytes": Buffer.alloc(8192),
+    };
     const koa = new Koa();
     const contexts: Koa.Context[] = [];
     koa.use(async (ctx, next) => {
@@ -162,9 +173,16 @@ describe("the server's request listener answers as Koa's own callback() does", (
     it("REST reads and writes, HEAD, conditional reads, refusals, GraphQL, health and the docs", async () => {
       const { authorId } = await newAuthor(s.url);
       for (let i = 0; i < 60; i++) await newAuthor(s.url, `${i} ${"x".repeat(96)}`);
-      const large = await call(`${s.url}/graphql`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, json: { query: "{ authors(first: 60) { authorId name createdAt updatedAt } }" } });
+      const large = await call(`${s.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        json: { query: "{ authors(first: 60) { authorId name createdAt updatedAt } }" },
+      });
       assert.ok(large.text.length > 8192, `${large.status}: ${large.text.length} characters`);
-      const note = await call(`${s.url}/authors/${authorId}/notes`, { method: "POST", json: { title: "Both", body: "ways" } });
+      const note = await call(`${s.url}/authors/${authorId}/notes`, {
+        method: "POST",
+        json: { title: "Both", body: "ways" },
+      });
       assert.equal(note.status, 201);
       const etag = (await call(`${s.url}/authors/${authorId}`)).headers.get("etag")!;
       const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -178,11 +196,28 @@ describe("the server's request listener answers as Koa's own callback() does", (
         [`/authors/nobody`, { headers: admin }],
         [`/authors?limit=0`, { headers: admin }],
         [note.headers.get("location")!, { headers: admin }],
-        [`/authors/${authorId}`, { method: "PATCH", headers: { ...admin, "content-type": "application/merge-patch+json" }, body: "{}" }],
-        ["/graphql", { method: "POST", headers: { ...json, accept: "application/graphql-response+json" }, body: JSON.stringify({ query: `{ author(authorId: "${authorId}") { authorId name } }` }) }],
+        [
+          `/authors/${authorId}`,
+          { method: "PATCH", headers: { ...admin, "content-type": "application/merge-patch+json" }, body: "{}" },
+        ],
+        [
+          "/graphql",
+          {
+            method: "POST",
+            headers: { ...json, accept: "application/graphql-response+json" },
+            body: JSON.stringify({ query: `{ author(authorId: "${authorId}") { authorId name } }` }),
+          },
+        ],
         ["/graphql", { method: "POST", headers: json, body: "{ not json" }],
         // A large result (more than 8,192 characters) is answered as its bytes.
-        ["/graphql", { method: "POST", headers: json, body: JSON.stringify({ query: "{ authors(first: 60) { authorId name createdAt updatedAt } }" }) }],
+        [
+          "/graphql",
+          {
+            method: "POST",
+            headers: json,
+            body: JSON.stringify({ query: "{ authors(first: 60) { authorId name createdAt updatedAt } }" }),
+          },
+        ],
         ["/healthz"],
         ["/docs"],
         ["/openapi.json"],

@@ -27,7 +27,9 @@ describe("production defaults", function () {
       assert.equal(res.json.data, undefined);
       assert.equal(res.json.errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
       assert.match(res.json.errors[0].message, /introspection/i);
-      assert.deepEqual((await call(`${p.url}/graphql`, { method: "POST", json: { query: "{ __typename }" } })).json, { data: { __typename: "Query" } });
+      assert.deepEqual((await call(`${p.url}/graphql`, { method: "POST", json: { query: "{ __typename }" } })).json, {
+        data: { __typename: "Query" },
+      });
     });
 
     it("gives a browser the GraphQL-over-HTTP answer, not GraphiQL's page, and serves none of its assets", async () => {
@@ -53,7 +55,16 @@ describe("production defaults", function () {
 
   describe("with each knob turning its feature back (or off)", () => {
     let p: ServerProcess;
-    before(async () => (p = await startProcess({ ...PRODUCTION, GRAPHQL_INTROSPECTION: "on", GRAPHIQL: "on", METRICS_TOKEN: "scrape-me-0123456789", DOCS: "off" })));
+    before(
+      async () =>
+        (p = await startProcess({
+          ...PRODUCTION,
+          GRAPHQL_INTROSPECTION: "on",
+          GRAPHIQL: "on",
+          METRICS_TOKEN: "scrape-me-0123456789",
+          DOCS: "off",
+        })),
+    );
     after(() => stop(p));
 
     it("GRAPHQL_INTROSPECTION=on, GRAPHIQL=on, METRICS_TOKEN (bearer), DOCS=off", async () => {

@@ -4,12 +4,18 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { PgNotInstalledError, loadPg } from "../../src/store/pg-driver.js";
 
-const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as Record<string, Record<string, unknown>>;
+const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as Record<
+  string,
+  Record<string, unknown>
+>;
 
 describe("pg: an optional peer, loaded for a postgres:// URL only", () => {
   it("missing, it is one line naming the npm install of the peer range", async () => {
     const range = (manifest.peerDependencies as Record<string, string>).pg;
-    const absent = Object.assign(new Error("Cannot find package 'pg' imported from /app/node_modules/twinspec/dist/chunks/x.js"), { code: "ERR_MODULE_NOT_FOUND" });
+    const absent = Object.assign(
+      new Error("Cannot find package 'pg' imported from /app/node_modules/twinspec/dist/chunks/x.js"),
+      { code: "ERR_MODULE_NOT_FOUND" },
+    );
     const error = await loadPg(() => Promise.reject(absent)).then(
       () => assert.fail("loaded"),
       (e: Error) => e,
@@ -20,8 +26,13 @@ describe("pg: an optional peer, loaded for a postgres:// URL only", () => {
   });
 
   it("another failure is thrown as it came; installed, pg loads", async () => {
-    const other = Object.assign(new Error("Cannot find package 'pg-native' imported from x.js"), { code: "ERR_MODULE_NOT_FOUND" });
-    await assert.rejects(loadPg(() => Promise.reject(other)), (e) => e === other);
+    const other = Object.assign(new Error("Cannot find package 'pg-native' imported from x.js"), {
+      code: "ERR_MODULE_NOT_FOUND",
+    });
+    await assert.rejects(
+      loadPg(() => Promise.reject(other)),
+      (e) => e === other,
+    );
     assert.equal(typeof (await loadPg()).Pool, "function");
   });
 

@@ -18,7 +18,11 @@ export interface Idp {
   /** stops publishing a key (it can still sign, as a leaked or retired key could) */
   retireKey(kid: string): void;
   /** a token signed with key `kid`; sub, iss, aud, exp default to a valid admin token for `audience` */
-  sign(kid: string, claims?: JWTPayload & { ttl?: number }, header?: { alg?: string; kid?: string | null }): Promise<string>;
+  sign(
+    kid: string,
+    claims?: JWTPayload & { ttl?: number },
+    header?: { alg?: string; kid?: string | null },
+  ): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -30,7 +34,9 @@ export async function startIdp(): Promise<Idp> {
     if (req.url !== "/.well-known/jwks.json") return void res.writeHead(404).end();
     idp.fetches++;
     if (idp.status !== 200) return void res.writeHead(idp.status).end("unavailable");
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [...keys.values()].filter((k) => k.published).map((k) => k.jwk) }));
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ keys: [...keys.values()].filter((k) => k.published).map((k) => k.jwk) }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -41,14 +47,31 @@ export async function startIdp(): Promise<Idp> {
     status: 200,
     async addKey(kid, alg) {
       const { publicKey, privateKey } = await generateKeyPair(alg);
-      keys.set(kid, { alg, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg, use: "sig" }, published: true });
+      keys.set(kid, {
+        alg,
+        privateKey,
+        jwk: { ...(await exportJWK(publicKey)), kid, alg, use: "sig" },
+        published: true,
+      });
     },
     retireKey: (kid) => void (keys.get(kid)!.published = false),
     async sign(kid, { ttl = 600, ...claims } = {}, header = {}) {
       const key = keys.get(kid)!;
       const now = Math.floor(Date.now() / 1000);
-      const jwt = new SignJWT({ sub: "idp-admin", scope: "admin", iss: idp.issuer, aud: AUDIENCE, iat: now, exp: now + ttl, ...claims });
-      jwt.setProtectedHeader({ alg: header.alg ?? key.alg, typ: "JWT", ...(header.kid === null ? {} : { kid: header.kid ?? kid }) });
+      const jwt = new SignJWT({
+        sub: "idp-admin",
+        scope: "admin",
+        iss: idp.issuer,
+        aud: AUDIENCE,
+        iat: now,
+        exp: now + ttl,
+        ...claims,
+      });
+      jwt.setProtectedHeader({
+        alg: header.alg ?? key.alg,
+        typ: "JWT",
+        ...(header.kid === null ? {} : { kid: header.kid ?? kid }),
+      });
       return jwt.sign(key.privateKey);
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -6,7 +6,13 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { deref, escapePointer, isObject, loadDocument, type JsonObject } from "../../../twinspec-dev/src/codegen/load/spec.js";
+import {
+  deref,
+  escapePointer,
+  isObject,
+  loadDocument,
+  type JsonObject,
+} from "../../../twinspec-dev/src/codegen/load/spec.js";
 import { createLogger } from "../../src/logger.js";
 import { buildMockApp, type MockAppDeps } from "../../../twinspec-dev/src/mock/app.js";
 import type { Operation } from "../../../twinspec-dev/src/testing/spec.js";
@@ -20,7 +26,12 @@ export interface MockServer {
 }
 
 export async function startMockServer(options: Partial<MockAppDeps> = {}): Promise<MockServer> {
-  const app = buildMockApp({ definition, logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"), authSecret: TEST_SECRET, ...options });
+  const app = buildMockApp({
+    definition,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
+    authSecret: TEST_SECRET,
+    ...options,
+  });
   const server: Server = createServer(app.callback);
   app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -44,14 +55,31 @@ ajv.addSchema(doc, "openapi");
  * type is one the status declares (or none when it declares none), the body matches that media type's schema, required
  * headers are there.
  */
-export function mismatches(op: Operation, answer: { status: number; headers: Headers; json: unknown; text: string }): string[] {
+export function mismatches(
+  op: Operation,
+  answer: { status: number; headers: Headers; json: unknown; text: string },
+): string[] {
   const base = `/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}/responses`;
-  const responses = deref(doc, doc.paths && (doc.paths as JsonObject)[op.path] && ((doc.paths as JsonObject)[op.path] as JsonObject)[op.method.toLowerCase()], "openapi.yaml", base).value.responses as JsonObject;
-  if (!(String(answer.status) in responses)) return [`status ${answer.status} is not declared (${Object.keys(responses).join(", ")})`];
-  const { value: response, pointer } = deref(doc, responses[String(answer.status)], "openapi.yaml", `${base}/${answer.status}`);
+  const responses = deref(
+    doc,
+    doc.paths &&
+      (doc.paths as JsonObject)[op.path] &&
+      ((doc.paths as JsonObject)[op.path] as JsonObject)[op.method.toLowerCase()],
+    "openapi.yaml",
+    base,
+  ).value.responses as JsonObject;
+  if (!(String(answer.status) in responses))
+    return [`status ${answer.status} is not declared (${Object.keys(responses).join(", ")})`];
+  const { value: response, pointer } = deref(
+    doc,
+    responses[String(answer.status)],
+    "openapi.yaml",
+    `${base}/${answer.status}`,
+  );
   const problems: string[] = [];
   for (const [name, header] of Object.entries(isObject(response.headers) ? response.headers : {})) {
-    if (deref(doc, header, "openapi.yaml", pointer).value.required === true && !answer.headers.has(name)) problems.push(`header ${name} is required`);
+    if (deref(doc, header, "openapi.yaml", pointer).value.required === true && !answer.headers.has(name))
+      problems.push(`header ${name} is required`);
   }
   const content = isObject(response.content) ? response.content : {};
   const type = (answer.headers.get("content-type") ?? "").split(";")[0].trim();
@@ -59,7 +87,8 @@ export function mismatches(op: Operation, answer: { status: number; headers: Hea
     if (answer.text !== "") problems.push(`no body is declared, got ${type}`);
     return problems;
   }
-  if (!(type in content)) return [...problems, `content type "${type}" is not declared (${Object.keys(content).join(", ")})`];
+  if (!(type in content))
+    return [...problems, `content type "${type}" is not declared (${Object.keys(content).join(", ")})`];
   const validate = ajv.getSchema(`openapi#${pointer}/content/${escapePointer(type)}/schema`)!;
   // A JSON body is checked as the value it encodes; any other (text, image bytes) as the string it is.
   const body = type === "application/json" || type.endsWith("+json") ? answer.json : answer.text;

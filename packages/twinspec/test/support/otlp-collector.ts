@@ -32,7 +32,13 @@ export interface Collector {
 }
 
 const attributeMap = (attributes: { key: string; value: AnyValue }[] = []) =>
-  Object.fromEntries(attributes.map(({ key, value }) => [key, value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue))]));
+  Object.fromEntries(
+    attributes.map(({ key, value }) => [
+      key,
+      value.stringValue ??
+        (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue)),
+    ]),
+  );
 
 export async function startCollector(): Promise<Collector> {
   const spans: CollectedSpan[] = [];
@@ -54,7 +60,8 @@ export async function startCollector(): Promise<Collector> {
         const request = JSON.parse(body.toString("utf8"));
         for (const rs of request.resourceSpans ?? []) {
           const resource = attributeMap(rs.resource?.attributes);
-          for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) spans.push({ ...s, attributes: attributeMap(s.attributes), resource });
+          for (const ss of rs.scopeSpans ?? [])
+            for (const s of ss.spans ?? []) spans.push({ ...s, attributes: attributeMap(s.attributes), resource });
         }
         res.writeHead(200, { "content-type": "application/json" }).end("{}");
       } else {
@@ -75,7 +82,8 @@ export async function startCollector(): Promise<Collector> {
       for (;;) {
         const found = spans.find(match);
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no span ${what} arrived; got: ${spans.map((s) => s.name).join(", ") || "none"}`);
+        if (Date.now() > deadline)
+          throw new Error(`no span ${what} arrived; got: ${spans.map((s) => s.name).join(", ") || "none"}`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },

@@ -5,4 +5,5 @@ import { FIXTURE } from "./fixture.js";
 
 export type { ServerProcess } from "../../../twinspec-dev/src/testing/process.js";
 
-export const startProcess = (env: Record<string, string>, entry?: string): Promise<ServerProcess> => startKitProcess(env, entry, { cwd: FIXTURE });
+export const startProcess = (env: Record<string, string>, entry?: string): Promise<ServerProcess> =>
+  startKitProcess(env, entry, { cwd: FIXTURE });

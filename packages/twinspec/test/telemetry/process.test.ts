@@ -9,7 +9,11 @@ import { call } from "../support/server.js";
 import { until } from "../support/wait.js";
 
 const TRACE = "0af7651916cd43dd8448eb211c80319c";
-const requestLines = (output: string) => output.split("\n").filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l));
+const requestLines = (output: string) =>
+  output
+    .split("\n")
+    .filter((l) => l.includes('"msg":"request"'))
+    .map((l) => JSON.parse(l));
 
 describe("tracing from OTEL_* variables (main.ts)", function () {
   this.timeout(60_000);
@@ -27,7 +31,9 @@ describe("tracing from OTEL_* variables (main.ts)", function () {
         // Longer than the test: only the flush at shutdown can deliver them.
         OTEL_BSP_SCHEDULE_DELAY: "600000",
       });
-      const res = await call(`${server.url}/authors?limit=1`, { headers: { traceparent: `00-${TRACE}-b7ad6b7169203331-01` } });
+      const res = await call(`${server.url}/authors?limit=1`, {
+        headers: { traceparent: `00-${TRACE}-b7ad6b7169203331-01` },
+      });
       assert.equal(res.status, 200);
       await new Promise((r) => setTimeout(r, 200));
       assert.equal(collector.spans.length, 0, "still batched");
@@ -48,13 +54,22 @@ describe("tracing from OTEL_* variables (main.ts)", function () {
   });
 
   it("without an endpoint (or with OTEL_SDK_DISABLED=true) nothing is traced and log lines carry no trace id", async () => {
-    for (const env of [{}, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_SDK_DISABLED: "true" }] as Record<string, string>[]) {
+    for (const env of [{}, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_SDK_DISABLED: "true" }] as Record<
+      string,
+      string
+    >[]) {
       const server = await startProcess({ DATABASE_URL: "sqlite::memory:", ...env });
       try {
-        const res = await call(`${server.url}/authors?limit=1`, { headers: { traceparent: `00-${TRACE}-b7ad6b7169203331-01` } });
+        const res = await call(`${server.url}/authors?limit=1`, {
+          headers: { traceparent: `00-${TRACE}-b7ad6b7169203331-01` },
+        });
         assert.equal(res.status, 200);
         // Request lines are written in batches, within REQUEST_LINES_DELAY_MS (src/logger.ts).
-        await until(() => requestLines(server.output()).some((l) => l.url === "/authors?limit=1"), "the request line on stdout", 5_000);
+        await until(
+          () => requestLines(server.output()).some((l) => l.url === "/authors?limit=1"),
+          "the request line on stdout",
+          5_000,
+        );
         const line = requestLines(server.output()).find((l) => l.url === "/authors?limit=1");
         assert.equal(line.trace_id, undefined);
       } finally {
@@ -67,7 +82,13 @@ describe("tracing from OTEL_* variables (main.ts)", function () {
   it("refuses to start on a protocol it cannot speak, saying which it can", () => {
     const run = spawnSync(process.execPath, ["--import", "tsx", "--conditions=twinspec-source", "src/main.ts"], {
       cwd: FIXTURE,
-      env: { ...process.env, DATABASE_URL: "sqlite::memory:", AUTH_SECRET: "x".repeat(32), OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" },
+      env: {
+        ...process.env,
+        DATABASE_URL: "sqlite::memory:",
+        AUTH_SECRET: "x".repeat(32),
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317",
+        OTEL_EXPORTER_OTLP_PROTOCOL: "grpc",
+      },
       encoding: "utf8",
       timeout: 30_000,
     });
@@ -80,12 +101,25 @@ describe("tracing from OTEL_* variables (main.ts)", function () {
       [{}, undefined],
       [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }, { protocol: "http/protobuf" }],
       [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://c:4318/v1/traces" }, { protocol: "http/protobuf" }],
-      [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }, { protocol: "http/json" }],
-      [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" }, { protocol: "http/json" }],
+      [
+        { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+        { protocol: "http/json" },
+      ],
+      [
+        {
+          OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318",
+          OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+          OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
+        },
+        { protocol: "http/json" },
+      ],
       [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_TRACES_EXPORTER: "none" }, undefined],
       [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_SDK_DISABLED: "TRUE" }, undefined],
     ];
     for (const [env, want] of cases) assert.deepEqual(tracingFromEnv(env), want, JSON.stringify(env));
-    assert.throws(() => tracingFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_TRACES_EXPORTER: "zipkin" }), /OTEL_TRACES_EXPORTER/);
+    assert.throws(
+      () => tracingFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_TRACES_EXPORTER: "zipkin" }),
+      /OTEL_TRACES_EXPORTER/,
+    );
   });
 });

@@ -47,12 +47,15 @@ describe("tracing (OTLP/HTTP JSON)", () => {
     await tracing.forceFlush();
     return collector.spans;
   };
-  const childrenOf = (spans: CollectedSpan[], parent: CollectedSpan) => spans.filter((x) => x.parentSpanId === parent.spanId && x.traceId === parent.traceId);
+  const childrenOf = (spans: CollectedSpan[], parent: CollectedSpan) =>
+    spans.filter((x) => x.parentSpanId === parent.spanId && x.traceId === parent.traceId);
 
   it("a REST request: a server span named by the spec's path template, continuing traceparent, with a child span per query", async () => {
     const created = await call(`${s.url}/authors`, { method: "POST", json: ada });
     const trace = "11111111111111111111111111111111";
-    const res = await call(`${s.url}/authors/${created.json.authorId}`, { headers: { traceparent: traceparent(trace) } });
+    const res = await call(`${s.url}/authors/${created.json.authorId}`, {
+      headers: { traceparent: traceparent(trace) },
+    });
     assert.equal(res.status, 200);
     const spans = await flushed();
     const server = spans.find((x) => x.traceId === trace && x.kind === SERVER)!;
@@ -73,7 +76,11 @@ describe("tracing (OTLP/HTTP JSON)", () => {
       assert.equal(typeof q.attributes["db.query.text"], "string");
       // The SDK starts every span at Date.now() (millisecond steps), so "within" holds to a millisecond.
       const ms = 1_000_000n;
-      assert.ok(BigInt(q.startTimeUnixNano) + ms >= BigInt(server.startTimeUnixNano) && BigInt(q.endTimeUnixNano) <= BigInt(server.endTimeUnixNano) + ms, "within its parent");
+      assert.ok(
+        BigInt(q.startTimeUnixNano) + ms >= BigInt(server.startTimeUnixNano) &&
+          BigInt(q.endTimeUnixNano) <= BigInt(server.endTimeUnixNano) + ms,
+        "within its parent",
+      );
       assert.ok(BigInt(q.endTimeUnixNano) >= BigInt(q.startTimeUnixNano));
     }
     assert.ok(queries.some((q) => q.attributes["db.collection.name"] === "authors"));
@@ -90,7 +97,11 @@ describe("tracing (OTLP/HTTP JSON)", () => {
   });
 
   it("without traceparent, or with a malformed one, a request starts a new trace", async () => {
-    for (const headers of [{}, { traceparent: "00-not-a-trace-01" }, { traceparent: `00-${"0".repeat(32)}-${PARENT}-01` }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { traceparent: "00-not-a-trace-01" },
+      { traceparent: `00-${"0".repeat(32)}-${PARENT}-01` },
+    ] as Record<string, string>[]) {
       const res = await call(`${s.url}/authors?limit=2`, { headers });
       const line = lines.find((l) => l.requestId === res.headers.get("x-request-id"))!;
       assert.match(String(line.trace_id), /^[0-9a-f]{32}$/);
@@ -162,12 +173,24 @@ describe("tracing (OTLP/HTTP JSON)", () => {
   it("a GraphQL subscription over WebSocket has its operation span, with the author check inside it", async () => {
     const author = await gql(s.url, 'mutation { createAuthor(input: {name: "Sub Scriber"}) { authorId } }');
     const authorId = author.json.data.createAuthor.authorId;
-    const client = createClient({ url: `${s.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const client = createClient({
+      url: `${s.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     try {
-      const events = client.iterate({ query: `subscription Follow($a: ID!) { noteChanged(authorId: $a) { title } }`, variables: { a: authorId } });
+      const events = client.iterate({
+        query: `subscription Follow($a: ID!) { noteChanged(authorId: $a) { title } }`,
+        variables: { a: authorId },
+      });
       void events.next().catch(() => {}); // connects and subscribes
       let operation: CollectedSpan | undefined;
-      for (const deadline = Date.now() + 5000; !operation && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+      for (
+        const deadline = Date.now() + 5000;
+        !operation && Date.now() < deadline;
+        await new Promise((r) => setTimeout(r, 20))
+      ) {
         operation = (await flushed()).find((x) => x.name === "subscription Follow");
       }
       assert.ok(operation, "the subscription's span");
@@ -194,13 +217,18 @@ describe("tracing with the collector down", () => {
     });
     // Read by the exporter and the batch processor as they are made: retry for 0.5 s, export every 0.1 s.
     Object.assign(process.env, { OTEL_EXPORTER_OTLP_TIMEOUT: "500", OTEL_BSP_SCHEDULE_DELAY: "100" });
-    const tracing = startTracing({ protocol: "http/protobuf", url: `${gone.url}/v1/traces`, logger: pino({ level: "warn", mixin: logFields }, sink) });
+    const tracing = startTracing({
+      protocol: "http/protobuf",
+      url: `${gone.url}/v1/traces`,
+      logger: pino({ level: "warn", mixin: logFields }, sink),
+    });
     delete process.env.OTEL_EXPORTER_OTLP_TIMEOUT;
     delete process.env.OTEL_BSP_SCHEDULE_DELAY;
     const s = await startServer({ tracing });
     try {
       assert.equal((await call(`${s.url}/authors?limit=1`)).status, 200);
-      for (const deadline = Date.now() + 5000; !warnings.length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      for (const deadline = Date.now() + 5000; !warnings.length && Date.now() < deadline; )
+        await new Promise((r) => setTimeout(r, 50));
       const warning = warnings.find((w) => String(w.msg).startsWith("opentelemetry:"));
       assert.ok(warning, JSON.stringify(warnings));
       assert.match(String(warning.msg), /ECONNREFUSED/);

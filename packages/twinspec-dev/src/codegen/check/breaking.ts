@@ -21,7 +21,8 @@ const UPPER_BOUNDS = ["maxLength", "maxItems", "maximum", "exclusiveMaximum", "m
 
 export function openapiChanges(before: JsonObject, after: JsonObject): Change[] {
   const changes = new Map<string, Change>();
-  const add = (at: string, message: string, severity: Change["severity"] = "breaking") => changes.set(`${at}|${message}`, { at, message, severity });
+  const add = (at: string, message: string, severity: Change["severity"] = "breaking") =>
+    changes.set(`${at}|${message}`, { at, message, severity });
   const seen = new Set<string>();
   const old = (raw: Json, at: string) => deref(before, raw, "before", at);
   const now = (raw: Json, at: string) => deref(after, raw, "after", at);
@@ -36,8 +37,10 @@ export function openapiChanges(before: JsonObject, after: JsonObject): Change[] 
     }
     for (const [name, param] of next.params) {
       const was = op.params.get(name);
-      if (param.required === true && was?.required !== true) add(`${key} ${name}`, was ? "parameter is now required" : "new required parameter");
-      if (was && was.schema !== undefined && param.schema !== undefined) compare(was.schema, param.schema, "input", `${key} ${name}`);
+      if (param.required === true && was?.required !== true)
+        add(`${key} ${name}`, was ? "parameter is now required" : "new required parameter");
+      if (was && was.schema !== undefined && param.schema !== undefined)
+        compare(was.schema, param.schema, "input", `${key} ${name}`);
     }
     compareRequestBody(op.operation.requestBody, next.operation.requestBody, key);
     const responses = isObject(op.operation.responses) ? op.operation.responses : {};
@@ -53,16 +56,20 @@ export function openapiChanges(before: JsonObject, after: JsonObject): Change[] 
       const headers = isObject(was.headers) ? was.headers : {};
       const nextHeaders = isObject(is.headers) ? is.headers : {};
       for (const [name, header] of Object.entries(headers)) {
-        const required = (h: Json | undefined, get: typeof old) => h !== undefined && get(h, at).value.required === true;
-        if (required(header, old) && !required(nextHeaders[name], now)) add(`${at} header ${name}`, "header no longer always sent");
+        const required = (h: Json | undefined, get: typeof old) =>
+          h !== undefined && get(h, at).value.required === true;
+        if (required(header, old) && !required(nextHeaders[name], now))
+          add(`${at} header ${name}`, "header no longer always sent");
       }
       compareContent(was.content, is.content, "output", at);
     }
   }
 
-  const schemas = (doc: JsonObject) => (isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {});
+  const schemas = (doc: JsonObject) =>
+    isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
   for (const name of Object.keys(schemas(before))) {
-    if (!(name in schemas(after))) add(`components.schemas.${name}`, "schema removed (typed clients import it by name)");
+    if (!(name in schemas(after)))
+      add(`components.schemas.${name}`, "schema removed (typed clients import it by name)");
   }
   return [...changes.values()];
 
@@ -70,7 +77,8 @@ export function openapiChanges(before: JsonObject, after: JsonObject): Change[] 
     const at = `${key} request body`;
     const is = isRaw === undefined ? undefined : now(isRaw, at).value;
     const was = wasRaw === undefined ? undefined : old(wasRaw, at).value;
-    if (is?.required === true && was?.required !== true) add(at, was ? "request body is now required" : "new required request body");
+    if (is?.required === true && was?.required !== true)
+      add(at, was ? "request body is now required" : "new required request body");
     if (was && is) compareContent(was.content, is.content, "input", at);
   }
 
@@ -107,23 +115,35 @@ export function openapiChanges(before: JsonObject, after: JsonObject): Change[] 
     const typesA = types(a);
     const typesB = types(b);
     // integer ⊂ number: accepting number where integer was is wider, answering integer where number was is narrower.
-    const covers = (set: Set<string> | undefined, t: string) => !set || set.has(t) || (t === "integer" && set.has("number"));
-    if (mode === "input" && typesA) for (const t of typesA) if (!covers(typesB, t)) add(at, `no longer accepts ${t} (now ${[...(typesB ?? [])].join(" | ")})`);
-    if (mode === "output" && typesB) for (const t of typesB) if (!covers(typesA, t)) add(at, `may now be ${t} (was ${[...(typesA ?? [])].join(" | ")})`);
+    const covers = (set: Set<string> | undefined, t: string) =>
+      !set || set.has(t) || (t === "integer" && set.has("number"));
+    if (mode === "input" && typesA)
+      for (const t of typesA)
+        if (!covers(typesB, t)) add(at, `no longer accepts ${t} (now ${[...(typesB ?? [])].join(" | ")})`);
+    if (mode === "output" && typesB)
+      for (const t of typesB)
+        if (!covers(typesA, t)) add(at, `may now be ${t} (was ${[...(typesA ?? [])].join(" | ")})`);
 
     const enumA = Array.isArray(a.enum) ? a.enum.map(String) : undefined;
     const enumB = Array.isArray(b.enum) ? b.enum.map(String) : undefined;
     if (enumB) for (const v of enumA ?? []) if (!enumB.includes(v)) add(at, `enum value ${v} removed`);
     if (mode === "input" && enumB && !enumA) add(at, `now restricted to ${enumB.join(", ")}`);
-    if (mode === "output" && enumA && enumB) for (const v of enumB) if (!enumA.includes(v)) add(at, `may now be ${v}, a value old clients do not know`, "dangerous");
+    if (mode === "output" && enumA && enumB)
+      for (const v of enumB)
+        if (!enumA.includes(v)) add(at, `may now be ${v}, a value old clients do not know`, "dangerous");
 
     if (a.format !== b.format && (mode === "input" ? b.format !== undefined : a.format !== undefined)) {
       add(at, `format ${textOf(a.format ?? "(none)")} → ${textOf(b.format ?? "(none)")}`);
     }
     if (mode === "input") {
-      for (const k of LOWER_BOUNDS) if (typeof b[k] === "number" && !(typeof a[k] === "number" && a[k] >= b[k])) add(at, `narrowed: ${k} ${textOf(a[k] ?? "(none)")} → ${b[k]}`);
-      for (const k of UPPER_BOUNDS) if (typeof b[k] === "number" && !(typeof a[k] === "number" && a[k] <= b[k])) add(at, `narrowed: ${k} ${textOf(a[k] ?? "(none)")} → ${b[k]}`);
-      if (b.pattern !== undefined && b.pattern !== a.pattern) add(at, `narrowed: pattern ${textOf(a.pattern ?? "(none)")} → ${textOf(b.pattern)}`);
+      for (const k of LOWER_BOUNDS)
+        if (typeof b[k] === "number" && !(typeof a[k] === "number" && a[k] >= b[k]))
+          add(at, `narrowed: ${k} ${textOf(a[k] ?? "(none)")} → ${b[k]}`);
+      for (const k of UPPER_BOUNDS)
+        if (typeof b[k] === "number" && !(typeof a[k] === "number" && a[k] <= b[k]))
+          add(at, `narrowed: ${k} ${textOf(a[k] ?? "(none)")} → ${b[k]}`);
+      if (b.pattern !== undefined && b.pattern !== a.pattern)
+        add(at, `narrowed: pattern ${textOf(a.pattern ?? "(none)")} → ${textOf(b.pattern)}`);
     }
 
     if (a.items !== undefined && b.items !== undefined) compare(a.items, b.items, mode, `${at}[]`);
@@ -139,10 +159,14 @@ export function openapiChanges(before: JsonObject, after: JsonObject): Change[] 
         else if (b.additionalProperties === false) add(field, "field removed (now rejected as unknown)");
         continue;
       }
-      if (mode === "output" && requiredA.has(name) && !requiredB.has(name)) add(field, "may now be missing (no longer required)");
+      if (mode === "output" && requiredA.has(name) && !requiredB.has(name))
+        add(field, "may now be missing (no longer required)");
       compare(prop, propsB[name], mode, field);
     }
-    if (mode === "input") for (const name of requiredB) if (!requiredA.has(name)) add(`${at} .${name}`, propsA[name] === undefined ? "new required field" : "field is now required");
+    if (mode === "input")
+      for (const name of requiredB)
+        if (!requiredA.has(name))
+          add(`${at} .${name}`, propsA[name] === undefined ? "new required field" : "field is now required");
   }
 }
 
@@ -155,7 +179,10 @@ interface OperationEntry {
 }
 
 /** "GET /books/{}" (path parameters unnamed, so renaming one is no change) → the operation. */
-function operations(doc: JsonObject, get: (raw: Json, at: string) => { value: JsonObject }): Map<string, OperationEntry> {
+function operations(
+  doc: JsonObject,
+  get: (raw: Json, at: string) => { value: JsonObject },
+): Map<string, OperationEntry> {
   const out = new Map<string, OperationEntry>();
   for (const [path, rawItem] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
     const item = get(rawItem, path).value;
@@ -167,7 +194,10 @@ function operations(doc: JsonObject, get: (raw: Json, at: string) => { value: Js
       for (const raw of [item.parameters, operation.parameters].flatMap((list) => (Array.isArray(list) ? list : []))) {
         const p = get(raw, key).value;
         const position = [...path.matchAll(/\{([^}]*)\}/g)].findIndex((m) => m[1] === p.name) + 1;
-        const name = p.in === "path" ? `path parameter #${position}` : `${textOf(p.in)} ${p.in === "header" ? textOf(p.name).toLowerCase() : textOf(p.name)}`;
+        const name =
+          p.in === "path"
+            ? `path parameter #${position}`
+            : `${textOf(p.in)} ${p.in === "header" ? textOf(p.name).toLowerCase() : textOf(p.name)}`;
         params.set(name, p);
       }
       out.set(key, { label: `${method.toUpperCase()} ${path}`, operation, params });
@@ -210,11 +240,24 @@ export function graphqlChanges(before: string, after: string): Change[] {
 /** The committed version of a file, or why there is none to compare with. */
 export function atHead(file: string, cwd = process.cwd()): { text: string } | { missing: string } {
   try {
-    return { text: execFileSync("git", ["show", `HEAD:./${file}`], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) };
+    return {
+      text: execFileSync("git", ["show", `HEAD:./${file}`], {
+        cwd,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    };
   } catch (error) {
-    const stderr = String((error as { stderr?: string }).stderr ?? error).trim().split("\n")[0];
+    const stderr = String((error as { stderr?: string }).stderr ?? error)
+      .trim()
+      .split("\n")[0];
     if (/not a git repository/.test(stderr)) return { missing: "not in a git repository yet" };
-    if (/does not exist in 'HEAD'|exists on disk, but not in 'HEAD'|invalid object name 'HEAD'|bad revision 'HEAD'/.test(stderr)) return { missing: "not committed yet" };
+    if (
+      /does not exist in 'HEAD'|exists on disk, but not in 'HEAD'|invalid object name 'HEAD'|bad revision 'HEAD'/.test(
+        stderr,
+      )
+    )
+      return { missing: "not committed yet" };
     return { missing: stderr || "git show failed" };
   }
 }

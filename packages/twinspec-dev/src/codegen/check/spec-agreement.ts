@@ -89,12 +89,28 @@ interface Comparison {
 type AgreementCheck = (c: Comparison) => void;
 
 /** Pairs first (same names, then paired operations), then their comparison, then what is left unpaired. */
-const CHECKS: AgreementCheck[] = [pairSameNames, pairOperations, pairWebhooks, comparePairs, unpairedRestTypes, unpairedGraphqlTypes];
+const CHECKS: AgreementCheck[] = [
+  pairSameNames,
+  pairOperations,
+  pairWebhooks,
+  comparePairs,
+  unpairedRestTypes,
+  unpairedGraphqlTypes,
+];
 
-export function checkAgreement(openapi: JsonObject, graphql: string | GraphQLSchema, config: AgreementConfig, file = "openapi.yaml"): Agreement {
+export function checkAgreement(
+  openapi: JsonObject,
+  graphql: string | GraphQLSchema,
+  config: AgreementConfig,
+  file = "openapi.yaml",
+): Agreement {
   const c = comparison(openapi, typeof graphql === "string" ? buildSchema(graphql) : graphql, config, file);
   for (const check of CHECKS) check(c);
-  return { mismatches: c.mismatches, compared: c.pairs.map((p) => (p.restLabel === p.gql.name ? p.restLabel : `${p.restLabel} ↔ ${p.gql.name}`)), restProperties: restProperties(c.pairs) };
+  return {
+    mismatches: c.mismatches,
+    compared: c.pairs.map((p) => (p.restLabel === p.gql.name ? p.restLabel : `${p.restLabel} ↔ ${p.gql.name}`)),
+    restProperties: restProperties(c.pairs),
+  };
 }
 
 function comparison(openapi: JsonObject, schema: GraphQLSchema, config: AgreementConfig, file: string): Comparison {
@@ -135,10 +151,16 @@ function pairSameNames(c: Comparison) {
 /** The request body and result of each operation paired with a GraphQL field, with the field's input and type. */
 function pairOperations(c: Comparison) {
   const { schema } = c;
-  for (const { operationId, graphql, unpaired, body, result } of restOperations(c.openapi, c.resolve).flatMap((op) => (op.graphql.length ? op.graphql : [undefined]).map((graphql) => ({ ...op, graphql })))) {
+  for (const { operationId, graphql, unpaired, body, result } of restOperations(c.openapi, c.resolve).flatMap((op) =>
+    (op.graphql.length ? op.graphql : [undefined]).map((graphql) => ({ ...op, graphql })),
+  )) {
     if (unpaired) continue;
     const [typeName, fieldName] = graphql?.split(".") ?? [];
-    const owner = typeName ? schema.getType(typeName) : (schema.getMutationType()?.getFields()[operationId] ? schema.getMutationType() : schema.getQueryType());
+    const owner = typeName
+      ? schema.getType(typeName)
+      : schema.getMutationType()?.getFields()[operationId]
+        ? schema.getMutationType()
+        : schema.getQueryType();
     const field = isObjectType(owner) ? owner.getFields()[fieldName ?? operationId] : undefined;
     if (!field) continue;
     c.pairedFields.add(`${owner!.name}.${field.name}`);
@@ -159,8 +181,14 @@ function pairWebhooks(c: Comparison) {
   for (const [name, rawItem] of Object.entries(c.openapi.webhooks)) {
     const post = c.resolve(rawItem, `/webhooks/${name}`).value.post;
     const target = isObject(post) ? post["x-graphql"] : undefined;
-    const field = typeof target === "string" && target.startsWith(`${subscription.name}.`) ? subscription.getFields()[target.slice(subscription.name.length + 1)] : undefined;
-    const body = isObject(post) && post.requestBody !== undefined ? firstSchema(c.resolve(post.requestBody, `/webhooks/${name}`).value.content) : undefined;
+    const field =
+      typeof target === "string" && target.startsWith(`${subscription.name}.`)
+        ? subscription.getFields()[target.slice(subscription.name.length + 1)]
+        : undefined;
+    const body =
+      isObject(post) && post.requestBody !== undefined
+        ? firstSchema(c.resolve(post.requestBody, `/webhooks/${name}`).value.content)
+        : undefined;
     const envelope = body === undefined ? undefined : c.resolve(body, `/webhooks/${name}`).value;
     const data = envelope && isObject(envelope.properties) ? envelope.properties.data : undefined;
     // What cannot be paired is named by the contract (model/webhooks.ts).
@@ -204,7 +232,13 @@ function unpairedRestTypes(c: Comparison) {
     const value = c.resolve(restSchemas[name], `${SCHEMAS}${name}`).value;
     const comparable = properties(value, name) !== undefined || Array.isArray(value.enum);
     if (comparable && !compared.has(name) && !c.bodyAsArguments.has(name)) {
-      c.mismatches.push({ kind: "unpaired", at: name, restAt: name, rest: describeRest(value), graphql: "nothing is paired with it" });
+      c.mismatches.push({
+        kind: "unpaired",
+        at: name,
+        restAt: name,
+        rest: describeRest(value),
+        graphql: "nothing is paired with it",
+      });
     }
   }
 }
@@ -232,8 +266,18 @@ function unpairedGraphqlTypes(c: Comparison) {
   }
   for (const name of seen) {
     const type = schema.getType(name)!;
-    if ((isObjectType(type) || isInputObjectType(type) || isEnumType(type)) && !compared.has(name) && !c.roots.has(name)) {
-      c.mismatches.push({ kind: "unpaired", at: name, restAt: "(none)", rest: "nothing is paired with it", graphql: isEnumType(type) ? `enum ${name}` : `${isInputObjectType(type) ? "input" : "type"} ${name}` });
+    if (
+      (isObjectType(type) || isInputObjectType(type) || isEnumType(type)) &&
+      !compared.has(name) &&
+      !c.roots.has(name)
+    ) {
+      c.mismatches.push({
+        kind: "unpaired",
+        at: name,
+        restAt: "(none)",
+        rest: "nothing is paired with it",
+        graphql: isEnumType(type) ? `enum ${name}` : `${isInputObjectType(type) ? "input" : "type"} ${name}`,
+      });
     }
   }
 }
@@ -260,15 +304,33 @@ function pairNamed(c: Comparison, restName: string, gqlName: string) {
 function comparePair(c: Comparison, { restLabel, rest, gql }: Pair) {
   if (isEnumType(gql) || isScalarType(gql)) return compareShape(c, rest, undefined, gql, gql.name, restLabel);
   if (!isObjectType(gql) && !isInputObjectType(gql)) {
-    return c.mismatches.push({ kind: "type", at: gql.name, restAt: restLabel, rest: describeRest(rest), graphql: `${gql.name} (not comparable)` });
+    return c.mismatches.push({
+      kind: "type",
+      at: gql.name,
+      restAt: restLabel,
+      rest: describeRest(rest),
+      graphql: `${gql.name} (not comparable)`,
+    });
   }
   compareFields(c, restLabel, rest, gql);
 }
 
 /** An object schema's properties against a type's fields, name by name (readOnly ones only in output, writeOnly in input). */
-function compareFields(c: Comparison, restLabel: string, rest: JsonObject, gql: GraphQLObjectType | GraphQLInputObjectType) {
+function compareFields(
+  c: Comparison,
+  restLabel: string,
+  rest: JsonObject,
+  gql: GraphQLObjectType | GraphQLInputObjectType,
+) {
   const props = properties(rest, restLabel);
-  if (!props) return c.mismatches.push({ kind: "type", at: gql.name, restAt: restLabel, rest: describeRest(rest), graphql: `${isInputObjectType(gql) ? "input" : "type"} ${gql.name}` });
+  if (!props)
+    return c.mismatches.push({
+      kind: "type",
+      at: gql.name,
+      restAt: restLabel,
+      rest: describeRest(rest),
+      graphql: `${isInputObjectType(gql) ? "input" : "type"} ${gql.name}`,
+    });
   const input = isInputObjectType(gql);
   const fields: Record<string, GraphQLField<unknown, unknown> | GraphQLInputField> = gql.getFields();
   const required = new Set(Array.isArray(rest.required) ? rest.required.map(String) : []);
@@ -283,12 +345,23 @@ function compareFields(c: Comparison, restLabel: string, rest: JsonObject, gql: 
     const restProp = restFields.find(([n]) => n === name)?.[1];
     const field = fields[name];
     // Declared differences, and navigations that pair with an operation of their own, are not compared.
-    if ((field && unpairedGraphql(field)) || (restProp !== undefined && unpairedRest(restProp)) || c.pairedFields.has(at)) continue;
+    if (
+      (field && unpairedGraphql(field)) ||
+      (restProp !== undefined && unpairedRest(restProp)) ||
+      c.pairedFields.has(at)
+    )
+      continue;
     if (restProp === undefined) {
       c.mismatches.push({ kind: "missing-in-rest", at, restAt, rest: "no such property", graphql: String(field.type) });
     } else if (!field) {
       const r = c.resolve(restProp, props.at);
-      c.mismatches.push({ kind: "missing-in-graphql", at, restAt, rest: describeRest(r.value, restProp), graphql: "no such field" });
+      c.mismatches.push({
+        kind: "missing-in-graphql",
+        at,
+        restAt,
+        rest: describeRest(r.value, restProp),
+        graphql: "no such field",
+      });
     } else {
       compareValue(c, restProp, required.has(name), field.type, at, restAt);
     }
@@ -301,27 +374,50 @@ function compareValue(c: Comparison, raw: Json, required: boolean, type: GraphQL
   const restNullable = !required || nullable;
   if (restNullable === isNonNullType(type)) {
     const how = !required ? "optional" : nullable ? "required but nullable" : "required, non-null";
-    c.mismatches.push({ kind: "nullability", at, restAt, rest: `${describeRest(value, raw)}, ${how}`, graphql: String(type) });
+    c.mismatches.push({
+      kind: "nullability",
+      at,
+      restAt,
+      rest: `${describeRest(value, raw)}, ${how}`,
+      graphql: String(type),
+    });
   }
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner) !== isArray(value)) {
     return c.mismatches.push({ kind: "list", at, restAt, rest: describeRest(value, raw), graphql: String(type) });
   }
-  if (isListType(inner)) return compareValue(c, isObject(value.items) ? value.items : {}, true, inner.ofType, `${at}[]`, `${restAt}[]`);
+  if (isListType(inner))
+    return compareValue(c, isObject(value.items) ? value.items : {}, true, inner.ofType, `${at}[]`, `${restAt}[]`);
   compareShape(c, value, raw, inner as GraphQLNamedType, at, restAt);
 }
 
 /** A named GraphQL type against a resolved, non-null, non-array REST schema. */
-function compareShape(c: Comparison, value: JsonObject, raw: Json | undefined, gql: GraphQLNamedType, at: string, restAt: string) {
+function compareShape(
+  c: Comparison,
+  value: JsonObject,
+  raw: Json | undefined,
+  gql: GraphQLNamedType,
+  at: string,
+  restAt: string,
+) {
   const name = raw === undefined ? undefined : schemaName(raw);
   if (isEnumType(gql)) return compareEnum(c, value, raw, gql, at, restAt);
   if (isScalarType(gql)) return compareScalar(c, value, raw, gql, at, restAt);
-  if (!properties(value, restAt)) return c.mismatches.push({ kind: "type", at, restAt, rest: describeRest(value, raw), graphql: gql.name });
+  if (!properties(value, restAt))
+    return c.mismatches.push({ kind: "type", at, restAt, rest: describeRest(value, raw), graphql: gql.name });
   pair(c, name ?? restAt, value, gql);
 }
 
-function compareEnum(c: Comparison, value: JsonObject, raw: Json | undefined, gql: GraphQLEnumType, at: string, restAt: string) {
-  if (!Array.isArray(value.enum)) return c.mismatches.push({ kind: "type", at, restAt, rest: describeRest(value, raw), graphql: `enum ${gql.name}` });
+function compareEnum(
+  c: Comparison,
+  value: JsonObject,
+  raw: Json | undefined,
+  gql: GraphQLEnumType,
+  at: string,
+  restAt: string,
+) {
+  if (!Array.isArray(value.enum))
+    return c.mismatches.push({ kind: "type", at, restAt, rest: describeRest(value, raw), graphql: `enum ${gql.name}` });
   // A named enum on both sides is compared once, as its own pair, not at every field that uses it.
   const name = raw === undefined ? undefined : schemaName(raw);
   if (name && raw !== undefined) return pair(c, name, value, gql);
@@ -330,20 +426,49 @@ function compareEnum(c: Comparison, value: JsonObject, raw: Json | undefined, gq
   const onlyRest = rest.filter((v) => !graphql.includes(v));
   const onlyGraphql = graphql.filter((v) => !rest.includes(v));
   if (onlyRest.length || onlyGraphql.length) {
-    const diff = [onlyRest.length ? `only in REST: ${onlyRest.join(", ")}` : "", onlyGraphql.length ? `only in GraphQL: ${onlyGraphql.join(", ")}` : ""];
-    c.mismatches.push({ kind: "enum-values", at, restAt, rest: `${rest.join(", ")} (${diff.filter(Boolean).join("; ")})`, graphql: graphql.join(", ") });
+    const diff = [
+      onlyRest.length ? `only in REST: ${onlyRest.join(", ")}` : "",
+      onlyGraphql.length ? `only in GraphQL: ${onlyGraphql.join(", ")}` : "",
+    ];
+    c.mismatches.push({
+      kind: "enum-values",
+      at,
+      restAt,
+      rest: `${rest.join(", ")} (${diff.filter(Boolean).join("; ")})`,
+      graphql: graphql.join(", "),
+    });
   }
 }
 
 /** The JSON Schema type (and format) the config says the scalar means; a format another scalar claims is not a plain string. */
-function compareScalar(c: Comparison, value: JsonObject, raw: Json | undefined, gql: GraphQLScalarType, at: string, restAt: string) {
+function compareScalar(
+  c: Comparison,
+  value: JsonObject,
+  raw: Json | undefined,
+  gql: GraphQLScalarType,
+  at: string,
+  restAt: string,
+) {
   const { scalars } = c.config;
   const want = scalars[gql.name];
   const type = jsonType(value);
   const format = typeof value.format === "string" ? value.format : undefined;
   const claimed = Object.values(scalars).some((s) => s.format !== undefined && s.format === format);
-  const ok = want && !Array.isArray(value.enum) && type === want.type && (want.format === undefined ? !claimed : format === want.format);
-  if (!ok) c.mismatches.push({ kind: "type", at, restAt, rest: describeRest(value, raw), graphql: want ? `${gql.name} (${want.type}${want.format ? `, ${want.format}` : ""})` : `${gql.name} (no JSON Schema equivalent declared)` });
+  const ok =
+    want &&
+    !Array.isArray(value.enum) &&
+    type === want.type &&
+    (want.format === undefined ? !claimed : format === want.format);
+  if (!ok)
+    c.mismatches.push({
+      kind: "type",
+      at,
+      restAt,
+      rest: describeRest(value, raw),
+      graphql: want
+        ? `${gql.name} (${want.type}${want.format ? `, ${want.format}` : ""})`
+        : `${gql.name} (no JSON Schema equivalent declared)`,
+    });
 }
 
 function unwrapNullable(c: Comparison, raw: Json, at: string): { value: JsonObject; nullable: boolean } {
@@ -369,7 +494,9 @@ function properties(value: JsonObject, at: string): { properties: JsonObject; at
 }
 
 function schemaName(raw: Json | undefined): string | undefined {
-  return isObject(raw) && typeof raw.$ref === "string" && raw.$ref.startsWith(`#${SCHEMAS}`) ? raw.$ref.slice(SCHEMAS.length + 1) : undefined;
+  return isObject(raw) && typeof raw.$ref === "string" && raw.$ref.startsWith(`#${SCHEMAS}`)
+    ? raw.$ref.slice(SCHEMAS.length + 1)
+    : undefined;
 }
 
 function jsonType(value: JsonObject): string | undefined {
@@ -386,7 +513,8 @@ function describeRest(value: JsonObject, raw?: Json): string {
   const name = raw === undefined ? undefined : schemaName(raw);
   if (Array.isArray(value.enum)) return `enum ${name ? `${name} ` : ""}[${value.enum.map(textOf).join(", ")}]`;
   const type = jsonType(value) ?? "any";
-  if (type === "array") return `array of ${isObject(value.items) ? (schemaName(value.items) ?? jsonType(value.items) ?? "any") : "any"}`;
+  if (type === "array")
+    return `array of ${isObject(value.items) ? (schemaName(value.items) ?? jsonType(value.items) ?? "any") : "any"}`;
   if (type === "object") return name ? `object ${name}` : "object";
   return typeof value.format === "string" ? `${type} (${value.format})` : type;
 }
@@ -401,16 +529,23 @@ interface RestOperation {
   result?: Json;
 }
 
-function restOperations(openapi: JsonObject, resolve: (raw: Json, at: string) => { value: JsonObject }): RestOperation[] {
+function restOperations(
+  openapi: JsonObject,
+  resolve: (raw: Json, at: string) => { value: JsonObject },
+): RestOperation[] {
   const out: RestOperation[] = [];
   for (const [path, rawItem] of Object.entries(isObject(openapi.paths) ? openapi.paths : {})) {
     for (const op of Object.values(resolve(rawItem, path).value)) {
       if (!isObject(op) || typeof op.operationId !== "string") continue;
       const body = op.requestBody === undefined ? undefined : firstSchema(resolve(op.requestBody, path).value.content);
-      const ok = Object.entries(isObject(op.responses) ? op.responses : {}).find(([status]) => /^2\d\d$/.test(status))?.[1];
+      const ok = Object.entries(isObject(op.responses) ? op.responses : {}).find(([status]) =>
+        /^2\d\d$/.test(status),
+      )?.[1];
       out.push({
         operationId: op.operationId,
-        graphql: (Array.isArray(op["x-graphql"]) ? op["x-graphql"] : [op["x-graphql"]]).filter((f): f is string => typeof f === "string"),
+        graphql: (Array.isArray(op["x-graphql"]) ? op["x-graphql"] : [op["x-graphql"]]).filter(
+          (f): f is string => typeof f === "string",
+        ),
         unpaired: typeof op["x-unpaired"] === "string",
         body,
         result: ok === undefined ? undefined : firstSchema(resolve(ok, path).value.content),
@@ -436,11 +571,20 @@ const KIND_TEXT: Record<MismatchKind, string> = {
   unpaired: "neither paired nor declared unpaired",
 };
 
-export function formatAgreement(mismatches: Mismatch[], files = { rest: "openapi.yaml", graphql: "schema.graphql" }): string {
+export function formatAgreement(
+  mismatches: Mismatch[],
+  files = { rest: "openapi.yaml", graphql: "schema.graphql" },
+): string {
   const lines = [`${files.rest} and ${files.graphql} disagree (${mismatches.length}):`];
   for (const m of mismatches) {
-    lines.push(`  ${m.at}: ${KIND_TEXT[m.kind]}`, `    REST    ${m.restAt}: ${m.rest}`, `    GraphQL ${m.at}: ${m.graphql}`);
+    lines.push(
+      `  ${m.at}: ${KIND_TEXT[m.kind]}`,
+      `    REST    ${m.restAt}: ${m.rest}`,
+      `    GraphQL ${m.at}: ${m.graphql}`,
+    );
   }
-  lines.push('Fix one spec, or declare the difference where it is written, with its reason: x-unpaired: "…" in openapi.yaml, @unpaired(reason: "…") in schema.graphql.');
+  lines.push(
+    'Fix one spec, or declare the difference where it is written, with its reason: x-unpaired: "…" in openapi.yaml, @unpaired(reason: "…") in schema.graphql.',
+  );
   return lines.join("\n");
 }

@@ -33,13 +33,22 @@ export interface SpecCheckReport {
   problems: string[];
 }
 
-export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.graphql", strict = false, config = agreementConfig, cwd }: SpecCheckOptions = {}): SpecCheckReport {
+export function runSpecChecks({
+  openapi = "openapi.yaml",
+  graphql = "schema.graphql",
+  strict = false,
+  config = agreementConfig,
+  cwd,
+}: SpecCheckOptions = {}): SpecCheckReport {
   const restDoc = loadDocument(openapi);
   const sdl = readFileSync(graphql, "utf8");
   const operations = collectOperations(restDoc, openapi);
 
   const { mismatches, compared, restProperties } = checkAgreement(restDoc, sdl, config, openapi);
-  const { contract, problems } = readContract(restDoc, operations, sdl, (type) => restProperties.get(type), { rest: openapi, graphql });
+  const { contract, problems } = readContract(restDoc, operations, sdl, (type) => restProperties.get(type), {
+    rest: openapi,
+    graphql,
+  });
   const report: SpecCheckReport = { failed: false, document: restDoc, contract, info: [], notes: [], problems: [] };
   if (mismatches.length > 0) {
     report.failed = true;
@@ -47,18 +56,26 @@ export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.grap
   } else {
     report.info.push(`${openapi} and ${graphql} agree on ${compared.length} types`);
   }
-  const contractProblems = [...problems, ...checkHttpContract(operations, openapi, new Set(Object.keys(contract.rateLimits.rest)))];
+  const contractProblems = [
+    ...problems,
+    ...checkHttpContract(operations, openapi, new Set(Object.keys(contract.rateLimits.rest))),
+  ];
   if (contractProblems.length > 0) {
     report.failed = true;
     report.problems.push(formatContract(contractProblems));
   } else {
     const paired = [...contract.operations.values()].filter((o) => o.graphql).length;
-    report.info.push(`${contract.resources.length} resources; ${paired} of ${operations.length} operations paired with GraphQL fields, every status and conditional header the server answers declared`);
+    report.info.push(
+      `${contract.resources.length} resources; ${paired} of ${operations.length} operations paired with GraphQL fields, every status and conditional header the server answers declared`,
+    );
   }
 
   // The fields x-graphql names after an operation's first (relations reading what it reads) share its scopes too.
-  const alsoPaired = (id: string, first: string) => contract.fields.filter((f) => f.operationId === id && f.coordinate !== first).map((f) => f.coordinate);
-  const pairs = Object.fromEntries([...contract.operations].flatMap(([id, o]) => (o.graphql ? [[id, [o.graphql, ...alsoPaired(id, o.graphql)]]] : [])));
+  const alsoPaired = (id: string, first: string) =>
+    contract.fields.filter((f) => f.operationId === id && f.coordinate !== first).map((f) => f.coordinate);
+  const pairs = Object.fromEntries(
+    [...contract.operations].flatMap(([id, o]) => (o.graphql ? [[id, [o.graphql, ...alsoPaired(id, o.graphql)]]] : [])),
+  );
   const scopeMismatches = checkScopes(restDoc, sdl, pairs, openapi);
   if (scopeMismatches.length > 0) {
     report.failed = true;
@@ -76,7 +93,8 @@ export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.grap
     const head = atHead(file, cwd);
     if ("missing" in head) skipped.push(`${file} (${head.missing})`);
     // A spec as committed has nothing to compare: not parsed a second time.
-    else if (head.text !== (file === graphql ? sdl : readFileSync(file, "utf8"))) for (const change of diff(head.text)) changes.push([file, change]);
+    else if (head.text !== (file === graphql ? sdl : readFileSync(file, "utf8")))
+      for (const change of diff(head.text)) changes.push([file, change]);
   }
   const breaking = changes.filter(([, c]) => c.severity === "breaking");
   const dangerous = changes.filter(([, c]) => c.severity === "dangerous");
@@ -84,14 +102,25 @@ export function runSpecChecks({ openapi = "openapi.yaml", graphql = "schema.grap
   if (breaking.length > 0) {
     if (strict) report.failed = true;
     report.problems.push(
-      [`${breaking.length} change(s) since git HEAD break existing clients${strict ? " (fatal: --strict)" : ""}:`, ...list(breaking)].join("\n"),
+      [
+        `${breaking.length} change(s) since git HEAD break existing clients${strict ? " (fatal: --strict)" : ""}:`,
+        ...list(breaking),
+      ].join("\n"),
     );
   }
-  if (dangerous.length > 0) report.problems.push([`${dangerous.length} change(s) since git HEAD may surprise existing clients:`, ...list(dangerous)].join("\n"));
-  if (breaking.length === 0) (skipped.length ? report.notes : report.info).push(`no breaking changes since git HEAD${skipped.length ? ` (not compared: ${skipped.join(", ")})` : ""}`);
+  if (dangerous.length > 0)
+    report.problems.push(
+      [`${dangerous.length} change(s) since git HEAD may surprise existing clients:`, ...list(dangerous)].join("\n"),
+    );
+  if (breaking.length === 0)
+    (skipped.length ? report.notes : report.info).push(
+      `no breaking changes since git HEAD${skipped.length ? ` (not compared: ${skipped.join(", ")})` : ""}`,
+    );
   return report;
 }
 
 function formatContract(problems: ContractProblem[]): string {
-  return [`the specs are incomplete (${problems.length}):`, ...problems.map((p) => `  ${p.at}: ${p.message}`)].join("\n");
+  return [`the specs are incomplete (${problems.length}):`, ...problems.map((p) => `  ${p.at}: ${p.message}`)].join(
+    "\n",
+  );
 }

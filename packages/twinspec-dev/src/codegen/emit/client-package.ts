@@ -12,7 +12,11 @@ export interface DocumentResources {
 }
 
 /** Per operation name: the resources its selections read, and what a mutation's root fields write. */
-export function documentResources(schemaText: string, documents: string[], contract: Contract): Map<string, DocumentResources> {
+export function documentResources(
+  schemaText: string,
+  documents: string[],
+  contract: Contract,
+): Map<string, DocumentResources> {
   const schema = buildSchema(schemaText);
   const mutation = schema.getMutationType()?.name ?? "Mutation";
   const byField = new Map(contract.fields.filter((f) => f.root).map((f) => [f.coordinate, f]));
@@ -49,7 +53,10 @@ export function documentResources(schemaText: string, documents: string[], contr
 export function documentsModule(resources: Map<string, DocumentResources>): string {
   const writes = (w: NonNullable<DocumentResources["writes"]>) =>
     `[${[...new Set(w.map((x) => (x.operationId ? `...operations.${x.operationId}.writes` : JSON.stringify(x.tag))))].join(", ")}]`;
-  const lines = [...resources].map(([name, r]) => `  ${name}: { reads: ${JSON.stringify(r.reads)}${r.writes ? `, writes: ${writes(r.writes)}` : ""} },`);
+  const lines = [...resources].map(
+    ([name, r]) =>
+      `  ${name}: { reads: ${JSON.stringify(r.reads)}${r.writes ? `, writes: ${writes(r.writes)}` : ""} },`,
+  );
   return `import type { DocumentResources } from "twinspec-client/query";
 import { operations } from "./rest.js";
 

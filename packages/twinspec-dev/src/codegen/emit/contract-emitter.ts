@@ -10,7 +10,6 @@ import { ident, prop, quote } from "../model/operations.js";
 import { emitRelationResolvers, RELATION_TYPES, relationImports } from "./relation-resolvers.js";
 import type { OperationValidators } from "./validators.js";
 
-
 /** Tags that have a REST or GraphQL file, in the order resources are declared, then the rest by name. */
 export function tagsWithFiles(contract: Contract): { rest: string[]; graphql: string[]; domain: string[] } {
   const order = (tags: Iterable<string>) => {
@@ -45,15 +44,32 @@ export function domainNeeds(contract: Contract): Map<string, DomainNeed[]> {
   const needs = new Map<string, DomainNeed[]>();
   for (const r of contract.resources) {
     const list: DomainNeed[] = [];
-    if (r.owner !== "self" && r.owner !== "none" && !r.through) list.push({ method: "ownerOf", type: "OwnerOf", why: `owned through its ${r.owner}` });
+    if (r.owner !== "self" && r.owner !== "none" && !r.through)
+      list.push({ method: "ownerOf", type: "OwnerOf", why: `owned through its ${r.owner}` });
     if (r.through) list.push({ method: "parentOf", type: "ParentOf", why: `owned through its parent ${r.through}` });
     const under = children.filter((c) => c.through === r.tag).map((c) => c.tag);
-    if (under.length) list.push({ method: "get", type: "Lookup", why: `the parent of ${under.join(", ")}: their operations answer its 404 / 410 first` });
-    const reads = (kind: string) => relations.filter((f) => f.relation!.kind === kind && f.relation!.resource === r.tag).map((f) => f.coordinate);
+    if (under.length)
+      list.push({
+        method: "get",
+        type: "Lookup",
+        why: `the parent of ${under.join(", ")}: their operations answer its 404 / 410 first`,
+      });
+    const reads = (kind: string) =>
+      relations.filter((f) => f.relation!.kind === kind && f.relation!.resource === r.tag).map((f) => f.coordinate);
     const model = `${ident(r.tag)}Domain.${r.schema}`;
     const [lists, names] = [reads("list"), reads("one")];
-    if (lists.length) list.push({ method: "listByParents", type: `ListByParents<${model}>`, why: `${lists.join(", ")} ${lists.length > 1 ? "list" : "lists"} it under a parent` });
-    if (names.length) list.push({ method: "getMany", type: `GetMany<${model}>`, why: `${names.join(", ")} ${names.length > 1 ? "read" : "reads"} one by id` });
+    if (lists.length)
+      list.push({
+        method: "listByParents",
+        type: `ListByParents<${model}>`,
+        why: `${lists.join(", ")} ${lists.length > 1 ? "list" : "lists"} it under a parent`,
+      });
+    if (names.length)
+      list.push({
+        method: "getMany",
+        type: `GetMany<${model}>`,
+        why: `${names.join(", ")} ${names.length > 1 ? "read" : "reads"} one by id`,
+      });
     if (list.length) needs.set(r.tag, list);
   }
   return needs;
@@ -61,16 +77,25 @@ export function domainNeeds(contract: Contract): Map<string, DomainNeed[]> {
 
 export function emitContract(contract: Contract, validators: Map<string, OperationValidators>): string {
   const resources = contract.resources.map(
-    (r) => `  ${prop(r.tag)}: { schema: ${quote(r.schema)}, id: ${quote(r.id)}, idPrefix: ${quote(r.idPrefix)}, owner: ${quote(r.owner)}, ${r.through ? `through: ${quote(r.through)}, ` : ""}path: ${quote(r.path)} },`,
+    (r) =>
+      `  ${prop(r.tag)}: { schema: ${quote(r.schema)}, id: ${quote(r.id)}, idPrefix: ${quote(r.idPrefix)}, owner: ${quote(r.owner)}, ${r.through ? `through: ${quote(r.through)}, ` : ""}path: ${quote(r.path)} },`,
   );
   const rest = [...contract.operations].map(([id, o]) => `  ${prop(id)}: ${JSON.stringify(o.ownership)},`);
   const roots = contract.fields.filter((f) => f.root);
   const graphql = roots.map((f) => `  ${quote(f.coordinate)}: ${JSON.stringify(f.ownership)},`);
   const inputs = roots.flatMap((f) => (f.input ? [`  ${quote(f.coordinate)}: ${inputEntry(f, validators)},`] : []));
-  const restParents = [...contract.operations].flatMap(([id, o]) => (o.parent ? [`  ${prop(id)}: ${JSON.stringify(o.parent)},`] : []));
-  const graphqlParents = roots.flatMap((f) => (f.parent ? [`  ${quote(f.coordinate)}: ${JSON.stringify(f.parent)},`] : []));
-  const relations = contract.fields.flatMap((f) => (f.relation ? [`  ${quote(f.coordinate)}: ${JSON.stringify(f.relation)},`] : []));
-  const pairs = [...contract.operations].flatMap(([id, o]) => (o.graphql ? [`  ${prop(id)}: ${quote(o.graphql)},`] : []));
+  const restParents = [...contract.operations].flatMap(([id, o]) =>
+    o.parent ? [`  ${prop(id)}: ${JSON.stringify(o.parent)},`] : [],
+  );
+  const graphqlParents = roots.flatMap((f) =>
+    f.parent ? [`  ${quote(f.coordinate)}: ${JSON.stringify(f.parent)},`] : [],
+  );
+  const relations = contract.fields.flatMap((f) =>
+    f.relation ? [`  ${quote(f.coordinate)}: ${JSON.stringify(f.relation)},`] : [],
+  );
+  const pairs = [...contract.operations].flatMap(([id, o]) =>
+    o.graphql ? [`  ${prop(id)}: ${quote(o.graphql)},`] : [],
+  );
   return [
     `import { idsFor, type Validator } from "twinspec/runtime";`,
     `import validators from "./validators.cjs";`,
@@ -91,23 +116,23 @@ export function emitContract(contract: Contract, validators: Map<string, Operati
     "export const { newId, derivedId, location } = idsFor(resources);",
     "",
     "/** Whose data a request acts on: an instance named by a path parameter or argument, a whole owned collection, or nobody's. */",
-    "export type Ownership = { kind: \"instance\"; resource: ResourceTag; from: string } | { kind: \"collection\"; resource: ResourceTag } | { kind: \"none\" };",
+    'export type Ownership = { kind: "instance"; resource: ResourceTag; from: string } | { kind: "collection"; resource: ResourceTag } | { kind: "none" };',
     "",
     "/** By operationId. */",
     "export const restOwnership: Record<string, Ownership> = {",
     ...rest,
     "};",
     "",
-    "/** By root field (\"Query.book\"). */",
+    '/** By root field ("Query.book"). */',
     "export const graphqlOwnership: Record<string, Ownership> = {",
     ...graphql,
     "};",
     "",
     "/**",
     " * What must be live before an operation or root field of a resource owned through a parent runs: the instance a",
-    " * path parameter or argument names (\"itself\": a child collection's parent), or that instance's parents (\"parents\").",
+    ' * path parameter or argument names ("itself": a child collection\'s parent), or that instance\'s parents ("parents").',
     " */",
-    "export type ParentRule = { resource: ResourceTag; from: string; of: \"itself\" | \"parents\" };",
+    'export type ParentRule = { resource: ResourceTag; from: string; of: "itself" | "parents" };',
     "",
     "/** By operationId. */",
     "export const restParents: Record<string, ParentRule> = {",
@@ -120,7 +145,7 @@ export function emitContract(contract: Contract, validators: Map<string, Operati
     "};",
     "",
     "/** Relations (a field reading a resource through its paired REST collection or lookup), resolved over batch loaders: what is read, and the property batched on. */",
-    "export const relations: Record<string, { kind: \"list\" | \"one\"; resource: ResourceTag; by: string; nullable?: boolean }> = {",
+    'export const relations: Record<string, { kind: "list" | "one"; resource: ResourceTag; by: string; nullable?: boolean }> = {',
     ...relations,
     "};",
     "",
@@ -157,7 +182,10 @@ function emitWebhooks(webhooks: Contract["webhooks"]): string[] {
     " * scopes a token needs to register for it.",
     " */",
     "export const webhooks = {",
-    ...webhooks.map((w) => `  ${prop(w.name)}: { field: ${quote(w.field)}, owner: ${JSON.stringify(w.owner)}, scopes: [${w.scopes.map(quote).join(", ")}] },`),
+    ...webhooks.map(
+      (w) =>
+        `  ${prop(w.name)}: { field: ${quote(w.field)}, owner: ${JSON.stringify(w.owner)}, scopes: [${w.scopes.map(quote).join(", ")}] },`,
+    ),
     "} as const;",
     "",
   ];
@@ -166,14 +194,15 @@ function emitWebhooks(webhooks: Contract["webhooks"]): string[] {
 /** Each webhook's payload type, and the compiler's check that the domain publishes its event with that payload. */
 function webhookTypes(webhooks: Contract["webhooks"]): string[] {
   if (webhooks.length === 0) return [];
-  const data = (name: string) => `NonNullable<webhooks[${quote(name)}]["post"]>["requestBody"]["content"]["application/json"]["data"]`;
+  const data = (name: string) =>
+    `NonNullable<webhooks[${quote(name)}]["post"]>["requestBody"]["content"]["application/json"]["data"]`;
   return [
     "",
     "/** Each webhook's payload (its body's `data`), by event type. */",
     "export type WebhookPayloads = {",
     ...webhooks.map((w) => `  ${prop(w.name)}: ${data(w.name)};`),
     "};",
-    "/** The event the domain publishes is the webhook's payload (EventMap, `declare module \"twinspec/events\"`): a mismatch is a compile error here. */",
+    '/** The event the domain publishes is the webhook\'s payload (EventMap, `declare module "twinspec/events"`): a mismatch is a compile error here. */',
     "type Publishes<Event extends Payload, Payload> = [Event, Payload];",
     `export type WebhookEvents = [${webhooks.map((w) => `Publishes<EventMap[${quote(w.name)}], WebhookPayloads[${quote(w.name)}]>`).join(", ")}];`,
   ];
@@ -195,7 +224,7 @@ function emitRateLimits({ budgets, rest, graphql }: Contract["rateLimits"]): str
     "  } as Record<string, string>,",
     "  graphql: {",
     ...Object.entries(graphql).map(([kind, name]) => `    ${kind}: ${quote(name)},`),
-    "  } as Partial<Record<\"query\" | \"mutation\" | \"subscription\", string>>,",
+    '  } as Partial<Record<"query" | "mutation" | "subscription", string>>,',
     "} as const;",
     "",
   ];
@@ -206,7 +235,8 @@ function inputEntry(field: FieldPlan, validators: Map<string, OperationValidator
   const v = validators.get(input.operationId);
   const parts = [`operationId: ${quote(input.operationId)}`];
   const path = v?.params.path;
-  if (input.pathArgs.length && path) parts.push(`path: { args: ${JSON.stringify(input.pathArgs)}, validate: validators.${path} }`);
+  if (input.pathArgs.length && path)
+    parts.push(`path: { args: ${JSON.stringify(input.pathArgs)}, validate: validators.${path} }`);
   const body = input.body && v?.body[input.body.contentType];
   if (input.body && body) {
     const shape = "arg" in input.body ? `arg: ${quote(input.body.arg)}` : `args: ${JSON.stringify(input.body.args)}`;
@@ -235,11 +265,15 @@ export function emitResolversByTag(contract: Contract): string {
     lines.push(`  ${prop(tag)}: {`);
     const byType = new Map<string, string[]>();
     for (const f of written.filter((x) => x.tag === tag)) byType.set(f.type, [...(byType.get(f.type) ?? []), f.field]);
-    for (const [type, fields] of byType) lines.push(`    ${type}: Must<${type}Resolvers, ${fields.map(quote).join(" | ")}>;`);
+    for (const [type, fields] of byType)
+      lines.push(`    ${type}: Must<${type}Resolvers, ${fields.map(quote).join(" | ")}>;`);
     lines.push("  };");
   }
   lines.push("}", "", "/** The custom scalars' implementations (src/graphql/scalars.ts). */");
-  lines.push(`export type ScalarResolvers = Required<Pick<Resolvers, ${contract.scalars.length ? contract.scalars.map(quote).join(" | ") : "never"}>>;`, "");
+  lines.push(
+    `export type ScalarResolvers = Required<Pick<Resolvers, ${contract.scalars.length ? contract.scalars.map(quote).join(" | ") : "never"}>>;`,
+    "",
+  );
   return lines.join("\n");
 }
 
@@ -250,7 +284,9 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
   const byTag = new Map(contract.resources.map((r) => [r.tag, r]));
   const relations = contract.fields.filter((f) => f.relation);
   // What the compiler asks of each domain service (domainNeeds): the domain stubs have each of these methods.
-  const asked = [...domainNeeds(contract)].map(([tag, needs]) => `${prop(tag)}: ${needs.map((n) => n.type).join(" & ")}`);
+  const asked = [...domainNeeds(contract)].map(
+    ([tag, needs]) => `${prop(tag)}: ${needs.map((n) => n.type).join(" & ")}`,
+  );
   const lines = [
     `import type { RestHandlers } from "./rest.js";`,
     `import type { Resolvers } from "./graphql.js";`,
@@ -260,7 +296,9 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     `import * as contract from "./contract.js";`,
     `import { operationSpecs, restRoutes } from "./rest.js";`,
     `import { persistedDocuments } from "./persisted-documents.js";`,
-    ...(contract.webhooks.length ? [`import type { webhooks } from "./openapi.js";`, `import type { EventMap } from "twinspec/events";`] : []),
+    ...(contract.webhooks.length
+      ? [`import type { webhooks } from "./openapi.js";`, `import type { EventMap } from "twinspec/events";`]
+      : []),
     `import { createLoaders } from "../src/graphql/loaders.js";`,
     ...domain.map((t) => `import * as ${ident(t)}Domain from "../src/domain/${t}.js";`),
     ...rest.map((t) => `import { handlers as ${ident(t)}Handlers } from "../src/rest/${t}.js";`),
@@ -283,7 +321,7 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     "/** What each createService receives (src/domain/<tag>.ts): the store, bus, queue and log, and every service, typed. */",
     "export type Deps = ServiceDeps<Services>;",
     "",
-    "export function createServices(base: Omit<ServiceDeps, \"services\">): Services {",
+    'export function createServices(base: Omit<ServiceDeps, "services">): Services {',
     "  // Each service reaches the others through deps.services, filled in once all are built.",
     "  const services = {} as Services;",
     "  const deps: Deps = { ...base, services };",
@@ -298,10 +336,13 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     "  const lookup: OwnerLookup = async (resource, id) => {",
     "    switch (resource as ResourceTag) {",
     ...contract.resources.map((r) =>
-      r.through ? `      case ${quote(r.tag)}: {\n        const parent = await services.${ident(r.tag)}.parentOf(id);\n        return parent === undefined ? undefined : lookup(${quote(r.through)}, parent);\n      }`
-      : r.owner === "self" ? `      case ${quote(r.tag)}:\n        return id;`
-      : r.owner === "none" ? `      case ${quote(r.tag)}:\n        return null;`
-      : `      case ${quote(r.tag)}:\n        return services.${ident(r.tag)}.ownerOf(id);`,
+      r.through
+        ? `      case ${quote(r.tag)}: {\n        const parent = await services.${ident(r.tag)}.parentOf(id);\n        return parent === undefined ? undefined : lookup(${quote(r.through)}, parent);\n      }`
+        : r.owner === "self"
+          ? `      case ${quote(r.tag)}:\n        return id;`
+          : r.owner === "none"
+            ? `      case ${quote(r.tag)}:\n        return null;`
+            : `      case ${quote(r.tag)}:\n        return services.${ident(r.tag)}.ownerOf(id);`,
     ),
     "    }",
     "  };",
@@ -310,22 +351,33 @@ export function emitWiring(contract: Contract, modelFields: Map<string, string[]
     "",
     "/** Fails with the parent's own 404 / 410 when what a child's operation names is under a parent that cannot be acted on. */",
     ...(children.length === 0
-      ? ["export function parentCheck(services: Services): ParentCheck {", "  void services;", "  return async () => {};", "}"]
+      ? [
+          "export function parentCheck(services: Services): ParentCheck {",
+          "  void services;",
+          "  return async () => {};",
+          "}",
+        ]
       : [
-        "export function parentCheck(services: Services): ParentCheck {",
-        "  const live = async (resource: string, id: string): Promise<void> => {",
-        "    switch (resource as ResourceTag) {",
-        ...parents.map((r) => `      case ${quote(r.tag)}:\n        await services.${ident(r.tag)}.get(id);${r.through ? `\n        await parentsOf(${quote(r.tag)}, id);` : ""}\n        return;`),
-        "    }",
-        "  };",
-        "  const parentsOf = async (resource: string, id: string): Promise<void> => {",
-        "    switch (resource as ResourceTag) {",
-        ...children.map((r) => `      case ${quote(r.tag)}: {\n        const parent = await services.${ident(r.tag)}.parentOf(id);\n        if (parent !== undefined) await live(${quote(r.through!)}, parent);\n        return;\n      }`),
-        "    }",
-        "  };",
-        "  return (rule, id) => (rule.of === \"itself\" ? live(rule.resource, id) : parentsOf(rule.resource, id));",
-        "}",
-      ]),
+          "export function parentCheck(services: Services): ParentCheck {",
+          "  const live = async (resource: string, id: string): Promise<void> => {",
+          "    switch (resource as ResourceTag) {",
+          ...parents.map(
+            (r) =>
+              `      case ${quote(r.tag)}:\n        await services.${ident(r.tag)}.get(id);${r.through ? `\n        await parentsOf(${quote(r.tag)}, id);` : ""}\n        return;`,
+          ),
+          "    }",
+          "  };",
+          "  const parentsOf = async (resource: string, id: string): Promise<void> => {",
+          "    switch (resource as ResourceTag) {",
+          ...children.map(
+            (r) =>
+              `      case ${quote(r.tag)}: {\n        const parent = await services.${ident(r.tag)}.parentOf(id);\n        if (parent !== undefined) await live(${quote(r.through!)}, parent);\n        return;\n      }`,
+          ),
+          "    }",
+          "  };",
+          '  return (rule, id) => (rule.of === "itself" ? live(rule.resource, id) : parentsOf(rule.resource, id));',
+          "}",
+        ]),
     "",
     "/** Every operation's handler, from src/rest/<tag>.ts. */",
     `export const restHandlers: RestHandlers = { ${rest.map((t) => `...${ident(t)}Handlers`).join(", ")} };`,

@@ -18,7 +18,9 @@ async function tablesAfter(migrations: string): Promise<{ tables: TableMetadata[
     const keys = new Map<string, Set<string>>();
     for (const table of tables) {
       // Kysely's metadata has no primary key; SQLite lets a non-integer key be NULL, PostgreSQL does not: a key column is never null.
-      const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table.name}) where pk > 0`.execute(db);
+      const { rows } = await sql<{
+        name: string;
+      }>`select name from pragma_table_info(${table.name}) where pk > 0`.execute(db);
       keys.set(table.name, new Set(rows.map((r) => r.name)));
     }
     return { tables, keys };
@@ -46,10 +48,17 @@ async function importable(folder: string): Promise<string> {
   const compiled = names.map((name) => {
     const text = readFileSync(join(folder, name), "utf8");
     if (!isTypeScript(name)) return { name, text };
-    const js = ts.transpileModule(text, { fileName: name, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } });
+    const js = ts.transpileModule(text, {
+      fileName: name,
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+    });
     return { name: name.replace(/\.[mc]?ts$/, ".mjs"), text: js.outputText };
   });
-  const out = join(cache, "twinspec-migrations", createHash("sha256").update(JSON.stringify(compiled)).digest("hex").slice(0, 16));
+  const out = join(
+    cache,
+    "twinspec-migrations",
+    createHash("sha256").update(JSON.stringify(compiled)).digest("hex").slice(0, 16),
+  );
   if (!existsSync(out)) {
     const building = `${out}-${process.pid}`;
     mkdirSync(building, { recursive: true });
@@ -85,7 +94,8 @@ function columnType(column: ColumnMetadata): string {
   return "number"; // real, floa, doub, numeric, decimal
 }
 
-const interfaceName = (table: string) => `${table.replace(/(^|_)([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase())}Table`;
+const interfaceName = (table: string) =>
+  `${table.replace(/(^|_)([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase())}Table`;
 
 /** generated/database.ts of the migrations in `folder` (relative to the project), or undefined when there are none. */
 export async function emitDatabase(folder = "src/migrations"): Promise<string | undefined> {

@@ -8,7 +8,11 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /** Names openapi.ts itself exports: a schema of that name keeps its components["schemas"] spelling only. */
 const TAKEN = new Set(["paths", "webhooks", "components", "operations", "$defs"]);
 
-const comment = (text: string) => `/** ${text.replace(/\*\//g, "*\\/").replace(/\s*\n\s*/g, " ").trim()} */\n`;
+const comment = (text: string) =>
+  `/** ${text
+    .replace(/\*\//g, "*\\/")
+    .replace(/\s*\n\s*/g, " ")
+    .trim()} */\n`;
 
 /** generated/models.ts of a loaded openapi.yaml, or undefined when it has no component schemas. */
 export function emitModels(doc: JsonObject): string | undefined {

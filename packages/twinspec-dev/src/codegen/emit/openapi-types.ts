@@ -1,5 +1,12 @@
 // openapi.ts: openapi-typescript's types for a document loadSpec has already linted and bundled.
-import { astToString, resolveRef, scanDiscriminators, transformSchema, type OpenAPI3, type OpenAPITSOptions } from "openapi-typescript";
+import {
+  astToString,
+  resolveRef,
+  scanDiscriminators,
+  transformSchema,
+  type OpenAPI3,
+  type OpenAPITSOptions,
+} from "openapi-typescript";
 import type { Warnings } from "../load/diagnostics.js";
 import { at, replaceAt, type JsonObject } from "../load/spec.js";
 
@@ -52,7 +59,8 @@ function openapiTypes(doc: OpenAPI3): string {
  * such keys are passed over instead.
  */
 const WITH_REQUIRED = /^type WithRequired<T, K extends keyof T> = T & \{\n {4}\[P in K\]-\?: T\[P\];\n\};$/m;
-const LENIENT_WITH_REQUIRED = "type WithRequired<T, K extends PropertyKey> = T & {\n    [P in K & keyof T]-?: T[P];\n};";
+const LENIENT_WITH_REQUIRED =
+  "type WithRequired<T, K extends PropertyKey> = T & {\n    [P in K & keyof T]-?: T[P];\n};";
 
 /**
  * openapi-typescript's types. Where it stops at a schema it cannot type ("Expected SchemaObject, received string
@@ -71,7 +79,11 @@ export function typesOf(doc: JsonObject, warnings: Warnings): string {
       let pointer = found[1];
       while (pointer && at(doc, `#${pointer}`) === undefined) pointer = pointer.slice(0, pointer.lastIndexOf("/"));
       if (!/\/schemas?(\/|$)/.test(pointer) || !replaceAt(doc, pointer, {})) throw error; // only ever a schema
-      warnings.add("types", pointer, `openapi-typescript cannot type this (${message.replace(/\s*\bat #\S*/, "")}): typed unknown`);
+      warnings.add(
+        "types",
+        pointer,
+        `openapi-typescript cannot type this (${message.replace(/\s*\bat #\S*/, "")}): typed unknown`,
+      );
     }
   }
 }

@@ -8,7 +8,8 @@ const noun = (schema: string) => schema.charAt(0).toLowerCase() + schema.slice(1
 
 /** The imports from twinspec the relations' resolvers use. */
 export function relationImports(relations: FieldPlan[]): string[] {
-  const used = (kind: string, nullable?: boolean) => relations.some((f) => f.relation!.kind === kind && (nullable === undefined || !!f.relation!.nullable === nullable));
+  const used = (kind: string, nullable?: boolean) =>
+    relations.some((f) => f.relation!.kind === kind && (nullable === undefined || !!f.relation!.nullable === nullable));
   const names = [
     ...(used("one", true) ? ["loadOptional"] : []),
     ...(used("one", false) ? ["loadRequired"] : []),
@@ -50,7 +51,11 @@ export function emitRelationResolvers(relations: FieldPlan[], byTag: Map<string,
     ...(kinds.has("one") ? ["const fetched = <M>(service: GetMany<M>) => service;"] : []),
     ...(kinds.size ? [""] : []),
     "const relationResolvers: Resolvers = {",
-    ...[...new Set(relations.map((f) => f.type))].flatMap((type) => [`  ${type}: {`, ...relations.filter((f) => f.type === type).map(resolver), "  },"]),
+    ...[...new Set(relations.map((f) => f.type))].flatMap((type) => [
+      `  ${type}: {`,
+      ...relations.filter((f) => f.type === type).map(resolver),
+      "  },",
+    ]),
     "};",
   ];
 }

@@ -57,9 +57,17 @@ export function createRestClient(options: RestClientOptions): RestApi {
 function specOf(doc: JsonObject, o: Operation, idOwners: Map<string, string>, file: string): string {
   const method = o.method.toUpperCase();
   const key = o.parameters.find((p) => p.in === "header" && p.name.toLowerCase() === "idempotency-key");
-  const retry = ["GET", "HEAD", "OPTIONS"].includes(method) ? "safe" : ["PUT", "DELETE"].includes(method) ? "idempotent" : key ? "key" : "never";
+  const retry = ["GET", "HEAD", "OPTIONS"].includes(method)
+    ? "safe"
+    : ["PUT", "DELETE"].includes(method)
+      ? "idempotent"
+      : key
+        ? "key"
+        : "never";
   const headers = [...new Set(o.responses.flatMap((r) => r.headers.map((h) => h.name)))];
-  const body = o.requestBody ? (o.requestBody.contentTypes.find((t) => /[/+]json\b/.test(t)) ?? o.requestBody.contentTypes[0]) : undefined;
+  const body = o.requestBody
+    ? (o.requestBody.contentTypes.find((t) => /[/+]json\b/.test(t)) ?? o.requestBody.contentTypes[0])
+    : undefined;
   const tags = o.tags.length ? o.tags : [o.path.split("/").find((s) => s && !s.startsWith("{")) ?? "root"];
   const parents = o.parameters.filter((p) => p.in === "path").flatMap((p) => idOwners.get(p.name) ?? []);
   const reads = [...new Set([...tags, ...parents])];
@@ -90,7 +98,8 @@ function pageItems(doc: JsonObject, o: Operation, file: string): string | undefi
   return arrays.includes("items") ? "items" : arrays.length === 1 ? arrays[0] : undefined;
 }
 
-const isArray = (schema: JsonObject | undefined) => schema?.type === "array" || (Array.isArray(schema?.type) && schema.type.includes("array"));
+const isArray = (schema: JsonObject | undefined) =>
+  schema?.type === "array" || (Array.isArray(schema?.type) && schema.type.includes("array"));
 
 function resolve(doc: JsonObject, schema: Json | undefined, file: string): JsonObject | undefined {
   if (!isObject(schema)) return undefined;

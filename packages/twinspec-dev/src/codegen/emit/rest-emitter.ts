@@ -1,7 +1,15 @@
 // Emits generated/rest.ts: request/response types per operation, the RestHandlers interface,
 // the route table that the runtime mounts, and mountRest().
 import { bodyKind } from "twinspec/internals";
-import { identifier, isEventStream, prop, quote, type Operation, type Parameter, type ResponseSpec } from "../model/operations.js";
+import {
+  identifier,
+  isEventStream,
+  prop,
+  quote,
+  type Operation,
+  type Parameter,
+  type ResponseSpec,
+} from "../model/operations.js";
 import { PARAM_LOCATIONS, type OperationValidators } from "./validators.js";
 
 export interface RestEmitOptions {
@@ -29,7 +37,10 @@ const LOCATION_KEY = { path: "params", query: "query", header: "headers", cookie
  * openapi-typescript's type of the operation; only paths holds those without an operationId. It keys operations by
  * operationId with "#" made "/" (a "#" would end the $ref it makes).
  */
-const opType = (op: Operation) => (op.derivedId ? `paths[${quote(op.path)}][${quote(op.method)}]` : `operations[${quote(op.operationId.replace(/#/g, "/"))}]`);
+const opType = (op: Operation) =>
+  op.derivedId
+    ? `paths[${quote(op.path)}][${quote(op.method)}]`
+    : `operations[${quote(op.operationId.replace(/#/g, "/"))}]`;
 
 /** A degraded parameter's type: the raw text (a query parameter may repeat). */
 const rawParams = (params: Parameter[]) =>
@@ -37,10 +48,13 @@ const rawParams = (params: Parameter[]) =>
 
 /** A degraded body's type: what the runtime hands over without parsing it as the schema says. */
 const rawBodyType = (type: string) =>
-  bodyKind(type) === "form" ? "Record<string, string | string[]>"
-  : bodyKind(type) === "multipart" ? "Record<string, string | string[] | UploadedFile | UploadedFile[]>"
-  : bodyKind(type) === "bytes" ? "Buffer"
-  : "string";
+  bodyKind(type) === "form"
+    ? "Record<string, string | string[]>"
+    : bodyKind(type) === "multipart"
+      ? "Record<string, string | string[] | UploadedFile | UploadedFile[]>"
+      : bodyKind(type) === "bytes"
+        ? "Buffer"
+        : "string";
 
 function paramsType(op: Operation, location: (typeof PARAM_LOCATIONS)[number]): string {
   const params = op.parameters.filter((p) => p.in === location);
@@ -61,7 +75,11 @@ function bodyType(op: Operation, type: string): string {
   if (body.raw?.includes(type)) return rawBodyType(type);
   if (bodyKind(type) === "bytes") return "Buffer";
   if (bodyKind(type) === "multipart") {
-    const files = (kind: string) => Object.entries(body.multipart ?? {}).filter(([, f]) => f.type === kind).map(([name]) => quote(name)).join(" | ") || "never";
+    const files = (kind: string) =>
+      Object.entries(body.multipart ?? {})
+        .filter(([, f]) => f.type === kind)
+        .map(([name]) => quote(name))
+        .join(" | ") || "never";
     return `WithFiles<${content}, ${files("file")}, ${files("files")}>`;
   }
   return content;
@@ -94,9 +112,13 @@ export function responseVariant(op: Operation, response: ResponseSpec): string {
     ...(response.contentTypes.some((type) => bodyKind(type) === "bytes") ? ["Buffer"] : []),
   ];
   const body = response.contentTypes.length === 0 ? "body?: undefined" : `body: ${union.join(" | ")}`;
-  const contentType = response.contentTypes.length > 1 ? `; contentType?: ${response.contentTypes.map(quote).join(" | ")}` : "";
+  const contentType =
+    response.contentTypes.length > 1 ? `; contentType?: ${response.contentTypes.map(quote).join(" | ")}` : "";
   const headers = response.headers.map((h) => `${prop(h.name)}${h.required ? "" : "?"}: string`);
-  const headersType = headers.length === 0 ? "headers?: Record<string, string>" : `headers${response.headers.some((h) => h.required) ? "" : "?"}: { ${headers.join("; ")} }`;
+  const headersType =
+    headers.length === 0
+      ? "headers?: Record<string, string>"
+      : `headers${response.headers.some((h) => h.required) ? "" : "?"}: { ${headers.join("; ")} }`;
   return `{ status: ${statusType(response.status)}; ${body}${contentType}; ${headersType} }`;
 }
 
@@ -112,7 +134,8 @@ export function routeEntry(op: Operation, validators: OperationValidators = NONE
   const validate = PARAM_LOCATIONS.map((l) => `${l}: ${v(validators.params[l])}`).join(", ");
   const params = op.parameters.map((p) => {
     const shape: Record<string, unknown> = { name: p.name, in: p.in, type: p.type };
-    if (p.type === "array" || p.type === "object") Object.assign(shape, p.items ? { items: p.items } : { props: p.props }, { style: p.style, explode: p.explode });
+    if (p.type === "array" || p.type === "object")
+      Object.assign(shape, p.items ? { items: p.items } : { props: p.props }, { style: p.style, explode: p.explode });
     if (p.default !== undefined) shape.default = p.default;
     return JSON.stringify(shape);
   });
@@ -121,7 +144,9 @@ export function routeEntry(op: Operation, validators: OperationValidators = NONE
     ? `{ required: ${b.required}, contentTypes: ${JSON.stringify(b.contentTypes)}, validate: [${b.contentTypes.map((t) => v(validators.body[t])).join(", ")}]${b.form ? `, form: ${JSON.stringify(b.form)}` : ""}${b.multipart ? `, multipart: ${JSON.stringify(b.multipart)}` : ""} }`
     : "undefined";
   const responses = op.responses.map((r) => {
-    const checks = Object.entries(validators.responses[r.status] ?? {}).map(([type, name]) => `${quote(type)}: ${v(name)}`);
+    const checks = Object.entries(validators.responses[r.status] ?? {}).map(
+      ([type, name]) => `${quote(type)}: ${v(name)}`,
+    );
     return `${quote(r.status)}: { contentTypes: ${JSON.stringify(r.contentTypes)}, headers: ${JSON.stringify(r.headers)}${checks.length ? `, validate: { ${checks.join(", ")} }` : ""} }`;
   });
   return [
@@ -149,15 +174,20 @@ function byTag(operations: Operation[]): Map<string, Operation[]> {
   return groups;
 }
 
-export function emitRest(operations: Operation[], validators: Map<string, OperationValidators>, options: RestEmitOptions): string {
+export function emitRest(
+  operations: Operation[],
+  validators: Map<string, OperationValidators>,
+  options: RestEmitOptions,
+): string {
   const uploads = operations.some((op) => op.requestBody?.contentTypes.some((type) => bodyKind(type) === "multipart"));
-  const handlers = operations.map(
-    (op) =>
-      isEventStream(op)
-        ? `  /** served from its paired subscription (${op.extensions["x-graphql"] as string}); a handler given here replaces it */\n  ${method(op.operationId)}?(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`
-        : `  ${method(op.operationId)}(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`,
+  const handlers = operations.map((op) =>
+    isEventStream(op)
+      ? `  /** served from its paired subscription (${op.extensions["x-graphql"] as string}); a handler given here replaces it */\n  ${method(op.operationId)}?(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`
+      : `  ${method(op.operationId)}(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`,
   );
-  const tags = [...byTag(operations)].map(([tag, ops]) => `  ${prop(tag)}: Pick<RestHandlers, ${ops.map((op) => quote(op.operationId)).join(" | ")}>;`);
+  const tags = [...byTag(operations)].map(
+    ([tag, ops]) => `  ${prop(tag)}: Pick<RestHandlers, ${ops.map((op) => quote(op.operationId)).join(" | ")}>;`,
+  );
   const context = options.context
     ? [`import type { ${options.context.name} as RequestContext } from ${quote(options.context.module)};`]
     : [];

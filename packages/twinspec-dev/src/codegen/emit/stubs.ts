@@ -24,12 +24,19 @@ export interface StubChange {
 }
 
 const STUB_IMPORT = `import { NotImplementedError } from "twinspec";`;
-const throwing = (what: string, indent: string) => `{\n${indent}  throw new NotImplementedError(${JSON.stringify(what)});\n${indent}}`;
+const throwing = (what: string, indent: string) =>
+  `{\n${indent}  throw new NotImplementedError(${JSON.stringify(what)});\n${indent}}`;
 
 /** The hand-written files syncStubs reads or creates: whether --check finds stubs missing depends on their contents alone. */
 export function stubFiles(contract: Contract): string[] {
   const { rest, graphql, domain } = tagsWithFiles(contract);
-  return [...rest.map((t) => `src/rest/${t}.ts`), ...graphql.map((t) => `src/graphql/${t}.ts`), ...domain.map((t) => `src/domain/${t}.ts`), "src/graphql/scalars.ts", "src/graphql/loaders.ts"];
+  return [
+    ...rest.map((t) => `src/rest/${t}.ts`),
+    ...graphql.map((t) => `src/graphql/${t}.ts`),
+    ...domain.map((t) => `src/domain/${t}.ts`),
+    "src/graphql/scalars.ts",
+    "src/graphql/loaders.ts",
+  ];
 }
 
 /** Writes (or with check, only lists) every missing stub under `root` (the project folder). */
@@ -46,14 +53,16 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
   for (const tag of rest) {
     const file = `src/rest/${tag}.ts`;
     // An event stream is served from its paired subscription (isEventStream): no handler to write.
-    const ops = [...contract.operations].filter(([, o]) => o.tag === tag && !o.graphql?.startsWith("Subscription.")).map(([id]) => id);
+    const ops = [...contract.operations]
+      .filter(([, o]) => o.tag === tag && !o.graphql?.startsWith("Subscription."))
+      .map(([id]) => id);
     const member = (id: string) => `  async ${id}() ${throwing(id, "  ")},\n`;
     const path = join(root, file);
     if (!existsSync(path)) {
       const text = [
         `// REST handlers for the ${tag} operations of openapi.yaml: request → domain (src/domain/${tag}.ts) → response.`,
         "// `npm run generate` adds a stub here for each new operation of this tag; replace its body. What a handler",
-        "// builds its answer with (bodies, ETag and Location headers, Link pages): README, \"Filling in the stubs\".",
+        '// builds its answer with (bodies, ETag and Location headers, Link pages): README, "Filling in the stubs".',
         `import type { HandlersByTag } from "../../generated/rest.js";`,
         STUB_IMPORT,
         "",
@@ -67,7 +76,8 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
     const source = readFileSync(path, "utf8");
     const literal = exportedObject(file, source, "handlers");
     const missing = ops.filter((id) => !propertyNames(literal).has(id));
-    if (missing.length) write(file, ensureImport(file, insertMembers(source, literal, missing.map(member).join(""))), missing, false);
+    if (missing.length)
+      write(file, ensureImport(file, insertMembers(source, literal, missing.map(member).join(""))), missing, false);
   }
 
   for (const tag of graphql) {
@@ -83,17 +93,26 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
         STUB_IMPORT,
         "",
         `export const resolvers: ResolversByTag[${JSON.stringify(tag)}] = {`,
-        [...byType].map(([type, list]) => `  ${type}: {\n${list.map((f) => fieldStub(f, "    ")).join("")}  },\n`).join("") + "};",
+        [...byType]
+          .map(([type, list]) => `  ${type}: {\n${list.map((f) => fieldStub(f, "    ")).join("")}  },\n`)
+          .join("") + "};",
         "",
       ].join("\n");
-      write(file, text, fields.map((f) => f.coordinate), true);
+      write(
+        file,
+        text,
+        fields.map((f) => f.coordinate),
+        true,
+      );
       continue;
     }
     let source = readFileSync(path, "utf8");
     const added: string[] = [];
     for (const [type, list] of group(fields)) {
       const top = exportedObject(file, source, "resolvers");
-      const inner = top.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && nameOf(p.name) === type);
+      const inner = top.properties.find(
+        (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && nameOf(p.name) === type,
+      );
       if (!inner) {
         source = insertMembers(source, top, `  ${type}: {\n${list.map((f) => fieldStub(f, "    ")).join("")}  },\n`);
         added.push(...list.map((f) => f.coordinate));
@@ -114,7 +133,13 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
     const resource = contract.resources.find((r) => r.tag === tag)!;
     const needs = needsByTag.get(tag) ?? [];
     if (!existsSync(join(root, file))) {
-      write(file, domainStub(resource, needs, doc), ["createService", resource.schema, ...needs.map((n) => n.method)], true, needs);
+      write(
+        file,
+        domainStub(resource, needs, doc),
+        ["createService", resource.schema, ...needs.map((n) => n.method)],
+        true,
+        needs,
+      );
       continue;
     }
     // A module already written: the methods the wiring now asks of its service (a new relation, a new child) that
@@ -130,12 +155,20 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
     const missing = needs.filter((n) => !names.has(n.method));
     if (missing.length === 0) continue;
     const members = missing.map((n) => methodStub(resource, n));
-    write(file, ensureImport(file, insertClassMembers(source, service.node, members)), missing.map((n) => n.method), false, missing);
+    write(
+      file,
+      ensureImport(file, insertClassMembers(source, service.node, members)),
+      missing.map((n) => n.method),
+      false,
+      missing,
+    );
   }
 
   // generated/wiring.ts imports these two whatever the specs say: written once, then the application's.
-  if (!existsSync(join(root, "src/graphql/scalars.ts"))) write("src/graphql/scalars.ts", scalarsStub(contract.scalars), ["scalars"], true);
-  if (!existsSync(join(root, "src/graphql/loaders.ts"))) write("src/graphql/loaders.ts", LOADERS_STUB, ["createLoaders"], true);
+  if (!existsSync(join(root, "src/graphql/scalars.ts")))
+    write("src/graphql/scalars.ts", scalarsStub(contract.scalars), ["scalars"], true);
+  if (!existsSync(join(root, "src/graphql/loaders.ts")))
+    write("src/graphql/loaders.ts", LOADERS_STUB, ["createLoaders"], true);
   return changes;
 }
 
@@ -146,7 +179,8 @@ function group(fields: FieldPlan[]): Map<string, FieldPlan[]> {
 }
 
 function fieldStub(f: FieldPlan, indent: string): string {
-  if (f.type === "Subscription") return `${indent}${f.field}: {\n${indent}  subscribe: () => ${throwing(f.coordinate, `${indent}  `)},\n${indent}},\n`;
+  if (f.type === "Subscription")
+    return `${indent}${f.field}: {\n${indent}  subscribe: () => ${throwing(f.coordinate, `${indent}  `)},\n${indent}},\n`;
   return `${indent}${f.field}: () => ${throwing(f.coordinate, indent)},\n`;
 }
 
@@ -157,11 +191,14 @@ function exportedObject(file: string, source: string, name: string): ts.ObjectLi
     for (const decl of statement.declarationList.declarations) {
       if (!ts.isIdentifier(decl.name) || decl.name.text !== name || !decl.initializer) continue;
       let init = decl.initializer;
-      while (ts.isSatisfiesExpression(init) || ts.isAsExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+      while (ts.isSatisfiesExpression(init) || ts.isAsExpression(init) || ts.isParenthesizedExpression(init))
+        init = init.expression;
       if (ts.isObjectLiteralExpression(init)) return init;
     }
   }
-  throw new Error(`${file} has no \`export const ${name} = { … }\` to add stubs to; restore it, or move the file away and run npm run generate`);
+  throw new Error(
+    `${file} has no \`export const ${name} = { … }\` to add stubs to; restore it, or move the file away and run npm run generate`,
+  );
 }
 
 function nameOf(name: ts.PropertyName): string | undefined {
@@ -177,7 +214,8 @@ function insertMembers(source: string, literal: ts.ObjectLiteralExpression, text
   const close = literal.end - 1;
   const last = literal.properties.at(-1);
   let before = source.slice(0, close);
-  if (last && !/,\s*$/.test(source.slice(last.end, close))) before = source.slice(0, last.end) + "," + source.slice(last.end, close);
+  if (last && !/,\s*$/.test(source.slice(last.end, close)))
+    before = source.slice(0, last.end) + "," + source.slice(last.end, close);
   const lineStart = before.replace(/[ \t]*$/, "");
   const needsNewline = !lineStart.endsWith("\n");
   return `${lineStart}${needsNewline ? "\n" : ""}${text}${indent.slice(2)}${source.slice(close)}`;
@@ -198,11 +236,18 @@ function ensureImport(file: string, source: string): string {
     if (clause.name?.text === "NotImplementedError" && !clause.isTypeOnly) return source;
     if (!bindings || !ts.isNamedImports(bindings)) continue;
     if (bindings.elements.some((e) => e.name.text === "NotImplementedError")) return source;
-    if (!clause.isTypeOnly && ts.isStringLiteral(moduleSpecifier) && moduleSpecifier.text === "twinspec" && bindings.elements.length) twinspec ??= bindings;
+    if (
+      !clause.isTypeOnly &&
+      ts.isStringLiteral(moduleSpecifier) &&
+      moduleSpecifier.text === "twinspec" &&
+      bindings.elements.length
+    )
+      twinspec ??= bindings;
   }
   const declared = (node: ts.Node): boolean =>
     ((ts.isClassDeclaration(node) || ts.isFunctionDeclaration(node)) && node.name?.text === "NotImplementedError") ||
-    (ts.isVariableStatement(node) && node.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === "NotImplementedError"));
+    (ts.isVariableStatement(node) &&
+      node.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === "NotImplementedError"));
   if (sf.statements.some(declared)) return source;
   if (twinspec) {
     const at = twinspec.elements.at(-1)!.end;
@@ -219,7 +264,11 @@ function ensureImport(file: string, source: string): string {
  * X(deps)`), else `<Schema>Service`; none when that class extends another (what it inherits is not read here) or
  * createService returns something else. `declared`: the names the service is known to have either way.
  */
-function serviceClass(file: string, source: string, resource: Resource): { node?: ts.ClassDeclaration; declared: Set<string> } {
+function serviceClass(
+  file: string,
+  source: string,
+  resource: Resource,
+): { node?: ts.ClassDeclaration; declared: Set<string> } {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   let factory: ts.Node | undefined;
   let returned: ts.Expression | undefined;
@@ -230,16 +279,28 @@ function serviceClass(file: string, source: string, resource: Resource): { node?
   for (const statement of sf.statements) {
     if (ts.isFunctionDeclaration(statement) && statement.name?.text === "createService") factory = statement;
     if (ts.isVariableStatement(statement)) {
-      const decl = statement.declarationList.declarations.find((d) => ts.isIdentifier(d.name) && d.name.text === "createService");
-      if (decl?.initializer && (ts.isArrowFunction(decl.initializer) || ts.isFunctionExpression(decl.initializer))) factory = decl.initializer;
+      const decl = statement.declarationList.declarations.find(
+        (d) => ts.isIdentifier(d.name) && d.name.text === "createService",
+      );
+      if (decl?.initializer && (ts.isArrowFunction(decl.initializer) || ts.isFunctionExpression(decl.initializer)))
+        factory = decl.initializer;
     }
   }
   if (factory && ts.isArrowFunction(factory) && !ts.isBlock(factory.body)) returned = factory.body;
   else if (factory) visit(factory);
-  while (returned && (ts.isParenthesizedExpression(returned) || ts.isAsExpression(returned) || ts.isSatisfiesExpression(returned))) returned = returned.expression;
+  while (
+    returned &&
+    (ts.isParenthesizedExpression(returned) || ts.isAsExpression(returned) || ts.isSatisfiesExpression(returned))
+  )
+    returned = returned.expression;
   if (returned && ts.isObjectLiteralExpression(returned)) return { declared: propertyNames(returned) };
-  const name = returned && ts.isNewExpression(returned) && ts.isIdentifier(returned.expression) ? returned.expression.text : `${resource.schema}Service`;
-  const node = sf.statements.find((st): st is ts.ClassDeclaration => ts.isClassDeclaration(st) && st.name?.text === name);
+  const name =
+    returned && ts.isNewExpression(returned) && ts.isIdentifier(returned.expression)
+      ? returned.expression.text
+      : `${resource.schema}Service`;
+  const node = sf.statements.find(
+    (st): st is ts.ClassDeclaration => ts.isClassDeclaration(st) && st.name?.text === name,
+  );
   if (!node) return { declared: new Set() };
   const extended = node.heritageClauses?.some((h) => h.token === ts.SyntaxKind.ExtendsKeyword);
   return extended ? { declared: memberNames(node) } : { node, declared: memberNames(node) };
@@ -252,7 +313,8 @@ function memberNames(node: ts.ClassDeclaration): Set<string> {
     const name = member.name && nameOf(member.name);
     if (name) names.add(name);
     if (ts.isConstructorDeclaration(member)) {
-      for (const p of member.parameters) if (ts.getModifiers(p)?.length && ts.isIdentifier(p.name)) names.add(p.name.text);
+      for (const p of member.parameters)
+        if (ts.getModifiers(p)?.length && ts.isIdentifier(p.name)) names.add(p.name.text);
     }
   }
   return names;
@@ -297,7 +359,7 @@ function domainStub(resource: Resource, needs: DomainNeed[], doc: JsonObject): s
   return [
     `// The ${resource.tag} domain: its rules, once, for REST and GraphQL alike. \`npm run generate\` wrote this stub because`,
     `// openapi.yaml declares the resource (tag ${resource.tag}); fill it in. Its table comes from a migration in src/migrations/.`,
-    "// The building blocks (ids, pages, 404/410, If-Match, transactions, the table type): README, \"Filling in the stubs\".",
+    '// The building blocks (ids, pages, 404/410, If-Match, transactions, the table type): README, "Filling in the stubs".',
     `import type { Deps } from "../../generated/wiring.js";`,
     ...(needs.length ? [STUB_IMPORT] : []),
     "",
@@ -305,7 +367,10 @@ function domainStub(resource: Resource, needs: DomainNeed[], doc: JsonObject): s
     `export interface ${resource.schema} {`,
     ...props.map(([name, p]) => `  ${name}${required.has(name) ? "" : "?"}: ${tsType(doc, p)};`),
     ...(resource.etag && !props.some(([name]) => name === "version")
-      ? ["  /** +1 on every change: the ETag's source (etagOf, resourceHeaders) and what If-Match is checked against (holds) */", "  version: number;"]
+      ? [
+          "  /** +1 on every change: the ETag's source (etagOf, resourceHeaders) and what If-Match is checked against (holds) */",
+          "  version: number;",
+        ]
       : []),
     "}",
     "",
@@ -333,7 +398,10 @@ function scalarsStub(scalars: readonly string[]): string {
     "/** Every custom scalar of schema.graphql (generated/resolvers.ts asks for each one). */",
     "export const scalars: ScalarResolvers = {",
     ...(scalars.includes("DateTime") ? ["  DateTime,"] : []),
-    ...custom.map((s) => `  // values pass through unchanged: give ${s} its own serialize/parseValue/parseLiteral\n  ${s}: new GraphQLScalarType({ name: ${JSON.stringify(s)} }),`),
+    ...custom.map(
+      (s) =>
+        `  // values pass through unchanged: give ${s} its own serialize/parseValue/parseLiteral\n  ${s}: new GraphQLScalarType({ name: ${JSON.stringify(s)} }),`,
+    ),
     "};",
     "",
   ].join("\n");
@@ -355,12 +423,19 @@ function tsType(doc: JsonObject, raw: Json): string {
   const value = deref(doc, raw, "openapi.yaml", "").value;
   const types = (Array.isArray(value.type) ? value.type : [value.type]).filter((t) => t !== undefined).map(String);
   const one = (t: string) =>
-    t === "string" ? (Array.isArray(value.enum) ? value.enum.map((v) => JSON.stringify(v)).join(" | ") : "string")
-    : t === "integer" || t === "number" ? "number"
-    : t === "boolean" ? "boolean"
-    : t === "null" ? "null"
-    : t === "array" ? `${value.items === undefined ? "unknown" : wrap(tsType(doc, value.items))}[]`
-    : "Record<string, unknown>";
+    t === "string"
+      ? Array.isArray(value.enum)
+        ? value.enum.map((v) => JSON.stringify(v)).join(" | ")
+        : "string"
+      : t === "integer" || t === "number"
+        ? "number"
+        : t === "boolean"
+          ? "boolean"
+          : t === "null"
+            ? "null"
+            : t === "array"
+              ? `${value.items === undefined ? "unknown" : wrap(tsType(doc, value.items))}[]`
+              : "Record<string, unknown>";
   return types.length ? types.map(one).join(" | ") : "unknown";
 }
 

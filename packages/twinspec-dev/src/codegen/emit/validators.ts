@@ -6,7 +6,16 @@ import { bodyKind, isJson } from "twinspec/internals";
 import { Warnings, type Warning } from "../load/diagnostics.js";
 import { identifier, type Operation } from "../model/operations.js";
 import type { ParamLocation } from "../model/parameters.js";
-import { docId, documentFor, READ_ONLY, scanSchemas, toJsonSchema, WRITE_ONLY, type Direction, type SchemaContext } from "../model/schemas.js";
+import {
+  docId,
+  documentFor,
+  READ_ONLY,
+  scanSchemas,
+  toJsonSchema,
+  WRITE_ONLY,
+  type Direction,
+  type SchemaContext,
+} from "../model/schemas.js";
 import { escapePointer, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 import { standaloneCode } from "./ajv-standalone.js";
 
@@ -26,7 +35,8 @@ export const validatorName = (operationId: string, part: string) => `${identifie
  * Export name of the validator of the parameters in one location, named by what it checks ("path_petId",
  * "header_ifMatch"): every operation with the same parameters shares it.
  */
-const parametersValidatorName = (location: ParamLocation, names: string[]) => `${location}_${[...names].sort().map(identifier).join("_")}`;
+const parametersValidatorName = (location: ParamLocation, names: string[]) =>
+  `${location}_${[...names].sort().map(identifier).join("_")}`;
 
 /** The schema component a media type's schema is, when it is nothing but a reference to one. */
 function componentOf(schema: Json): string | undefined {
@@ -97,14 +107,27 @@ function partsOf(op: Operation, entry: OperationValidators, contexts: Record<Dir
     const names = op.parameters.filter((p) => p.in === location).map((p) => p.name);
     if (names.length === 0) continue;
     const schema = parametersSchema(op, location, contexts.request);
-    parts.push({ name: parametersValidatorName(location, names), schema, pointer: `${at}/parameters`, direction: "request", use: (used) => (entry.params[location] = used) });
+    parts.push({
+      name: parametersValidatorName(location, names),
+      schema,
+      pointer: `${at}/parameters`,
+      direction: "request",
+      use: (used) => (entry.params[location] = used),
+    });
   }
   op.requestBody?.contentTypes.forEach((type, i) => {
     if (!checkable(type) || op.requestBody!.raw?.includes(type)) return;
     const where = `${at}/requestBody/content/${escapePointer(type)}/schema`;
     const raw = op.requestBody!.schemas[type];
     const schema = toJsonSchema(raw, contexts.request, where);
-    parts.push({ name: validatorName(op.operationId, `body${i}`), component: componentOf(raw), schema, pointer: where, direction: "request", use: (name) => (entry.body[type] = name) });
+    parts.push({
+      name: validatorName(op.operationId, `body${i}`),
+      component: componentOf(raw),
+      schema,
+      pointer: where,
+      direction: "request",
+      use: (name) => (entry.body[type] = name),
+    });
   });
   for (const response of op.responses) {
     const byType: Record<string, string> = (entry.responses[response.status] = {});
@@ -113,7 +136,14 @@ function partsOf(op: Operation, entry: OperationValidators, contexts: Record<Dir
       const where = `${at}/responses/${response.status}/content/${escapePointer(type)}/schema`;
       const raw = response.schemas[type];
       const schema = toJsonSchema(raw, contexts.response, where);
-      parts.push({ name: validatorName(op.operationId, `res${response.status}${i ? `_${i}` : ""}`), component: componentOf(raw), schema, pointer: where, direction: "response", use: (name) => (byType[type] = name) });
+      parts.push({
+        name: validatorName(op.operationId, `res${response.status}${i ? `_${i}` : ""}`),
+        component: componentOf(raw),
+        schema,
+        pointer: where,
+        direction: "response",
+        use: (name) => (byType[type] = name),
+      });
     });
   }
   return parts;
@@ -138,12 +168,27 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
   const scan = scanSchemas(doc);
   // inlineRefs off: a component used by many operations is one function, not copied into each (large documents
   // compile in about half the time into half the code).
-  const ajv = new Ajv({ allErrors: true, strict: false, inlineRefs: false, code: { source: true, lines: true, ...(scan.nonUnicodePatterns ? { regExp: lenientRegExp } : {}) } });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    inlineRefs: false,
+    code: { source: true, lines: true, ...(scan.nonUnicodePatterns ? { regExp: lenientRegExp } : {}) },
+  });
   addFormats(ajv);
   // Formats ajv-formats does not know (e.g. "currency") are annotations, as JSON Schema allows.
   for (const format of scan.formats) if (!ajv.formats[format]) ajv.addFormat(format, true);
-  ajv.addKeyword({ keyword: READ_ONLY, schemaType: "boolean", error: { message: "is read-only and cannot be sent" }, code: (cxt) => cxt.fail(_`true`) });
-  ajv.addKeyword({ keyword: WRITE_ONLY, schemaType: "boolean", error: { message: "is write-only and must not be answered" }, code: (cxt) => cxt.fail(_`true`) });
+  ajv.addKeyword({
+    keyword: READ_ONLY,
+    schemaType: "boolean",
+    error: { message: "is read-only and cannot be sent" },
+    code: (cxt) => cxt.fail(_`true`),
+  });
+  ajv.addKeyword({
+    keyword: WRITE_ONLY,
+    schemaType: "boolean",
+    error: { message: "is write-only and must not be answered" },
+    code: (cxt) => cxt.fail(_`true`),
+  });
   // The document's copies report the schema repairs (every schema of the document is in them, at its own pointer);
   // the operations' parts, transformed again below, are the same schemas and stay quiet.
   // Each validator is placed in its direction's copy (under HOLDER) and compiled from there: ajv caches a compiled
@@ -155,7 +200,9 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
     copy[HOLDER] = holders[direction] = {};
     ajv.addSchema(copy, docId(direction));
   }
-  const contexts = Object.fromEntries((["request", "response"] as Direction[]).map((direction) => [direction, { doc, direction, v30 }])) as Record<Direction, SchemaContext>;
+  const contexts = Object.fromEntries(
+    (["request", "response"] as Direction[]).map((direction) => [direction, { doc, direction, v30 }]),
+  ) as Record<Direction, SchemaContext>;
 
   const refs: Record<string, string> = {};
   const seen = new Map<string, string | undefined>();
@@ -188,7 +235,11 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
     } catch (error) {
       delete holders[direction][name];
       ajv.removeSchema(id);
-      warnings.add("validator", pointer, `not validated: ajv cannot compile this schema (${(error as Error).message.split("\n")[0]})`);
+      warnings.add(
+        "validator",
+        pointer,
+        `not validated: ajv cannot compile this schema (${(error as Error).message.split("\n")[0]})`,
+      );
       seen.set(key, undefined);
       return undefined;
     }
@@ -202,9 +253,12 @@ export function compileValidators(doc: JsonObject, operations: Operation[], file
   }
   // A component read in both directions has a validator in each (each direction's copy): each name says which.
   const directions = new Map<string, Set<Direction>>();
-  for (const { component, direction } of parts) if (component) directions.set(component, new Set(directions.get(component)).add(direction));
+  for (const { component, direction } of parts)
+    if (component) directions.set(component, new Set(directions.get(component)).add(direction));
   for (const part of parts) {
-    const component = part.component && `${componentExport(part.component)}${directions.get(part.component)!.size > 1 ? `_${part.direction}` : ""}`;
+    const component =
+      part.component &&
+      `${componentExport(part.component)}${directions.get(part.component)!.size > 1 ? `_${part.direction}` : ""}`;
     const name = add(component ? [component, part.name] : [part.name], part.schema, part.pointer, part.direction);
     if (name) part.use(name);
   }

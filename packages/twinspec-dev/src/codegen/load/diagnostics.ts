@@ -47,7 +47,8 @@ export function warningLines(file: string, warnings: readonly Warning[], { all =
   const lines: string[] = [];
   for (const [kind, list] of byKind) {
     lines.push(...list.slice(0, perKind).map((w) => formatWarning(file, w)));
-    if (list.length > perKind) lines.push(`${file}: warning: … ${list.length - perKind} more "${kind}" warnings (--verbose lists them all)`);
+    if (list.length > perKind)
+      lines.push(`${file}: warning: … ${list.length - perKind} more "${kind}" warnings (--verbose lists them all)`);
   }
   return lines;
 }

@@ -11,7 +11,11 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type JsonObject = { [key: string]: Json };
 
 export class SpecError extends Error {
-  constructor(readonly file: string, readonly pointer: string, readonly reason: string) {
+  constructor(
+    readonly file: string,
+    readonly pointer: string,
+    readonly reason: string,
+  ) {
     super(`${file}#${pointer}: ${reason}`);
   }
 }
@@ -28,7 +32,11 @@ let config: Promise<Config> | undefined;
  * and rewritten as local ones. Lint-level findings become warnings; a $ref that cannot be resolved is a SpecError
  * naming the file and pointer that hold it and the missing target.
  */
-export async function loadSpec(file: string, warnings = new Warnings(file), { parsed }: { parsed?: Json } = {}): Promise<JsonObject> {
+export async function loadSpec(
+  file: string,
+  warnings = new Warnings(file),
+  { parsed }: { parsed?: Json } = {},
+): Promise<JsonObject> {
   const text = readText(file);
   // `parsed`: the same text as the caller already parsed it; a copy, since the document is normalized in place.
   const doc = checkHeader(file, parsed === undefined ? parseDocument(file, text) : structuredClone(parsed), warnings);
@@ -38,7 +46,10 @@ export async function loadSpec(file: string, warnings = new Warnings(file), { pa
   const resolver = new BaseResolver(redocly.resolve);
   const absolute = resolve(file);
   // The document parsed once, by us (JSON.parse for .json), and handed to Redocly's resolver as its root.
-  const document: Document = { source: new Source(absolute, text, file.endsWith(".json") ? "application/json" : "application/yaml"), parsed: doc };
+  const document: Document = {
+    source: new Source(absolute, text, file.endsWith(".json") ? "application/json" : "application/yaml"),
+    parsed: doc,
+  };
   resolver.cache.set(absolute, Promise.resolve(document));
   const refs = refsOf(doc);
   checkRefLoops(file, doc, refs.local);
@@ -67,12 +78,17 @@ export async function loadSpec(file: string, warnings = new Warnings(file), { pa
       const pointer = (where?.pointer ?? "#").replace(/^#/, "");
       const name = source === absolute ? file : source;
       if (problem.severity !== "error") {
-        warnings.add("lint", name === file ? pointer : `${pointer} (in ${name})`, problem.message.replace(/\s*\n\s*/g, " "));
+        warnings.add(
+          "lint",
+          name === file ? pointer : `${pointer} (in ${name})`,
+          problem.message.replace(/\s*\n\s*/g, " "),
+        );
         continue;
       }
       if (name === file && dropped.has(pointer)) continue; // reported twice (lint, then bundling)
       const message = await unresolved(resolver, source, pointer, problem.message);
-      if (name !== file || !DROPPABLE.test(pointer) || !drop(target, pointer)) throw new SpecError(name, pointer, message);
+      if (name !== file || !DROPPABLE.test(pointer) || !drop(target, pointer))
+        throw new SpecError(name, pointer, message);
       dropped.add(pointer);
       warnings.add("unresolved-ref", pointer, `${message.replace(/; define.*$/, "")}: left out`);
     }
@@ -133,9 +149,17 @@ function refsOf(value: Json, pointer = "", found = { external: false, local: new
 function checkRefLoops(file: string, doc: JsonObject, local: Map<string, string>) {
   for (const [ref, pointer] of local) {
     const chain = [ref];
-    for (let node = at(doc, ref); isObject(node) && typeof node.$ref === "string" && node.$ref.startsWith("#"); node = at(doc, node.$ref)) {
+    for (
+      let node = at(doc, ref);
+      isObject(node) && typeof node.$ref === "string" && node.$ref.startsWith("#");
+      node = at(doc, node.$ref)
+    ) {
       if (chain.includes(node.$ref)) {
-        throw new SpecError(file, pointer, `$ref "${ref}" leads only to $refs in a loop (${[...chain, node.$ref].join(" → ")}); make one of them a schema`);
+        throw new SpecError(
+          file,
+          pointer,
+          `$ref "${ref}" leads only to $refs in a loop (${[...chain, node.$ref].join(" → ")}); make one of them a schema`,
+        );
       }
       chain.push(node.$ref);
     }
@@ -152,9 +176,15 @@ function readText(file: string): string {
 
 function parseDocument(file: string, text: string): Json {
   try {
-    return file.endsWith(".json") ? JSON.parse(text) : parse(text, { maxAliasCount: -1, uniqueKeys: false, merge: true });
+    return file.endsWith(".json")
+      ? JSON.parse(text)
+      : parse(text, { maxAliasCount: -1, uniqueKeys: false, merge: true });
   } catch (error) {
-    throw new SpecError(file, "", `not valid ${file.endsWith(".json") ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`);
+    throw new SpecError(
+      file,
+      "",
+      `not valid ${file.endsWith(".json") ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`,
+    );
   }
 }
 
@@ -170,19 +200,28 @@ function readDocument(file: string): Json {
 function checkHeader(file: string, doc: Json, warnings?: Warnings): JsonObject {
   if (!isObject(doc)) throw new SpecError(file, "", "the document is not an object");
   if (doc.swagger !== undefined && doc.openapi === undefined) {
-    throw new SpecError(file, "/swagger", `Swagger ${textOf(doc.swagger)} documents are not supported; convert it to OpenAPI 3 first (e.g. \`npx swagger2openapi ${file} -o openapi.yaml\`)`);
+    throw new SpecError(
+      file,
+      "/swagger",
+      `Swagger ${textOf(doc.swagger)} documents are not supported; convert it to OpenAPI 3 first (e.g. \`npx swagger2openapi ${file} -o openapi.yaml\`)`,
+    );
   }
   const version = textOf(doc.openapi ?? "");
   if (!/^3\.[01]\.\d+$/.test(version)) {
     const lenient = warnings && /^3(\.[0-2](\.\d+)?(-[\w.]+)?)?$/.test(version);
     if (!lenient) throw new SpecError(file, "/openapi", `unsupported OpenAPI version "${version}" (3.0.x or 3.1.x)`);
     const read = version.startsWith("3.0") || version === "3" ? "3.0.3" : "3.1.0";
-    warnings.add("version", "/openapi", `openapi "${version}" read as ${read}${version.startsWith("3.2") ? " (3.2 additions are ignored)" : ""}`);
+    warnings.add(
+      "version",
+      "/openapi",
+      `openapi "${version}" read as ${read}${version.startsWith("3.2") ? " (3.2 additions are ignored)" : ""}`,
+    );
     doc.openapi = read;
   }
   if (!isObject(doc.paths)) {
     if (!warnings) throw new SpecError(file, "/paths", "missing paths object");
-    if (doc.paths !== undefined || textOf(doc.openapi).startsWith("3.0")) warnings.add("paths", "/paths", "no paths object: there are no operations to generate");
+    if (doc.paths !== undefined || textOf(doc.openapi).startsWith("3.0"))
+      warnings.add("paths", "/paths", "no paths object: there are no operations to generate");
     doc.paths = {};
   }
   return doc;
@@ -223,11 +262,19 @@ export function at(doc: JsonObject, ref: string): Json | undefined {
     .slice(2)
     .split("/")
     .map(unescapePointer)
-    .reduce<Json | undefined>((node, key) => (isObject(node) ? node[key] : Array.isArray(node) ? node[Number(key)] : undefined), doc);
+    .reduce<Json | undefined>(
+      (node, key) => (isObject(node) ? node[key] : Array.isArray(node) ? node[Number(key)] : undefined),
+      doc,
+    );
 }
 
 /** Follows `$ref` chains until a non-reference object; returns it and the pointer it was found at. */
-export function deref(doc: JsonObject, value: Json, file: string, where: string): { value: JsonObject; pointer: string } {
+export function deref(
+  doc: JsonObject,
+  value: Json,
+  file: string,
+  where: string,
+): { value: JsonObject; pointer: string } {
   let current = value;
   let pointer = where;
   for (let hops = 0; isObject(current) && typeof current.$ref === "string"; hops++) {
@@ -243,7 +290,15 @@ export function deref(doc: JsonObject, value: Json, file: string, where: string)
 }
 
 /** deref, or (what it cannot follow) a warning that `what` is ignored and undefined. */
-export function derefOrWarn(doc: JsonObject, value: Json, file: string, where: string, warnings: Warnings, kind: string, what: string) {
+export function derefOrWarn(
+  doc: JsonObject,
+  value: Json,
+  file: string,
+  where: string,
+  warnings: Warnings,
+  kind: string,
+  what: string,
+) {
   try {
     return deref(doc, value, file, where);
   } catch (error) {

@@ -106,13 +106,22 @@ export function readContract(
   // Scopes: every one asked for is declared.
   for (const op of operations) {
     for (const scope of op.security.flat().flatMap((r) => r.scopes)) {
-      if (!(scope in scopes)) rest(`/paths/${op.operationId}`, `${op.operationId} asks for scope "${scope}", which no security scheme's x-scopes declares`);
+      if (!(scope in scopes))
+        rest(
+          `/paths/${op.operationId}`,
+          `${op.operationId} asks for scope "${scope}", which no security scheme's x-scopes declares`,
+        );
     }
   }
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith("__")) continue;
-    for (const [where, node] of [[type.name, type], ...Object.values(type.getFields()).map((f) => [`${type.name}.${f.name}`, f] as const)] as const) {
-      for (const scope of authScopes(schema, node)) if (!(scope in scopes)) gql(where, `@auth asks for scope "${scope}", which openapi.yaml's x-scopes does not declare`);
+    for (const [where, node] of [
+      [type.name, type],
+      ...Object.values(type.getFields()).map((f) => [`${type.name}.${f.name}`, f] as const),
+    ] as const) {
+      for (const scope of authScopes(schema, node))
+        if (!(scope in scopes))
+          gql(where, `@auth asks for scope "${scope}", which openapi.yaml's x-scopes does not declare`);
     }
   }
 
@@ -124,7 +133,8 @@ export function readContract(
   for (const op of operations) {
     const where = `/paths/${op.operationId}`;
     const tag = op.tags[0] ?? "default";
-    if (op.tags.length === 0) rest(where, `${op.operationId} has no tag; its first tag names the file that implements it (src/rest/<tag>.ts)`);
+    if (op.tags.length === 0)
+      rest(where, `${op.operationId} has no tag; its first tag names the file that implements it (src/rest/<tag>.ts)`);
     else if (!declaredTags.has(tag)) rest(where, `${op.operationId}'s tag "${tag}" is not declared under tags`);
     const targets = pairedTargets(op.extensions["x-graphql"]);
     const unpaired = op.extensions["x-unpaired"];
@@ -133,26 +143,51 @@ export function readContract(
       targets.forEach((target, i) => {
         const [typeName, fieldName] = target.split(".");
         const type = schema.getType(typeName);
-        if (!isObjectType(type) || !type.getFields()[fieldName]) rest(where, `${op.operationId}: x-graphql names ${target}, which ${files.graphql} does not have`);
-        else if (pairedField.has(target)) rest(where, `${op.operationId}: ${target} is already paired with ${pairedField.get(target)!.operationId}`);
+        if (!isObjectType(type) || !type.getFields()[fieldName])
+          rest(where, `${op.operationId}: x-graphql names ${target}, which ${files.graphql} does not have`);
+        else if (pairedField.has(target))
+          rest(where, `${op.operationId}: ${target} is already paired with ${pairedField.get(target)!.operationId}`);
         else {
           pairedField.set(target, op);
           if (i > 0) return void extras.set(target, op);
           graphql = target;
           const streams = op.responses.some((r) => r.status === "200" && r.contentTypes.includes(EVENT_STREAM));
           if (typeName === schema.getSubscriptionType()?.name) {
-            if (op.method !== "get" || !streams) rest(where, `${op.operationId} pairs with the subscription ${target}: it must be a GET answering 200 ${EVENT_STREAM} (each event one message)`);
-          } else if (streams) rest(where, `${op.operationId} answers ${EVENT_STREAM}: pair it with a subscription field (x-graphql: Subscription.<field>)`);
+            if (op.method !== "get" || !streams)
+              rest(
+                where,
+                `${op.operationId} pairs with the subscription ${target}: it must be a GET answering 200 ${EVENT_STREAM} (each event one message)`,
+              );
+          } else if (streams)
+            rest(
+              where,
+              `${op.operationId} answers ${EVENT_STREAM}: pair it with a subscription field (x-graphql: Subscription.<field>)`,
+            );
         }
       });
       if (unpaired !== undefined) rest(where, `${op.operationId} has both x-graphql and x-unpaired; keep one`);
     } else if (op.extensions["x-graphql"] !== undefined) {
-      rest(where, `${op.operationId}: x-graphql is a field (Type.field), or a list of them: its counterpart first, then relation fields that read what it reads`);
+      rest(
+        where,
+        `${op.operationId}: x-graphql is a field (Type.field), or a list of them: its counterpart first, then relation fields that read what it reads`,
+      );
     } else if (typeof unpaired !== "string" || unpaired.trim() === "") {
-      rest(where, `${op.operationId} is not paired: add x-graphql: <Type.field> naming its GraphQL counterpart, or x-unpaired: <why it is REST-only>`);
+      rest(
+        where,
+        `${op.operationId} is not paired: add x-graphql: <Type.field> naming its GraphQL counterpart, or x-unpaired: <why it is REST-only>`,
+      );
     }
-    const parent = parentRule(byTag.get(tag), [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]), byTag);
-    opInfo.set(op.operationId, { tag, graphql, ownership: restOwnership(op, byId, byTag), ...(parent ? { parent } : {}) });
+    const parent = parentRule(
+      byTag.get(tag),
+      [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
+      byTag,
+    );
+    opInfo.set(op.operationId, {
+      tag,
+      graphql,
+      ownership: restOwnership(op, byId, byTag),
+      ...(parent ? { parent } : {}),
+    });
   }
 
   // GraphQL fields: where each resolver lives, who owns what a root field touches, which input rules it shares.
@@ -164,25 +199,50 @@ export function readContract(
   for (const [name, resource] of bySchema) if (isObjectType(schema.getType(name))) models.set(name, resource.tag);
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith("__")) continue;
-    const root = ROOTS.includes(type.name) && [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].includes(type);
+    const root =
+      ROOTS.includes(type.name) &&
+      [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].includes(type);
     const props = root ? undefined : restProps(type.name);
     for (const field of Object.values(type.getFields())) {
       const coordinate = `${type.name}.${field.name}`;
       const op = pairedField.get(coordinate);
       const unpaired = directive(schema, field, "unpaired");
       const hook = hooks.get(coordinate);
-      if (root && !op && !unpaired && !hook) gql(coordinate, `${coordinate} is not paired: name it in an operation's x-graphql, or add @unpaired(reason: "…")`);
-      const needsResolver = root || field.args.length > 0 || op !== undefined || (props !== undefined && !props.has(field.name));
+      if (root && !op && !unpaired && !hook)
+        gql(
+          coordinate,
+          `${coordinate} is not paired: name it in an operation's x-graphql, or add @unpaired(reason: "…")`,
+        );
+      const needsResolver =
+        root || field.args.length > 0 || op !== undefined || (props !== undefined && !props.has(field.name));
       if (!needsResolver) continue;
-      const tag = op?.tags[0] ?? (unpaired?.tag as string | undefined) ?? (hook || undefined) ?? (root ? resultTag(field, bySchema) : tags.get(type.name));
+      const tag =
+        op?.tags[0] ??
+        (unpaired?.tag as string | undefined) ??
+        (hook || undefined) ??
+        (root ? resultTag(field, bySchema) : tags.get(type.name));
       if (!tag) {
-        gql(coordinate, `cannot tell which tag's file holds the resolver of ${coordinate}: pair it with an operation, or add @unpaired(reason: "…", tag: "<tag>")`);
+        gql(
+          coordinate,
+          `cannot tell which tag's file holds the resolver of ${coordinate}: pair it with an operation, or add @unpaired(reason: "…", tag: "<tag>")`,
+        );
         continue;
       }
-      const plan: FieldPlan = { coordinate, type: type.name, field: field.name, root, tag, ...(op ? { operationId: op.operationId } : {}) };
+      const plan: FieldPlan = {
+        coordinate,
+        type: type.name,
+        field: field.name,
+        root,
+        tag,
+        ...(op ? { operationId: op.operationId } : {}),
+      };
       if (root) {
         plan.ownership = fieldOwnership(field, op, byId, byTag, bySchema);
-        const parent = parentRule(byTag.get(tag), field.args.map((a) => a.name), byTag);
+        const parent = parentRule(
+          byTag.get(tag),
+          field.args.map((a) => a.name),
+          byTag,
+        );
         if (parent) plan.parent = parent;
         if (op) plan.input = inputPlan(doc, field, op, files.rest, (message) => gql(coordinate, message));
       } else {
@@ -190,7 +250,8 @@ export function readContract(
         if (relation) plan.relation = relation;
       }
       // Only a relation may follow an operation's first field in its x-graphql (a root field never is one).
-      if (extras.has(coordinate) && !plan.relation) rest(`/paths/${op!.operationId}`, notARelation(coordinate, op!, byTag));
+      if (extras.has(coordinate) && !plan.relation)
+        rest(`/paths/${op!.operationId}`, notARelation(coordinate, op!, byTag));
       fields.push(plan);
     }
   }
@@ -198,7 +259,14 @@ export function readContract(
     .filter((t) => !t.name.startsWith("__") && t.astNode?.kind === "ScalarTypeDefinition")
     .map((t) => t.name);
   const byCoordinate = new Map(fields.map((f) => [f.coordinate, f]));
-  const webhooks = readWebhooks(doc, schema, resources, (coordinate) => byCoordinate.get(coordinate)?.ownership, files.rest, rest);
+  const webhooks = readWebhooks(
+    doc,
+    schema,
+    resources,
+    (coordinate) => byCoordinate.get(coordinate)?.ownership,
+    files.rest,
+    rest,
+  );
   // Owners agree: a webhook's owner is its subscription's, and so must be that of the REST event stream paired with it.
   for (const hook of webhooks) {
     const coordinate = `${schema.getSubscriptionType()!.name}.${hook.field}`;
@@ -206,13 +274,23 @@ export function readContract(
     const own = byCoordinate.get(coordinate)?.ownership;
     const streamOwn = stream ? opInfo.get(stream.operationId)?.ownership : undefined;
     if (own && streamOwn && JSON.stringify(own) !== JSON.stringify(streamOwn)) {
-      rest(`/webhooks/${hook.name}`, `webhook ${hook.name} is owned as ${coordinate} is (${JSON.stringify(own)}), but the event stream ${stream!.operationId} paired with it as ${JSON.stringify(streamOwn)}: make them agree`);
+      rest(
+        `/webhooks/${hook.name}`,
+        `webhook ${hook.name} is owned as ${coordinate} is (${JSON.stringify(own)}), but the event stream ${stream!.operationId} paired with it as ${JSON.stringify(streamOwn)}: make them agree`,
+      );
     }
   }
   const restLimits = readRestRateLimits(doc, operations, rest);
   const graphqlLimits = readGraphqlRateLimits(schema, gql);
-  const rateLimits = { budgets: { ...restLimits.budgets, ...graphqlLimits.budgets }, rest: restLimits.rest, graphql: graphqlLimits.graphql };
-  return { contract: { scopes, resources, operations: opInfo, fields, models, scalars, rateLimits, webhooks }, problems };
+  const rateLimits = {
+    budgets: { ...restLimits.budgets, ...graphqlLimits.budgets },
+    rest: restLimits.rest,
+    graphql: graphqlLimits.graphql,
+  };
+  return {
+    contract: { scopes, resources, operations: opInfo, fields, models, scalars, rateLimits, webhooks },
+    problems,
+  };
 }
 
 /** The fields x-graphql names: one (a string), or a non-empty list of them; undefined when it is neither. */
@@ -221,8 +299,12 @@ function pairedTargets(value: Json | undefined): string[] | undefined {
   return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === "string") ? value : undefined;
 }
 
-export function readScopes(doc: JsonObject, problem: (pointer: string, message: string) => void): Record<string, string> {
-  const schemes = isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+export function readScopes(
+  doc: JsonObject,
+  problem: (pointer: string, message: string) => void,
+): Record<string, string> {
+  const schemes =
+    isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
   const scopes: Record<string, string> = {};
   for (const [name, scheme] of Object.entries(schemes)) {
     if (!isObject(scheme) || scheme["x-scopes"] === undefined) continue;
@@ -231,7 +313,8 @@ export function readScopes(doc: JsonObject, problem: (pointer: string, message: 
       problem(`/components/securitySchemes/${name}/x-scopes`, "x-scopes must map each scope to its description");
       continue;
     }
-    for (const [scope, description] of Object.entries(declared)) scopes[scope] = typeof description === "string" ? description : "";
+    for (const [scope, description] of Object.entries(declared))
+      scopes[scope] = typeof description === "string" ? description : "";
   }
   return scopes;
 }
@@ -240,7 +323,12 @@ function tagList(doc: JsonObject): JsonObject[] {
   return Array.isArray(doc.tags) ? doc.tags.filter(isObject).filter((t) => typeof t.name === "string") : [];
 }
 
-function readResources(doc: JsonObject, operations: Operation[], file: string, problem: (pointer: string, message: string) => void): Resource[] {
+function readResources(
+  doc: JsonObject,
+  operations: Operation[],
+  file: string,
+  problem: (pointer: string, message: string) => void,
+): Resource[] {
   const schemas = isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
   const resources: Resource[] = [];
   tagList(doc).forEach((tag, i) => {
@@ -249,26 +337,58 @@ function readResources(doc: JsonObject, operations: Operation[], file: string, p
     const where = `/tags/${i}/x-resource`;
     const name = textOf(tag.name);
     const through = isObject(spec) && isObject(spec.owner) ? spec.owner : undefined;
-    if (!isObject(spec) || typeof spec.schema !== "string" || typeof spec.id !== "string" || typeof spec.idPrefix !== "string" || (typeof spec.owner !== "string" && !through)) {
-      return problem(where, `tag ${name}: x-resource needs schema, id, idPrefix and owner ("none", the property naming the owner, or { through: <parent tag>, by: <property naming the parent> })`);
+    if (
+      !isObject(spec) ||
+      typeof spec.schema !== "string" ||
+      typeof spec.id !== "string" ||
+      typeof spec.idPrefix !== "string" ||
+      (typeof spec.owner !== "string" && !through)
+    ) {
+      return problem(
+        where,
+        `tag ${name}: x-resource needs schema, id, idPrefix and owner ("none", the property naming the owner, or { through: <parent tag>, by: <property naming the parent> })`,
+      );
     }
     if (through && (typeof through.through !== "string" || typeof through.by !== "string")) {
-      return problem(`${where}/owner`, `tag ${name}: an owner through a parent is { through: <the parent's tag>, by: <the property naming the parent> }`);
+      return problem(
+        `${where}/owner`,
+        `tag ${name}: an owner through a parent is { through: <the parent's tag>, by: <the property naming the parent> }`,
+      );
     }
-    if (!(spec.schema in schemas)) return problem(`${where}/schema`, `tag ${name}: no schema ${spec.schema} under components/schemas`);
+    if (!(spec.schema in schemas))
+      return problem(`${where}/schema`, `tag ${name}: no schema ${spec.schema} under components/schemas`);
     const props = propertiesOf(doc, schemas[spec.schema], file, `/components/schemas/${spec.schema}`);
     if (!props.has(spec.id)) problem(`${where}/id`, `tag ${name}: ${spec.schema} has no property ${spec.id}`);
-    if (!/^[a-z][a-z0-9]{1,7}$/.test(spec.idPrefix)) problem(`${where}/idPrefix`, `tag ${name}: idPrefix must be 2-8 lowercase letters or digits`);
+    if (!/^[a-z][a-z0-9]{1,7}$/.test(spec.idPrefix))
+      problem(`${where}/idPrefix`, `tag ${name}: idPrefix must be 2-8 lowercase letters or digits`);
     const ownerProp = through ? (through.by as string) : (spec.owner as string);
     if (ownerProp !== "none" && !props.has(ownerProp)) {
-      problem(`${where}/owner${through ? "/by" : ""}`, through ? `tag ${name}: owner.by must be a property of ${spec.schema}, not "${ownerProp}"` : `tag ${name}: owner must be "none" or a property of ${spec.schema}, not "${ownerProp}"`);
+      problem(
+        `${where}/owner${through ? "/by" : ""}`,
+        through
+          ? `tag ${name}: owner.by must be a property of ${spec.schema}, not "${ownerProp}"`
+          : `tag ${name}: owner must be "none" or a property of ${spec.schema}, not "${ownerProp}"`,
+      );
     }
     const id = spec.id;
     const reads = operations.filter((op) => op.method === "get" && op.path.endsWith(`/{${id}}`));
-    if (reads.length !== 1) problem(where, `tag ${name}: expected exactly one GET …/{${spec.id}} (the resource's URL), found ${reads.length}`);
+    if (reads.length !== 1)
+      problem(
+        where,
+        `tag ${name}: expected exactly one GET …/{${spec.id}} (the resource's URL), found ${reads.length}`,
+      );
     const owner = ownerProp === spec.id ? "self" : ownerProp;
     const read = reads[0];
-    resources.push({ tag: name, schema: spec.schema, id: spec.id, idPrefix: spec.idPrefix, owner, ...(through ? { through: through.through as string } : {}), path: read?.path ?? "", etag: !!read && answersEtag(read) });
+    resources.push({
+      tag: name,
+      schema: spec.schema,
+      id: spec.id,
+      idPrefix: spec.idPrefix,
+      owner,
+      ...(through ? { through: through.through as string } : {}),
+      path: read?.path ?? "",
+      etag: !!read && answersEtag(read),
+    });
   });
   checkParents(resources, problem);
   return resources;
@@ -277,7 +397,8 @@ function readResources(doc: JsonObject, operations: Operation[], file: string, p
 function propertiesOf(doc: JsonObject, raw: Json, file: string, at: string): Set<string> {
   const value = deref(doc, raw, file, at).value;
   const props = new Set(isObject(value.properties) ? Object.keys(value.properties) : []);
-  for (const part of Array.isArray(value.allOf) ? value.allOf : []) for (const p of propertiesOf(doc, part, file, at)) props.add(p);
+  for (const part of Array.isArray(value.allOf) ? value.allOf : [])
+    for (const p of propertiesOf(doc, part, file, at)) props.add(p);
   return props;
 }
 
@@ -285,16 +406,26 @@ function propertiesOf(doc: JsonObject, raw: Json, file: string, at: string): Set
 function restOwnership(op: Operation, byId: Map<string, Resource>, byTag: Map<string, Resource>): Ownership {
   for (const name of [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1])) {
     const resource = byId.get(name);
-    if (resource) return resource.owner === "none" ? { kind: "none" } : { kind: "instance", resource: resource.tag, from: name };
+    if (resource)
+      return resource.owner === "none" ? { kind: "none" } : { kind: "instance", resource: resource.tag, from: name };
   }
   const own = byTag.get(op.tags[0] ?? "");
   return own && own.owner !== "none" ? { kind: "collection", resource: own.tag } : { kind: "none" };
 }
 
-function fieldOwnership(field: GraphQLField<unknown, unknown>, op: Operation | undefined, byId: Map<string, Resource>, byTag: Map<string, Resource>, bySchema: Map<string, Resource>): Ownership {
+function fieldOwnership(
+  field: GraphQLField<unknown, unknown>,
+  op: Operation | undefined,
+  byId: Map<string, Resource>,
+  byTag: Map<string, Resource>,
+  bySchema: Map<string, Resource>,
+): Ownership {
   for (const arg of field.args) {
     const resource = byId.get(arg.name);
-    if (resource) return resource.owner === "none" ? { kind: "none" } : { kind: "instance", resource: resource.tag, from: arg.name };
+    if (resource)
+      return resource.owner === "none"
+        ? { kind: "none" }
+        : { kind: "instance", resource: resource.tag, from: arg.name };
   }
   const own = (op && byTag.get(op.tags[0] ?? "")) ?? bySchema.get(getNamedType(field.type).name);
   return own && own.owner !== "none" ? { kind: "collection", resource: own.tag } : { kind: "none" };
@@ -305,13 +436,19 @@ function resultTag(field: GraphQLField<unknown, unknown>, bySchema: Map<string, 
 }
 
 /** Tag of every object type: its resource's, else that of the first tagged type or root field reaching it. */
-function typeTags(schema: GraphQLSchema, bySchema: Map<string, Resource>, paired: Map<string, Operation>): Map<string, string> {
+function typeTags(
+  schema: GraphQLSchema,
+  bySchema: Map<string, Resource>,
+  paired: Map<string, Operation>,
+): Map<string, string> {
   const tags = new Map<string, string>();
   for (const [name, resource] of bySchema) if (schema.getType(name)) tags.set(name, resource.tag);
   const queue: string[] = [...tags.keys()];
   for (const rootType of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
     for (const field of Object.values(rootType?.getFields() ?? {})) {
-      const tag = paired.get(`${rootType!.name}.${field.name}`)?.tags[0] ?? (directive(schema, field, "unpaired")?.tag as string | undefined);
+      const tag =
+        paired.get(`${rootType!.name}.${field.name}`)?.tags[0] ??
+        (directive(schema, field, "unpaired")?.tag as string | undefined);
       const target = getNamedType(field.type).name;
       if (tag && !tags.has(target)) {
         tags.set(target, tag);
@@ -333,7 +470,13 @@ function typeTags(schema: GraphQLSchema, bySchema: Map<string, Resource>, paired
   return tags;
 }
 
-function inputPlan(doc: JsonObject, field: GraphQLField<unknown, unknown>, op: Operation, file: string, problem: (message: string) => void): InputPlan | undefined {
+function inputPlan(
+  doc: JsonObject,
+  field: GraphQLField<unknown, unknown>,
+  op: Operation,
+  file: string,
+  problem: (message: string) => void,
+): InputPlan | undefined {
   const pathParams = new Set(op.parameters.filter((p) => p.in === "path").map((p) => p.name));
   const pathArgs = field.args.filter((a) => pathParams.has(a.name)).map((a) => a.name);
   const plan: InputPlan = { operationId: op.operationId, pathArgs };
@@ -343,11 +486,20 @@ function inputPlan(doc: JsonObject, field: GraphQLField<unknown, unknown>, op: O
     const inputs = rest.filter((a) => isInputObjectType(getNamedType(a.type)));
     if (inputs.length === 1 && rest.length === 1) plan.body = { contentType, arg: inputs[0].name };
     else if (inputs.length === 0 && rest.length > 0) {
-      const props = propertiesOf(doc, op.requestBody!.schemas[contentType], file, `/paths/${op.operationId}/requestBody`);
+      const props = propertiesOf(
+        doc,
+        op.requestBody!.schemas[contentType],
+        file,
+        `/paths/${op.operationId}/requestBody`,
+      );
       const strays = rest.filter((a) => !props.has(a.name)).map((a) => a.name);
-      if (strays.length) problem(`arguments ${strays.join(", ")} are not properties of ${op.operationId}'s request body`);
+      if (strays.length)
+        problem(`arguments ${strays.join(", ")} are not properties of ${op.operationId}'s request body`);
       plan.body = { contentType, args: rest.map((a) => a.name) };
-    } else if (rest.length > 0) problem(`pairs with ${op.operationId}, whose body must be one input object argument, or arguments named like its properties`);
+    } else if (rest.length > 0)
+      problem(
+        `pairs with ${op.operationId}, whose body must be one input object argument, or arguments named like its properties`,
+      );
   }
   return plan.body || pathArgs.length ? plan : undefined;
 }
@@ -358,7 +510,11 @@ function authScopes(schema: GraphQLSchema, node: GraphQLNamedType | GraphQLField
 }
 
 /** The arguments of a directive applied to a type or field (undefined when it is not applied). */
-function directive(schema: GraphQLSchema, node: { astNode?: unknown }, name: string): Record<string, unknown> | undefined {
+function directive(
+  schema: GraphQLSchema,
+  node: { astNode?: unknown },
+  name: string,
+): Record<string, unknown> | undefined {
   const definition = schema.getDirective(name);
   if (!definition || !node.astNode) return undefined;
   return getDirectiveValues(definition, node.astNode) ?? undefined;

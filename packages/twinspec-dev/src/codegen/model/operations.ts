@@ -26,7 +26,10 @@ export interface ResponseSpec {
 }
 
 /** How a multipart/form-data part is read: a file, several files, JSON, or a form-like scalar (array). */
-type MultipartField = { type: "file" | "files"; contentTypes?: string[]; maxBytes?: number } | { type: "json" } | FormField;
+type MultipartField =
+  | { type: "file" | "files"; contentTypes?: string[]; maxBytes?: number }
+  | { type: "json" }
+  | FormField;
 
 interface RequestBody {
   required: boolean;
@@ -83,9 +86,19 @@ export function collectOperations(doc: JsonObject, file: string, warnings = new 
     }
     const route = path.replace(/\{[^}]*\}/g, "{}").replace(/(.)\/$/, "$1");
     const same = routes.get(route);
-    if (same) warnings.add("path", itemAt, `path "${path}" matches the same requests as "${same}" (only the names of their parameters differ): requests reach only one of them`);
+    if (same)
+      warnings.add(
+        "path",
+        itemAt,
+        `path "${path}" matches the same requests as "${same}" (only the names of their parameters differ): requests reach only one of them`,
+      );
     else routes.set(route, path);
-    if (/[?#]/.test(path)) warnings.add("path", itemAt, `path "${path}" holds "?" or "#", which a request path never does: its operations are typed but no request reaches them`);
+    if (/[?#]/.test(path))
+      warnings.add(
+        "path",
+        itemAt,
+        `path "${path}" holds "?" or "#", which a request path never does: its operations are typed but no request reaches them`,
+      );
     try {
       const item = deref(doc, rawItem, file, itemAt).value;
       const shared = parameterList(doc, item.parameters, file, `${itemAt}/parameters`, warnings);
@@ -108,7 +121,12 @@ export function collectOperations(doc: JsonObject, file: string, warnings = new 
 /** An operation that could not be read is left out with a warning; an unexpected error too, asking for a report. */
 function skipped(error: unknown, warnings: Warnings, at: string, what: string) {
   if (error instanceof SpecError) warnings.add("skipped", error.pointer, `${what} skipped: ${error.reason}`);
-  else warnings.add("internal", at, `${what} skipped after an internal error of the generator (${(error as Error)?.message ?? String(error)}); please report it`);
+  else
+    warnings.add(
+      "internal",
+      at,
+      `${what} skipped after an internal error of the generator (${(error as Error)?.message ?? String(error)}); please report it`,
+    );
 }
 
 interface Where {
@@ -121,16 +139,30 @@ interface Where {
   warnings: Warnings;
 }
 
-function operation(doc: JsonObject, raw: JsonObject, { method, path, at, file, shared, taken, warnings }: Where): Operation {
-  const explicit = typeof raw.operationId === "string" && identifier(raw.operationId) !== "_" ? raw.operationId : undefined;
-  if (raw.operationId !== undefined && !explicit) warnings.add("operation-id", `${at}/operationId`, "operationId is not a usable name; one is derived from method and path");
+function operation(
+  doc: JsonObject,
+  raw: JsonObject,
+  { method, path, at, file, shared, taken, warnings }: Where,
+): Operation {
+  const explicit =
+    typeof raw.operationId === "string" && identifier(raw.operationId) !== "_" ? raw.operationId : undefined;
+  if (raw.operationId !== undefined && !explicit)
+    warnings.add(
+      "operation-id",
+      `${at}/operationId`,
+      "operationId is not a usable name; one is derived from method and path",
+    );
   let operationId = explicit ?? deriveOperationId(method, path);
   // Generated names derive from the identifier form, so "getX" and "GetX" or "get-x" would collide.
   if (taken.has(identifier(operationId).toLowerCase())) {
     let n = 2;
     while (taken.has(identifier(`${operationId}_${n}`).toLowerCase())) n++;
     const renamed = `${operationId}_${n}`;
-    warnings.add("operation-id", `${at}/operationId`, `operationId "${operationId}" is already taken (or equal to another once made an identifier): this one is named "${renamed}"`);
+    warnings.add(
+      "operation-id",
+      `${at}/operationId`,
+      `operationId "${operationId}" is already taken (or equal to another once made an identifier): this one is named "${renamed}"`,
+    );
     if (explicit) raw.operationId = renamed;
     operationId = renamed;
   }
@@ -167,7 +199,8 @@ export function deriveOperationId(method: string, path: string): string {
 }
 
 /** A success of the operation answers an `ETag` header. */
-export const answersEtag = (op: Operation) => op.responses.some((r) => /^2/.test(r.status) && r.headers.some((h) => h.name.toLowerCase() === "etag"));
+export const answersEtag = (op: Operation) =>
+  op.responses.some((r) => /^2/.test(r.status) && r.headers.some((h) => h.name.toLowerCase() === "etag"));
 
 /** A string as a TypeScript string literal. */
 export const quote = (s: string) => JSON.stringify(s);
@@ -181,7 +214,9 @@ export const prop = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ?
 /** camelCase identifier from any text: "get /a-b/{c}" → "getABC". */
 export function identifier(text: string): string {
   const parts = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const camel = parts.map((p, i) => (i === 0 ? p[0].toLowerCase() + p.slice(1) : p[0].toUpperCase() + p.slice(1))).join("");
+  const camel = parts
+    .map((p, i) => (i === 0 ? p[0].toLowerCase() + p.slice(1) : p[0].toUpperCase() + p.slice(1)))
+    .join("");
   return /^[0-9]/.test(camel) ? `_${camel}` : camel || "_";
 }
 
@@ -199,15 +234,30 @@ function declarePathParameters(path: string, parameters: Parameter[], raw: JsonO
     warnings.add("path-parameter", at, `path parameter "${name}" of ${path} is not declared: read as a string`);
     const declared = { name, in: "path", required: true, schema: { type: "string" } };
     raw.parameters = [...(Array.isArray(raw.parameters) ? raw.parameters : []), declared];
-    parameters.push({ name, in: "path", required: true, schema: declared.schema, type: "string", style: "simple", explode: false });
+    parameters.push({
+      name,
+      in: "path",
+      required: true,
+      schema: declared.schema,
+      type: "string",
+      style: "simple",
+      explode: false,
+    });
   }
 }
 
 /** @koa/router (path-to-regexp 8) needs identifier-like names. */
 const routeParamName = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
 
-function requestBody(doc: JsonObject, raw: Json | undefined, file: string, at: string, warnings: Warnings): RequestBody | undefined {
-  const found = raw === undefined ? undefined : derefOrWarn(doc, raw, file, at, warnings, "request-body", "requestBody");
+function requestBody(
+  doc: JsonObject,
+  raw: Json | undefined,
+  file: string,
+  at: string,
+  warnings: Warnings,
+): RequestBody | undefined {
+  const found =
+    raw === undefined ? undefined : derefOrWarn(doc, raw, file, at, warnings, "request-body", "requestBody");
   if (!found) return undefined;
   const { value, pointer } = found;
   const content = normalizedContent(value, `${pointer}/content`, warnings);
@@ -227,13 +277,18 @@ function requestBody(doc: JsonObject, raw: Json | undefined, file: string, at: s
     try {
       const kind = bodyKind(type);
       if (kind === "form") body.form = formFields(doc, schemas[type], file, schemaAt);
-      else if (kind === "multipart") body.multipart = multipartFields(doc, schemas[type], content[type], file, schemaAt);
-      else if (kind === "text" && /xml/.test(type)) degrade("XML is not parsed: the handler gets the text, not validated against the schema");
-      else if (kind === "text" && !["string", "none"].includes(schemaType(doc, schemas[type], file, schemaAt))) degrade("a text body whose schema is not a string: the handler gets the text, unvalidated");
+      else if (kind === "multipart")
+        body.multipart = multipartFields(doc, schemas[type], content[type], file, schemaAt);
+      else if (kind === "text" && /xml/.test(type))
+        degrade("XML is not parsed: the handler gets the text, not validated against the schema");
+      else if (kind === "text" && !["string", "none"].includes(schemaType(doc, schemas[type], file, schemaAt)))
+        degrade("a text body whose schema is not a string: the handler gets the text, unvalidated");
     } catch (error) {
       if (!(error instanceof Degraded || error instanceof SpecError)) throw error;
       if (bodyKind(type) === "form") body.form = {};
-      degrade(`${error instanceof SpecError ? error.reason : error.message}; the handler gets its fields as raw strings, unvalidated`);
+      degrade(
+        `${error instanceof SpecError ? error.reason : error.message}; the handler gets its fields as raw strings, unvalidated`,
+      );
     }
   }
   if (raws.length > 0) body.raw = raws;
@@ -251,7 +306,8 @@ function normalizedContent(holder: JsonObject, at: string, warnings: Warnings): 
   for (const [type, media] of Object.entries(holder.content)) {
     const key = mediaType(type);
     if (key !== type) changed = true;
-    if (key in content) warnings.add("media-type", `${at}/${escapePointer(type)}`, `media type "${type}" repeats "${key}": ignored`);
+    if (key in content)
+      warnings.add("media-type", `${at}/${escapePointer(type)}`, `media type "${type}" repeats "${key}": ignored`);
     else content[key] = media;
   }
   if (changed) holder.content = content;
@@ -284,7 +340,8 @@ function formFields(doc: JsonObject, schema: Json, file: string, at: string): Re
       continue;
     }
     const items = schemaType(doc, resolved(doc, sub, file, where).items ?? {}, file, `${where}/items`);
-    if (items === "array" || items === "object") throw new Degraded(`field "${name}" is an array of ${items}s, which form-urlencoded cannot carry`);
+    if (items === "array" || items === "object")
+      throw new Degraded(`field "${name}" is an array of ${items}s, which form-urlencoded cannot carry`);
     fields[name] = { type, items };
   }
   return fields;
@@ -299,40 +356,68 @@ function isFile(schema: JsonObject): boolean {
 }
 
 /** A file part's maxLength (its size in bytes): the runtime stops reading past it (413), as past the body limit. */
-const maxBytes = (schema: JsonObject) => (typeof schema.maxLength === "number" && schema.maxLength >= 0 ? { maxBytes: schema.maxLength } : {});
+const maxBytes = (schema: JsonObject) =>
+  typeof schema.maxLength === "number" && schema.maxLength >= 0 ? { maxBytes: schema.maxLength } : {};
 
 /**
  * How each part of a multipart/form-data body is read: files (one, or many for an array of files) with the media
  * types `encoding` allows and their size limit; objects and arrays of them as JSON (OpenAPI's default for complex values); scalars and
  * arrays of scalars (repeated parts) coerced like form fields.
  */
-function multipartFields(doc: JsonObject, schema: Json, media: Json, file: string, at: string): Record<string, MultipartField> {
+function multipartFields(
+  doc: JsonObject,
+  schema: Json,
+  media: Json,
+  file: string,
+  at: string,
+): Record<string, MultipartField> {
   const encoding = isObject(media) && isObject(media.encoding) ? media.encoding : {};
   const fields: Record<string, MultipartField> = {};
   for (const [name, sub] of Object.entries(propertiesOf(doc, schema, file, at))) {
     const where = `${at}/properties/${escapePointer(name)}`;
     const s = resolved(doc, sub, file, where);
     const enc = isObject(encoding[name]) ? encoding[name] : {};
-    const allowed = typeof enc.contentType === "string" ? enc.contentType.split(",").map((t) => t.trim().toLowerCase()).filter(Boolean) : [];
+    const allowed =
+      typeof enc.contentType === "string"
+        ? enc.contentType
+            .split(",")
+            .map((t) => t.trim().toLowerCase())
+            .filter(Boolean)
+        : [];
     const accept = allowed.length > 0 ? { contentTypes: allowed } : {};
     const type = schemaType(doc, s, file, where);
     const items = type === "array" ? resolved(doc, s.items ?? {}, file, `${where}/items`) : undefined;
     if (isFile(s)) fields[name] = { type: "file", ...accept, ...maxBytes(s) };
     else if (items && isFile(items)) fields[name] = { type: "files", ...accept, ...maxBytes(items) };
-    else if (type === "object" || (items && ["array", "object"].includes(schemaType(doc, items, file, `${where}/items`)))) fields[name] = { type: "json" };
-    else if (type === "array") fields[name] = { type, items: schemaType(doc, items!, file, `${where}/items`) as Scalar };
+    else if (
+      type === "object" ||
+      (items && ["array", "object"].includes(schemaType(doc, items, file, `${where}/items`)))
+    )
+      fields[name] = { type: "json" };
+    else if (type === "array")
+      fields[name] = { type, items: schemaType(doc, items!, file, `${where}/items`) as Scalar };
     else fields[name] = { type };
   }
   return fields;
 }
 
-function responses(doc: JsonObject, raw: Json | undefined, file: string, at: string, warnings: Warnings): ResponseSpec[] {
+function responses(
+  doc: JsonObject,
+  raw: Json | undefined,
+  file: string,
+  at: string,
+  warnings: Warnings,
+): ResponseSpec[] {
   const list: ResponseSpec[] = [];
   for (const [key, entry] of Object.entries(isObject(raw) ? raw : {})) {
     if (key.startsWith("x-")) continue;
     const status = /^[1-5]xx$/i.test(key) ? key.toUpperCase() : key;
     if (!/^([1-5](\d\d|XX)|default)$/.test(status)) {
-      warnings.add("response", `${at}/${escapePointer(key)}`, `"${key}" is not a status code, a range like 2XX, or default: this response is ignored`);
+      warnings.add(
+        "response",
+        `${at}/${escapePointer(key)}`,
+        `"${key}" is not a status code, a range like 2XX, or default: this response is ignored`,
+      );
       continue;
     }
     if (status !== key && isObject(raw)) {
@@ -345,7 +430,9 @@ function responses(doc: JsonObject, raw: Json | undefined, file: string, at: str
       const headers = Object.entries(isObject(value.headers) ? value.headers : {}).flatMap(([name, h]) => {
         if (name.toLowerCase() === "content-type") return []; // OpenAPI ignores it: the media type says it
         try {
-          return [{ name, required: resolved(doc, h, file, `${pointer}/headers/${escapePointer(name)}`).required === true }];
+          return [
+            { name, required: resolved(doc, h, file, `${pointer}/headers/${escapePointer(name)}`).required === true },
+          ];
         } catch (error) {
           if (!(error instanceof SpecError)) throw error;
           warnings.add("response", error.pointer, `response header "${name}" ignored: ${error.reason}`);
@@ -361,7 +448,11 @@ function responses(doc: JsonObject, raw: Json | undefined, file: string, at: str
     }
   }
   if (list.length === 0) {
-    warnings.add("responses", at, `${raw === undefined ? "no responses declared" : "no usable response declared"}: the handler may answer any status, without a body`);
+    warnings.add(
+      "responses",
+      at,
+      `${raw === undefined ? "no responses declared" : "no usable response declared"}: the handler may answer any status, without a body`,
+    );
     list.push({ status: "default", contentTypes: [], headers: [], schemas: {} });
   }
   return list;

@@ -39,29 +39,48 @@ const STYLES: Record<ParamLocation, ParamStyle[]> = {
  * The JSON type raw strings are coerced to. Several types (3.1 lists, 3.0 nullable) pick the widest that a string can
  * be read as: number before integer (an integer is a number), then boolean, then string.
  */
-export function schemaType(doc: JsonObject, schema: Json, file: string, where: string, depth = 0): Exclude<ParamType, "json"> {
+export function schemaType(
+  doc: JsonObject,
+  schema: Json,
+  file: string,
+  where: string,
+  depth = 0,
+): Exclude<ParamType, "json"> {
   if (!isObject(schema) || depth > 20) return "none";
   const s = schema.$ref ? deref(doc, schema, file, where).value : schema;
   const types = (Array.isArray(s.type) ? s.type : [s.type]).filter((t): t is string => typeof t === "string");
-  for (const t of ["array", "object", "number", "integer", "boolean", "string"] as const) if (types.includes(t)) return t;
+  for (const t of ["array", "object", "number", "integer", "boolean", "string"] as const)
+    if (types.includes(t)) return t;
   if (Array.isArray(s.enum) && s.enum.length > 0) {
     if (s.enum.every((v) => typeof v === "boolean" || v === null)) return "boolean";
-    if (s.enum.every((v) => typeof v === "number" || v === null)) return s.enum.every((v) => v === null || Number.isInteger(v)) ? "integer" : "number";
+    if (s.enum.every((v) => typeof v === "number" || v === null))
+      return s.enum.every((v) => v === null || Number.isInteger(v)) ? "integer" : "number";
     return "string";
   }
   if (isObject(s.properties)) return "object";
   for (const key of ["allOf", "oneOf", "anyOf"]) {
     const parts = Array.isArray(s[key]) ? s[key] : [];
-    const found = [...new Set(parts.map((p, i) => schemaType(doc, p, file, `${where}/${key}/${i}`, depth + 1)).filter((t) => t !== "none"))];
+    const found = [
+      ...new Set(
+        parts.map((p, i) => schemaType(doc, p, file, `${where}/${key}/${i}`, depth + 1)).filter((t) => t !== "none"),
+      ),
+    ];
     // allOf: the first typed member decides; oneOf/anyOf: only when every branch agrees.
     if (found.length > 0 && (key === "allOf" || found.length === 1)) return found[0];
   }
   return "none";
 }
 
-const scalarOf = (type: ParamType): Scalar | undefined => (type === "array" || type === "object" || type === "json" ? undefined : type);
+const scalarOf = (type: ParamType): Scalar | undefined =>
+  type === "array" || type === "object" || type === "json" ? undefined : type;
 
-export function parameterList(doc: JsonObject, raw: Json | undefined, file: string, where: string, warnings: Warnings): Parameter[] {
+export function parameterList(
+  doc: JsonObject,
+  raw: Json | undefined,
+  file: string,
+  where: string,
+  warnings: Warnings,
+): Parameter[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
     warnings.add("parameter", where, "parameters must be an array; ignored");
@@ -73,13 +92,20 @@ export function parameterList(doc: JsonObject, raw: Json | undefined, file: stri
 /** Thrown where the runtime cannot read a construct as declared: it is degraded (with a warning saying why). */
 export class Degraded extends Error {}
 
-function parameter(doc: JsonObject, entry: Json, file: string, where: string, warnings: Warnings): Parameter | undefined {
+function parameter(
+  doc: JsonObject,
+  entry: Json,
+  file: string,
+  where: string,
+  warnings: Warnings,
+): Parameter | undefined {
   const found = derefOrWarn(doc, entry, file, where, warnings, "parameter", "parameter");
   if (!found) return undefined;
   const { value: p, pointer } = found;
   const location = p.in as ParamLocation;
   if (typeof p.name !== "string" || !(String(location) in STYLES)) {
-    const swagger = p.in === "body" || p.in === "formData" ? ` ("${String(p.in)}" is Swagger 2.0: use requestBody)` : "";
+    const swagger =
+      p.in === "body" || p.in === "formData" ? ` ("${String(p.in)}" is Swagger 2.0: use requestBody)` : "";
     warnings.add("parameter", pointer, `parameter ignored: it needs a name and in: path|query|header|cookie${swagger}`);
     return undefined;
   }
@@ -91,7 +117,11 @@ function parameter(doc: JsonObject, entry: Json, file: string, where: string, wa
   } catch (error) {
     if (!(error instanceof Degraded || error instanceof SpecError)) throw error;
     const why = error instanceof SpecError ? error.reason : error.message;
-    warnings.add("raw-parameter", pointer, `parameter "${p.name}" (${location}, style ${String(style)}${explode ? ", explode" : ""}): ${why}; the handler gets its raw text, unvalidated`);
+    warnings.add(
+      "raw-parameter",
+      pointer,
+      `parameter "${p.name}" (${location}, style ${String(style)}${explode ? ", explode" : ""}): ${why}; the handler gets its raw text, unvalidated`,
+    );
     return { ...base, schema: {}, type: "none", style: STYLES[location][0], explode, raw: true };
   }
 }
@@ -104,20 +134,29 @@ function read(doc: JsonObject, p: JsonObject, param: Parameter, file: string, po
   };
   if (p.content !== undefined) {
     const media = isObject(p.content) ? Object.entries(p.content) : [];
-    if (media.length !== 1 || !/^application\/([\w.-]+\+)?json$/.test(media[0][0])) refuse("a parameter with `content` is read only for exactly one JSON media type");
+    if (media.length !== 1 || !/^application\/([\w.-]+\+)?json$/.test(media[0][0]))
+      refuse("a parameter with `content` is read only for exactly one JSON media type");
     const schema = isObject(media[0][1]) ? (media[0][1].schema ?? {}) : {};
     return { ...param, schema, type: "json", explode: false };
   }
-  if (!STYLES[location].includes(style)) refuse(`style "${String(style)}" in ${location} is not supported (${STYLES[location].join(", ")} are)`);
+  if (!STYLES[location].includes(style))
+    refuse(`style "${String(style)}" in ${location} is not supported (${STYLES[location].join(", ")} are)`);
   const schemaAt = `${pointer}/schema`;
   const type = schemaType(doc, param.schema, file, schemaAt);
-  const resolved = () => (isObject(param.schema) && param.schema.$ref ? deref(doc, param.schema, file, schemaAt).value : (param.schema as JsonObject));
+  const resolved = () =>
+    isObject(param.schema) && param.schema.$ref
+      ? deref(doc, param.schema, file, schemaAt).value
+      : (param.schema as JsonObject);
   const out: Parameter = { ...param, type };
-  if ((style === "spaceDelimited" || style === "pipeDelimited") && type !== "array") refuse(`${style} needs an array schema`);
+  if ((style === "spaceDelimited" || style === "pipeDelimited") && type !== "array")
+    refuse(`${style} needs an array schema`);
   if (style === "deepObject" && type !== "object") refuse("deepObject needs an object schema");
   if (type === "array") {
     const items = scalarOf(schemaType(doc, resolved().items ?? {}, file, `${schemaAt}/items`));
-    if (!items) refuse("arrays of arrays or objects cannot be read from a parameter (`content: application/json` can carry them)");
+    if (!items)
+      refuse(
+        "arrays of arrays or objects cannot be read from a parameter (`content: application/json` can carry them)",
+      );
     if (location === "cookie" && explode) refuse("an exploded cookie array has no defined form (explode: false has)");
     out.items = items;
   }
@@ -126,11 +165,15 @@ function read(doc: JsonObject, p: JsonObject, param: Parameter, file: string, po
     const properties = resolved().properties;
     for (const [name, sub] of Object.entries(isObject(properties) ? properties : {})) {
       const t = scalarOf(schemaType(doc, sub, file, `${schemaAt}/properties/${name}`));
-      if (!t) refuse(`property "${name}" is an array or object, which this style cannot carry (\`content: application/json\` can)`);
+      if (!t)
+        refuse(
+          `property "${name}" is an array or object, which this style cannot carry (\`content: application/json\` can)`,
+        );
       props[name] = t!;
     }
     if (location === "cookie" && explode) refuse("an exploded cookie object has no defined form (explode: false has)");
-    if (style === "form" && explode && Object.keys(props).length === 0) refuse("a form-exploded object needs declared properties to find its fields among the query's");
+    if (style === "form" && explode && Object.keys(props).length === 0)
+      refuse("a form-exploded object needs declared properties to find its fields among the query's");
     out.props = props;
   }
   const fallback = resolved()?.default;

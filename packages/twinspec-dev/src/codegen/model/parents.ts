@@ -8,7 +8,11 @@ import type { Resource } from "./resource.js";
 export type { ParentRule };
 
 /** The rule of an operation or root field of `own` (its tag's resource) that names `names` (path parameters or arguments). */
-export function parentRule(own: Resource | undefined, names: string[], byTag: Map<string, Resource>): ParentRule | undefined {
+export function parentRule(
+  own: Resource | undefined,
+  names: string[],
+  byTag: Map<string, Resource>,
+): ParentRule | undefined {
   if (!own?.through) return undefined;
   if (names.includes(own.id)) return { resource: own.tag, from: own.id, of: "parents" };
   const parent = byTag.get(own.through);
@@ -22,11 +26,14 @@ export function checkParents(resources: Resource[], problem: (pointer: string, m
     if (!r.through) return;
     const where = "/tags";
     const parent = byTag.get(r.through);
-    if (!parent) return problem(where, `tag ${r.tag}: owner.through names ${r.through}, which is no tag with x-resource`);
-    if (parent.id !== r.owner) problem(where, `tag ${r.tag}: owner.by must be ${parent.id}, the id of its parent ${parent.tag}, not ${r.owner}`);
+    if (!parent)
+      return problem(where, `tag ${r.tag}: owner.through names ${r.through}, which is no tag with x-resource`);
+    if (parent.id !== r.owner)
+      problem(where, `tag ${r.tag}: owner.by must be ${parent.id}, the id of its parent ${parent.tag}, not ${r.owner}`);
     const seen = [r.tag];
     for (let at: Resource | undefined = parent; at; at = at.through ? byTag.get(at.through) : undefined) {
-      if (seen.includes(at.tag)) return problem(where, `tag ${r.tag}: its owners go round in a loop (${[...seen, at.tag].join(" → ")})`);
+      if (seen.includes(at.tag))
+        return problem(where, `tag ${r.tag}: its owners go round in a loop (${[...seen, at.tag].join(" → ")})`);
       seen.push(at.tag);
     }
   });

@@ -31,7 +31,12 @@ type Problem = (where: string, message: string) => void;
 function budgetOf(raw: Json | undefined, where: string, problem: Problem): Budget | undefined {
   if (raw === undefined) return undefined;
   const ok = (n: unknown) => typeof n === "number" && Number.isInteger(n) && n > 0;
-  if (!isObject(raw) || !ok(raw.limit) || !ok(raw.window) || Object.keys(raw).some((k) => k !== "limit" && k !== "window")) {
+  if (
+    !isObject(raw) ||
+    !ok(raw.limit) ||
+    !ok(raw.window) ||
+    Object.keys(raw).some((k) => k !== "limit" && k !== "window")
+  ) {
     problem(where, "x-rate-limit must be { limit: <requests per window>, window: <seconds> }, both positive integers");
     return undefined;
   }
@@ -39,7 +44,11 @@ function budgetOf(raw: Json | undefined, where: string, problem: Problem): Budge
 }
 
 /** The REST budgets: document default, then the first tag's, then the operation's own. */
-export function readRestRateLimits(doc: JsonObject, operations: Operation[], problem: Problem): Pick<RateLimits, "budgets" | "rest"> {
+export function readRestRateLimits(
+  doc: JsonObject,
+  operations: Operation[],
+  problem: Problem,
+): Pick<RateLimits, "budgets" | "rest"> {
   const budgets: Record<string, Budget> = {};
   const fallback = budgetOf(doc["x-rate-limit"], "/x-rate-limit", problem);
   if (fallback) budgets.default = fallback;
@@ -48,33 +57,56 @@ export function readRestRateLimits(doc: JsonObject, operations: Operation[], pro
     if (!isObject(tag) || typeof tag.name !== "string") return;
     const budget = budgetOf(tag["x-rate-limit"], `/tags/${i}/x-rate-limit`, problem);
     // The budget's name is the policy's name in the RateLimit fields: an sf-string, printable ASCII only.
-    if (budget && !isPolicyName(tag.name)) problem(`/tags/${i}/x-rate-limit`, `a tag with a budget needs a printable ASCII name (the RateLimit fields name the budget "tag:${tag.name}")`);
+    if (budget && !isPolicyName(tag.name))
+      problem(
+        `/tags/${i}/x-rate-limit`,
+        `a tag with a budget needs a printable ASCII name (the RateLimit fields name the budget "tag:${tag.name}")`,
+      );
     else if (budget) budgets[`tag:${tag.name}`] = budget;
   });
   const rest: Record<string, string> = {};
   for (const op of operations) {
     const own = budgetOf(op.extensions["x-rate-limit"], `/paths/${op.operationId}/x-rate-limit`, problem);
     if (own) budgets[`op:${op.operationId}`] = own;
-    const name = own ? `op:${op.operationId}` : budgets[`tag:${op.tags[0]}`] ? `tag:${op.tags[0]}` : fallback ? "default" : undefined;
+    const name = own
+      ? `op:${op.operationId}`
+      : budgets[`tag:${op.tags[0]}`]
+        ? `tag:${op.tags[0]}`
+        : fallback
+          ? "default"
+          : undefined;
     if (name) rest[op.operationId] = name;
   }
   return { budgets, rest };
 }
 
 /** The GraphQL budgets: @rateLimit on the schema (every operation type), then on a root type. */
-export function readGraphqlRateLimits(schema: GraphQLSchema, problem: Problem): Pick<RateLimits, "budgets" | "graphql"> {
+export function readGraphqlRateLimits(
+  schema: GraphQLSchema,
+  problem: Problem,
+): Pick<RateLimits, "budgets" | "graphql"> {
   const budgets: Record<string, Budget> = {};
   const graphql: RateLimits["graphql"] = {};
   const definition = schema.getDirective("rateLimit");
   if (!definition) return { budgets, graphql };
   // On the definition or an extension (`extend schema @rateLimit(…)`); graphql-js refuses it applied twice.
   const declared = (node: { astNode?: unknown; extensionASTNodes?: readonly unknown[] }, where: string) => {
-    const found = [node.astNode, ...(node.extensionASTNodes ?? [])].map((n) => n && getDirectiveValues(definition, n as never)).find((v) => v !== undefined && v !== null);
-    return found ? budgetOf(found as JsonObject, where, (w) => problem(w, "@rateLimit needs a positive limit and window (seconds)")) : undefined;
+    const found = [node.astNode, ...(node.extensionASTNodes ?? [])]
+      .map((n) => n && getDirectiveValues(definition, n as never))
+      .find((v) => v !== undefined && v !== null);
+    return found
+      ? budgetOf(found as JsonObject, where, (w) =>
+          problem(w, "@rateLimit needs a positive limit and window (seconds)"),
+        )
+      : undefined;
   };
   const fallback = declared(schema, "schema");
   if (fallback) budgets.graphql = fallback;
-  for (const [kind, type] of [["query", schema.getQueryType()], ["mutation", schema.getMutationType()], ["subscription", schema.getSubscriptionType()]] as const) {
+  for (const [kind, type] of [
+    ["query", schema.getQueryType()],
+    ["mutation", schema.getMutationType()],
+    ["subscription", schema.getSubscriptionType()],
+  ] as const) {
     const own = type ? declared(type, type.name) : undefined;
     if (own) budgets[`graphql:${type!.name}`] = own;
     const name = own ? `graphql:${type!.name}` : fallback ? "graphql" : undefined;

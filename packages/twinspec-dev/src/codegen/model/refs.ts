@@ -40,13 +40,22 @@ export function hoistPathRefs(doc: JsonObject, warnings: Warnings): void {
     if (target === undefined) return written;
     const components = isObject(doc.components) ? doc.components : (doc.components = {});
     const into = isObject(components[kind]) ? components[kind] : (components[kind] = {});
-    const stem = identifier(ref.replace(/^#\/(paths|components)\//, "").replace(/~1/g, " ").replace(/\/(content|schema)\b/g, ""));
+    const stem = identifier(
+      ref
+        .replace(/^#\/(paths|components)\//, "")
+        .replace(/~1/g, " ")
+        .replace(/\/(content|schema)\b/g, ""),
+    );
     let name = `${stem[0].toUpperCase()}${stem.slice(1)}`;
     for (let n = 2; name in into; n++) name = `${stem[0].toUpperCase()}${stem.slice(1)}${n}`;
     into[name] = target;
     const to = `#/components/${kind}/${name}`;
     hoisted.set(ref, to);
-    warnings.add("ref", ref.slice(1), `a $ref points inside an operation or a schema, here: typed as components/${kind}/${name}`);
+    warnings.add(
+      "ref",
+      ref.slice(1),
+      `a $ref points inside an operation or a schema, here: typed as components/${kind}/${name}`,
+    );
     return to;
   };
   const seen = new Set<object>();

@@ -28,12 +28,25 @@ export interface Relation {
  * the operation's resource under a collection path naming `typeName`'s resource id, or one instance of the lookup's
  * resource that `typeName` names by a property (`props`: `typeName`'s REST properties) named like that resource's id.
  */
-export function relationOf(typeName: string, field: GraphQLField<unknown, unknown>, op: Operation | undefined, props: Set<string> | undefined, bySchema: Map<string, Resource>, byTag: Map<string, Resource>): Relation | undefined {
+export function relationOf(
+  typeName: string,
+  field: GraphQLField<unknown, unknown>,
+  op: Operation | undefined,
+  props: Set<string> | undefined,
+  bySchema: Map<string, Resource>,
+  byTag: Map<string, Resource>,
+): Relation | undefined {
   const read = byTag.get(op?.tags[0] ?? "");
-  if (!op || op.method.toLowerCase() !== "get" || !read || getNamedType(field.type).name !== read.schema) return undefined;
+  if (!op || op.method.toLowerCase() !== "get" || !read || getNamedType(field.type).name !== read.schema)
+    return undefined;
   if (!isListType(getNullableType(field.type))) {
     if (field.args.length > 0 || !op.path.endsWith(`/{${read.id}}`) || !props?.has(read.id)) return undefined;
-    return { kind: "one", resource: read.tag, by: read.id, ...(isNonNullType(field.type) ? {} : { nullable: true as const }) };
+    return {
+      kind: "one",
+      resource: read.tag,
+      by: read.id,
+      ...(isNonNullType(field.type) ? {} : { nullable: true as const }),
+    };
   }
   const parent = bySchema.get(typeName);
   if (!parent || parent === read || !op.path.includes(`{${parent.id}}`)) return undefined;
@@ -43,6 +56,8 @@ export function relationOf(typeName: string, field: GraphQLField<unknown, unknow
 /** Why a field x-graphql names after the first is no relation of `op` (only relation fields may share an operation). */
 export function notARelation(coordinate: string, op: Operation, byTag: Map<string, Resource>): string {
   const read = byTag.get(op.tags[0] ?? "");
-  const what = read ? `one ${read.schema}, named by a property ${read.id} of its type, or a list of them under a collection path` : "a resource (its tag has no x-resource)";
+  const what = read
+    ? `one ${read.schema}, named by a property ${read.id} of its type, or a list of them under a collection path`
+    : "a resource (its tag has no x-resource)";
   return `${op.operationId}: x-graphql names ${coordinate} after its first entry, so it must be a relation the operation reads: a field without arguments returning ${what}`;
 }

@@ -24,8 +24,21 @@ export interface SchemaContext {
 const NAMED = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 /** Keywords whose value is a schema or a list of schemas. */
 const SUBSCHEMAS = new Set([
-  "items", "prefixItems", "additionalItems", "contains", "additionalProperties", "unevaluatedProperties", "unevaluatedItems",
-  "propertyNames", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "contains",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "propertyNames",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
 ]);
 /** OpenAPI keywords that ajv must not see (they are annotations, or rewritten here). */
 // $id too: the document is loaded twice (once per direction), and its ids would clash; refs are local after bundling.
@@ -40,7 +53,10 @@ const isNumber = (v: Json) => typeof v === "number" && Number.isFinite(v);
 const schemaList = (v: Json) => Array.isArray(v) && v.length > 0 && v.every(isSchema);
 /** The shape ajv's meta-schema requires of each keyword's value; anything else is dropped with a warning. */
 const SHAPES: Record<string, (v: Json) => boolean> = {
-  type: (v) => (typeof v === "string" ? JSON_TYPES.has(v) : Array.isArray(v) && v.length > 0 && v.every((t) => typeof t === "string" && JSON_TYPES.has(t))),
+  type: (v) =>
+    typeof v === "string"
+      ? JSON_TYPES.has(v)
+      : Array.isArray(v) && v.length > 0 && v.every((t) => typeof t === "string" && JSON_TYPES.has(t)),
   required: (v) => Array.isArray(v) && v.every((x) => typeof x === "string"),
   enum: Array.isArray,
   format: (v) => typeof v === "string",
@@ -51,10 +67,34 @@ const SHAPES: Record<string, (v: Json) => boolean> = {
   exclusiveMinimum: (v) => isNumber(v) || typeof v === "boolean",
   exclusiveMaximum: (v) => isNumber(v) || typeof v === "boolean",
   multipleOf: (v) => isNumber(v) && (v as number) > 0,
-  ...Object.fromEntries(["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"].map((k) => [k, isCount])),
+  ...Object.fromEntries(
+    [
+      "minLength",
+      "maxLength",
+      "minItems",
+      "maxItems",
+      "minProperties",
+      "maxProperties",
+      "minContains",
+      "maxContains",
+    ].map((k) => [k, isCount]),
+  ),
   uniqueItems: (v) => typeof v === "boolean",
   ...Object.fromEntries(["allOf", "anyOf", "oneOf", "prefixItems"].map((k) => [k, schemaList])),
-  ...Object.fromEntries(["not", "additionalProperties", "additionalItems", "contains", "propertyNames", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"].map((k) => [k, isSchema])),
+  ...Object.fromEntries(
+    [
+      "not",
+      "additionalProperties",
+      "additionalItems",
+      "contains",
+      "propertyNames",
+      "if",
+      "then",
+      "else",
+      "unevaluatedProperties",
+      "unevaluatedItems",
+    ].map((k) => [k, isSchema]),
+  ),
   items: (v) => isSchema(v) || schemaList(v),
   ...Object.fromEntries([...NAMED, "dependentRequired", "dependencies"].map((k) => [k, isObject])),
 };
@@ -83,12 +123,22 @@ export function documentFor(ctx: SchemaContext): JsonObject {
     if (key === "schema") return toJsonSchema(value, ctx, pointer);
     if (Array.isArray(value)) return value.map((v, i) => walk(v, "", `${pointer}/${i}`));
     if (!isObject(value)) return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === "$ref" && typeof v === "string" ? rebase(v, ctx) : walk(v, k, `${pointer}/${escapePointer(k)}`)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === "$ref" && typeof v === "string" ? rebase(v, ctx) : walk(v, k, `${pointer}/${escapePointer(k)}`),
+      ]),
+    );
   };
   const components = isObject(ctx.doc.components) ? ctx.doc.components : {};
   const out = walk({ ...ctx.doc, components: { ...components, schemas: {} } }, "", "") as JsonObject;
   if (isObject(components.schemas)) {
-    const schemas = Object.fromEntries(Object.entries(components.schemas).map(([k, v]) => [k, toJsonSchema(v, ctx, `/components/schemas/${escapePointer(k)}`)]));
+    const schemas = Object.fromEntries(
+      Object.entries(components.schemas).map(([k, v]) => [
+        k,
+        toJsonSchema(v, ctx, `/components/schemas/${escapePointer(k)}`),
+      ]),
+    );
     out.components = { ...(out.components as JsonObject), schemas };
   }
   return { ...out, $id: docId(ctx.direction) };
@@ -118,7 +168,8 @@ const hidden = (ctx: SchemaContext, schema: Json) => {
 export function toJsonSchema(schema: Json, ctx: SchemaContext, pointer = ""): Json {
   if (Array.isArray(schema)) return schema.map((s, i) => toJsonSchema(s, ctx, `${pointer}/${i}`));
   if (!isObject(schema)) return schema;
-  const warn = (kind: string, key: string, message: string) => ctx.warnings?.add(kind, `${pointer}/${escapePointer(key)}`, message);
+  const warn = (kind: string, key: string, message: string) =>
+    ctx.warnings?.add(kind, `${pointer}/${escapePointer(key)}`, message);
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     const at = `${pointer}/${escapePointer(key)}`;
@@ -128,20 +179,28 @@ export function toJsonSchema(schema: Json, ctx: SchemaContext, pointer = ""): Js
       continue;
     }
     if (SHAPES[key] && !SHAPES[key](value)) {
-      const swagger = key === "type" && value === "file" ? ' ("file" is Swagger 2.0: use type: string, format: binary)' : "";
-      warn("schema", key, `${key}: ${JSON.stringify(value)?.slice(0, 60)} is not a valid value${swagger}; ignored by the validators`);
+      const swagger =
+        key === "type" && value === "file" ? ' ("file" is Swagger 2.0: use type: string, format: binary)' : "";
+      warn(
+        "schema",
+        key,
+        `${key}: ${JSON.stringify(value)?.slice(0, 60)} is not a valid value${swagger}; ignored by the validators`,
+      );
       continue;
     }
     if (key === "$ref") out.$ref = rebase(value as string, ctx);
     else if (key === "pattern" && patternFlags(value as string) !== "u") {
-      if (patternFlags(value as string) === undefined) warn("pattern", key, `pattern ${JSON.stringify(value)} is not a regular expression; ignored by the validators`);
+      if (patternFlags(value as string) === undefined)
+        warn("pattern", key, `pattern ${JSON.stringify(value)} is not a regular expression; ignored by the validators`);
       else {
         warn("pattern", key, `pattern ${JSON.stringify(value)} is invalid with the unicode flag; compiled without it`);
         out[key] = value;
       }
-    }
-    else if (key === "patternProperties") out[key] = patternProperties(value as JsonObject, ctx, at);
-    else if (NAMED.has(key)) out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([k, s]) => [k, toJsonSchema(s, ctx, `${at}/${escapePointer(k)}`)]));
+    } else if (key === "patternProperties") out[key] = patternProperties(value as JsonObject, ctx, at);
+    else if (NAMED.has(key))
+      out[key] = Object.fromEntries(
+        Object.entries(value as JsonObject).map(([k, s]) => [k, toJsonSchema(s, ctx, `${at}/${escapePointer(k)}`)]),
+      );
     else if (key === "items" && Array.isArray(value) && !ctx.v30) {
       warn("schema", key, "items as an array is draft 4-7; read as prefixItems (JSON Schema 2020-12)");
       out.prefixItems = toJsonSchema(value, ctx, at);
@@ -156,7 +215,8 @@ export function toJsonSchema(schema: Json, ctx: SchemaContext, pointer = ""): Js
   }
   exclusiveBounds(out); // a boolean bound is 3.0; converting it in a 3.1 document too beats crashing ajv
   discriminate(schema, out, ctx, pointer);
-  if (schema.nullable === true && !ctx.v30) warn("nullable", "nullable", "nullable is OpenAPI 3.0; in 3.1 write type: [..., \"null\"] (honoured anyway)");
+  if (schema.nullable === true && !ctx.v30)
+    warn("nullable", "nullable", 'nullable is OpenAPI 3.0; in 3.1 write type: [..., "null"] (honoured anyway)');
   return schema.nullable === true ? nullable(out) : out;
 }
 
@@ -165,16 +225,29 @@ function patternProperties(value: JsonObject, ctx: SchemaContext, at: string): J
   for (const [pattern, schema] of Object.entries(value)) {
     const where = `${at}/${escapePointer(pattern)}`;
     const flags = patternFlags(pattern);
-    if (flags === undefined) ctx.warnings?.add("pattern", where, `pattern ${JSON.stringify(pattern)} is not a regular expression; ignored by the validators`);
+    if (flags === undefined)
+      ctx.warnings?.add(
+        "pattern",
+        where,
+        `pattern ${JSON.stringify(pattern)} is not a regular expression; ignored by the validators`,
+      );
     else out[pattern] = toJsonSchema(schema, ctx, where);
-    if (flags === "") ctx.warnings?.add("pattern", where, `pattern ${JSON.stringify(pattern)} is invalid with the unicode flag; compiled without it`);
+    if (flags === "")
+      ctx.warnings?.add(
+        "pattern",
+        where,
+        `pattern ${JSON.stringify(pattern)} is invalid with the unicode flag; compiled without it`,
+      );
   }
   return out;
 }
 
 /** 3.0: `exclusiveMinimum: true` qualifies `minimum`; JSON Schema makes it the bound itself. */
 function exclusiveBounds(out: JsonObject) {
-  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [flag, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
     if (typeof out[flag] !== "boolean") continue;
     if (out[flag] === true && typeof out[bound] === "number") {
       out[flag] = out[bound];
@@ -203,8 +276,13 @@ function discriminate(schema: JsonObject, out: JsonObject, ctx: SchemaContext, p
   for (const branch of schema[key] as Json[]) {
     const ref = isObject(branch) && typeof branch.$ref === "string" ? branch.$ref : undefined;
     if (!ref) return; // an inline branch has no name to be discriminated by: plain oneOf/anyOf semantics
-    const named = Object.entries(mapping).filter(([, target]) => target === ref || target === ref.split("/").pop()).map(([value]) => value);
-    branches.push({ values: named.length > 0 ? named : [ref.split("/").pop()!], schema: toJsonSchema(branch, ctx, pointer) });
+    const named = Object.entries(mapping)
+      .filter(([, target]) => target === ref || target === ref.split("/").pop())
+      .map(([value]) => value);
+    branches.push({
+      values: named.length > 0 ? named : [ref.split("/").pop()!],
+      schema: toJsonSchema(branch, ctx, pointer),
+    });
   }
   const prop = d.propertyName;
   delete out[key];
@@ -212,7 +290,10 @@ function discriminate(schema: JsonObject, out: JsonObject, ctx: SchemaContext, p
   out.allOf = [
     ...all,
     { type: "object", required: [prop], properties: { [prop]: { enum: branches.flatMap((b) => b.values) } } },
-    ...branches.map((b) => ({ if: { type: "object", required: [prop], properties: { [prop]: { enum: b.values } } }, then: b.schema })),
+    ...branches.map((b) => ({
+      if: { type: "object", required: [prop], properties: { [prop]: { enum: b.values } } },
+      then: b.schema,
+    })),
   ];
 }
 
@@ -225,7 +306,8 @@ export function scanSchemas(value: Json, found = { formats: new Set<string>(), n
   else if (isObject(value)) {
     if (typeof value.format === "string") found.formats.add(value.format);
     if (typeof value.pattern === "string" && patternFlags(value.pattern) === "") found.nonUnicodePatterns = true;
-    if (isObject(value.patternProperties) && Object.keys(value.patternProperties).some((p) => patternFlags(p) === "")) found.nonUnicodePatterns = true;
+    if (isObject(value.patternProperties) && Object.keys(value.patternProperties).some((p) => patternFlags(p) === ""))
+      found.nonUnicodePatterns = true;
     for (const v of Object.values(value)) scanSchemas(v, found);
   }
   return found;

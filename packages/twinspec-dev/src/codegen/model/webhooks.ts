@@ -26,7 +26,8 @@ export function webhookTargets(doc: JsonObject): Map<string, string> {
   const out = new Map<string, string>();
   for (const item of Object.values(isObject(doc.webhooks) ? doc.webhooks : {})) {
     const post = isObject(item) ? item.post : undefined;
-    if (isObject(post) && typeof post["x-graphql"] === "string") out.set(post["x-graphql"], Array.isArray(post.tags) && typeof post.tags[0] === "string" ? post.tags[0] : "");
+    if (isObject(post) && typeof post["x-graphql"] === "string")
+      out.set(post["x-graphql"], Array.isArray(post.tags) && typeof post.tags[0] === "string" ? post.tags[0] : "");
   }
   return out;
 }
@@ -44,7 +45,8 @@ export function readWebhooks(
   problem: (pointer: string, message: string) => void,
 ): Webhook[] {
   if (doc.webhooks === undefined) return [];
-  if (!isObject(doc.webhooks)) return void problem("/webhooks", "webhooks must map each event's type to a path item with one post"), [];
+  if (!isObject(doc.webhooks))
+    return (void problem("/webhooks", "webhooks must map each event's type to a path item with one post"), []);
   const out: Webhook[] = [];
   const paired = new Map<string, string>();
   const subscription = schema.getSubscriptionType();
@@ -52,52 +54,105 @@ export function readWebhooks(
     const at = `/webhooks/${escapePointer(name)}`;
     const item = deref(doc, rawItem, file, at).value;
     const post = item.post;
-    const others = Object.keys(item).filter((k) => ["get", "put", "delete", "patch", "options", "head", "trace"].includes(k));
+    const others = Object.keys(item).filter((k) =>
+      ["get", "put", "delete", "patch", "options", "head", "trace"].includes(k),
+    );
     if (!isObject(post) || others.length) {
-      problem(at, `webhook ${name}: a delivery is one POST to the receiver: declare post only${others.length ? ` (not ${others.join(", ")})` : ""}`);
+      problem(
+        at,
+        `webhook ${name}: a delivery is one POST to the receiver: declare post only${others.length ? ` (not ${others.join(", ")})` : ""}`,
+      );
       continue;
     }
-    if (!/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(name)) problem(at, `webhook ${name}: its name is the event's type: letters, digits and _ . : - (64 at most), starting with a letter`);
+    if (!/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(name))
+      problem(
+        at,
+        `webhook ${name}: its name is the event's type: letters, digits and _ . : - (64 at most), starting with a letter`,
+      );
     const target = post["x-graphql"];
-    const fieldName = typeof target === "string" && subscription && target.startsWith(`${subscription.name}.`) ? target.slice(subscription.name.length + 1) : undefined;
+    const fieldName =
+      typeof target === "string" && subscription && target.startsWith(`${subscription.name}.`)
+        ? target.slice(subscription.name.length + 1)
+        : undefined;
     const field = fieldName === undefined ? undefined : subscription?.getFields()[fieldName];
     if (!field) {
-      problem(`${at}/post`, `webhook ${name}: x-graphql must name the subscription field carrying the same event (${subscription?.name ?? "Subscription"}.<field>)${typeof target === "string" ? `; ${target} is not one` : ""}`);
+      problem(
+        `${at}/post`,
+        `webhook ${name}: x-graphql must name the subscription field carrying the same event (${subscription?.name ?? "Subscription"}.<field>)${typeof target === "string" ? `; ${target} is not one` : ""}`,
+      );
       continue;
     }
-    if (paired.has(field.name)) problem(`${at}/post`, `webhook ${name}: ${subscription!.name}.${field.name} already pairs with webhook ${paired.get(field.name)}`);
+    if (paired.has(field.name))
+      problem(
+        `${at}/post`,
+        `webhook ${name}: ${subscription!.name}.${field.name} already pairs with webhook ${paired.get(field.name)}`,
+      );
     paired.set(field.name, name);
-    const payload = envelopeData(doc, post, file, `${at}/post`, (message) => problem(`${at}/post/requestBody`, `webhook ${name}: ${message}`));
+    const payload = envelopeData(doc, post, file, `${at}/post`, (message) =>
+      problem(`${at}/post/requestBody`, `webhook ${name}: ${message}`),
+    );
     if (payload === undefined) continue;
-    if (!Object.entries(isObject(post.responses) ? post.responses : {}).some(([status]) => /^2(\d\d|XX)$/.test(status))) {
+    if (
+      !Object.entries(isObject(post.responses) ? post.responses : {}).some(([status]) => /^2(\d\d|XX)$/.test(status))
+    ) {
       problem(`${at}/post/responses`, `webhook ${name}: declare the 2xx a receiver answers once it has the event`);
     }
-    const owner = webhookOwner(doc, payload, ownership(`${subscription!.name}.${field.name}`), resources, file, `${at}/post/requestBody`, (message) => problem(`${at}/post/requestBody`, `webhook ${name}: ${message}`));
+    const owner = webhookOwner(
+      doc,
+      payload,
+      ownership(`${subscription!.name}.${field.name}`),
+      resources,
+      file,
+      `${at}/post/requestBody`,
+      (message) => problem(`${at}/post/requestBody`, `webhook ${name}: ${message}`),
+    );
     out.push({ name, field: field.name, payload, owner, scopes: authScopes(schema, field) });
   }
   return out;
 }
 
 /** The `data` of the JSON body's envelope `{ type, timestamp, data }` (Standard Webhooks' payload shape). */
-function envelopeData(doc: JsonObject, post: JsonObject, file: string, at: string, problem: (message: string) => void): Json | undefined {
-  const body = post.requestBody === undefined ? undefined : deref(doc, post.requestBody, file, `${at}/requestBody`).value;
+function envelopeData(
+  doc: JsonObject,
+  post: JsonObject,
+  file: string,
+  at: string,
+  problem: (message: string) => void,
+): Json | undefined {
+  const body =
+    post.requestBody === undefined ? undefined : deref(doc, post.requestBody, file, `${at}/requestBody`).value;
   const media = isObject(body) && isObject(body.content) ? body.content["application/json"] : undefined;
-  const schema = isObject(media) && media.schema !== undefined ? deref(doc, media.schema, file, `${at}/requestBody`).value : undefined;
+  const schema =
+    isObject(media) && media.schema !== undefined
+      ? deref(doc, media.schema, file, `${at}/requestBody`).value
+      : undefined;
   const props = schema && isObject(schema.properties) ? schema.properties : undefined;
   const required = new Set(Array.isArray(schema?.required) ? schema.required.map(String) : []);
   if (!props || !["type", "timestamp", "data"].every((k) => k in props && required.has(k))) {
-    return void problem("the body is application/json, the envelope { type, timestamp, data } (each required), with the event's payload as data");
+    return void problem(
+      "the body is application/json, the envelope { type, timestamp, data } (each required), with the event's payload as data",
+    );
   }
   return props.data;
 }
 
 /** The payload's property naming the event's owner: the subscription field's owning argument, which it must carry. */
-function webhookOwner(doc: JsonObject, payload: Json, owner: FieldOwner | undefined, resources: readonly Resource[], file: string, at: string, problem: (message: string) => void): Webhook["owner"] {
+function webhookOwner(
+  doc: JsonObject,
+  payload: Json,
+  owner: FieldOwner | undefined,
+  resources: readonly Resource[],
+  file: string,
+  at: string,
+  problem: (message: string) => void,
+): Webhook["owner"] {
   if (!owner || owner.kind !== "instance" || !("from" in owner)) return "none";
   const value = deref(doc, payload, file, at).value;
   const required = new Set(Array.isArray(value.required) ? value.required.map(String) : []);
   if (!isObject(value.properties) || !(owner.from in value.properties) || !required.has(owner.from)) {
-    problem(`the subscription is owned through its argument ${owner.from}: the payload must carry ${owner.from} (required), naming whose event it is`);
+    problem(
+      `the subscription is owned through its argument ${owner.from}: the payload must carry ${owner.from} (required), naming whose event it is`,
+    );
   }
   if (!resources.some((r) => r.tag === owner.resource)) problem(`no resource ${owner.resource}`);
   return { resource: owner.resource, by: owner.from };

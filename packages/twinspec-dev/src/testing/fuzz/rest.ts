@@ -13,7 +13,20 @@ import type { AppDefinition } from "twinspec/internals";
 import { checkResponse, declaredFor } from "twinspec/internals";
 import type { TestServerOptions } from "../server.js";
 import { pathParams, specOf, type Operation } from "../spec.js";
-import { authorization, fuzz, fuzzTarget, headerValue, hugeString, idOf, mutated as mutatedBy, oddString, settings, valid as validBy, wrong, type Ids } from "./support.js";
+import {
+  authorization,
+  fuzz,
+  fuzzTarget,
+  headerValue,
+  hugeString,
+  idOf,
+  mutated as mutatedBy,
+  oddString,
+  settings,
+  valid as validBy,
+  wrong,
+  type Ids,
+} from "./support.js";
 import { responseText } from "../body.js";
 
 /** How the fuzzers run; every field is optional. */
@@ -56,7 +69,12 @@ export function describeRestFuzz(definition: AppDefinition, options: FuzzOptions
     const names = op.parameters.filter((p) => p.in === "query").map((p) => p.name);
     const value = (name: string) => {
       const schema = parameterSchema(op, name);
-      return fc.oneof(schema ? valid(schema) : fc.constant("1"), fc.constantFrom("", "-1", "0", "101", "1.5", "1e3", "abc", "%", "true"), oddString, hugeString(2_000));
+      return fc.oneof(
+        schema ? valid(schema) : fc.constant("1"),
+        fc.constantFrom("", "-1", "0", "101", "1.5", "1e3", "abc", "%", "true"),
+        oddString,
+        hugeString(2_000),
+      );
     };
     const pair = fc.oneof(
       ...names.map((n) => value(n).map((v) => [n, String(v)] as const)),
@@ -89,20 +107,41 @@ export function describeRestFuzz(definition: AppDefinition, options: FuzzOptions
     ];
     if (schema && sample) {
       const values = mutated(schema);
-      choices.push(values.map(json), values.map(json), values.map(json), fc.constant(json(sample.body)), wrong.map(json));
-      choices.push(fc.tuple(values, fc.integer({ min: 1, max: 40 })).map(([v, cut]) => ({ type: sample.type, text: (JSON.stringify(v) ?? "").slice(0, -cut) })));
+      choices.push(
+        values.map(json),
+        values.map(json),
+        values.map(json),
+        fc.constant(json(sample.body)),
+        wrong.map(json),
+      );
+      choices.push(
+        fc
+          .tuple(values, fc.integer({ min: 1, max: 40 }))
+          .map(([v, cut]) => ({ type: sample.type, text: (JSON.stringify(v) ?? "").slice(0, -cut) })),
+      );
       choices.push(hugeString(BODY_LIMIT * 2).map((pad) => json({ ...(sample.body as object), pad })));
     }
     return fc.oneof(...choices);
   }
 
   /** Mostly absent: most requests should get past the headers to the handlers. */
-  const sometimes = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+  const sometimes = <T>(arb: fc.Arbitrary<T>) =>
+    fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 
   const headers = (ids: Ids) =>
     fc.record({
       authorization: authorization(ids),
-      accept: sometimes(fc.constantFrom("application/json", "*/*", "application/problem+json", "image/png", "text/html", "application/json;q=0", "*/*;q=0.1, text/plain")),
+      accept: sometimes(
+        fc.constantFrom(
+          "application/json",
+          "*/*",
+          "application/problem+json",
+          "image/png",
+          "text/html",
+          "application/json;q=0",
+          "*/*;q=0.1, text/plain",
+        ),
+      ),
       "if-match": sometimes(headerValue),
       "if-none-match": sometimes(headerValue),
       "if-modified-since": sometimes(headerValue),
@@ -113,27 +152,38 @@ export function describeRestFuzz(definition: AppDefinition, options: FuzzOptions
       origin: sometimes(fc.constantFrom("https://evil.example", "null")),
     });
 
-  const describeRequest = (req: FuzzRequest) => `${req.op.operationId}: ${req.method} ${req.url} ${JSON.stringify(req.headers)} ${JSON.stringify(req.body?.slice(0, 300) ?? "")}`;
+  const describeRequest = (req: FuzzRequest) =>
+    `${req.op.operationId}: ${req.method} ${req.url} ${JSON.stringify(req.headers)} ${JSON.stringify(req.body?.slice(0, 300) ?? "")}`;
 
   function request(ids: Ids): fc.Arbitrary<FuzzRequest> {
     return fc.oneof(
       ...operations.map((op) => {
         // Ids percent-encoded as a client would (lone surrogates made well-formed), or raw segments that are not. An
         // empty segment, "." or ".." would make the URL another operation's (URLs resolve dot segments): not those.
-        const encoded = (id: string) => (/^\.{0,2}$/.test(id) ? `${id}_` : encodeURIComponent(id.replace(LONE_SURROGATE, "\ufffd")));
-        const segment = (p: string) => fc.oneof({ weight: 12, arbitrary: idOf(ids, p).map(encoded) }, { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "%E0%A4%A", "%00", "a%2Fb", "a%2F..") });
+        const encoded = (id: string) =>
+          /^\.{0,2}$/.test(id) ? `${id}_` : encodeURIComponent(id.replace(LONE_SURROGATE, "\ufffd"));
+        const segment = (p: string) =>
+          fc.oneof(
+            { weight: 12, arbitrary: idOf(ids, p).map(encoded) },
+            { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "%E0%A4%A", "%00", "a%2Fb", "a%2F..") },
+          );
         const idArbs = Object.fromEntries(pathParams(op.path).map((p) => [p, segment(p)]));
         const method = op.method === "GET" ? fc.constantFrom("GET", "GET", "HEAD") : fc.constant(op.method);
-        return fc.record({ ids: fc.record(idArbs), query: query(op), headers: headers(ids), body: body(op), method }).map((r) => {
-          const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => r.ids[name]);
-          const sent = Object.fromEntries(Object.entries(r.headers).filter(([, v]) => v !== undefined)) as Record<string, string>;
-          // fetch sends no body with GET or HEAD.
-          const b = r.method === "GET" || r.method === "HEAD" ? {} : r.body;
-          if (b.type) sent["content-type"] = b.type;
-          const req: FuzzRequest = { op, method: r.method, url: `${path}${r.query}`, headers: sent, body: b.text };
-          // How fast-check prints a counterexample: the request as sent, not the operation's compiled validators.
-          return Object.assign(req, { [fc.toStringMethod]: () => describeRequest(req) });
-        });
+        return fc
+          .record({ ids: fc.record(idArbs), query: query(op), headers: headers(ids), body: body(op), method })
+          .map((r) => {
+            const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => r.ids[name]);
+            const sent = Object.fromEntries(Object.entries(r.headers).filter(([, v]) => v !== undefined)) as Record<
+              string,
+              string
+            >;
+            // fetch sends no body with GET or HEAD.
+            const b = r.method === "GET" || r.method === "HEAD" ? {} : r.body;
+            if (b.type) sent["content-type"] = b.type;
+            const req: FuzzRequest = { op, method: r.method, url: `${path}${r.query}`, headers: sent, body: b.text };
+            // How fast-check prints a counterexample: the request as sent, not the operation's compiled validators.
+            return Object.assign(req, { [fc.toStringMethod]: () => describeRequest(req) });
+          });
       }),
     );
   }
@@ -147,27 +197,45 @@ export function describeRestFuzz(definition: AppDefinition, options: FuzzOptions
       const run = settings(options.runs ?? 800);
       // Whatever it gets is luck: it counts for no coverage (coverage.ts).
       const luck = asking(`REST fuzzer, seed ${run.seed}`, "any");
-      await fuzz(options.file, base, request(target.ids), async (req) => {
-        const res = await fetch(`${base}${req.url}`, { method: req.method, headers: { ...req.headers, ...luck }, body: req.body, redirect: "manual" });
-        const text = await responseText(res);
-        const what = `${describeRequest(req)}\n→ ${res.status} ${text.slice(0, 500)}`;
-        // A stub not filled in yet is pending, not a failure (pending.ts).
-        if (isStubAnswer(res.status, text)) {
-          stubsMet.add(req.op.operationId);
+      await fuzz(
+        options.file,
+        base,
+        request(target.ids),
+        async (req) => {
+          const res = await fetch(`${base}${req.url}`, {
+            method: req.method,
+            headers: { ...req.headers, ...luck },
+            body: req.body,
+            redirect: "manual",
+          });
+          const text = await responseText(res);
+          const what = `${describeRequest(req)}\n→ ${res.status} ${text.slice(0, 500)}`;
+          // A stub not filled in yet is pending, not a failure (pending.ts).
+          if (isStubAnswer(res.status, text)) {
+            stubsMet.add(req.op.operationId);
+            return res.status;
+          }
+          assert.ok(res.status < 500, `a ${res.status}: ${what}`);
+          assert.ok(
+            declaredFor(req.op.responses, res.status),
+            `${req.op.operationId} does not declare ${res.status}: ${what}`,
+          );
+          const type = res.headers.get("content-type")?.split(";")[0];
+          let parsed: unknown;
+          // JSON is parsed; other bodies (an avatar's image) are checked for their declared media type below.
+          if (text) parsed = type && /json/.test(type) ? JSON.parse(text) : text;
+          if (req.method !== "HEAD") {
+            const mismatch = checkResponse(
+              req.op.responses,
+              { status: res.status, body: parsed, headers: Object.fromEntries(res.headers) },
+              type,
+            );
+            assert.equal(mismatch, undefined, `${mismatch?.detail}: ${what}`);
+          }
           return res.status;
-        }
-        assert.ok(res.status < 500, `a ${res.status}: ${what}`);
-        assert.ok(declaredFor(req.op.responses, res.status), `${req.op.operationId} does not declare ${res.status}: ${what}`);
-        const type = res.headers.get("content-type")?.split(";")[0];
-        let parsed: unknown;
-        // JSON is parsed; other bodies (an avatar's image) are checked for their declared media type below.
-        if (text) parsed = type && /json/.test(type) ? JSON.parse(text) : text;
-        if (req.method !== "HEAD") {
-          const mismatch = checkResponse(req.op.responses, { status: res.status, body: parsed, headers: Object.fromEntries(res.headers) }, type);
-          assert.equal(mismatch, undefined, `${mismatch?.detail}: ${what}`);
-        }
-        return res.status;
-      }, { ...run, timeLimitMs: options.timeLimitMs ?? 25_000 });
+        },
+        { ...run, timeLimitMs: options.timeLimitMs ?? 25_000 },
+      );
     });
   });
 }

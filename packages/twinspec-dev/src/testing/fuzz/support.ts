@@ -13,13 +13,45 @@ import { token } from "../tokens.js";
 
 /** Strings a validator and a database may choke on: empty, blanks, control characters, other scripts, emoji, escapes, injections. */
 export const oddString: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("", " ", "\t\n", "\u0000", "\u202e", "null", "undefined", "0", "-1", "1e309", "NaN", "true", "{}", "[]", "'; drop table users; --", "%00", "%zz", "../../etc/passwd", "<script>", "\ud83d\ude00", "\ud800", "a\u0301", "ℌ𝔢𝔩𝔩𝔬", "ﷺ", "\\", '"', "__proto__", "constructor"),
+  fc.constantFrom(
+    "",
+    " ",
+    "\t\n",
+    "\u0000",
+    "\u202e",
+    "null",
+    "undefined",
+    "0",
+    "-1",
+    "1e309",
+    "NaN",
+    "true",
+    "{}",
+    "[]",
+    "'; drop table users; --",
+    "%00",
+    "%zz",
+    "../../etc/passwd",
+    "<script>",
+    "\ud83d\ude00",
+    "\ud800",
+    "a\u0301",
+    "ℌ𝔢𝔩𝔩𝔬",
+    "ﷺ",
+    "\\",
+    '"',
+    "__proto__",
+    "constructor",
+  ),
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 40 }),
 );
 
 /** Up to `max` characters, sometimes many more than any schema allows. */
-export const hugeString = (max: number) => fc.integer({ min: 201, max }).chain((n) => fc.constantFrom("x", "é", "😀", "a ").map((c) => c.repeat(Math.ceil(n / c.length)).slice(0, n)));
+export const hugeString = (max: number) =>
+  fc
+    .integer({ min: 201, max })
+    .chain((n) => fc.constantFrom("x", "é", "😀", "a ").map((c) => c.repeat(Math.ceil(n / c.length)).slice(0, n)));
 
 /** Values valid against a schema of openapi.yaml (the keywords it uses). */
 export function valid(resolve: Spec["resolve"], raw: unknown, depth = 0): fc.Arbitrary<unknown> {
@@ -31,21 +63,33 @@ export function valid(resolve: Spec["resolve"], raw: unknown, depth = 0): fc.Arb
       const props = isObject(s.properties) ? s.properties : {};
       const required = Array.isArray(s.required) ? (s.required as string[]) : [];
       if (depth > 4) return fc.constant(Object.fromEntries(required.map((k) => [k, null])));
-      const record = fc.record(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, valid(resolve, v, depth + 1)])), { requiredKeys: required });
+      const record = fc.record(
+        Object.fromEntries(Object.entries(props).map(([k, v]) => [k, valid(resolve, v, depth + 1)])),
+        { requiredKeys: required },
+      );
       const min = typeof s.minProperties === "number" ? s.minProperties : 0;
       return min > 0 ? record.filter((o) => Object.keys(o).length >= min) : record;
     }
     case "array":
-      return fc.array(valid(resolve, s.items, depth + 1), { minLength: Number(s.minItems ?? 0), maxLength: Math.min(Number(s.maxItems ?? 4), 4) });
+      return fc.array(valid(resolve, s.items, depth + 1), {
+        minLength: Number(s.minItems ?? 0),
+        maxLength: Math.min(Number(s.maxItems ?? 4), 4),
+      });
     case "integer":
       return fc.integer({ min: Number(s.minimum ?? -1e6), max: Number(s.maximum ?? 1e6) });
     case "number":
-      return fc.double({ min: Number(s.minimum ?? -1e6), max: Number(s.maximum ?? 1e6), noNaN: true, noDefaultInfinity: true });
+      return fc.double({
+        min: Number(s.minimum ?? -1e6),
+        max: Number(s.maximum ?? 1e6),
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case "boolean":
       return fc.boolean();
     case "string":
       if (s.format === "email") return fc.emailAddress().filter((e) => e.length <= Number(s.maxLength ?? 254));
-      if (s.format === "date-time") return fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString());
+      if (s.format === "date-time")
+        return fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString());
       if (typeof s.pattern === "string") return fc.stringMatching(new RegExp(s.pattern));
       return fc.string({ minLength: Number(s.minLength ?? 0), maxLength: Math.min(Number(s.maxLength ?? 20), 20) });
     default:
@@ -77,11 +121,27 @@ export function mutated(resolve: Spec["resolve"], raw: unknown): fc.Arbitrary<un
     ...(props.length
       ? [
           { weight: 2, arbitrary: fc.tuple(base, fc.constantFrom(...props)).map(([v, k]) => without(v, k)) },
-          { weight: 2, arbitrary: fc.tuple(base, fc.constantFrom(...props), wrong).map(([v, k, w]) => ({ ...(v as object), [k]: w })) },
-          { weight: 1, arbitrary: fc.tuple(base, fc.oneof(oddString, fc.constantFrom("__proto__", "constructor", "extra")), fc.jsonValue({ maxDepth: 2 })).map(([v, k, w]) => ({ ...(v as object), [k]: w })) },
+          {
+            weight: 2,
+            arbitrary: fc
+              .tuple(base, fc.constantFrom(...props), wrong)
+              .map(([v, k, w]) => ({ ...(v as object), [k]: w })),
+          },
+          {
+            weight: 1,
+            arbitrary: fc
+              .tuple(
+                base,
+                fc.oneof(oddString, fc.constantFrom("__proto__", "constructor", "extra")),
+                fc.jsonValue({ maxDepth: 2 }),
+              )
+              .map(([v, k, w]) => ({ ...(v as object), [k]: w })),
+          },
         ]
       : []),
-    ...(Array.isArray(s.required) || s.type === "array" ? [{ weight: 1, arbitrary: fc.constantFrom({}, [], [{}], [null]) }] : []),
+    ...(Array.isArray(s.required) || s.type === "array"
+      ? [{ weight: 1, arbitrary: fc.constantFrom({}, [], [{}], [null]) }]
+      : []),
   );
 }
 
@@ -131,9 +191,13 @@ async function world(definition: AppDefinition, base: string): Promise<Ids> {
   // names one: a property whose example has the resource's id prefix), made and folded into the owner's.
   for (const principal of principals) {
     const r = resources[principal];
-    for (const op of operations.filter((o) => o.method === "POST" && o.path.startsWith(`${r.path}/`) && pathParams(o.path).length === 1)) {
+    for (const op of operations.filter(
+      (o) => o.method === "POST" && o.path.startsWith(`${r.path}/`) && pathParams(o.path).length === 1,
+    )) {
       const sample = spec.sampleBody(op)?.body;
-      const into = isObject(sample) ? Object.keys(sample).find((k) => typeof sample[k] === "string" && sample[k].startsWith(`${r.idPrefix}_`)) : undefined;
+      const into = isObject(sample)
+        ? Object.keys(sample).find((k) => typeof sample[k] === "string" && sample[k].startsWith(`${r.idPrefix}_`))
+        : undefined;
       if (!into) continue;
       const moved = (await spec.send(base, spec.creatorOf(principal), {})).json?.[r.id] as string;
       await spec.send(base, op, { [r.id]: moved }, { body: { ...(sample as object), [into]: mine.ids[r.id] } });
@@ -150,7 +214,9 @@ async function world(definition: AppDefinition, base: string): Promise<Ids> {
     noScopes: await token(mine.owner, ""),
     expired: await token(mine.owner, owned, -60),
   };
-  const unknown = Object.fromEntries(Object.values(resources).map((r) => [r.id, `${r.idPrefix}_0000000000000000000000`]));
+  const unknown = Object.fromEntries(
+    Object.values(resources).map((r) => [r.id, `${r.idPrefix}_0000000000000000000000`]),
+  );
   return { byName, own: mine.ids, tokens, owner: mine.owner, unknown };
 }
 
@@ -160,7 +226,10 @@ const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) =>
 export const idOf = (ids: Ids, name: string): fc.Arbitrary<string> =>
   fc.oneof(
     { weight: 3, arbitrary: fc.constant(ids.own[name] ?? "nothing_here") },
-    { weight: 3, arbitrary: ids.byName[name]?.length ? fc.constantFrom(...ids.byName[name]) : fc.constant("nothing_here") },
+    {
+      weight: 3,
+      arbitrary: ids.byName[name]?.length ? fc.constantFrom(...ids.byName[name]) : fc.constant("nothing_here"),
+    },
     { weight: 1, arbitrary: fc.constantFrom("nothing_here", ids.unknown[name] ?? "nothing_here", "-", "_") },
     { weight: 1, arbitrary: fc.oneof(oddString, hugeString(400)) },
   );
@@ -169,14 +238,43 @@ export const idOf = (ids: Ids, name: string): fc.Arbitrary<string> =>
 export const authorization = (ids: Ids): fc.Arbitrary<string | undefined> =>
   fc.oneof(
     { weight: 8, arbitrary: fc.constantFrom(ids.tokens.admin, ids.tokens.owner).map((t) => `Bearer ${t}`) },
-    { weight: 3, arbitrary: fc.constantFrom(ids.tokens.other, ids.tokens.readOnly, ids.tokens.noScopes).map((t) => `Bearer ${t}`) },
-    { weight: 1, arbitrary: fc.constantFrom(undefined, `Bearer ${ids.tokens.expired}`, "Bearer", "Bearer ", "Bearer x.y.z", "Basic YWRtaW46YWRtaW4=", `bearer ${ids.tokens.admin}`, `Bearer ${ids.tokens.admin}x`, "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiIsInNjb3BlIjoiYWRtaW4ifQ.") },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(ids.tokens.other, ids.tokens.readOnly, ids.tokens.noScopes).map((t) => `Bearer ${t}`),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        undefined,
+        `Bearer ${ids.tokens.expired}`,
+        "Bearer",
+        "Bearer ",
+        "Bearer x.y.z",
+        "Basic YWRtaW46YWRtaW4=",
+        `bearer ${ids.tokens.admin}`,
+        `Bearer ${ids.tokens.admin}x`,
+        "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiIsInNjb3BlIjoiYWRtaW4ifQ.",
+      ),
+    },
     { weight: 1, arbitrary: oddString.map((s) => `Bearer ${s.replace(/[^\x20-\x7e]/g, "")}`) },
   );
 
 /** Header values as a client may send them (HTTP allows only visible ASCII, space and tab in them). */
 export const headerValue: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("", "*", "W/\"v1\"", '"v1"', '"v999"', "Tue, 24 Nov 2026 10:00:00 GMT", "yesterday", "return=minimal", "return=representation", "respond-async, wait=5", "code=500", "x".repeat(300)),
+  fc.constantFrom(
+    "",
+    "*",
+    'W/"v1"',
+    '"v1"',
+    '"v999"',
+    "Tue, 24 Nov 2026 10:00:00 GMT",
+    "yesterday",
+    "return=minimal",
+    "return=representation",
+    "respond-async, wait=5",
+    "code=500",
+    "x".repeat(300),
+  ),
   fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 }),
 );
 
@@ -189,7 +287,11 @@ export interface FuzzSettings {
 /** FUZZ_SEED, FUZZ_RUNS and FUZZ_PATH, or a new seed and the default number of runs. */
 export function settings(defaultRuns: number): FuzzSettings {
   const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
-  return { seed, numRuns: Number(process.env.FUZZ_RUNS ?? defaultRuns), ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}) };
+  return {
+    seed,
+    numRuns: Number(process.env.FUZZ_RUNS ?? defaultRuns),
+    ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
+  };
 }
 
 /** A server for one fuzz suite, with a world of every state (mocha hooks). */
@@ -203,13 +305,20 @@ export function fuzzTarget(definition: AppDefinition, bodyLimit: number, options
   return target;
 }
 
-const ready = async (base: string) => assert.equal((await fetch(`${base}/readyz`)).status, 200, "the server is not ready any more");
+const ready = async (base: string) =>
+  assert.equal((await fetch(`${base}/readyz`)).status, 200, "the server is not ready any more");
 
 /**
  * Runs the property (`check` sends one request and answers its status); /readyz must stay 200 all along. A failure
  * says which request broke what, and the command that replays it.
  */
-export async function fuzz<T>(file: string | undefined, base: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<number>, options: FuzzSettings & { timeLimitMs: number }) {
+export async function fuzz<T>(
+  file: string | undefined,
+  base: string,
+  arbitrary: fc.Arbitrary<T>,
+  check: (value: T) => Promise<number>,
+  options: FuzzSettings & { timeLimitMs: number },
+) {
   const started = Date.now();
   const statuses = new Map<number, number>();
   // Printed first, so that a run that never ends still says how to replay it.
@@ -232,10 +341,18 @@ export async function fuzz<T>(file: string | undefined, base: string, arbitrary:
   );
   if (details.failed) {
     const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx mocha ${file ?? ""}`;
-    const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    const cause =
+      details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
     throw new Error(`${cause}\n\n${fc.defaultReportMessage(details)}\nReplay: ${replay}`);
   }
   await ready(base);
-  console.log(`      ${details.numRuns} requests in ${Date.now() - started} ms, seed ${details.seed}${details.interrupted ? " (stopped at the time limit)" : ""}`);
-  console.log(`      statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(" ")}`);
+  console.log(
+    `      ${details.numRuns} requests in ${Date.now() - started} ms, seed ${details.seed}${details.interrupted ? " (stopped at the time limit)" : ""}`,
+  );
+  console.log(
+    `      statuses: ${[...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}×${n}`)
+      .join(" ")}`,
+  );
 }

@@ -5,9 +5,15 @@ import { graphqlChanges, openapiChanges, type Change } from "../../../src/codege
 import { loadDocument } from "../../../src/codegen/load/spec.js";
 
 const DIR = "test/fixtures/breaking";
-const rest = (after: string) => openapiChanges(loadDocument(`${DIR}/before.openapi.yaml`), loadDocument(`${DIR}/${after}.openapi.yaml`));
-const gql = (after: string) => graphqlChanges(readFileSync(`${DIR}/before.graphql`, "utf8"), readFileSync(`${DIR}/${after}.graphql`, "utf8"));
-const lines = (changes: Change[], severity: Change["severity"]) => changes.filter((c) => c.severity === severity).map((c) => `${c.at}: ${c.message}`).sort();
+const rest = (after: string) =>
+  openapiChanges(loadDocument(`${DIR}/before.openapi.yaml`), loadDocument(`${DIR}/${after}.openapi.yaml`));
+const gql = (after: string) =>
+  graphqlChanges(readFileSync(`${DIR}/before.graphql`, "utf8"), readFileSync(`${DIR}/${after}.graphql`, "utf8"));
+const lines = (changes: Change[], severity: Change["severity"]) =>
+  changes
+    .filter((c) => c.severity === severity)
+    .map((c) => `${c.at}: ${c.message}`)
+    .sort();
 
 describe("breaking changes: openapi.yaml", () => {
   it("an unchanged spec has no changes", () => {
@@ -39,7 +45,9 @@ describe("breaking changes: openapi.yaml", () => {
       "components.schemas.Legacy: schema removed (typed clients import it by name)",
       "components.schemas.Status: enum value BLOCKED removed",
     ]);
-    assert.deepEqual(lines(changes, "dangerous"), ["components.schemas.Status: may now be SUSPENDED, a value old clients do not know"]);
+    assert.deepEqual(lines(changes, "dangerous"), [
+      "components.schemas.Status: may now be SUSPENDED, a value old clients do not know",
+    ]);
   });
 });
 

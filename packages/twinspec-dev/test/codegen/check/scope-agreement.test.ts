@@ -17,7 +17,10 @@ describe("scope agreement between openapi.yaml and schema.graphql", () => {
 
   it("names every mismatch: a changed field scope, a type-level scope, a missing field, a missing operation", () => {
     const broken = sdl
-      .replace('author(authorId: ID!): Author @auth(scopes: ["authors:read"])', 'author(authorId: ID!): Author @auth(scopes: ["authors:write"])')
+      .replace(
+        'author(authorId: ID!): Author @auth(scopes: ["authors:read"])',
+        'author(authorId: ID!): Author @auth(scopes: ["authors:write"])',
+      )
       .replace('notes: [Note!]! @auth(scopes: ["notes:read"])', "notes: [Note!]!")
       .replace("type Author {", 'type Author @auth(scopes: ["admin"]) {');
     assert.notEqual(broken.indexOf('"authors:write"'), -1, "(sanity) the edits apply");
@@ -42,7 +45,10 @@ describe("scope agreement between openapi.yaml and schema.graphql", () => {
       checkScopes(doc, sdl, pairs).map((m) => `${m.operationId}|${m.field}|${m.rest}|${m.graphql}`),
       ["getAuthor|Note.author|authors:read|(public)"],
     );
-    const agreeing = sdl.replace(/author: Author @unpaired/, 'author: Author @auth(scopes: ["authors:read"]) @unpaired');
+    const agreeing = sdl.replace(
+      /author: Author @unpaired/,
+      'author: Author @auth(scopes: ["authors:read"]) @unpaired',
+    );
     assert.deepEqual(checkScopes(doc, agreeing, pairs), []);
   });
 });

@@ -21,13 +21,18 @@ describe("npm run generate: spec checks", function () {
     spawnSync(process.execPath, [TWINSPEC, "generate", "--out", "out", ...args], { cwd: dir, encoding: "utf8" });
   const edit = (file: string, from: string | RegExp, to: string) => {
     const text = readFileSync(join(dir, file), "utf8");
-    assert.match(text, typeof from === "string" ? new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) : from, `${file} has ${from}`);
+    assert.match(
+      text,
+      typeof from === "string" ? new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) : from,
+      `${file} has ${from}`,
+    );
     writeFileSync(join(dir, file), text.replace(from, to));
   };
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "twinspec-checks-"));
-    for (const f of ["openapi.yaml", "schema.graphql", "codegen.yml"]) cpSync(join(FIXTURE, f), join(dir, f), { recursive: true });
+    for (const f of ["openapi.yaml", "schema.graphql", "codegen.yml"])
+      cpSync(join(FIXTURE, f), join(dir, f), { recursive: true });
     symlinkSync(NODE_MODULES, join(dir, "node_modules"), "dir");
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,14 +42,24 @@ describe("npm run generate: spec checks", function () {
     const res = generate();
     assert.equal(res.status, 1, res.stdout);
     assert.match(res.stderr, /openapi\.yaml and schema\.graphql disagree \(1\):/);
-    assert.match(res.stderr, /Author\.name: type differs\n\s+REST\s+Author\.name: string\n\s+GraphQL Author\.name: Int \(integer\)/);
+    assert.match(
+      res.stderr,
+      /Author\.name: type differs\n\s+REST\s+Author\.name: string\n\s+GraphQL Author\.name: Int \(integer\)/,
+    );
     assert.ok(!existsSync(join(dir, "out")), "nothing generated");
     // Not a git repository: nothing to compare with, said so rather than silently skipped.
-    assert.match(res.stdout, /no breaking changes since git HEAD \(not compared: openapi\.yaml \(.+\), schema\.graphql \(.+\)\)/);
+    assert.match(
+      res.stdout,
+      /no breaking changes since git HEAD \(not compared: openapi\.yaml \(.+\), schema\.graphql \(.+\)\)/,
+    );
   });
 
   it("lists breaking changes since HEAD for both specs; --strict makes them fatal", () => {
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: dir, stdio: "pipe" });
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+        cwd: dir,
+        stdio: "pipe",
+      });
     git("init", "-q");
     git("add", "openapi.yaml", "schema.graphql");
     git("commit", "-q", "-m", "base");

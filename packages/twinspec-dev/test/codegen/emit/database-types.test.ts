@@ -11,7 +11,8 @@ describe("emitDatabase (generated/database.ts)", function () {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "twinspec-migrations-"))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const migration = (name: string, body: string) => writeFileSync(join(dir, `${name}.mjs`), `export async function up(db) {\n${body}\n}\n`);
+  const migration = (name: string, body: string) =>
+    writeFileSync(join(dir, `${name}.mjs`), `export async function up(db) {\n${body}\n}\n`);
 
   it("types every column of the application's tables by its declared type, nullability and default", async () => {
     migration(
@@ -27,13 +28,19 @@ describe("emitDatabase (generated/database.ts)", function () {
       out,
       /export interface BookLoansTable \{\n {2}loan_id: string;\n {2}title: string;\n {2}pages: number \| null;\n {2}price: number;\n {2}cover: Buffer \| null;\n {2}renewals: Generated<number>;\n\}/,
     );
-    assert.match(out, /declare module "twinspec\/schema" \{\n {2}interface Database \{\n {4}book_loans: BookLoansTable;\n/);
+    assert.match(
+      out,
+      /declare module "twinspec\/schema" \{\n {2}interface Database \{\n {4}book_loans: BookLoansTable;\n/,
+    );
     // Twinspec's own tables are twinspec/schema's already.
     assert.doesNotMatch(out, /JobsTable|idempotency_keys|kysely_migration/);
   });
 
   it("changes when a migration adds a column (so `generate --check` fails until it is regenerated)", async () => {
-    migration("001_books", `await db.schema.createTable("books").addColumn("book_id", "text", (c) => c.primaryKey()).execute();`);
+    migration(
+      "001_books",
+      `await db.schema.createTable("books").addColumn("book_id", "text", (c) => c.primaryKey()).execute();`,
+    );
     const before = await emitDatabase(dir);
     migration("002_isbn", `await db.schema.alterTable("books").addColumn("isbn", "text").execute();`);
     const after = await emitDatabase(dir);

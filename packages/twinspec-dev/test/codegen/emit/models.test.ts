@@ -16,7 +16,10 @@ describe("emitModels (generated/models.ts)", () => {
     });
     assert.ok(out);
     assert.match(out, /import type \{ components \} from "\.\/openapi\.js";/);
-    assert.match(out, /\/\*\* Where the parcel is \*\/\nexport type ShipmentStatus = components\["schemas"\]\["ShipmentStatus"\];/);
+    assert.match(
+      out,
+      /\/\*\* Where the parcel is \*\/\nexport type ShipmentStatus = components\["schemas"\]\["ShipmentStatus"\];/,
+    );
     assert.match(out, /export type Shipment = components\["schemas"\]\["Shipment"\];/);
     // a name openapi.ts exports itself, or one TypeScript cannot spell, keeps its components["schemas"] spelling only
     assert.doesNotMatch(out, /not-an-identifier|type paths/);

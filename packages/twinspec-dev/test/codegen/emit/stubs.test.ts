@@ -12,7 +12,11 @@ import { domainNeeds, emitWiring, tagsWithFiles } from "../../../src/codegen/emi
 import { FIXTURE } from "../../../../twinspec/test/support/fixture.js";
 
 describe("stubs in the hand-written files", () => {
-  const { contract } = runSpecChecks({ openapi: join(FIXTURE, "openapi.yaml"), graphql: join(FIXTURE, "schema.graphql"), cwd: FIXTURE });
+  const { contract } = runSpecChecks({
+    openapi: join(FIXTURE, "openapi.yaml"),
+    graphql: join(FIXTURE, "schema.graphql"),
+    cwd: FIXTURE,
+  });
   const doc = loadDocument(join(FIXTURE, "openapi.yaml"));
   let root: string;
   beforeEach(() => (root = mkdtempSync(join(tmpdir(), "stubs-"))));
@@ -22,30 +26,69 @@ describe("stubs in the hand-written files", () => {
   it("writes each tag's REST, GraphQL and domain files whole when they are missing, then nothing more", () => {
     const first = syncStubs(contract, doc, { root });
     const tags = tagsWithFiles(contract);
-    const expected = [...tags.domain.map((t) => `src/domain/${t}.ts`), ...tags.graphql.map((t) => `src/graphql/${t}.ts`), ...tags.rest.map((t) => `src/rest/${t}.ts`), "src/graphql/scalars.ts", "src/graphql/loaders.ts"];
-    assert.deepEqual(first.filter((c) => c.created).map((c) => c.file).sort(), expected.sort());
-    for (const file of ["src/domain/notes.ts", "src/graphql/notes.ts", "src/rest/authors.ts"]) assert.ok(expected.includes(file));
-    assert.match(file("src/rest/notes.ts"), /export const handlers: HandlersByTag\["notes"\] = \{\n  async listNotes\(\) \{\n    throw new NotImplementedError\("listNotes"\);/);
+    const expected = [
+      ...tags.domain.map((t) => `src/domain/${t}.ts`),
+      ...tags.graphql.map((t) => `src/graphql/${t}.ts`),
+      ...tags.rest.map((t) => `src/rest/${t}.ts`),
+      "src/graphql/scalars.ts",
+      "src/graphql/loaders.ts",
+    ];
+    assert.deepEqual(
+      first
+        .filter((c) => c.created)
+        .map((c) => c.file)
+        .sort(),
+      expected.sort(),
+    );
+    for (const file of ["src/domain/notes.ts", "src/graphql/notes.ts", "src/rest/authors.ts"])
+      assert.ok(expected.includes(file));
+    assert.match(
+      file("src/rest/notes.ts"),
+      /export const handlers: HandlersByTag\["notes"\] = \{\n  async listNotes\(\) \{\n    throw new NotImplementedError\("listNotes"\);/,
+    );
     assert.match(file("src/graphql/notes.ts"), /Subscription: \{\n    noteChanged: \{\n      subscribe: \(\) => \{/);
-    assert.match(file("src/domain/notes.ts"), /export interface Note \{\n  noteId: string;[\s\S]*async ownerOf\(noteId: string\)/);
-    assert.match(file("src/domain/notes.ts"), /  version: number;\n\}/, "an ETag-answering resource's model gets the version its ETag is made from");
+    assert.match(
+      file("src/domain/notes.ts"),
+      /export interface Note \{\n  noteId: string;[\s\S]*async ownerOf\(noteId: string\)/,
+    );
+    assert.match(
+      file("src/domain/notes.ts"),
+      /  version: number;\n\}/,
+      "an ETag-answering resource's model gets the version its ETag is made from",
+    );
     assert.doesNotMatch(file("src/domain/authors.ts"), /ownerOf/, "an author owns itself");
-    assert.match(file("src/graphql/scalars.ts"), /import \{ DateTime \} from "twinspec";[\s\S]*export const scalars: ScalarResolvers = \{\n  DateTime,\n\};/);
+    assert.match(
+      file("src/graphql/scalars.ts"),
+      /import \{ DateTime \} from "twinspec";[\s\S]*export const scalars: ScalarResolvers = \{\n  DateTime,\n\};/,
+    );
     assert.match(file("src/graphql/loaders.ts"), /export function createLoaders\(services: Services\)/);
     assert.deepEqual(syncStubs(contract, doc, { root }), [], "a second run changes nothing");
   });
 
   it("adds only the missing members to an existing file, keeping every byte already there", () => {
     syncStubs(contract, doc, { root });
-    const rest = file("src/rest/notes.ts").replace(/  async deleteNote\(\) \{\n[^}]*\},\n/, "").replace("async getNote() {", "async getNote() {\n    // mine");
+    const rest = file("src/rest/notes.ts")
+      .replace(/  async deleteNote\(\) \{\n[^}]*\},\n/, "")
+      .replace("async getNote() {", "async getNote() {\n    // mine");
     writeFileSync(join(root, "src/rest/notes.ts"), rest);
-    const graphql = file("src/graphql/notes.ts").replace(/  Subscription: \{[\s\S]*?\n  \},\n/, "").replace(/    note: \(\) => \{[^}]*\},\n/, "");
+    const graphql = file("src/graphql/notes.ts")
+      .replace(/  Subscription: \{[\s\S]*?\n  \},\n/, "")
+      .replace(/    note: \(\) => \{[^}]*\},\n/, "");
     writeFileSync(join(root, "src/graphql/notes.ts"), graphql);
     const changes = syncStubs(contract, doc, { root });
-    assert.deepEqual(changes.map((c) => `${c.file}: ${c.added.join(", ")}`), ["src/rest/notes.ts: deleteNote", "src/graphql/notes.ts: Query.note, Subscription.noteChanged"]);
-    assert.ok(file("src/rest/notes.ts").startsWith(rest.slice(0, rest.lastIndexOf("};"))), "what was there is kept as it was");
+    assert.deepEqual(
+      changes.map((c) => `${c.file}: ${c.added.join(", ")}`),
+      ["src/rest/notes.ts: deleteNote", "src/graphql/notes.ts: Query.note, Subscription.noteChanged"],
+    );
+    assert.ok(
+      file("src/rest/notes.ts").startsWith(rest.slice(0, rest.lastIndexOf("};"))),
+      "what was there is kept as it was",
+    );
     assert.match(file("src/rest/notes.ts"), /\/\/ mine/);
-    assert.match(file("src/rest/notes.ts"), /async deleteNote\(\) \{\n    throw new NotImplementedError\("deleteNote"\);\n  \},\n\};\n$/);
+    assert.match(
+      file("src/rest/notes.ts"),
+      /async deleteNote\(\) \{\n    throw new NotImplementedError\("deleteNote"\);\n  \},\n\};\n$/,
+    );
     assert.match(file("src/graphql/notes.ts"), /Subscription: \{\n    noteChanged/);
   });
 
@@ -65,14 +108,21 @@ describe("stubs in the hand-written files", () => {
   it("with check, only reports", () => {
     const changes = syncStubs(contract, doc, { root, check: true });
     const tags = tagsWithFiles(contract);
-    assert.equal(changes.length, tags.domain.length + tags.graphql.length + tags.rest.length + 2, "and scalars.ts, loaders.ts");
+    assert.equal(
+      changes.length,
+      tags.domain.length + tags.graphql.length + tags.rest.length + 2,
+      "and scalars.ts, loaders.ts",
+    );
     assert.throws(() => readFileSync(join(root, "src/rest/notes.ts")));
   });
 
   it("says what to do with a file whose handlers object it cannot find", () => {
     syncStubs(contract, doc, { root });
     writeFileSync(join(root, "src/rest/authors.ts"), "export const somethingElse = 1;\n");
-    assert.throws(() => syncStubs(contract, doc, { root }), /src\/rest\/authors\.ts has no `export const handlers = \{ … \}`/);
+    assert.throws(
+      () => syncStubs(contract, doc, { root }),
+      /src\/rest\/authors\.ts has no `export const handlers = \{ … \}`/,
+    );
   });
 
   it("an application's own files (the fixture's) have every stub (generate -- --check fails otherwise)", () => {
@@ -84,7 +134,11 @@ describe("stubs in the hand-written files", () => {
 // (Loan.member, Loan.book), a child owned through its parent (renewals under loans) and an event stream.
 describe("domain stubs: every method the wiring asks of a service", () => {
   const LIBRARY = fileURLToPath(new URL("../../fixtures/library", import.meta.url));
-  const { contract, failed, problems } = runSpecChecks({ openapi: join(LIBRARY, "openapi.yaml"), graphql: join(LIBRARY, "schema.graphql"), cwd: LIBRARY });
+  const { contract, failed, problems } = runSpecChecks({
+    openapi: join(LIBRARY, "openapi.yaml"),
+    graphql: join(LIBRARY, "schema.graphql"),
+    cwd: LIBRARY,
+  });
   const doc = loadDocument(join(LIBRARY, "openapi.yaml"));
   let root: string;
   beforeEach(() => (root = mkdtempSync(join(tmpdir(), "stubs-"))));
@@ -107,19 +161,35 @@ describe("domain stubs: every method the wiring asks of a service", () => {
       wiring,
       /made satisfies \{ members: GetMany<membersDomain\.Member>; books: GetMany<booksDomain\.Book>; loans: OwnerOf & Lookup & ListByParents<loansDomain\.Loan>; renewals: ParentOf & ListByParents<renewalsDomain\.Renewal> \}/,
     );
-    assert.match(domainNeeds(contract).get("loans")!.find((n) => n.method === "listByParents")!.why, /Member\.loans lists it under a parent/);
+    assert.match(
+      domainNeeds(contract)
+        .get("loans")!
+        .find((n) => n.method === "listByParents")!.why,
+      /Member\.loans lists it under a parent/,
+    );
   });
 
   it("writes each new domain module with a throwing stub of each, and imports NotImplementedError only where one throws", () => {
     const changes = syncStubs(contract, doc, { root });
     for (const [tag, list] of domainNeeds(contract)) {
       const source = file(`src/domain/${tag}.ts`);
-      assert.deepEqual(methods(source), list.map((n) => n.method), tag);
-      for (const n of list) assert.match(source, new RegExp(`throw new NotImplementedError\\("${tag}\\.${n.method}"\\)`));
+      assert.deepEqual(
+        methods(source),
+        list.map((n) => n.method),
+        tag,
+      );
+      for (const n of list)
+        assert.match(source, new RegExp(`throw new NotImplementedError\\("${tag}\\.${n.method}"\\)`));
       assert.equal(source.match(/^import \{ NotImplementedError \} from "twinspec";$/gm)?.length, 1, tag);
-      assert.deepEqual(changes.find((c) => c.file === `src/domain/${tag}.ts`)?.needs?.map((n) => n.method), list.map((n) => n.method));
+      assert.deepEqual(
+        changes.find((c) => c.file === `src/domain/${tag}.ts`)?.needs?.map((n) => n.method),
+        list.map((n) => n.method),
+      );
     }
-    assert.match(file("src/domain/loans.ts"), /async listByParents\(parentIds: readonly string\[\], fields\?: readonly string\[\]\): Promise<Map<string, Loan\[\]>>/);
+    assert.match(
+      file("src/domain/loans.ts"),
+      /async listByParents\(parentIds: readonly string\[\], fields\?: readonly string\[\]\): Promise<Map<string, Loan\[\]>>/,
+    );
     assert.match(file("src/domain/members.ts"), /async getMany\(ids: readonly string\[\]\): Promise<Member\[\]>/);
     assert.match(file("src/domain/loans.ts"), /async get\(loanId: string\): Promise<Loan>/);
     assert.match(file("src/domain/renewals.ts"), /async parentOf\(renewalId: string\): Promise<string \| undefined>/);
@@ -152,23 +222,37 @@ describe("domain stubs: every method the wiring asks of a service", () => {
     writeFileSync(join(root, "src/domain/members.ts"), written);
     const loans = file("src/domain/loans.ts");
     const changes = syncStubs(contract, doc, { root });
-    assert.deepEqual(changes.map((c) => `${c.file}: ${c.added.join(", ")}`), ["src/domain/members.ts: getMany"]);
+    assert.deepEqual(
+      changes.map((c) => `${c.file}: ${c.added.join(", ")}`),
+      ["src/domain/members.ts: getMany"],
+    );
     assert.match(changes[0].needs![0].why, /Loan\.member reads one by id/);
     const now = file("src/domain/members.ts");
     assert.equal(now.match(/NotImplementedError\b/g)?.length, 2, "one import, one throw");
     assert.match(now, /^import \{ NotFoundError, NotImplementedError \} from "twinspec";$/m);
-    assert.equal(now.replace(", NotImplementedError", "").replace(/\n  \/\*\*[^\n]*\n  async getMany[\s\S]*?\n  \}\n(?=\}\n)/, ""), written, "only inserted");
-    assert.match(now, /    throw new NotFoundError\(memberId\);\n  \}\n\n  \/\*\*[^\n]*\n  async getMany\(ids: readonly string\[\]\): Promise<Member\[\]> \{\n    throw new NotImplementedError\("members\.getMany"\);\n  \}\n\}\n\nexport function createService/);
+    assert.equal(
+      now.replace(", NotImplementedError", "").replace(/\n  \/\*\*[^\n]*\n  async getMany[\s\S]*?\n  \}\n(?=\}\n)/, ""),
+      written,
+      "only inserted",
+    );
+    assert.match(
+      now,
+      /    throw new NotFoundError\(memberId\);\n  \}\n\n  \/\*\*[^\n]*\n  async getMany\(ids: readonly string\[\]\): Promise<Member\[\]> \{\n    throw new NotImplementedError\("members\.getMany"\);\n  \}\n\}\n\nexport function createService/,
+    );
     assert.equal(file("src/domain/loans.ts"), loans, "a module with every method is left alone");
     assert.deepEqual(syncStubs(contract, doc, { root }), [], "a second run changes nothing");
   });
 
   it("a module whose service extends another is not written to: the methods it does not declare are named", () => {
     syncStubs(contract, doc, { root });
-    const written = "import { Base } from \"./base.js\";\nexport interface Book { bookId: string }\nexport class BookService extends Base {}\nexport const createService = () => new BookService();\n";
+    const written =
+      'import { Base } from "./base.js";\nexport interface Book { bookId: string }\nexport class BookService extends Base {}\nexport const createService = () => new BookService();\n';
     writeFileSync(join(root, "src/domain/books.ts"), written);
     const changes = syncStubs(contract, doc, { root });
-    assert.deepEqual(changes.map((c) => [c.file, c.manual, c.needs?.map((n) => n.method)]), [["src/domain/books.ts", true, ["getMany"]]]);
+    assert.deepEqual(
+      changes.map((c) => [c.file, c.manual, c.needs?.map((n) => n.method)]),
+      [["src/domain/books.ts", true, ["getMany"]]],
+    );
     assert.equal(file("src/domain/books.ts"), written);
   });
 
@@ -176,7 +260,10 @@ describe("domain stubs: every method the wiring asks of a service", () => {
     syncStubs(contract, doc, { root });
     const rest = file("src/rest/loans.ts").replace(/  async getLoan\(\) \{\n[^}]*\},\n/, "");
     writeFileSync(join(root, "src/rest/loans.ts"), rest);
-    assert.deepEqual(syncStubs(contract, doc, { root }).map((c) => c.added.join()), ["getLoan"]);
+    assert.deepEqual(
+      syncStubs(contract, doc, { root }).map((c) => c.added.join()),
+      ["getLoan"],
+    );
     assert.equal(file("src/rest/loans.ts").match(/^import .*NotImplementedError/gm)?.length, 1);
   });
 });

@@ -77,7 +77,15 @@ describe("compileValidators: names", () => {
   it("names a body that is a component's $ref after the component, one validator for every operation using it", () => {
     const problem = { "400": { description: "bad", ...json({ $ref: "#/components/schemas/Problem" }) } };
     const { names, byOperation, loaded } = named(
-      { "/a": { get: { operationId: "getA", responses: problem } }, "/b": { get: { operationId: "getB", responses: { ...problem, "200": { description: "ok", ...json({ type: "string" }) } } } } },
+      {
+        "/a": { get: { operationId: "getA", responses: problem } },
+        "/b": {
+          get: {
+            operationId: "getB",
+            responses: { ...problem, "200": { description: "ok", ...json({ type: "string" }) } },
+          },
+        },
+      },
       { Problem: PROBLEM },
     );
     assert.deepEqual(names, ["Problem", "getB_res200"]);
@@ -88,8 +96,18 @@ describe("compileValidators: names", () => {
 
   it("a component read in both directions has a validator for each, named with the direction", () => {
     const pet = json({ $ref: "#/components/schemas/Pet" });
-    const readOnlyId = { type: "object", properties: { id: { type: "integer", readOnly: true }, name: { type: "string" } } };
-    const { names, loaded } = named({ "/pets": { post: { operationId: "addPet", requestBody: pet, responses: { "200": { description: "ok", ...pet } } } } }, { Pet: readOnlyId });
+    const readOnlyId = {
+      type: "object",
+      properties: { id: { type: "integer", readOnly: true }, name: { type: "string" } },
+    };
+    const { names, loaded } = named(
+      {
+        "/pets": {
+          post: { operationId: "addPet", requestBody: pet, responses: { "200": { description: "ok", ...pet } } },
+        },
+      },
+      { Pet: readOnlyId },
+    );
     assert.deepEqual(names, ["Pet_request", "Pet_response"]);
     assert.deepEqual([loaded.Pet_request({ id: 1 }), loaded.Pet_response({ id: 1 })], [false, true]);
   });
@@ -117,8 +135,16 @@ describe("compileValidators: names", () => {
 
   it("parametersSchema lists the location's parameters and only the required ones as required", () => {
     const put = operations.find((o) => o.operationId === "putCurator")!;
-    assert.deepEqual(parametersSchema(put, "query"), { type: "object", properties: { dryRun: { type: "boolean" } }, required: [] });
-    assert.deepEqual(parametersSchema(put, "header"), { type: "object", properties: { "If-Match": { type: "string" } }, required: ["If-Match"] });
+    assert.deepEqual(parametersSchema(put, "query"), {
+      type: "object",
+      properties: { dryRun: { type: "boolean" } },
+      required: [],
+    });
+    assert.deepEqual(parametersSchema(put, "header"), {
+      type: "object",
+      properties: { "If-Match": { type: "string" } },
+      required: ["If-Match"],
+    });
     assert.deepEqual(parametersSchema(put, "cookie"), { type: "object", properties: {}, required: [] });
   });
 });
@@ -142,7 +168,12 @@ describe("compileValidators: behaviour of the emitted code", () => {
     ["NewCurator", "a malformed email", { ...valid, email: "not-an-email" }, ["/email format"]],
     ["NewCurator", "a value outside an enum in components", { ...valid, tier: "gold" }, ["/tier enum"]],
     ["NewCurator", "an error inside a nested $ref", { ...valid, address: { zip: "1" } }, ["/address/zip pattern"]],
-    ["NewCurator", "all errors at once (allErrors)", { email: 1, nick: 2 }, [" required", " additionalProperties", "/email type"]],
+    [
+      "NewCurator",
+      "all errors at once (allErrors)",
+      { email: 1, nick: 2 },
+      [" required", " additionalProperties", "/email type"],
+    ],
     ["putCurator_body1", "text within maxLength", "abc", []],
     ["putCurator_body1", "text over maxLength", "abcdef", [" maxLength"]],
   ];
@@ -172,7 +203,15 @@ describe("compileValidators: behaviour of the emitted code", () => {
 
 describe("compileValidators: dialect by OpenAPI version", () => {
   const one = (version: string, schema: JsonObject) => {
-    const d = openapi({ "/x": { post: { operationId: "op", requestBody: { content: { "application/json": { schema } } }, responses: OK } } }, {}, version);
+    const d = openapi(
+      {
+        "/x": {
+          post: { operationId: "op", requestBody: { content: { "application/json": { schema } } }, responses: OK },
+        },
+      },
+      {},
+      version,
+    );
     return loadValidators(compileValidators(d, collectOperations(d, FILE)).source).op_body0;
   };
 
@@ -191,7 +230,15 @@ describe("compileValidators: dialect by OpenAPI version", () => {
 
 describe("compileValidators: leniency", () => {
   const body = (schema: JsonObject, version = "3.0.3") => {
-    const d = openapi({ "/x": { post: { operationId: "op", requestBody: { content: { "application/json": { schema } } }, responses: OK } } }, {}, version);
+    const d = openapi(
+      {
+        "/x": {
+          post: { operationId: "op", requestBody: { content: { "application/json": { schema } } }, responses: OK },
+        },
+      },
+      {},
+      version,
+    );
     const compiled = compileValidators(d, collectOperations(d, FILE), FILE);
     return { compiled, validate: loadValidators(compiled.source).op_body0 };
   };
@@ -219,8 +266,15 @@ describe("compileValidators: leniency", () => {
       },
     });
     const compiled = compileValidators(d, collectOperations(d, FILE), FILE);
-    assert.deepEqual(compiled.byOperation.get("op"), { params: { query: "query_q" }, body: {}, responses: { "200": {} } });
-    assert.deepEqual(compiled.warnings.map((w) => w.pointer), ["/paths/~1x/post/requestBody/content/application~1json/schema"]);
+    assert.deepEqual(compiled.byOperation.get("op"), {
+      params: { query: "query_q" },
+      body: {},
+      responses: { "200": {} },
+    });
+    assert.deepEqual(
+      compiled.warnings.map((w) => w.pointer),
+      ["/paths/~1x/post/requestBody/content/application~1json/schema"],
+    );
     assert.match(compiled.warnings[0].message, /not validated: ajv cannot compile this schema/);
     assert.equal(loadValidators(compiled.source).query_q({ q: "x" }), false);
   });

@@ -10,7 +10,8 @@ const single = (doc: JsonObject): Operation => {
   return ops[0];
 };
 const collectWarned = (doc: JsonObject) => withWarnings((w) => collectOperations(doc, FILE, w));
-const withOperation = (operation: JsonObject, extra: JsonObject = {}) => openapi({ "/x": { post: { responses: OK, ...operation } } }, extra);
+const withOperation = (operation: JsonObject, extra: JsonObject = {}) =>
+  openapi({ "/x": { post: { responses: OK, ...operation } } }, extra);
 
 describe("collectOperations: request bodies", () => {
   it("has no requestBody when the operation declares none", () => {
@@ -26,16 +27,26 @@ describe("collectOperations: request bodies", () => {
     [
       "optional by default, media type without schema",
       { content: { "application/json": { schema: { type: "string" } }, "text/plain": {} } },
-      { required: false, contentTypes: ["application/json", "text/plain"], schemas: { "application/json": { type: "string" }, "text/plain": {} } },
+      {
+        required: false,
+        contentTypes: ["application/json", "text/plain"],
+        schemas: { "application/json": { type: "string" }, "text/plain": {} },
+      },
     ],
     [
       "through $ref, schema $ref kept as is",
       { $ref: "#/components/requestBodies/NewThing" },
-      { required: true, contentTypes: ["application/json"], schemas: { "application/json": { $ref: "#/components/schemas/Thing" } } },
+      {
+        required: true,
+        contentTypes: ["application/json"],
+        schemas: { "application/json": { $ref: "#/components/schemas/Thing" } },
+      },
     ],
   ];
   const components = {
-    requestBodies: { NewThing: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } } },
+    requestBodies: {
+      NewThing: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } },
+    },
     schemas: { Thing: { type: "object" } },
   };
   for (const [name, requestBody, expected] of cases) {
@@ -43,17 +54,28 @@ describe("collectOperations: request bodies", () => {
   }
 
   it("ignores a requestBody without content, with a warning naming the component when referenced", () => {
-    const doc = withOperation({ requestBody: { $ref: "#/components/requestBodies/Empty" } }, { components: { requestBodies: { Empty: { required: true } } } });
+    const doc = withOperation(
+      { requestBody: { $ref: "#/components/requestBodies/Empty" } },
+      { components: { requestBodies: { Empty: { required: true } } } },
+    );
     const { value, warnings } = collectWarned(doc);
     assert.equal(value[0].requestBody, undefined);
     warnsOnce(warnings, "/components/requestBodies/Empty", /requestBody without content: ignored/);
   });
 
   it("strips media type parameters, in the document too, so types and requests use one key", () => {
-    const doc = withOperation({ requestBody: { content: { "application/json; charset=utf-8": { schema: { type: "object" } } } } });
+    const doc = withOperation({
+      requestBody: { content: { "application/json; charset=utf-8": { schema: { type: "object" } } } },
+    });
     const body = single(doc).requestBody!;
     assert.deepEqual(body.contentTypes, ["application/json"]);
-    assert.deepEqual(Object.keys(((doc.paths as JsonObject)["/x"] as { post: { requestBody: { content: JsonObject } } }).post.requestBody.content), ["application/json"]);
+    assert.deepEqual(
+      Object.keys(
+        ((doc.paths as JsonObject)["/x"] as { post: { requestBody: { content: JsonObject } } }).post.requestBody
+          .content,
+      ),
+      ["application/json"],
+    );
   });
 
   // [media type, schema, what the body is degraded to (a warning), or undefined: read as declared]
@@ -64,7 +86,11 @@ describe("collectOperations: request bodies", () => {
     ["application/xml", { type: "object" }, /XML is not parsed/],
     ["text/xml", { type: "string" }, /XML is not parsed/],
     ["application/octet-stream", { type: "string", format: "binary" }, undefined],
-    ["application/x-www-form-urlencoded", { type: "object", properties: { a: { type: "array", items: { type: "object" } } } }, /field "a" is an array of objects/],
+    [
+      "application/x-www-form-urlencoded",
+      { type: "object", properties: { a: { type: "array", items: { type: "object" } } } },
+      /field "a" is an array of objects/,
+    ],
   ];
   for (const [type, schema, degraded] of kinds) {
     it(`${type} ${JSON.stringify(schema)}: ${degraded ? "raw, with a warning" : "read as declared"}`, () => {
@@ -91,7 +117,8 @@ describe("collectOperations: request bodies", () => {
       },
     };
     const encoding = { avatar: { contentType: "image/png, image/*" } };
-    const body = single(withOperation({ requestBody: { content: { "multipart/form-data": { schema, encoding } } } })).requestBody!;
+    const body = single(withOperation({ requestBody: { content: { "multipart/form-data": { schema, encoding } } } }))
+      .requestBody!;
     assert.deepEqual(body.multipart, {
       note: { type: "string" },
       avatar: { type: "file", contentTypes: ["image/png", "image/*"], maxBytes: 1024 },
@@ -106,7 +133,9 @@ describe("collectOperations: request bodies", () => {
   });
 
   it("reads other multipart types as bytes", () => {
-    const body = single(withOperation({ requestBody: { content: { "multipart/mixed": { schema: { type: "object" } } } } })).requestBody!;
+    const body = single(
+      withOperation({ requestBody: { content: { "multipart/mixed": { schema: { type: "object" } } } } }),
+    ).requestBody!;
     assert.deepEqual([body.multipart, body.raw], [undefined, undefined]);
   });
 });
@@ -123,7 +152,11 @@ describe("collectOperations: responses", () => {
       responses: {
         "200": {
           description: "ok",
-          headers: { ETag: { $ref: "#/components/headers/ETag" }, "Last-Modified": { schema: { type: "string" } }, "X-Req": { required: false } },
+          headers: {
+            ETag: { $ref: "#/components/headers/ETag" },
+            "Last-Modified": { schema: { type: "string" } },
+            "X-Req": { required: false },
+          },
           content: { "application/json": { schema: {} }, "text/csv": { schema: {} } },
         },
         "204": { description: "no content" },
@@ -148,23 +181,44 @@ describe("collectOperations: responses", () => {
         schemas: { "application/json": {}, "text/csv": {} },
       },
       { status: "204", contentTypes: [], headers: [], schemas: {} },
-      { status: "404", contentTypes: ["application/problem+json"], headers: [], schemas: { "application/problem+json": {} } },
+      {
+        status: "404",
+        contentTypes: ["application/problem+json"],
+        headers: [],
+        schemas: { "application/problem+json": {} },
+      },
       { status: "2XX", contentTypes: ["application/json"], headers: [], schemas: { "application/json": {} } },
-      { status: "default", contentTypes: ["application/problem+json"], headers: [], schemas: { "application/problem+json": {} } },
+      {
+        status: "default",
+        contentTypes: ["application/problem+json"],
+        headers: [],
+        schemas: { "application/problem+json": {} },
+      },
     ]);
   });
 
   it("ignores a response key that is not a status, a range or default, with a warning (and extensions quietly)", () => {
-    const bad = withOperation({ responses: { "20X": { description: "?" }, "x-ext": {}, "201": { description: "ok" } } });
+    const bad = withOperation({
+      responses: { "20X": { description: "?" }, "x-ext": {}, "201": { description: "ok" } },
+    });
     const { value, warnings } = collectWarned(bad);
-    assert.deepEqual(value[0].responses.map((r) => r.status), ["201"]);
+    assert.deepEqual(
+      value[0].responses.map((r) => r.status),
+      ["201"],
+    );
     warnsOnce(warnings, "/paths/~1x/post/responses/20X", /not a status code/);
   });
 
   it("reads a lower-case range as the range, under its key in the document too", () => {
     const doc = withOperation({ responses: { "2xx": { description: "ok" } } });
-    assert.deepEqual(single(doc).responses.map((r) => r.status), ["2XX"]);
-    assert.deepEqual(Object.keys(((doc.paths as JsonObject)["/x"] as { post: { responses: JsonObject } }).post.responses), ["2XX"]);
+    assert.deepEqual(
+      single(doc).responses.map((r) => r.status),
+      ["2XX"],
+    );
+    assert.deepEqual(
+      Object.keys(((doc.paths as JsonObject)["/x"] as { post: { responses: JsonObject } }).post.responses),
+      ["2XX"],
+    );
   });
 
   it("lowercases media types and records form fields of a form-urlencoded body", () => {
@@ -173,24 +227,47 @@ describe("collectOperations: responses", () => {
         requestBody: {
           content: {
             "Application/X-WWW-Form-Urlencoded": {
-              schema: { type: "object", properties: { n: { type: "integer" }, tags: { type: "array", items: { type: "boolean" } }, s: {} } },
+              schema: {
+                type: "object",
+                properties: { n: { type: "integer" }, tags: { type: "array", items: { type: "boolean" } }, s: {} },
+              },
             },
           },
         },
       }),
     ).requestBody!;
     assert.deepEqual(body.contentTypes, ["application/x-www-form-urlencoded"]);
-    assert.deepEqual(body.form, { n: { type: "integer" }, tags: { type: "array", items: "boolean" }, s: { type: "none" } });
+    assert.deepEqual(body.form, {
+      n: { type: "integer" },
+      tags: { type: "array", items: "boolean" },
+      s: { type: "none" },
+    });
   });
 
   it("reads a form-urlencoded body with nested objects as raw fields, with a warning", () => {
-    const bad = withOperation({ requestBody: { content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { o: { type: "object" } } } } } } });
+    const bad = withOperation({
+      requestBody: {
+        content: {
+          "application/x-www-form-urlencoded": { schema: { type: "object", properties: { o: { type: "object" } } } },
+        },
+      },
+    });
     const { value, warnings } = collectWarned(bad);
-    assert.deepEqual([value[0].requestBody!.form, value[0].requestBody!.raw], [{}, ["application/x-www-form-urlencoded"]]);
-    warnsOnce(warnings, "/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded", /field "o" is an object.*raw strings, unvalidated/);
+    assert.deepEqual(
+      [value[0].requestBody!.form, value[0].requestBody!.raw],
+      [{}, ["application/x-www-form-urlencoded"]],
+    );
+    warnsOnce(
+      warnings,
+      "/paths/~1x/post/requestBody/content/application~1x-www-form-urlencoded",
+      /field "o" is an object.*raw strings, unvalidated/,
+    );
   });
 
-  for (const [name, responses] of [["without responses", undefined], ["with an empty responses object", {}]] as const) {
+  for (const [name, responses] of [
+    ["without responses", undefined],
+    ["with an empty responses object", {}],
+  ] as const) {
     it(`lets an operation ${name} answer any status without a body, with a warning`, () => {
       const bad = openapi({ "/x": { get: { operationId: "noResponses", ...(responses ? { responses } : {}) } } });
       const { value, warnings } = collectWarned(bad);
@@ -200,7 +277,9 @@ describe("collectOperations: responses", () => {
   }
 
   it("ignores a response header $ref that points at nothing, with a warning", () => {
-    const bad = withOperation({ responses: { "200": { description: "ok", headers: { ETag: { $ref: "#/components/headers/Nope" } } } } });
+    const bad = withOperation({
+      responses: { "200": { description: "ok", headers: { ETag: { $ref: "#/components/headers/Nope" } } } },
+    });
     const { value, warnings } = collectWarned(bad);
     assert.deepEqual(value[0].responses[0].headers, []);
     warnsOnce(warnings, "/components/headers/Nope", /response header "ETag" ignored: .*points at nothing/);
@@ -212,19 +291,38 @@ describe("collectOperations: security", () => {
   const cases: [string, Json | undefined, Json | undefined, Operation["security"]][] = [
     ["no security anywhere is public", undefined, undefined, []],
     ["inherits the document's requirement", bearer, undefined, [[{ scheme: "bearerAuth", scopes: [] }]]],
-    ["operation-level requirement overrides the document's", bearer, [{ bearerAuth: ["curators:read"] }], [[{ scheme: "bearerAuth", scopes: ["curators:read"] }]]],
+    [
+      "operation-level requirement overrides the document's",
+      bearer,
+      [{ bearerAuth: ["curators:read"] }],
+      [[{ scheme: "bearerAuth", scopes: ["curators:read"] }]],
+    ],
     ["security: [] makes the operation public", bearer, [], []],
     [
       "alternatives (OR) of requirements (AND)",
       undefined,
       [{ apiKey: [] }, { bearerAuth: ["a", "b"], mtls: [] }],
-      [[{ scheme: "apiKey", scopes: [] }], [{ scheme: "bearerAuth", scopes: ["a", "b"] }, { scheme: "mtls", scopes: [] }]],
+      [
+        [{ scheme: "apiKey", scopes: [] }],
+        [
+          { scheme: "bearerAuth", scopes: ["a", "b"] },
+          { scheme: "mtls", scopes: [] },
+        ],
+      ],
     ],
-    ["an empty requirement object means optional authentication", bearer, [{}, { bearerAuth: [] }], [[], [{ scheme: "bearerAuth", scopes: [] }]]],
+    [
+      "an empty requirement object means optional authentication",
+      bearer,
+      [{}, { bearerAuth: [] }],
+      [[], [{ scheme: "bearerAuth", scopes: [] }]],
+    ],
   ];
   for (const [name, documentLevel, operationLevel, expected] of cases) {
     it(name, () => {
-      const doc = withOperation(operationLevel === undefined ? {} : { security: operationLevel }, documentLevel === undefined ? {} : { security: documentLevel });
+      const doc = withOperation(
+        operationLevel === undefined ? {} : { security: operationLevel },
+        documentLevel === undefined ? {} : { security: documentLevel },
+      );
       assert.deepEqual(single(doc).security, expected);
     });
   }

@@ -1,6 +1,11 @@
 // collectOperations: operation ids, parameters, route paths and coercion kinds.
 import assert from "node:assert/strict";
-import { collectOperations, deriveOperationId, identifier, type Parameter } from "../../../src/codegen/model/operations.js";
+import {
+  collectOperations,
+  deriveOperationId,
+  identifier,
+  type Parameter,
+} from "../../../src/codegen/model/operations.js";
 import type { Json, JsonObject } from "../../../src/codegen/load/spec.js";
 import { FILE, OK, openapi, warnsOnce, withWarnings } from "../support.js";
 
@@ -52,39 +57,88 @@ describe("collectOperations: operation ids", () => {
     });
     assert.deepEqual(
       collect(doc).map((o) => [o.method, o.operationId]),
-      [["get", "getCurator"], ["delete", "deleteCuratorsById"]],
+      [
+        ["get", "getCurator"],
+        ["delete", "deleteCuratorsById"],
+      ],
     );
   });
 
   it("lists methods in METHODS order and ignores non-method keys of a path item", () => {
-    const doc = openapi({ "/x": { summary: "s", "x-ext": { get: 1 }, post: { responses: OK }, get: { responses: OK } } });
-    assert.deepEqual(collect(doc).map((o) => o.method), ["get", "post"]);
+    const doc = openapi({
+      "/x": { summary: "s", "x-ext": { get: 1 }, post: { responses: OK }, get: { responses: OK } },
+    });
+    assert.deepEqual(
+      collect(doc).map((o) => o.method),
+      ["get", "post"],
+    );
   });
 
   it("reads a path item through $ref", () => {
-    const doc = openapi({ "/x": { $ref: "#/components/pathItems/X" } }, { components: { pathItems: { X: { put: { responses: OK } } } } });
-    assert.deepEqual(collect(doc).map((o) => `${o.method} ${o.path} ${o.operationId}`), ["put /x putX"]);
+    const doc = openapi(
+      { "/x": { $ref: "#/components/pathItems/X" } },
+      { components: { pathItems: { X: { put: { responses: OK } } } } },
+    );
+    assert.deepEqual(
+      collect(doc).map((o) => `${o.method} ${o.path} ${o.operationId}`),
+      ["put /x putX"],
+    );
   });
 
   // [name, paths, expected operationIds, pointer of the one warning]
   const renamed: [string, JsonObject, string[], string][] = [
-    ["a duplicate explicit operationId: the second gets a suffix", { "/a": { get: { operationId: "same", responses: OK } }, "/b": { get: { operationId: "same", responses: OK } } }, ["same", "same_2"], "/paths/~1b/get/operationId"],
-    ["a derived operationId that collides with an explicit one", { "/a": { get: { operationId: "getB", responses: OK } }, "/b": { get: { responses: OK } } }, ["getB", "getB_2"], "/paths/~1b/get/operationId"],
-    ["operationIds equal once made identifiers", { "/a": { get: { operationId: "get-x", responses: OK } }, "/b": { get: { operationId: "GetX", responses: OK } } }, ["get-x", "GetX_2"], "/paths/~1b/get/operationId"],
-    ["a suffix that is itself taken", { "/a": { get: { operationId: "x", responses: OK } }, "/b": { get: { operationId: "x_2", responses: OK } }, "/c": { get: { operationId: "x", responses: OK } } }, ["x", "x_2", "x_3"], "/paths/~1c/get/operationId"],
-    ["an operationId that is not a string: derived", { "/a": { get: { operationId: 42, responses: OK } } }, ["getA"], "/paths/~1a/get/operationId"],
+    [
+      "a duplicate explicit operationId: the second gets a suffix",
+      { "/a": { get: { operationId: "same", responses: OK } }, "/b": { get: { operationId: "same", responses: OK } } },
+      ["same", "same_2"],
+      "/paths/~1b/get/operationId",
+    ],
+    [
+      "a derived operationId that collides with an explicit one",
+      { "/a": { get: { operationId: "getB", responses: OK } }, "/b": { get: { responses: OK } } },
+      ["getB", "getB_2"],
+      "/paths/~1b/get/operationId",
+    ],
+    [
+      "operationIds equal once made identifiers",
+      { "/a": { get: { operationId: "get-x", responses: OK } }, "/b": { get: { operationId: "GetX", responses: OK } } },
+      ["get-x", "GetX_2"],
+      "/paths/~1b/get/operationId",
+    ],
+    [
+      "a suffix that is itself taken",
+      {
+        "/a": { get: { operationId: "x", responses: OK } },
+        "/b": { get: { operationId: "x_2", responses: OK } },
+        "/c": { get: { operationId: "x", responses: OK } },
+      },
+      ["x", "x_2", "x_3"],
+      "/paths/~1c/get/operationId",
+    ],
+    [
+      "an operationId that is not a string: derived",
+      { "/a": { get: { operationId: 42, responses: OK } } },
+      ["getA"],
+      "/paths/~1a/get/operationId",
+    ],
   ];
   for (const [name, paths, ids, pointer] of renamed) {
     it(`names uniquely, with a warning: ${name}`, () => {
       const doc = openapi(paths);
       const { value, warnings } = collectWarned(doc);
-      assert.deepEqual(value.map((o) => o.operationId), ids);
+      assert.deepEqual(
+        value.map((o) => o.operationId),
+        ids,
+      );
       warnsOnce(warnings, pointer, /operationId/);
     });
   }
 
   it("writes a renamed explicit operationId into the document, so openapi-typescript types it under that name", () => {
-    const doc = openapi({ "/a": { get: { operationId: "same", responses: OK } }, "/b": { get: { operationId: "same", responses: OK } } });
+    const doc = openapi({
+      "/a": { get: { operationId: "same", responses: OK } },
+      "/b": { get: { operationId: "same", responses: OK } },
+    });
     collectWarned(doc);
     assert.equal(((doc.paths as JsonObject)["/b"] as { get: JsonObject }).get.operationId, "same_2");
   });
@@ -98,7 +152,10 @@ describe("collectOperations: parameters", () => {
           { name: "limit", in: "query", schema: { type: "string" } },
           { name: "trace", in: "header", schema: { type: "string" } },
         ],
-        get: { parameters: [{ name: "limit", in: "query", required: true, schema: { type: "integer" } }], responses: OK },
+        get: {
+          parameters: [{ name: "limit", in: "query", required: true, schema: { type: "integer" } }],
+          responses: OK,
+        },
         post: { responses: OK },
       },
     });
@@ -121,7 +178,14 @@ describe("collectOperations: parameters", () => {
         },
       },
     });
-    assert.deepEqual(single(doc).parameters.map((p) => [p.name, p.default]), [["limit", 20], ["page", undefined], ["id", undefined]]);
+    assert.deepEqual(
+      single(doc).parameters.map((p) => [p.name, p.default]),
+      [
+        ["limit", 20],
+        ["page", undefined],
+        ["id", undefined],
+      ],
+    );
   });
 
   it("keeps parameters with the same name in different locations", () => {
@@ -137,10 +201,22 @@ describe("collectOperations: parameters", () => {
   it("resolves $ref parameters from components", () => {
     const doc = openapi(
       { "/x": { get: { parameters: [{ $ref: "#/components/parameters/limit" }], responses: OK } } },
-      { components: { parameters: { limit: { name: "limit", in: "query", schema: { type: "integer", maximum: 100 } } } } },
+      {
+        components: {
+          parameters: { limit: { name: "limit", in: "query", schema: { type: "integer", maximum: 100 } } },
+        },
+      },
     );
     const [p] = single(doc).parameters;
-    assert.deepEqual(p, { name: "limit", in: "query", required: false, schema: { type: "integer", maximum: 100 }, type: "integer", style: "form", explode: true });
+    assert.deepEqual(p, {
+      name: "limit",
+      in: "query",
+      required: false,
+      schema: { type: "integer", maximum: 100 },
+      type: "integer",
+      style: "form",
+      explode: true,
+    });
   });
 
   const required: [string, JsonObject, boolean][] = [
@@ -148,7 +224,7 @@ describe("collectOperations: parameters", () => {
     ["path with required: false", { name: "id", in: "path", required: false }, true],
     ["query without required", { name: "q", in: "query" }, false],
     ["query with required: true", { name: "q", in: "query", required: true }, true],
-    ["header with required: \"yes\"", { name: "h", in: "header", required: "yes" }, false],
+    ['header with required: "yes"', { name: "h", in: "header", required: "yes" }, false],
   ];
   for (const [name, param, expected] of required) {
     it(`required: ${name} → ${expected}`, () => {
@@ -164,7 +240,12 @@ describe("collectOperations: parameters", () => {
 
   const ignored: [string, Json, string, RegExp][] = [
     ["no name", { in: "query" }, "/paths/~1x/get/parameters/0", /needs a name and in/],
-    ["a Swagger 2 body parameter", { name: "b", in: "body" }, "/paths/~1x/get/parameters/0", /"body" is Swagger 2\.0: use requestBody/],
+    [
+      "a Swagger 2 body parameter",
+      { name: "b", in: "body" },
+      "/paths/~1x/get/parameters/0",
+      /"body" is Swagger 2\.0: use requestBody/,
+    ],
   ];
   for (const [name, param, pointer, message] of ignored) {
     it(`ignores a parameter with ${name}, with a warning`, () => {
@@ -175,8 +256,16 @@ describe("collectOperations: parameters", () => {
   }
 
   const raw: [string, Json, RegExp][] = [
-    ["content of a non-JSON media type", { name: "q", in: "query", content: { "text/plain": {} } }, /exactly one JSON media type/],
-    ["content with two media types", { name: "q", in: "query", content: { "application/json": {}, "application/x+json": {} } }, /exactly one JSON media type/],
+    [
+      "content of a non-JSON media type",
+      { name: "q", in: "query", content: { "text/plain": {} } },
+      /exactly one JSON media type/,
+    ],
+    [
+      "content with two media types",
+      { name: "q", in: "query", content: { "application/json": {}, "application/x+json": {} } },
+      /exactly one JSON media type/,
+    ],
   ];
   for (const [name, param, message] of raw) {
     it(`reads a parameter with ${name} as raw text, with a warning`, () => {
@@ -211,7 +300,13 @@ describe("collectOperations: parameter styles", () => {
     ["query", "pipeDelimited", false, arr, "ok"],
     ["query", "pipeDelimited", false, str, "pipeDelimited needs an array schema"],
     ["query", "form", true, { type: "array", items: { type: "object" } }, "arrays of arrays or objects"],
-    ["query", "deepObject", undefined, { type: "object", properties: { a: { type: "object" } } }, 'property "a" is an array or object'],
+    [
+      "query",
+      "deepObject",
+      undefined,
+      { type: "object", properties: { a: { type: "object" } } },
+      'property "a" is an array or object',
+    ],
     ["query", "matrix", undefined, str, 'style "matrix" in query is not supported'],
     ["path", undefined, undefined, arr, "ok"],
     ["path", "simple", true, obj, "ok"],
@@ -226,7 +321,13 @@ describe("collectOperations: parameter styles", () => {
   ];
   for (const [location, style, explode, schema, expected] of cases) {
     it(`${location} style ${style ?? "(default)"}${explode === undefined ? "" : ` explode ${explode}`} ${JSON.stringify(schema)}: ${expected === "ok" ? "read" : "raw text"}`, () => {
-      const param: JsonObject = { name: "p", in: location, schema, ...(style ? { style } : {}), ...(explode === undefined ? {} : { explode }) };
+      const param: JsonObject = {
+        name: "p",
+        in: location,
+        schema,
+        ...(style ? { style } : {}),
+        ...(explode === undefined ? {} : { explode }),
+      };
       const doc = withParams([param], location === "path" ? "/x/{p}" : "/x");
       const { value, warnings } = collectWarned(doc);
       const [p] = value[0].parameters;
@@ -237,7 +338,11 @@ describe("collectOperations: parameter styles", () => {
       }
       assert.deepEqual([p.raw, p.type, p.schema], [true, "none", {}]);
       const pointer = `/paths/${location === "path" ? "~1x~1{p}" : "~1x"}/get/parameters/0`;
-      warnsOnce(warnings, pointer, new RegExp(`${expected.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*the handler gets its raw text, unvalidated`));
+      warnsOnce(
+        warnings,
+        pointer,
+        new RegExp(`${expected.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*the handler gets its raw text, unvalidated`),
+      );
     });
   }
 
@@ -249,19 +354,28 @@ describe("collectOperations: parameter styles", () => {
     ]);
     const [ids, filter, tags] = single(doc).parameters;
     assert.deepEqual([ids.type, ids.items, ids.style, ids.explode], ["array", "integer", "form", true]);
-    assert.deepEqual([filter.type, filter.props, filter.style, filter.explode], ["object", { a: "integer", b: "boolean" }, "deepObject", true]);
+    assert.deepEqual(
+      [filter.type, filter.props, filter.style, filter.explode],
+      ["object", { a: "integer", b: "boolean" }, "deepObject", true],
+    );
     assert.deepEqual([tags.type, tags.items, tags.style, tags.explode], ["array", "number", "simple", false]);
   });
 
   it("reads a JSON `content` parameter as JSON", () => {
-    const [p] = single(withParams([{ name: "where", in: "query", content: { "application/json": { schema: obj } } }])).parameters;
+    const [p] = single(
+      withParams([{ name: "where", in: "query", content: { "application/json": { schema: obj } } }]),
+    ).parameters;
     assert.deepEqual([p.type, p.schema], ["json", obj]);
   });
 
   it("names the component's pointer when a referenced parameter has an unsupported style", () => {
     const doc = openapi(
       { "/x": { get: { parameters: [{ $ref: "#/components/parameters/filter" }], responses: OK } } },
-      { components: { parameters: { filter: { name: "filter", in: "query", style: "matrix", schema: { type: "object" } } } } },
+      {
+        components: {
+          parameters: { filter: { name: "filter", in: "query", style: "matrix", schema: { type: "object" } } },
+        },
+      },
     );
     warnsOnce(collectWarned(doc).warnings, "/components/parameters/filter", /style "matrix" in query is not supported/);
   });
@@ -275,7 +389,10 @@ describe("collectOperations: route paths", () => {
   ];
   for (const [path, names, expected] of cases) {
     it(`${path} → ${expected}`, () => {
-      const doc = withParams(names.map((name) => ({ name, in: "path", schema: { type: "string" } })), path);
+      const doc = withParams(
+        names.map((name) => ({ name, in: "path", schema: { type: "string" } })),
+        path,
+      );
       const op = single(doc);
       assert.equal(op.path, path);
       assert.equal(op.routePath, expected);
@@ -292,8 +409,14 @@ describe("collectOperations: route paths", () => {
     const { value, warnings } = collectWarned(doc);
     assert.deepEqual(brief(value[0].parameters), ["path:id:string:true"]);
     assert.equal(value[0].routePath, "/curators/:id");
-    assert.deepEqual((doc.paths as { [k: string]: { get: JsonObject } })["/curators/{id}"].get.parameters, [{ name: "id", in: "path", required: true, schema: { type: "string" } }]);
-    warnsOnce(warnings, "/paths/~1curators~1{id}/get", /path parameter "id" of \/curators\/\{id\} is not declared: read as a string/);
+    assert.deepEqual((doc.paths as { [k: string]: { get: JsonObject } })["/curators/{id}"].get.parameters, [
+      { name: "id", in: "path", required: true, schema: { type: "string" } },
+    ]);
+    warnsOnce(
+      warnings,
+      "/paths/~1curators~1{id}/get",
+      /path parameter "id" of \/curators\/\{id\} is not declared: read as a string/,
+    );
   });
 
   it("declares a path parameter declared only in another location", () => {
@@ -309,7 +432,9 @@ describe("collectOperations: route paths", () => {
   ];
   for (const [path, pointer, message] of odd) {
     it(`warns about the path ${path}`, () => {
-      const { warnings } = collectWarned(openapi({ [path]: { get: { parameters: [{ name: "f", in: "path" }], responses: OK } } }));
+      const { warnings } = collectWarned(
+        openapi({ [path]: { get: { parameters: [{ name: "f", in: "path" }], responses: OK } } }),
+      );
       warnsOnce(warnings, pointer, message);
     });
   }
@@ -336,7 +461,16 @@ describe("collectOperations: coercion type from the schema", () => {
     ["enum of integers", { enum: [1, 2, 3] }, "integer"],
     ["enum of strings", { enum: ["a", "b"] }, "string"],
     ["allOf with a typed member", { allOf: [{ description: "x" }, { type: "integer" }] }, "integer"],
-    ["oneOf whose branches agree", { oneOf: [{ type: "number", maximum: 1 }, { type: "number", minimum: 5 }] }, "number"],
+    [
+      "oneOf whose branches agree",
+      {
+        oneOf: [
+          { type: "number", maximum: 1 },
+          { type: "number", minimum: 5 },
+        ],
+      },
+      "number",
+    ],
     ["no type", {}, "none"],
     ["oneOf without type", { oneOf: [{ type: "integer" }, { type: "string" }] }, "none"],
     ["$ref to an integer schema", { $ref: "#/components/schemas/Limit" }, "integer"],
@@ -344,7 +478,10 @@ describe("collectOperations: coercion type from the schema", () => {
   ];
   for (const [name, schema, expected] of cases) {
     it(`${name} → ${expected}`, () => {
-      const doc = openapi({ "/x": { get: { parameters: [{ name: "q", in: "query", schema }], responses: OK } } }, { components });
+      const doc = openapi(
+        { "/x": { get: { parameters: [{ name: "q", in: "query", schema }], responses: OK } } },
+        { components },
+      );
       assert.equal(single(doc).parameters[0].type, expected);
     });
   }

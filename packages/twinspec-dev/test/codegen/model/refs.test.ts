@@ -21,8 +21,24 @@ describe("hoistPathRefs", () => {
           parameters: [{ $ref: "#/paths/~1a~1%7Bid%7D/get/parameters/0" }],
           responses: {
             "401": { $ref: "#/paths/~1a~1{id}/get/responses/401" },
-            "429": { description: "slow", content: { "application/json": { schema: { $ref: "#/paths/~1a~1{id}/get/responses/401/content/application~1json/schema" } } } },
-            "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/paths/~1a~1{id}/get/responses/401/content/application~1json/schema/properties/id" } } } },
+            "429": {
+              description: "slow",
+              content: {
+                "application/json": {
+                  schema: { $ref: "#/paths/~1a~1{id}/get/responses/401/content/application~1json/schema" },
+                },
+              },
+            },
+            "200": {
+              description: "ok",
+              content: {
+                "application/json": {
+                  schema: {
+                    $ref: "#/paths/~1a~1{id}/get/responses/401/content/application~1json/schema/properties/id",
+                  },
+                },
+              },
+            },
           },
         },
       },
@@ -32,12 +48,15 @@ describe("hoistPathRefs", () => {
     const d = doc();
     const warnings = new Warnings("t.yaml");
     hoistPathRefs(d, warnings);
-    const b = (d.paths as { [p: string]: { get: { parameters: JsonObject[]; responses: { [s: string]: JsonObject } } } })["/b"].get;
+    const b = (
+      d.paths as { [p: string]: { get: { parameters: JsonObject[]; responses: { [s: string]: JsonObject } } } }
+    )["/b"].get;
     const components = d.components as { [kind: string]: { [name: string]: unknown } };
     assert.deepEqual(b.parameters, [{ $ref: "#/components/parameters/AIdGetParameters0" }]);
     assert.equal(components.parameters.AIdGetParameters0, page);
     assert.deepEqual(b.responses["401"], { $ref: "#/components/responses/AIdGetResponses401" });
-    const schemaOf = (status: string) => ((b.responses[status].content as JsonObject)["application/json"] as JsonObject).schema;
+    const schemaOf = (status: string) =>
+      ((b.responses[status].content as JsonObject)["application/json"] as JsonObject).schema;
     assert.deepEqual(schemaOf("429"), { $ref: "#/components/schemas/AIdGetResponses401ApplicationJson" });
     assert.equal(components.schemas.AIdGetResponses401ApplicationJson, problem);
     assert.deepEqual(schemaOf("200"), { $ref: "#/components/schemas/AIdGetResponses401ApplicationJsonPropertiesId" });
@@ -47,7 +66,16 @@ describe("hoistPathRefs", () => {
 
   it("makes a schema inside another schema (its definitions, a property, a branch) a component too", () => {
     const inner = { type: "string" };
-    const d = openapi({}, { components: { schemas: { A: { definitions: { B: inner }, properties: { b: { $ref: "#/components/schemas/A/definitions/B" } } } } } });
+    const d = openapi(
+      {},
+      {
+        components: {
+          schemas: {
+            A: { definitions: { B: inner }, properties: { b: { $ref: "#/components/schemas/A/definitions/B" } } },
+          },
+        },
+      },
+    );
     hoistPathRefs(d, new Warnings("t.yaml"));
     const schemas = (d.components as { schemas: { [k: string]: { properties?: { b: unknown } } } }).schemas;
     assert.deepEqual(schemas.A.properties!.b, { $ref: "#/components/schemas/SchemasADefinitionsB" });
@@ -55,7 +83,10 @@ describe("hoistPathRefs", () => {
   });
 
   it("leaves $refs to components, and documents without such refs, as they are", () => {
-    const d = openapi({ "/x": { get: { parameters: [{ $ref: "#/components/parameters/P" }], responses: {} } } }, { components: { parameters: { P: page } } });
+    const d = openapi(
+      { "/x": { get: { parameters: [{ $ref: "#/components/parameters/P" }], responses: {} } } },
+      { components: { parameters: { P: page } } },
+    );
     const before = JSON.stringify(d);
     hoistPathRefs(d, new Warnings("t.yaml"));
     assert.equal(JSON.stringify(d), before);

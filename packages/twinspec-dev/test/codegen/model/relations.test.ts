@@ -25,14 +25,20 @@ function read(pairs: unknown, { authorId = true } = {}) {
   let sdl = sdlText.replace(/author: Author @unpaired\([^)]*\)/, "author: Author");
   if (authorId) sdl = sdl.replace("  ownerId: ID!\n", "  ownerId: ID!\n  authorId: ID\n");
   const { restProperties, mismatches } = checkAgreement(doc as JsonObject, sdl, agreementConfig);
-  const read = readContract(doc as JsonObject, collectOperations(doc as JsonObject, "openapi.yaml"), sdl, (t) => restProperties.get(t));
+  const read = readContract(doc as JsonObject, collectOperations(doc as JsonObject, "openapi.yaml"), sdl, (t) =>
+    restProperties.get(t),
+  );
   return { ...read, mismatches, messages: read.problems.map((p) => p.message).join("\n") };
 }
 
 describe("relations: fields read through their paired REST collection or lookup", () => {
   it("a list under a parent, paired with its collection: Author.notes lists notes, batched on authorId", () => {
     const { contract } = read("Query.author");
-    assert.deepEqual(contract.fields.find((f) => f.coordinate === "Author.notes")!.relation, { kind: "list", resource: "notes", by: "authorId" });
+    assert.deepEqual(contract.fields.find((f) => f.coordinate === "Author.notes")!.relation, {
+      kind: "list",
+      resource: "notes",
+      by: "authorId",
+    });
   });
 
   it("one instance, listed in its lookup's x-graphql after the root field: keyed by the property named like its id", () => {
@@ -42,7 +48,11 @@ describe("relations: fields read through their paired REST collection or lookup"
     const field = contract.fields.find((f) => f.coordinate === "Note.author")!;
     assert.deepEqual(field.relation, { kind: "one", resource: "authors", by: "authorId", nullable: true });
     assert.equal(field.operationId, "getAuthor");
-    assert.equal(contract.operations.get("getAuthor")!.graphql, "Query.author", "the root field stays the operation's pair");
+    assert.equal(
+      contract.operations.get("getAuthor")!.graphql,
+      "Query.author",
+      "the root field stays the operation's pair",
+    );
   });
 
   it("generate writes its resolver over a lookup loader and asks the domain module for getMany", () => {
@@ -50,7 +60,10 @@ describe("relations: fields read through their paired REST collection or lookup"
     const wiring = emitWiring(contract, new Map());
     assert.match(wiring, /authors: GetMany<authorsDomain\.Author>/);
     assert.match(wiring, /type GetMany<M> = \{ getMany\(ids: readonly string\[\]\): Promise<M\[\]> \};/);
-    assert.match(wiring, /author: \(parent, _args, context\) =>\n\s+loadOptional\(lookupLoader\(context, "authors", \(ids\) => fetched\(context\.services\.authors\)\.getMany\(ids\), \(item\) => item\.authorId\), parent\.authorId\),/);
+    assert.match(
+      wiring,
+      /author: \(parent, _args, context\) =>\n\s+loadOptional\(lookupLoader\(context, "authors", \(ids\) => fetched\(context\.services\.authors\)\.getMany\(ids\), \(item\) => item\.authorId\), parent\.authorId\),/,
+    );
     assert.match(wiring, /import \{ loadOptional, lookupLoader, relationLoader, selectedFields \} from "twinspec";/);
   });
 
@@ -58,17 +71,30 @@ describe("relations: fields read through their paired REST collection or lookup"
     const { contract } = read(["Query.author", "Note.author"]);
     const plan = contract.fields.find((f) => f.coordinate === "Note.author")!;
     delete plan.relation!.nullable;
-    assert.match(emitWiring(contract, new Map()), /loadRequired\(lookupLoader\(context, "authors", .*\), "author", parent\.authorId\)/);
+    assert.match(
+      emitWiring(contract, new Map()),
+      /loadRequired\(lookupLoader\(context, "authors", .*\), "author", parent\.authorId\)/,
+    );
   });
 
   it("refuses a field after the first that is no relation: another type, a missing key property, a root field", () => {
-    assert.match(read(["Query.author", "Note.title"]).messages, /getAuthor: x-graphql names Note.title after its first entry, so it must be a relation the operation reads: a field without arguments returning one Author, named by a property authorId of its type/);
-    assert.match(read(["Query.author", "Note.author"], { authorId: false }).messages, /x-graphql names Note.author after its first entry, so it must be a relation/);
+    assert.match(
+      read(["Query.author", "Note.title"]).messages,
+      /getAuthor: x-graphql names Note.title after its first entry, so it must be a relation the operation reads: a field without arguments returning one Author, named by a property authorId of its type/,
+    );
+    assert.match(
+      read(["Query.author", "Note.author"], { authorId: false }).messages,
+      /x-graphql names Note.author after its first entry, so it must be a relation/,
+    );
     assert.match(read(["Note.author", "Query.author"]).messages, /x-graphql names Query.author after its first entry/);
   });
 
   it("refuses an x-graphql that is neither a field nor a list of fields, and a field paired twice", () => {
-    for (const bad of [[], [1], { field: "Query.author" }]) assert.match(read(bad).messages, /getAuthor: x-graphql is a field \(Type.field\), or a list of them/);
-    assert.match(read(["Query.author", "Query.authors"]).messages, /getAuthor: Query.authors is already paired with listAuthors/);
+    for (const bad of [[], [1], { field: "Query.author" }])
+      assert.match(read(bad).messages, /getAuthor: x-graphql is a field \(Type.field\), or a list of them/);
+    assert.match(
+      read(["Query.author", "Query.authors"]).messages,
+      /getAuthor: Query.authors is already paired with listAuthors/,
+    );
   });
 });

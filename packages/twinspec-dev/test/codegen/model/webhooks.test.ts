@@ -17,12 +17,20 @@ const restText = readFileSync(join(FIXTURE, "openapi.yaml"), "utf8");
 const sdlText = readFileSync(join(FIXTURE, "schema.graphql"), "utf8")
   .replace(/type NoteChange @unpaired\([^)]*\)/, "type NoteChange")
   .replace(/(type NoteChange \{[^}]*?)ownerId: ID!/, "$1authorId: ID!")
-  .replace(/(noteChanged\(authorId: ID!\): NoteChange!\s+@auth\(scopes: \["notes:read"\]\))\s+@unpaired\([^)]*\)/, "$1");
+  .replace(
+    /(noteChanged\(authorId: ID!\): NoteChange!\s+@auth\(scopes: \["notes:read"\]\))\s+@unpaired\([^)]*\)/,
+    "$1",
+  );
 
 const noteChange = () => ({
   type: "object",
   required: ["noteId", "authorId", "title", "sentAt"],
-  properties: { noteId: { type: "string" }, authorId: { type: "string" }, title: { type: "string" }, sentAt: { type: "string", format: "date-time" } },
+  properties: {
+    noteId: { type: "string" },
+    authorId: { type: "string" },
+    title: { type: "string" },
+    sentAt: { type: "string", format: "date-time" },
+  },
 });
 const webhook = (data: unknown = { $ref: "#/components/schemas/NoteChange" }, target = "Subscription.noteChanged") => ({
   post: {
@@ -31,7 +39,15 @@ const webhook = (data: unknown = { $ref: "#/components/schemas/NoteChange" }, ta
     "x-graphql": target,
     requestBody: {
       required: true,
-      content: { "application/json": { schema: { type: "object", required: ["type", "timestamp", "data"], properties: { type: { type: "string" }, timestamp: { type: "string", format: "date-time" }, data } } } },
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            required: ["type", "timestamp", "data"],
+            properties: { type: { type: "string" }, timestamp: { type: "string", format: "date-time" }, data },
+          },
+        },
+      },
     },
     responses: { "2XX": { description: "received" } },
   },
@@ -43,8 +59,15 @@ function read(edit: (doc: any) => void = () => {}, sdl = sdlText) {
   doc.webhooks = { noteChanged: webhook() };
   edit(doc);
   const agreement = checkAgreement(doc as JsonObject, sdl, agreementConfig);
-  const { contract, problems } = readContract(doc, collectOperations(doc, "openapi.yaml"), sdl, (t) => agreement.restProperties.get(t));
-  return { contract, problems: problems.map((p) => `${p.at}: ${p.message}`), mismatches: agreement.mismatches, compared: agreement.compared };
+  const { contract, problems } = readContract(doc, collectOperations(doc, "openapi.yaml"), sdl, (t) =>
+    agreement.restProperties.get(t),
+  );
+  return {
+    contract,
+    problems: problems.map((p) => `${p.at}: ${p.message}`),
+    mismatches: agreement.mismatches,
+    compared: agreement.compared,
+  };
 }
 
 describe("webhooks (openapi.yaml webhooks:)", () => {
@@ -53,9 +76,17 @@ describe("webhooks (openapi.yaml webhooks:)", () => {
     assert.deepEqual(problems, []);
     assert.deepEqual(mismatches, []);
     assert.ok(compared.includes("NoteChange"), compared.join(", "));
-    assert.deepEqual(contract.webhooks.map(({ name, field, owner, scopes }) => ({ name, field, owner, scopes })), [
-      { name: "noteChanged", field: "noteChanged", owner: { resource: "authors", by: "authorId" }, scopes: ["notes:read"] },
-    ]);
+    assert.deepEqual(
+      contract.webhooks.map(({ name, field, owner, scopes }) => ({ name, field, owner, scopes })),
+      [
+        {
+          name: "noteChanged",
+          field: "noteChanged",
+          owner: { resource: "authors", by: "authorId" },
+          scopes: ["notes:read"],
+        },
+      ],
+    );
     // Paired by the webhook: the subscription field needs no @unpaired, and its resolver lives in the webhook's tag's file.
     assert.equal(contract.fields.find((f) => f.coordinate === "Subscription.noteChanged")!.tag, "notes");
   });
@@ -66,7 +97,10 @@ describe("webhooks (openapi.yaml webhooks:)", () => {
       delete doc.components.schemas.NoteChange.properties.sentAt;
       doc.components.schemas.NoteChange.required.pop();
     });
-    assert.deepEqual(mismatches.map((m) => `${m.kind} ${m.at}`).sort(), ["missing-in-rest NoteChange.sentAt", "type NoteChange.title"]);
+    assert.deepEqual(mismatches.map((m) => `${m.kind} ${m.at}`).sort(), [
+      "missing-in-rest NoteChange.sentAt",
+      "type NoteChange.title",
+    ]);
   });
 
   it("an inline payload is compared too", () => {
@@ -75,7 +109,10 @@ describe("webhooks (openapi.yaml webhooks:)", () => {
       (inline.properties as any).extra = { type: "string" };
       doc.webhooks.noteChanged = webhook(inline);
     });
-    assert.deepEqual(mismatches.map((m) => `${m.kind} ${m.at} ${m.restAt}`), ["missing-in-graphql NoteChange.extra webhooks.noteChanged.data.extra"]);
+    assert.deepEqual(
+      mismatches.map((m) => `${m.kind} ${m.at} ${m.restAt}`),
+      ["missing-in-graphql NoteChange.extra webhooks.noteChanged.data.extra"],
+    );
   });
 
   it("the payload must name the event's owner as the subscription does", () => {
@@ -89,23 +126,44 @@ describe("webhooks (openapi.yaml webhooks:)", () => {
       sdlText.replace(/(type NoteChange \{[^}]*?)authorId: ID!/, "$1ownerId: ID!"),
     );
     assert.equal(problems.length, 1, problems.join("\n"));
-    assert.match(problems[0], /#\/webhooks\/noteChanged\/post\/requestBody: webhook noteChanged: .*must carry authorId \(required\)/);
+    assert.match(
+      problems[0],
+      /#\/webhooks\/noteChanged\/post\/requestBody: webhook noteChanged: .*must carry authorId \(required\)/,
+    );
   });
 
   it("names a webhook that pairs with no subscription field, has no envelope, or is not a POST", () => {
     const { problems } = read((doc) => {
       doc.webhooks.noteChanged = webhook(undefined, "Query.note");
-      doc.webhooks.bare = { post: { ...webhook().post, "x-graphql": "Subscription.noteChanged", requestBody: { content: { "application/json": { schema: noteChange() } } } } };
+      doc.webhooks.bare = {
+        post: {
+          ...webhook().post,
+          "x-graphql": "Subscription.noteChanged",
+          requestBody: { content: { "application/json": { schema: noteChange() } } },
+        },
+      };
       doc.webhooks.fetched = { get: webhook().post };
     });
     assert.equal(problems.length, 3, problems.join("\n"));
-    assert.match(problems.join("\n"), /#\/webhooks\/noteChanged\/post: webhook noteChanged: x-graphql must name the subscription field .*; Query\.note is not one/);
-    assert.match(problems.join("\n"), /#\/webhooks\/bare\/post\/requestBody: webhook bare: the body is application\/json, the envelope \{ type, timestamp, data \}/);
-    assert.match(problems.join("\n"), /#\/webhooks\/fetched: webhook fetched: a delivery is one POST to the receiver: declare post only \(not get\)/);
+    assert.match(
+      problems.join("\n"),
+      /#\/webhooks\/noteChanged\/post: webhook noteChanged: x-graphql must name the subscription field .*; Query\.note is not one/,
+    );
+    assert.match(
+      problems.join("\n"),
+      /#\/webhooks\/bare\/post\/requestBody: webhook bare: the body is application\/json, the envelope \{ type, timestamp, data \}/,
+    );
+    assert.match(
+      problems.join("\n"),
+      /#\/webhooks\/fetched: webhook fetched: a delivery is one POST to the receiver: declare post only \(not get\)/,
+    );
   });
 
   it("without webhooks, nothing changes", () => {
-    const { contract, problems } = read((doc) => delete doc.webhooks, readFileSync(join(FIXTURE, "schema.graphql"), "utf8"));
+    const { contract, problems } = read(
+      (doc) => delete doc.webhooks,
+      readFileSync(join(FIXTURE, "schema.graphql"), "utf8"),
+    );
     assert.deepEqual(problems, []);
     assert.deepEqual(contract.webhooks, []);
   });

@@ -9,12 +9,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("twinspec_events")
     .ifNotExists()
-    .addColumn("position", isPostgres(db) ? "bigserial" : "integer", (c) => (isPostgres(db) ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn("position", isPostgres(db) ? "bigserial" : "integer", (c) =>
+      isPostgres(db) ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
     .addColumn("type", text(db), (c) => c.notNull())
     .addColumn("payload", text(db), (c) => c.notNull())
     .addColumn("created_at", "bigint", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("twinspec_events_created").ifNotExists().on("twinspec_events").column("created_at").execute();
+  await db.schema
+    .createIndex("twinspec_events_created")
+    .ifNotExists()
+    .on("twinspec_events")
+    .column("created_at")
+    .execute();
   await db.schema
     .createTable("twinspec_event_horizon")
     .ifNotExists()

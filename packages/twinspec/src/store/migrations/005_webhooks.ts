@@ -36,5 +36,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("error", text(db))
     .addColumn("outcome", text(db), (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("twinspec_webhook_attempts_endpoint").ifNotExists().on("twinspec_webhook_attempts").columns(["endpoint_id", "at"]).execute();
+  await db.schema
+    .createIndex("twinspec_webhook_attempts_endpoint")
+    .ifNotExists()
+    .on("twinspec_webhook_attempts")
+    .columns(["endpoint_id", "at"])
+    .execute();
 }
