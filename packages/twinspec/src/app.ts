@@ -99,7 +99,7 @@ export interface App<Services = any> extends Pick<Transports, "callback" | "arou
   attach(server: Server): void;
   /** the application's declared webhooks: the endpoints callers registered, and their delivery (undefined when none is declared) */
   webhooks?: Webhooks;
-  /** starts background work (the job queue, webhook delivery); resolves once the queue's first pass is over */
+  /** starts background work (the job queue, webhook delivery); resolves once the first pass of each is over */
   start(): Promise<void>;
   /** pauses the job queue (waits for the job in hand); `resumeJobs` resumes it */
   stopJobs(): Promise<void>;
@@ -210,7 +210,7 @@ export function buildApp<Services>({
     graphql: gql,
     attach: (server) => http.attach(server),
     ...(webhooks ? { webhooks } : {}),
-    start: () => (webhooks?.delivery.start(), queue.start()),
+    start: async () => void (await Promise.all([webhooks?.delivery.start(), queue.start()])),
     stopJobs: () => queue.stop(),
     resumeJobs: () => queue.resume(),
     close: async () => {

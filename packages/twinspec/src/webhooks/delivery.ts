@@ -75,11 +75,13 @@ export class WebhookDelivery {
     this.policy = options.policy ?? {};
   }
 
-  start(): void {
-    if (!this.stopped) return;
+  /** Starts delivering; resolves once the first pass is over (a failed pass is logged and retried, never thrown). */
+  start(): Promise<void> {
+    if (!this.stopped) return Promise.resolve();
     this.stopped = false;
     this.timer = setInterval(() => this.kick(), this.options.pollMs ?? 1000).unref();
     this.kick();
+    return this.running ?? Promise.resolve();
   }
 
   /** Delivers now (a committed event calls this); overlapping kicks coalesce into one more pass. */

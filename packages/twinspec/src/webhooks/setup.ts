@@ -54,8 +54,19 @@ export function webhooksFor(
     listen();
     return made;
   };
+  // The oldest undelivered event's age is read on the delivery's poll, once some endpoint exists, never on a scrape:
+  // a scrape of /metrics moves no counter of its own, db_queries_total included.
   let oldest = 0;
-  let reading: Promise<void> | undefined;
+  let reading = false;
+  const refresh = setInterval(() => {
+    if (!unsubscribe || reading) return;
+    reading = true;
+    delivery
+      .oldestUndeliveredMs()
+      .then((ms) => void (oldest = ms / 1000))
+      .catch(() => {})
+      .finally(() => (reading = false));
+  }, options.pollMs ?? 1000).unref();
   metrics.gauge(
     "webhook_deliveries_total",
     "Webhook deliveries received (2xx) by this instance",
@@ -73,20 +84,14 @@ export function webhooksFor(
   );
   metrics.gauge(
     "webhook_oldest_undelivered_seconds",
-    "Age of the oldest event an active endpoint has yet to receive (as of the previous scrape)",
-    () => {
-      reading ??= delivery
-        .oldestUndeliveredMs()
-        .then((ms) => void (oldest = ms / 1000))
-        .catch(() => {})
-        .finally(() => (reading = undefined));
-      return oldest;
-    },
+    "Age of the oldest event an active endpoint has yet to receive (as of the delivery's last poll)",
+    () => oldest,
   );
   return {
     endpoints,
     delivery,
     async close() {
+      clearInterval(refresh);
       for (const off of unsubscribe ?? []) off();
       await delivery.stop();
     },

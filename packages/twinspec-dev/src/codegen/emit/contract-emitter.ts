@@ -202,9 +202,10 @@ function webhookTypes(webhooks: Contract["webhooks"]): string[] {
     "export type WebhookPayloads = {",
     ...webhooks.map((w) => `  ${prop(w.name)}: ${data(w.name)};`),
     "};",
-    '/** The event the domain publishes is the webhook\'s payload (EventMap, `declare module "twinspec/events"`): a mismatch is a compile error here. */',
+    '/** The event the domain publishes is the webhook\'s payload (EventMap, `declare module "twinspec/events"`): a mismatch is a compile error here, once the domain declares the event. */',
     "type Publishes<Event extends Payload, Payload> = [Event, Payload];",
-    `export type WebhookEvents = [${webhooks.map((w) => `Publishes<EventMap[${quote(w.name)}], WebhookPayloads[${quote(w.name)}]>`).join(", ")}];`,
+    "type Published<Name extends string, Payload> = Name extends keyof EventMap ? EventMap[Name] : Payload;",
+    `export type WebhookEvents = [${webhooks.map((w) => `Publishes<Published<${quote(w.name)}, WebhookPayloads[${quote(w.name)}]>, WebhookPayloads[${quote(w.name)}]>`).join(", ")}];`,
   ];
 }
 
