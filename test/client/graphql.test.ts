@@ -283,6 +283,8 @@ describe("twinspec-client/graphql", () => {
         });
         try {
           const { next } = await subscribed(gql, customerId, 1);
+          // The server listens before its answer's head reaches the client: cut only a connection the client has.
+          await until(() => connected.length === 1, "the client to see its connection open");
           await cutAndRestore(held);
           await patchStatus(order.orderId, "PAID");
           const change = await next;
