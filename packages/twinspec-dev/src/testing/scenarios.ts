@@ -3,10 +3,10 @@
 // (operationId), gives its parameters and body with runtime expressions ($inputs, $steps.<id>.outputs.<name>,
 // $response.body#/…), checks its success criteria and hands its outputs to the steps after it. A step whose criteria
 // ask for a status ($statusCode == 409) asks the server for it, so its answer counts toward the coverage gate.
-// Runtime expressions are evaluated by Redocly Respect's evaluator (@redocly/respect-core/runtime-expressions).
+// Runtime expressions are evaluated by Redocly Respect's evaluator (@redocly/respect-core/runtime-expressions), loaded
+// when a project has workflows.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { evaluateRuntimeExpression, evaluateRuntimeExpressionPayload } from "@redocly/respect-core/runtime-expressions";
 import { after, describe } from "mocha";
 import { parse } from "yaml";
 import type { AppDefinition } from "twinspec/internals";
@@ -53,7 +53,20 @@ interface Arazzo {
 }
 
 /** Respect's evaluator logs through this; the kit reports through its failures. */
-const quiet = { info: () => {}, warn: () => {}, error: () => {}, output: () => {} } as never;
+const quiet = { info: () => {}, warn: () => {}, error: () => {}, output: () => {} };
+
+/** The two functions of Respect's evaluator the kit calls, typed by what it passes them. */
+interface Evaluator {
+  evaluateRuntimeExpression(expression: unknown, context: object, logger: object): unknown;
+  evaluateRuntimeExpressionPayload(options: { payload: unknown; context: object; logger: object }): unknown;
+}
+/**
+ * Respect's evaluator, loaded when a project has workflows. The specifier is held in a variable so that TypeScript
+ * does not read the module's published types: they reach Respect's whole document model (json-schema-to-ts), which
+ * every type-aware lint and type-check of this package would otherwise build, for two functions typed above.
+ */
+const EVALUATOR: string = "@redocly/respect-core/runtime-expressions";
+const loadEvaluator = (): Promise<Evaluator> => import(EVALUATOR) as Promise<Evaluator>;
 
 /** The statuses a step's criteria ask for (`$statusCode == 409`); none: it asks for no status. */
 const statusesAskedBy = (step: Pick<Step, "successCriteria">): number[] =>
@@ -89,7 +102,11 @@ export function describeScenarios(definition: AppDefinition, options: ScenarioOp
   describe("scenarios: the workflows of workflows.arazzo.yaml, over REST", function () {
     this.timeout(60_000);
     let s: TestServer;
-    before(async () => (s = await startServer(definition, options.server)));
+    let evaluator: Evaluator;
+    before(async () => {
+      evaluator = await loadEvaluator();
+      s = await startServer(definition, options.server);
+    });
     after(() => s?.close());
 
     for (const workflow of doc.workflows ?? []) {
@@ -113,7 +130,7 @@ export function describeScenarios(definition: AppDefinition, options: ScenarioOp
             $faker: {},
           } as Record<string, unknown>;
           const value = (v: unknown) =>
-            evaluateRuntimeExpressionPayload({ payload: v, context: context as never, logger: quiet });
+            evaluator.evaluateRuntimeExpressionPayload({ payload: v, context, logger: quiet });
           const { url, init, shown } = request(op, step, value);
           const expected = statusesAskedBy(step);
           init.headers = { ...init.headers, ...asking(where, expected.length ? expected : "any") };
@@ -138,7 +155,7 @@ export function describeScenarios(definition: AppDefinition, options: ScenarioOp
             );
             let met: unknown;
             try {
-              met = evaluateRuntimeExpression(criterion.condition, context as never, quiet);
+              met = evaluator.evaluateRuntimeExpression(criterion.condition, context, quiet);
             } catch (error) {
               assert.fail(
                 `${where}: criterion ${JSON.stringify(criterion.condition)} cannot be evaluated (${(error as Error).message.split("\n")[0]}): ${answer}`,
@@ -153,7 +170,7 @@ export function describeScenarios(definition: AppDefinition, options: ScenarioOp
             outputs: Object.fromEntries(
               Object.entries(step.outputs ?? {}).map(([name, expression]) => [
                 name,
-                evaluateRuntimeExpression(expression, context as never, quiet),
+                evaluator.evaluateRuntimeExpression(expression, context, quiet),
               ]),
             ),
           };

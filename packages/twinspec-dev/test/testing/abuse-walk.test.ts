@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { FIXTURE } from "../../../twinspec/test/support/fixture.js";
+import { childMocha } from "../support/child-mocha.js";
 
 /** An upload of the fixture's authors, declared as an application would. */
 const UPLOAD = `  /authors/{authorId}/portrait:
@@ -73,27 +73,14 @@ describe("the abuse walk against an unguarded upload", function () {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("fails, naming the operation and the attack", () => {
-    const mocha = createRequire(import.meta.url).resolve("mocha/bin/mocha.js");
-    const child = spawnSync(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "--conditions",
-        "twinspec-source",
-        mocha,
-        "--no-config",
-        "--no-package",
-        "--exit",
-        "--timeout",
-        "30000",
-        "--grep",
-        "putPortrait .*multipart",
-        resolve("test/testing/careless-upload.ts"),
-      ],
-      { cwd: dir, encoding: "utf8", env: { ...process.env, TWINSPEC_ROOT: dir }, timeout: 90_000 },
-    );
-    const output = child.stdout + child.stderr;
+    const child = childMocha({
+      file: "test/testing/careless-upload.ts",
+      root: dir,
+      cwd: dir,
+      grep: "putPortrait .*multipart",
+      timeout: 90_000,
+    });
+    const output = child.output;
     assert.notEqual(child.status, 0, output);
     assert.match(output, /\d+ failing/, output);
     assert.match(

@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { FIXTURE } from "../../../twinspec/test/support/fixture.js";
+import { childMocha } from "../support/child-mocha.js";
 
 describe("the authorization matrices with admin-only operations and fields", function () {
   this.timeout(240_000);
@@ -38,29 +38,8 @@ describe("the authorization matrices with admin-only operations and fields", fun
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const matrices = (env: Record<string, string>) => {
-    const mocha = createRequire(import.meta.url).resolve("mocha/bin/mocha.js");
-    const child = spawnSync(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "--conditions",
-        "twinspec-source",
-        mocha,
-        "--no-config",
-        "--no-package",
-        "--exit",
-        "--timeout",
-        "30000",
-        "--grep",
-        "createAuthor",
-        resolve("test/testing/admin-matrix.ts"),
-      ],
-      { cwd: dir, encoding: "utf8", env: { ...process.env, TWINSPEC_ROOT: dir, ...env }, timeout: 120_000 },
-    );
-    return { status: child.status, output: child.stdout + child.stderr };
-  };
+  const matrices = (env: Record<string, string>) =>
+    childMocha({ file: "test/testing/admin-matrix.ts", root: dir, cwd: dir, env, grep: "createAuthor" });
 
   it("pass against the server that enforces them", () => {
     const { status, output } = matrices({});

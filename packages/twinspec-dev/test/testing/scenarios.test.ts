@@ -3,36 +3,17 @@
 // counts toward the coverage gate; a workflow that expects what the application does not do fails naming the
 // workflow, the step, the criterion and the request.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { FIXTURE } from "../../../twinspec/test/support/fixture.js";
+import { childMocha } from "../support/child-mocha.js";
 
-const run = (file: string) => {
-  const mocha = createRequire(import.meta.url).resolve("mocha/bin/mocha.js");
-  const child = spawnSync(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--conditions",
-      "twinspec-source",
-      mocha,
-      "--no-config",
-      "--no-package",
-      "--exit",
-      "--timeout",
-      "30000",
-      resolve("test/testing/scenario-run.ts"),
-    ],
-    {
-      encoding: "utf8",
-      env: { ...process.env, TWINSPEC_ROOT: FIXTURE, ARAZZO_FILE: resolve("test/fixtures/workflows", file) },
-      timeout: 90_000,
-    },
-  );
-  return { status: child.status, output: child.stdout + child.stderr };
-};
+const run = (file: string) =>
+  childMocha({
+    file: "test/testing/scenario-run.ts",
+    root: FIXTURE,
+    env: { ARAZZO_FILE: resolve("test/fixtures/workflows", file) },
+    timeout: 90_000,
+  });
 
 describe("scenarios: Arazzo workflows run by the kit", function () {
   this.timeout(120_000);

@@ -2,36 +2,11 @@
 // the same notes in the same order; a relation that lists one item fewer fails, naming the relation, the operation,
 // the parent and both lists.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import { resolve } from "node:path";
 import { FIXTURE } from "../../../twinspec/test/support/fixture.js";
+import { childMocha } from "../support/child-mocha.js";
 
-const run = (env: Record<string, string>) => {
-  const mocha = createRequire(import.meta.url).resolve("mocha/bin/mocha.js");
-  const child = spawnSync(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--conditions",
-      "twinspec-source",
-      mocha,
-      "--no-config",
-      "--no-package",
-      "--exit",
-      "--timeout",
-      "60000",
-      resolve("test/testing/one-fewer.ts"),
-    ],
-    {
-      encoding: "utf8",
-      env: { ...process.env, TWINSPEC_ROOT: FIXTURE, ...env },
-      timeout: 120_000,
-    },
-  );
-  return { status: child.status, output: child.stdout + child.stderr };
-};
+const run = (env: Record<string, string>) =>
+  childMocha({ file: "test/testing/one-fewer.ts", root: FIXTURE, env, testTimeout: 60_000 });
 
 describe("two transports, one truth", function () {
   this.timeout(240_000);

@@ -59,12 +59,14 @@ export class WebhookEndpoints {
    * @param serverSecret - what the secrets' encryption key derives from (AUTH_SECRET)
    * @param eventTypes - the event types an endpoint may register for (the declared webhooks)
    * @param policy - which URLs are accepted besides https: ones on public addresses
+   * @param onCreate - called after each endpoint is registered (the delivery starts listening then)
    */
   constructor(
     private readonly db: Kysely<Database>,
     serverSecret: string,
     private readonly eventTypes: readonly string[],
     private readonly policy: AddressPolicy = {},
+    private readonly onCreate: () => void = () => {},
   ) {
     this.box = secretBox(serverSecret);
     this.log = new EventLog(db);
@@ -91,6 +93,7 @@ export class WebhookEndpoints {
       updated_at: now,
     };
     await this.db.insertInto("twinspec_webhook_endpoints").values(row).execute();
+    this.onCreate();
     return { endpoint: (await this.get(row.endpoint_id))!, secret };
   }
 

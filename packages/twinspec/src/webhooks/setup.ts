@@ -33,7 +33,9 @@ export function webhooksFor(
   const types = Object.keys(declared);
   // Without a server secret (tokens from an identity provider only), endpoint secrets are sealed with a per-start
   // key: they sign until the process restarts, and new ones are needed then.
-  const endpoints = new WebhookEndpoints(store.db, serverSecret ?? crypto.randomUUID(), types, options.policy);
+  const endpoints = new WebhookEndpoints(store.db, serverSecret ?? crypto.randomUUID(), types, options.policy, () =>
+    listen(),
+  );
   if (!serverSecret) logger.warn("no AUTH_SECRET: webhook endpoint secrets are sealed with a key of this process only");
   const ownerOf = async (type: string, payload: unknown): Promise<string | null | undefined> => {
     const owner = declared[type]?.owner;
@@ -48,12 +50,6 @@ export function webhooksFor(
   const listen = () =>
     void (unsubscribe ??= types.map((type) => bus.subscribe(type as keyof EventMap, () => delivery.kick())));
   delivery.onClaim = listen;
-  const create = endpoints.create.bind(endpoints);
-  endpoints.create = async (input) => {
-    const made = await create(input);
-    listen();
-    return made;
-  };
   // The oldest undelivered event's age is read on the delivery's poll, once some endpoint exists, never on a scrape:
   // a scrape of /metrics moves no counter of its own, db_queries_total included.
   let oldest = 0;
