@@ -6,13 +6,13 @@ import { parse } from "yaml";
 import { projectFile } from "twinspec/internals";
 
 /** One success criterion of a step. */
-export interface Criterion {
+interface Criterion {
   condition: string;
   context?: string;
   type?: string;
 }
 /** One parameter a step gives its operation. */
-export interface StepParameter {
+interface StepParameter {
   name: string;
   in?: string;
   value: unknown;

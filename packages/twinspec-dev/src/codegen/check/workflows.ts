@@ -7,7 +7,7 @@
 // points into the file (file:line:column, and the JSON pointer).
 import { existsSync, readFileSync } from "node:fs";
 import type { Operation, ResponseSpec } from "../model/operations.js";
-import { at, escapePointer, isObject, type Json, type JsonObject } from "../load/spec.js";
+import { at, escapePointer, isObject, textOf, type Json, type JsonObject } from "../load/spec.js";
 
 /** The workflows file, beside openapi.yaml. */
 export const WORKFLOWS = "workflows.arazzo.yaml";
@@ -72,7 +72,7 @@ export async function checkWorkflows(
       severity: found.severity === "error" ? "error" : "warn",
     });
   }
-  const parsed = isObject(document.parsed) ? (document.parsed as JsonObject) : {};
+  const parsed: JsonObject = isObject(document.parsed) ? document.parsed : {};
   const workflows = Array.isArray(parsed.workflows) ? parsed.workflows : [];
   const report = {
     workflows: workflows.length,
@@ -105,11 +105,11 @@ function agreement(doc: JsonObject, operations: Operation[], openapi: JsonObject
       isObject(workflow.inputs) && isObject(workflow.inputs.properties) ? workflow.inputs.properties : undefined;
     const steps = workflow.steps.filter(isObject);
     const outputsOf = new Map(
-      steps.map((s, i) => [String(s.stepId), { index: i, names: Object.keys(isObject(s.outputs) ? s.outputs : {}) }]),
+      steps.map((s, i) => [textOf(s.stepId), { index: i, names: Object.keys(isObject(s.outputs) ? s.outputs : {}) }]),
     );
     for (const [i, step] of steps.entries()) {
       const here = `${base}/steps/${i}`;
-      const name = `step ${String(step.stepId)}`;
+      const name = `step ${textOf(step.stepId)}`;
       const add = (pointer: string, message: string, onKey = false) =>
         findings.push({ pointer, message: `${name}: ${message}`, onKey });
 
@@ -117,7 +117,7 @@ function agreement(doc: JsonObject, operations: Operation[], openapi: JsonObject
       for (const [pointer, text] of strings(step, here)) {
         for (const [, id, output] of text.matchAll(/\$steps\.([\w-]+)\.outputs\.([\w.-]+)/g)) {
           const target = outputsOf.get(id);
-          if (!target) add(pointer, `$steps.${id} names no step of workflow ${String(workflow.workflowId)}`);
+          if (!target) add(pointer, `$steps.${id} names no step of workflow ${textOf(workflow.workflowId)}`);
           else if (target.index >= i)
             add(
               pointer,
@@ -128,9 +128,9 @@ function agreement(doc: JsonObject, operations: Operation[], openapi: JsonObject
         }
         for (const [, input] of text.matchAll(/\$inputs\.([\w-]+)/g))
           if (inputs && !(input in inputs))
-            add(pointer, `$inputs.${input}: workflow ${String(workflow.workflowId)} has no input ${input}`);
+            add(pointer, `$inputs.${input}: workflow ${textOf(workflow.workflowId)} has no input ${input}`);
           else if (!inputs && !isObject(workflow.inputs))
-            add(pointer, `$inputs.${input}: workflow ${String(workflow.workflowId)} declares no inputs`);
+            add(pointer, `$inputs.${input}: workflow ${textOf(workflow.workflowId)} declares no inputs`);
       }
 
       if (typeof step.operationId !== "string") {
@@ -146,13 +146,13 @@ function agreement(doc: JsonObject, operations: Operation[], openapi: JsonObject
 
       for (const [p, param] of (Array.isArray(step.parameters) ? step.parameters : []).entries()) {
         if (!isObject(param) || typeof param.name !== "string") continue; // a reusable parameter ($components…)
+        const given = param.name;
         const place = typeof param.in === "string" ? param.in : undefined;
-        const same = (n: string) =>
-          place === "header" ? n.toLowerCase() === param.name.toLowerCase() : n === param.name;
+        const same = (n: string) => (place === "header" ? n.toLowerCase() === given.toLowerCase() : n === given);
         if (!op.parameters.some((d) => same(d.name) && (!place || d.in === place)))
           add(
             `${here}/parameters/${p}/name`,
-            `${op.operationId} has no ${place ?? ""}${place ? " " : ""}parameter ${param.name} (it declares: ${op.parameters.map((d) => `${d.in} ${d.name}`).join(", ") || "none"})`,
+            `${op.operationId} has no ${place ?? ""}${place ? " " : ""}parameter ${given} (it declares: ${op.parameters.map((d) => `${d.in} ${d.name}`).join(", ") || "none"})`,
           );
       }
 
@@ -231,7 +231,7 @@ function missingIn(openapi: JsonObject, answers: ResponseSpec[], path: string[])
 function has(openapi: JsonObject, schema: Json | undefined, path: string[], depth: number): boolean {
   let s = schema;
   for (let hops = 0; isObject(s) && typeof s.$ref === "string" && hops < 50; hops++)
-    s = s.$ref.startsWith("#/") ? (at(openapi, s.$ref) as Json) : undefined;
+    s = s.$ref.startsWith("#/") ? at(openapi, s.$ref) : undefined;
   if (!path.length || depth > 50) return true;
   if (s === true || s === undefined || (isObject(s) && !Object.keys(s).length)) return true;
   if (!isObject(s)) return false;
