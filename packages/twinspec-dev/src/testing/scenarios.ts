@@ -146,12 +146,18 @@ export function describeScenarios(definition: AppDefinition, options: ScenarioOp
           }
           if (met !== true) assert.fail(`${where}: criterion ${JSON.stringify(criterion.condition)} not met: ${shown}`);
         }
+        const output = (name: string, expression: string) => {
+          try {
+            return evaluator.evaluateRuntimeExpression(expression, context, quiet);
+          } catch (error) {
+            return assert.fail(
+              `${where}: output ${name} (${JSON.stringify(expression)}) cannot be evaluated (${(error as Error).message.split("\n")[0]}): ${shown}`,
+            );
+          }
+        };
         steps[step.stepId] = {
           outputs: Object.fromEntries(
-            Object.entries(step.outputs ?? {}).map(([name, expression]) => [
-              name,
-              evaluator.evaluateRuntimeExpression(expression, context, quiet),
-            ]),
+            Object.entries(step.outputs ?? {}).map(([name, expression]) => [name, output(name, expression)]),
           ),
         };
       }
