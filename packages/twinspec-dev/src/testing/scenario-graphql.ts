@@ -6,7 +6,6 @@
 // read) runs over REST, and says why.
 import {
   getNamedType,
-  isCompositeType,
   isLeafType,
   isNonNullType,
   isObjectType,
@@ -97,6 +96,7 @@ interface FieldError {
  *
  * @param base - the server's URL
  * @param plan - the step's plan (over GraphQL)
+ * @param rules - what the field's arguments share with the operation (`contract.graphqlInputs`): where the body goes
  * @param op - the step's operation
  * @param step - the step
  * @param values - the step's parameters by name and its body (`body`), evaluated
@@ -116,7 +116,10 @@ export async function sendOverGraphql(
     if ("arg" in rules.body) args[rules.body.arg] = values.body;
     else for (const a of rules.body.args) if (isBodyObject(values.body) && a in values.body) args[a] = values.body[a];
   }
-  const pointers = expressionsOf(step).flatMap(bodyPointers);
+  // A pointer's list indexes select nothing: the list's items are selected.
+  const pointers = expressionsOf(step)
+    .flatMap(bodyPointers)
+    .map((p) => p.filter((s) => !/^\d+$/.test(s)));
   const { query, variables } = fieldCall(plan.root, plan.field, args, {
     selection: selectionOf(plan.field.type, pointers, relations),
   });
@@ -175,12 +178,11 @@ function selectionOf(
 ): string {
   const named = getNamedType(type);
   if (isLeafType(named)) return "";
-  if (!isObjectType(named) || !isCompositeType(named)) return " { __typename }";
+  if (!isObjectType(named)) return " { __typename }";
   const parts: string[] = [];
   for (const field of Object.values(named.getFields())) {
     if (field.args.some((a) => isNonNullType(a.type) && a.defaultValue === undefined)) continue;
-    // A pointer's list indexes select nothing: the list's items are selected.
-    const under = pointers.filter((p) => p[0] === field.name).map((p) => p.slice(1).filter((s) => !/^\d+$/.test(s)));
+    const under = pointers.filter((p) => p[0] === field.name).map((p) => p.slice(1));
     const inner = getNamedType(field.type);
     if (isLeafType(inner)) {
       parts.push(field.name);
