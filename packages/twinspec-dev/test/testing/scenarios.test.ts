@@ -8,11 +8,11 @@ import { resolve } from "node:path";
 import { FIXTURE } from "../../../twinspec/test/support/fixture.js";
 import { childMocha } from "../support/child-mocha.js";
 
-const run = (file: string) =>
+const run = (file: string, env: Record<string, string> = {}) =>
   childMocha({
     file: "test/testing/scenario-run.ts",
     root: FIXTURE,
-    env: { ARAZZO_FILE: resolve("test/fixtures/workflows", file) },
+    env: { ARAZZO_FILE: resolve("test/fixtures/workflows", file), ...env },
     timeout: 90_000,
   });
 
@@ -56,5 +56,27 @@ describe("scenarios: Arazzo workflows run by the kit", function () {
     assert.match(output, /2 failing/);
     assert.match(output, /left: getAuthor 404: produced by no test/, output);
     assert.doesNotMatch(output, /at .*src\/testing\//, "no stack from inside the kit");
+  });
+
+  it("a bug of GraphQL's alone fails the GraphQL run only: a field answering another value, an error answered with another code", () => {
+    const name = run("notes.arazzo.yaml", { PLANT: "name" });
+    assert.notEqual(name.status, 0, name.output);
+    assert.match(name.output, /over REST\n\s+✔ noteWrittenThenDeleted/, name.output);
+    assert.match(
+      name.output,
+      /scenario noteWrittenThenDeleted, step newAuthor \(createAuthor, over GraphQL: Mutation\.createAuthor\): criterion "\$response\.body#\/name == 'Ada Lovelace'" not met: POST \/graphql mutation\(\$input: CreateAuthorInput!\) \{ createAuthor\(input: \$input\) \{[^}]*\} \} \{"input":\{"name":"Ada Lovelace"\}\} → read as 201 \{"data":\{"createAuthor":\{[^}]*"name":"ADA LOVELACE"/,
+      name.output,
+    );
+    const code = run("notes.arazzo.yaml", { PLANT: "code" });
+    assert.notEqual(code.status, 0, code.output);
+    assert.match(
+      code.output,
+      /scenario noteWrittenThenDeleted, step readDeleted \(getNote, over GraphQL: Query\.note\): criterion "\$statusCode == 410" not met: POST \/graphql query\(\$noteId: ID!\) \{ note\(noteId: \$noteId\) \{[^]*?\} \{"noteId":"[\w-]+"\} → NOT_FOUND \(read as 404\)/,
+      code.output,
+    );
+    for (const { output } of [name, code]) {
+      assert.match(output, /2 passing/, output);
+      assert.match(output, /1 failing/, output);
+    }
   });
 });
