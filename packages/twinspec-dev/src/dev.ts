@@ -1,9 +1,9 @@
-// `npm run dev` (`twinspec dev`): generate, serve the application (its src/main.ts, TypeScript compiled as it
-// loads) in a child process, and watch. A save of openapi.yaml, schema.graphql or codegen.yml regenerates in this process, whose generator is
-// loaded already (only files that differ are written; nothing when the stamp says nothing changed), then restarts
-// the server; a spec that does not generate prints its diagnostics and leaves the running server as it is. A save
-// under src/ restarts the server. The database is the server's own (DATABASE_URL, by default a file under data/),
-// which a restart keeps.
+// `npm run dev` (`twinspec dev`): generate, serve the application (its src/main.ts, TypeScript compiled as it loads) in
+// a child process, and watch. A save of openapi.yaml, schema.graphql, codegen.yml or workflows.arazzo.yaml (checked
+// against the specs) regenerates in this process, whose generator is loaded already (only files that differ are
+// written; nothing when the stamp says nothing changed), then restarts the server; a spec that does not generate prints
+// its diagnostics and leaves the running server as it is. A save under src/ restarts the server. The database is the
+// server's own (DATABASE_URL, by default a file under data/), which a restart keeps.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, watch, type FSWatcher } from "node:fs";
 import { join, resolve } from "node:path";
@@ -30,7 +30,7 @@ const hooksUrl = () =>
     [join(packageRoot(), "src/dev-hooks.mjs"), join(packageRoot(), "dist/dev-hooks.mjs")].find((f) => existsSync(f))!,
   ).href;
 
-const SPECS = new Set(["openapi.yaml", "schema.graphql", "codegen.yml"]);
+const SPECS = new Set(["openapi.yaml", "schema.graphql", "codegen.yml", "workflows.arazzo.yaml"]);
 /** Saves come in bursts (an editor writes, renames, touches): one run for each burst. */
 const SETTLE_MS = 40;
 /** How long a stopping server may take to drain before it is killed: a dev server's requests are a person's. */

@@ -19,7 +19,7 @@ export type {
   ParentRule,
   ResourceInfo,
 } from "./definition.js";
-export { GRAPHQL_CODES } from "./error-table.js";
+export { ERRORS, GRAPHQL_CODES } from "./error-table.js";
 export { type GraphqlContext } from "./graphql/context.js";
 export { createGraphqlRuntime } from "./graphql/runtime.js";
 export { guardResolvers, loadTypeDefs } from "./graphql/schema.js";

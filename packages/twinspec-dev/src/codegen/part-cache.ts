@@ -1,9 +1,10 @@
-// What one part of a generation produced (the REST side, the GraphQL side, database.ts), kept by the hash of
-// everything it was made from: the generator (stamp.ts's generatorHash), the bytes of its input files and folders,
-// and its options. A later generate whose inputs for that part did not change takes the result from here instead of
-// producing it again (nor loading the libraries that produce it): after a save of schema.graphql, the REST side is
-// not regenerated, and the other way round. Kept under the nearest node_modules/.cache (a part whose inputs cannot
-// all be named, or a project with no node_modules, is always produced); a few results per part, the newest.
+// What one part of a generation produced (the REST side, the GraphQL side, database.ts, the findings on the workflows),
+// kept by the hash of everything it was made from: the generator (stamp.ts's generatorHash), the bytes of its input
+// files and folders, and its options. A later generate whose inputs for that part did not change takes the result from
+// here instead of producing it again (nor loading the libraries that produce it): after a save of schema.graphql, the
+// REST side is not regenerated, and the other way round. Kept under the nearest node_modules/.cache (a part whose
+// inputs cannot all be named, or a project with no node_modules, is always produced); a few results per part, the
+// newest.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

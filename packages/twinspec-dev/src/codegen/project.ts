@@ -3,8 +3,10 @@
 import { SpecError } from "./load/spec.js";
 import { OUT, syncGenerated } from "./generate-app.js";
 import { runSpecChecks } from "./check/spec-checks.js";
+import { checkWorkflows, formatWorkflowProblem, WORKFLOWS, type WorkflowReport } from "./check/workflows.js";
+import { cachedPart } from "./part-cache.js";
 import { stubFiles, syncStubs } from "./emit/stubs.js";
-import { writeStamp } from "./stamp.js";
+import { externalRef, writeStamp } from "./stamp.js";
 import { seconds, Timings } from "./timings.js";
 
 export interface ProjectOptions {
@@ -44,6 +46,15 @@ export async function generateProject({
   for (const line of specChecks.notes) log(line);
   for (const block of specChecks.problems) error(block);
   if (specChecks.failed) return false;
+  // The business flows the test kit runs (optional): they may name only what the specs declare.
+  const workflows = await timings.time(`${WORKFLOWS}: Redocly's Arazzo lint, then against openapi.yaml`, () =>
+    cachedPart(
+      "workflows",
+      externalRef(specChecks.document) ? undefined : { files: [WORKFLOWS, "openapi.yaml"] },
+      async () => (await checkWorkflows(WORKFLOWS, specChecks.operations, specChecks.document)) ?? null,
+    ),
+  );
+  if (workflows.value && !workflowsReported(workflows.value, { verbose, log, error })) return false;
 
   const stubs = await timings.time("stubs", () => syncStubs(specChecks.contract, specChecks.document, { check }));
   for (const change of stubs) {
@@ -81,6 +92,27 @@ export async function generateProject({
   if (verbose && cached.length > 0)
     log(`  unchanged inputs, taken from node_modules/.cache/twinspec-generate: ${cached.join(", ")}`);
   return check ? !stubs.some((c) => !c.manual) : true;
+}
+
+/** Prints what the check of the workflows found; false when it found errors. */
+function workflowsReported(
+  report: WorkflowReport,
+  { verbose, log, error }: { verbose: boolean; log: (line: string) => void; error: (line: string) => void },
+): boolean {
+  const errors = report.problems.filter((p) => p.severity === "error");
+  for (const p of report.problems.filter((w) => w.severity === "warn")) error(formatWorkflowProblem(WORKFLOWS, p));
+  if (errors.length) {
+    error(
+      [
+        `${WORKFLOWS} does not agree with the specs (${errors.length}):`,
+        ...errors.map((p) => `  ${formatWorkflowProblem(WORKFLOWS, p)}`),
+      ].join("\n"),
+    );
+    return false;
+  }
+  if (verbose)
+    log(`${WORKFLOWS}: ${report.workflows} workflows, ${report.steps} steps, all naming what openapi.yaml declares`);
+  return true;
 }
 
 /** The one line generate ends with: what it wrote (or found up to date) and in how long. */

@@ -1,12 +1,12 @@
-// generated/.twinspec-stamp.json: what the last successful `generate` was made from and what it wrote, as one
-// SHA-256, so that `generate --check` on a project nothing has changed in answers at once instead of regenerating
-// everything to compare. The hash covers the bytes of every input generate reads (the specs, codegen.yml, the files
-// its schema/documents point at, the migrations, the hand-written files the stubs go into), the generator (the
-// versions of twinspec-dev, twinspec and the packages they generate with, the nearest lockfile, and the contents of
-// the generator's own code) and the bytes of every file written (so a hand edit of generated/ is still caught).
-// Everything is hashed by content and relative path, never mtimes or absolute paths: the stamp is committed with
-// generated/ and matches on a fresh clone. When it does not match, or cannot be trusted (the inputs could not all be
-// named: an external $ref, a remote schema, a migration importing from outside its folder, a codegen.yml key this
+// generated/.twinspec-stamp.json: what the last successful `generate` was made from and what it wrote, as one SHA-256,
+// so that `generate --check` on a project nothing has changed in answers at once instead of regenerating everything to
+// compare. The hash covers the bytes of every input generate reads (the specs, codegen.yml, the files its
+// schema/documents point at, workflows.arazzo.yaml, the migrations, the hand-written files the stubs go into), the
+// generator (the versions of twinspec-dev, twinspec and the packages they generate with, the nearest lockfile, and the
+// contents of the generator's own code) and the bytes of every file written (so a hand edit of generated/ is still
+// caught). Everything is hashed by content and relative path, never mtimes or absolute paths: the stamp is committed
+// with generated/ and matches on a fresh clone. When it does not match, or cannot be trusted (the inputs could not all
+// be named: an external $ref, a remote schema, a migration importing from outside its folder, a codegen.yml key this
 // does not know), --check does the full check as before: a stale stamp only costs time, never a wrong answer.
 // This module is loaded on --check before anything heavy: node: built-ins only (yaml is imported when writing).
 import { createHash, type Hash } from "node:crypto";
@@ -285,9 +285,15 @@ export async function writeStamp(outDir: string, stubFiles: string[], document: 
   }
   const inputs = [
     ...new Set(
-      ["openapi.yaml", "schema.graphql", "codegen.yml", "src/migrations/", ...codegen.inputs, ...stubFiles].map((p) =>
-        p.split(sep).join("/"),
-      ),
+      [
+        "openapi.yaml",
+        "schema.graphql",
+        "codegen.yml",
+        "workflows.arazzo.yaml",
+        "src/migrations/",
+        ...codegen.inputs,
+        ...stubFiles,
+      ].map((p) => p.split(sep).join("/")),
     ),
   ];
   const stamp = { format: FORMAT, inputs, packages: [...new Set(codegen.packages)] };

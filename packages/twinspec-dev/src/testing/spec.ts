@@ -64,19 +64,19 @@ function formData(op: Operation, example: Record<string, unknown>): FormData {
 
 /**
  * A document calling the root field `root.field` alone, one variable per argument `values` gives, selecting
- * __typename under an object; `alias` names its answer, `also` is selected beside it.
+ * __typename under an object (or `selection`, braces included); `alias` names its answer, `also` is selected beside it.
  */
 export function fieldCall(
   root: string,
   field: GraphQLField<unknown, unknown>,
   values: Record<string, unknown>,
-  { alias, also }: { alias?: string; also?: string } = {},
+  { alias, also, selection }: { alias?: string; also?: string; selection?: string } = {},
 ) {
   const args = field.args.filter((a) => a.name in values);
   const declared = args.length ? `(${args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ")})` : "";
   const passed = args.length ? `(${args.map((a) => `${a.name}: $${a.name}`).join(", ")})` : "";
-  const selection = isCompositeType(getNamedType(field.type)) ? " { __typename }" : "";
-  const answer = `${alias ? `${alias}: ` : ""}${field.name}${passed}${selection}`;
+  const selected = selection ?? (isCompositeType(getNamedType(field.type)) ? " { __typename }" : "");
+  const answer = `${alias ? `${alias}: ` : ""}${field.name}${passed}${selected}`;
   return {
     query: `${root === "Query" ? "query" : "mutation"}${declared} { ${answer}${also ? ` ${also}` : ""} }`,
     variables: Object.fromEntries(args.map((a) => [a.name, values[a.name]])),

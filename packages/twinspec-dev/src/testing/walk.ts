@@ -45,7 +45,7 @@ export interface WalkOptions extends ApiWalkOptions {
   transportAgreement?: false | Omit<TransportAgreementOptions, "server">;
   /** the N+1 walk over every relation (default run; false: not run) */
   relationWalk?: boolean;
-  /** the workflows of workflows.arazzo.yaml, run over REST (default run when the file exists; false: not run) */
+  /** the workflows of workflows.arazzo.yaml, run over REST and over GraphQL (default run when the file exists; false: not run) */
   scenarios?: false | Omit<ScenarioOptions, "server">;
   /** the abuse walk: hostile requests that must be refused with a code (default run; false: not run) */
   abuseWalk?: false | Omit<AbuseWalkOptions, "server">;

@@ -58,6 +58,29 @@ describe("generate --check and its stamp (generated/.twinspec-stamp.json)", func
     assert.match(res.stderr, /openapi\.ts \(differs\)/);
   });
 
+  it("workflows.arazzo.yaml is an input: a new one runs the full check, which checks it and points at its defect", () => {
+    writeFileSync(
+      join(app, "workflows.arazzo.yaml"),
+      [
+        "arazzo: 1.0.1",
+        "info: { title: t, version: 1.0.0 }",
+        "sourceDescriptions: [{ name: api, url: ./openapi.yaml, type: openapi }]",
+        "workflows:",
+        "  - workflowId: w",
+        "    steps:",
+        "      - { stepId: s, operationId: createAuthr }",
+        "",
+      ].join("\n"),
+    );
+    const res = check();
+    assert.equal(res.status, 1);
+    assert.doesNotMatch(res.stdout, FAST);
+    assert.match(
+      res.stderr,
+      /workflows\.arazzo\.yaml does not agree with the specs \(1\):\n {2}workflows\.arazzo\.yaml:7:35: step s: operationId "createAuthr" is not an operation of openapi\.yaml \(#\/workflows\/0\/steps\/0\/operationId\)/,
+    );
+  });
+
   it("a hand edit of a generated file runs the full check, which fails naming it", () => {
     appendFileSync(join(app, "generated/rest.ts"), "// hand edit\n");
     const res = check();

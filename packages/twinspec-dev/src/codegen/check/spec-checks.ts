@@ -7,7 +7,7 @@ import { checkAgreement, formatAgreement, type AgreementConfig } from "./spec-ag
 import { agreementConfig } from "./spec-agreement.config.js";
 import { readContract, type Contract, type ContractProblem } from "../model/contract.js";
 import { checkHttpContract } from "./http-checks.js";
-import { collectOperations } from "../model/operations.js";
+import { collectOperations, type Operation } from "../model/operations.js";
 import { checkScopes, formatScopes } from "./scope-agreement.js";
 import { loadDocument, type JsonObject } from "../load/spec.js";
 
@@ -25,6 +25,8 @@ export interface SpecCheckReport {
   document: JsonObject;
   /** what the specs state together (complete only when nothing failed) */
   contract: Contract;
+  /** openapi.yaml's operations, as the checks read them */
+  operations: Operation[];
   /** for stdout: what passed */
   info: string[];
   /** for stdout, always: what could not be checked */
@@ -49,7 +51,15 @@ export function runSpecChecks({
     rest: openapi,
     graphql,
   });
-  const report: SpecCheckReport = { failed: false, document: restDoc, contract, info: [], notes: [], problems: [] };
+  const report: SpecCheckReport = {
+    failed: false,
+    document: restDoc,
+    contract,
+    operations,
+    info: [],
+    notes: [],
+    problems: [],
+  };
   if (mismatches.length > 0) {
     report.failed = true;
     report.problems.push(formatAgreement(mismatches, { rest: openapi, graphql }));
