@@ -134,7 +134,9 @@ function emitters(
     const op = operations.find((o) => o.operationId === id);
     if (!op) problem(`x-emitted-by names ${id}, which is no operation of openapi.yaml`);
     else if (["get", "head", "options"].includes(op.method.toLowerCase()))
-      problem(`x-emitted-by names ${id}, a ${op.method.toUpperCase()}: an event is emitted by an operation that changes something`);
+      problem(
+        `x-emitted-by names ${id}, a ${op.method.toUpperCase()}: an event is emitted by an operation that changes something`,
+      );
     else if (out.includes(id)) problem(`x-emitted-by names ${id} twice`);
     else out.push(id);
   }
