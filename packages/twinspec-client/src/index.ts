@@ -14,6 +14,7 @@ export {
   createWebhookParser,
   type ParseWebhook,
   type WebhookBodies,
+  type WebhookEnvelope,
   type WebhookEvent,
   type WebhookParser,
 } from "./webhooks/parse.js";

@@ -3,7 +3,7 @@
 // signature, timestamp, replay), then its body checked against the schema of the webhook its `type` names, by
 // @cfworker/json-schema: it interprets the schema (no generated code, no eval), so it runs where receivers run,
 // Node, workers and browsers alike, at a small fixed size.
-import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
+import { Validator, type OutputUnit } from "@cfworker/json-schema";
 import { verified, WebhookRefused, type SeenIds, type WebhookHeaders } from "./verify.js";
 
 /** A webhook's body: the envelope `{ type, timestamp, data }` openapi.yaml declares. */
@@ -55,7 +55,7 @@ export function createWebhookParser<Bodies extends WebhookBodies<Bodies>>(
   const validators = new Map<string, Validator>();
   const validatorOf = (type: string) => {
     let v = validators.get(type);
-    if (!v) validators.set(type, (v = new Validator(byType[type] as Schema, "2020-12", false)));
+    if (!v) validators.set(type, (v = new Validator(byType[type], "2020-12", false)));
     return v;
   };
   /** Refuses an envelope that is not `only`'s (any declared webhook's when undefined). */

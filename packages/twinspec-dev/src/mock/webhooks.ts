@@ -25,7 +25,7 @@ interface Endpoint {
 }
 
 /** One delivery the mock sent: its event type and webhook-id, and the receiver's status or what went wrong. */
-export interface MockDelivery {
+interface MockDelivery {
   type: string;
   webhookId: string;
   status?: number;
@@ -181,7 +181,7 @@ function checkEvents(value: unknown, declared: string[]): string[] {
     throw invalid("/events", `events lists the event types to receive (${list})`);
   const unknown = value.filter((v) => !declared.includes(v));
   if (unknown.length) throw invalid("/events", `events names ${unknown.join(", ")}, not among ${list}`);
-  return [...new Set(value as string[])];
+  return [...new Set(value)];
 }
 
 const invalid = (pointer: string, message: string) =>

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { TestServer } from "./server.js";
 
 /** One request the receiver got. */
-export interface Received {
+interface Received {
   /** its path ("/hooks/1") */
   path: string;
   headers: IncomingHttpHeaders;

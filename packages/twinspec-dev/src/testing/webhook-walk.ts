@@ -2,8 +2,9 @@
 // it), a receiver on 127.0.0.1 is registered for the event, the operation is sent with its example against a fresh
 // world, and the delivery that comes must verify (Standard Webhooks, by the standardwebhooks library, with the secret
 // the registration returned), be the envelope openapi.yaml declares (its `type` the webhook's name, the body valid
-// against the declared schema), and carry as `webhook-id` the event log's id of the very event (the id subscriptions
-// and SSE streams carry). A failure names the webhook, the step, the request and what was wrong.
+// against the declared schema), and carry as `webhook-id` the event log's id of the very event: the id the REST event
+// stream paired with the same subscription carries (read over HTTP from just before it). A failure names the webhook,
+// the step, the request and what was wrong.
 import { createRequire } from "node:module";
 import { isDeepStrictEqual } from "node:util";
 import { after, describe } from "mocha";
@@ -11,10 +12,11 @@ import { Webhook } from "standardwebhooks";
 import type { AppDefinition } from "twinspec/internals";
 import { isObject, type JsonObject } from "../codegen/load/spec.js";
 import { gql, type Reply } from "./client.js";
+import { ADMIN_TOKEN } from "./tokens.js";
 import { before, it } from "./pending.js";
 import { attemptsOf, registerEndpoint, startReceiver, type Receiver } from "./webhook-receiver.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
-import { fieldCall, specOf, urlOf } from "./spec.js";
+import { fieldCall, pathParams, specOf, urlOf } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 type AjvClass = typeof import("ajv").default;
@@ -70,6 +72,10 @@ export function describeWebhookWalk(definition: AppDefinition, options: WebhookW
     });
 
     for (const name of names) {
+      const field = definition.contract.webhooks![name].field;
+      const stream = spec.operations.find(
+        (o) => o.method === "GET" && definition.contract.pairs[o.operationId] === `Subscription.${field}`,
+      );
       const emitters = emittedBy(spec.resolve, spec.doc, name).map((id) =>
         spec.operations.find((o) => o.operationId === id),
       );
@@ -90,8 +96,9 @@ export function describeWebhookWalk(definition: AppDefinition, options: WebhookW
         for (const { title, via } of triggers) {
           it(`${name}, emitted by ${title}`, async () => {
             const path = `/hooks/${++hooks}`;
-            const { endpointId, secret } = await registerEndpoint(s, `${receiver.url}${path}`, [name]);
+            // The world first (its jobs settled): the endpoint, registered after, gets only what the trigger emits.
             const { ids } = await spec.newWorld(s.url);
+            const { endpointId, secret } = await registerEndpoint(s, `${receiver.url}${path}`, [name]);
             const fail = (step: string, request: string, what: string) => {
               throw new Error(`webhook ${name}, step "${step}": ${request}: ${what}`);
             };
@@ -144,6 +151,15 @@ export function describeWebhookWalk(definition: AppDefinition, options: WebhookW
                 request,
                 `the delivery is not the body openapi.yaml declares for ${name}: ${problems.join("; ")} (got ${got.body.slice(0, 300)})`,
               );
+            // The event is the trigger's: what the operation's path names, the payload names alike.
+            const data = (isObject(body.data) ? body.data : {}) as Record<string, unknown>;
+            for (const param of pathParams(op.path))
+              if (param in data && data[param] !== ids[param])
+                fail(
+                  "payload",
+                  request,
+                  `the delivery's ${param} is ${JSON.stringify(data[param])}, not ${ids[param]}, the one the request named`,
+                );
             // webhook-id: the event log's id of this very event.
             const id = String(got.headers["webhook-id"]);
             const position = Number(id);
@@ -153,17 +169,60 @@ export function describeWebhookWalk(definition: AppDefinition, options: WebhookW
                 : [];
             if (!logged || logged.position !== position)
               fail("id", request, `webhook-id ${id} is no event ${name} of the event log`);
-            else if (!isDeepStrictEqual(JSON.parse(JSON.stringify(logged.event)), body.data))
+            else if (!isDeepStrictEqual(JSON.parse(JSON.stringify(logged.event)), body.data)) {
               fail(
                 "id",
                 request,
                 `webhook-id ${id} is the event log's ${JSON.stringify(logged.event)}, but the delivery carries ${JSON.stringify(body.data)}`,
               );
+            }
+            // The same id on the paired REST event stream, resumed from just before it.
+            if (stream) {
+              const url = urlOf(stream, ids);
+              const seen = await firstStreamId(`${s.url}${url}`, String(position - 1), timeoutMs);
+              if (seen !== id)
+                fail(
+                  "id",
+                  request,
+                  `webhook-id ${id}, but the event stream ${stream.operationId} (GET ${url}, Last-Event-ID ${position - 1}) ${seen.startsWith("(") ? seen : `carries the event as id ${seen}`}`,
+                );
+            }
           });
         }
       }
     }
   });
+}
+
+/**
+ * The id of the first event an event stream sends after `lastEventId`, with the admin token; "(…)" says why there is
+ * none.
+ */
+async function firstStreamId(url: string, lastEventId: string, timeoutMs: number): Promise<string> {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), timeoutMs);
+  try {
+    const res = await fetch(url, {
+      headers: { accept: "text/event-stream", authorization: `Bearer ${ADMIN_TOKEN}`, "last-event-id": lastEventId },
+      signal: stop.signal,
+    });
+    if (res.status !== 200 || !res.body) return `(answered ${res.status}: ${(await res.text()).slice(0, 200)})`;
+    const decoder = new TextDecoder();
+    let text = "";
+    for await (const chunk of res.body) {
+      text += decoder.decode(chunk as Uint8Array, { stream: true });
+      for (const message of text.split(/\r?\n\r?\n/).slice(0, -1)) {
+        const line = message.split(/\r?\n/).find((l) => l.startsWith("id:"));
+        if (line && message.split(/\r?\n/).some((l) => l.startsWith("data:"))) return line.slice(3).trim();
+      }
+    }
+    return "(ended without an event)";
+  } catch (error) {
+    return stop.signal.aborted ? `(sent no event within ${timeoutMs} ms)` : `(failed: ${(error as Error).message})`;
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
+  }
 }
 
 /** The operationIds a webhook's x-emitted-by names (`generate` checked them). */

@@ -130,7 +130,7 @@ function emitters(
   if (!ids.length || !ids.every((id) => typeof id === "string"))
     return (void problem("x-emitted-by lists the operationIds whose success emits the event"), []);
   const out: string[] = [];
-  for (const id of ids as string[]) {
+  for (const id of ids) {
     const op = operations.find((o) => o.operationId === id);
     if (!op) problem(`x-emitted-by names ${id}, which is no operation of openapi.yaml`);
     else if (["get", "head", "options"].includes(op.method.toLowerCase()))
