@@ -10,7 +10,7 @@ import type { Middleware } from "koa";
 import { sample } from "openapi-sampler";
 import type { Logger } from "pino";
 import { Webhook } from "standardwebhooks";
-import { httpError, PROBLEMS } from "twinspec/internals";
+import { refusalOf } from "twinspec/internals";
 import { at, isObject, type Json, type JsonObject } from "../codegen/load/spec.js";
 
 const COLLECTION = "/webhook-endpoints";
@@ -86,19 +86,15 @@ export function mockWebhooks(doc: JsonObject, logger: Logger): MockWebhooks {
     if (path !== COLLECTION && !path.startsWith(`${COLLECTION}/`)) return next();
     const test = /^\/webhook-endpoints\/([^/]+)\/test$/.exec(path);
     if (ctx.method !== "POST" || (path !== COLLECTION && !test))
-      throw httpError(
-        405,
+      throw refusalOf(
+        "method_not_allowed",
         `the mock answers POST ${COLLECTION} and POST ${COLLECTION}/{endpointId}/test`,
         {},
         { allow: "POST" },
       );
     if (test) {
       const endpoint = endpoints.get(decodeURIComponent(test[1]));
-      if (!endpoint)
-        throw httpError(404, `no webhook endpoint ${test[1]}`, {
-          type: PROBLEMS.not_found.type,
-          title: PROBLEMS.not_found.title,
-        });
+      if (!endpoint) throw refusalOf("not_found", `no webhook endpoint ${test[1]}`);
       ctx.body = { deliveries: await deliverAll(endpoint) };
       return;
     }
@@ -146,7 +142,7 @@ async function jsonBody(req: NodeJS.ReadableStream): Promise<Record<string, unkn
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw httpError(413, `the body is larger than ${MAX_BODY} bytes`);
+    if (size > MAX_BODY) throw refusalOf("too_large", `the body is larger than ${MAX_BODY} bytes`);
     chunks.push(chunk as Buffer);
   }
   try {
@@ -155,9 +151,7 @@ async function jsonBody(req: NodeJS.ReadableStream): Promise<Record<string, unkn
   } catch {
     // said below
   }
-  throw httpError(400, "the body is a JSON object: { url, events }", {
-    type: PROBLEMS.invalid.type,
-    title: PROBLEMS.invalid.title,
+  throw refusalOf("invalid", "the body is a JSON object: { url, events }", {
     errors: [{ in: "body", pointer: "", message: "not a JSON object" }],
   });
 }
@@ -185,8 +179,4 @@ function checkEvents(value: unknown, declared: string[]): string[] {
 }
 
 const invalid = (pointer: string, message: string) =>
-  httpError(422, message, {
-    type: PROBLEMS.unprocessable.type,
-    title: PROBLEMS.unprocessable.title,
-    errors: [{ in: "body", pointer, message }],
-  });
+  refusalOf("unprocessable", message, { errors: [{ in: "body", pointer, message }] });
