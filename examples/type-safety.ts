@@ -7,6 +7,7 @@ import {
   CreateCustomerDocument,
   CustomerDocument,
   UpdateOrderStatusDocument,
+  parseWebhook,
   type ErrorCode,
 } from "twinspec-commerce-client";
 import type { components } from "../generated/openapi.js";
@@ -61,4 +62,24 @@ export async function graphqlTypeSafety() {
   // @ts-expect-error: Type '"TEAPOT"' is not assignable to type 'ErrorCode'
   const code: ErrorCode = "TEAPOT";
   console.log(code);
+}
+
+export function webhookTypeSafety(secret: string, headers: Record<string, string>, rawBody: string) {
+  const event = parseWebhook(secret, headers, rawBody);
+  if (event.type === "orderStatusChanged") {
+    console.log(event.id, event.data.orderId, event.timestamp);
+    // @ts-expect-error: Property 'state' does not exist
+    console.log(event.data.state);
+    // @ts-expect-error: This comparison appears to be unintentional
+    if (event.data.status === "REFUNDED") console.log("not an OrderStatus");
+  }
+  // @ts-expect-error: This comparison appears to be unintentional
+  if (event.type === "orderShipped") console.log("not a declared webhook");
+  // @ts-expect-error: Property 'orderShipped' does not exist
+  parseWebhook.orderShipped(secret, headers, rawBody);
+  const changed = parseWebhook.orderStatusChanged(secret, headers, rawBody);
+  // @ts-expect-error: Property 'total' does not exist
+  console.log(changed.data.total);
+  // @ts-expect-error: Expected 3-4 arguments, but got 2
+  parseWebhook(secret, rawBody);
 }

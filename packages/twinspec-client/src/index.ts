@@ -3,7 +3,21 @@
 export { createRestRuntime, nextUrl } from "./rest/client.js";
 export { RestError } from "./rest/error.js";
 export { retryAfter, RETRY_DEFAULTS } from "./rest/retry.js";
-export { verifyWebhook, WebhookRefused, type SeenIds, type WebhookDelivery } from "./webhooks/verify.js";
+export {
+  verifyWebhook,
+  WebhookRefused,
+  type SeenIds,
+  type WebhookDelivery,
+  type WebhookHeaders,
+} from "./webhooks/verify.js";
+export {
+  createWebhookParser,
+  type ParseWebhook,
+  type WebhookBodies,
+  type WebhookEnvelope,
+  type WebhookEvent,
+  type WebhookParser,
+} from "./webhooks/parse.js";
 export type {
   ArgsOf,
   BodyOf,

@@ -20,14 +20,17 @@ export interface WebhookDelivery<Type extends string = string, Data = unknown> {
   data: Data;
 }
 
-/** Why a delivery is refused: "signature" (bad, missing or stale timestamp) or "replay" (its id was seen). */
+/**
+ * Why a delivery is refused: "signature" (bad, missing or stale timestamp), "replay" (its id was seen) or, from a
+ * generated parseWebhook, "payload" (its body is not a declared webhook's).
+ */
 export class WebhookRefused extends Error {
   /**
-   * @param reason - "signature" or "replay"
+   * @param reason - "signature", "replay" or "payload"
    * @param message - what was wrong
    */
   constructor(
-    readonly reason: "signature" | "replay",
+    readonly reason: "signature" | "replay" | "payload",
     message: string,
   ) {
     super(message);
@@ -46,9 +49,26 @@ const DEFAULT_SEEN = boundedSet(10_000);
  */
 export function verifyWebhook(
   secret: string | string[],
-  headers: Headers | Record<string, string | string[] | undefined>,
+  headers: WebhookHeaders,
   rawBody: string | Uint8Array,
   seen: SeenIds = DEFAULT_SEEN,
+): WebhookDelivery {
+  return verified(secret, headers, rawBody, seen);
+}
+
+/** A request's headers: a Headers, or a record as Node's `req.headers`. */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+
+/**
+ * verifyWebhook, with `check` (which throws a WebhookRefused) run on the envelope before its id is remembered: a
+ * delivery refused for its body is not a replay when it comes again.
+ */
+export function verified(
+  secret: string | string[],
+  headers: WebhookHeaders,
+  rawBody: string | Uint8Array,
+  seen: SeenIds = DEFAULT_SEEN,
+  check: (envelope: unknown) => void = () => {},
 ): WebhookDelivery {
   const flat: Record<string, string> = {};
   const read = (name: string) => (headers instanceof Headers ? headers.get(name) : headers[name]);
@@ -72,6 +92,7 @@ export function verifyWebhook(
     throw new WebhookRefused("signature", (last as Error | undefined)?.message ?? "no secret given");
   const id = flat["webhook-id"];
   if (seen.has(id)) throw new WebhookRefused("replay", `delivery ${id} was received already`);
+  check(payload);
   seen.add(id);
   return { id, ...(payload as Omit<WebhookDelivery, "id">) };
 }

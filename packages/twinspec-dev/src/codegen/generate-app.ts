@@ -8,6 +8,7 @@ import { buildSchema, isObjectType } from "graphql";
 import type { Contract } from "./model/contract.js";
 import { emitContract, emitResolversByTag, emitWiring, mappers } from "./emit/contract-emitter.js";
 import { clientIndex, documentResources, documentsModule } from "./emit/client-package.js";
+import { clientWebhooks } from "./emit/client-webhooks.js";
 import { emitModels } from "./emit/models.js";
 import type { JsonObject } from "./load/spec.js";
 import type { GeneratedFile } from "./generate-rest.js";
@@ -93,11 +94,22 @@ async function generateAll(contract: Contract, document: JsonObject, timings: Ti
     files.push({ path: `${CLIENT_OUT}/documents.ts`, content: documentsModule(resources), source: both });
   }
   files.push(
-    { path: `${CLIENT_OUT}/index.ts`, content: clientIndex({ graphql: manifest !== undefined }), source: both },
+    {
+      path: `${CLIENT_OUT}/index.ts`,
+      content: clientIndex({ graphql: manifest !== undefined, webhooks: contract.webhooks.length > 0 }),
+      source: both,
+    },
     { path: `${OUT}/contract.ts`, content: emitContract(contract, validators), source: both },
     { path: `${OUT}/resolvers.ts`, content: emitResolversByTag(contract), source: both },
     { path: `${OUT}/wiring.ts`, content: emitWiring(contract, modelFields(contract)), source: both },
   );
+  // The receiving side of the webhooks: parseWebhook over their declared bodies.
+  if (contract.webhooks.length)
+    files.push({
+      path: `${CLIENT_OUT}/webhooks.ts`,
+      content: clientWebhooks(document, contract.webhooks),
+      source: "openapi.yaml",
+    });
   // The spec's schemas by name, for the domain's enums and models.
   const models = emitModels(document);
   if (models) files.push({ path: `${OUT}/models.ts`, content: models, source: "openapi.yaml" });

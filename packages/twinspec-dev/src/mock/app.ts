@@ -2,7 +2,8 @@
 // no domain and no database, behind the very transports of the real server (src/transports.ts): the generated REST
 // wiring (validation, 405/406/413/415, problem+json, response validation), bearer tokens and scopes, GraphQL over
 // HTTP, SSE and WebSocket with @auth and the limits. Ownership needs data the mock does not have: every instance
-// counts as the caller's own, while collection-wide operations still need `admin`, as the specs say.
+// counts as the caller's own, while collection-wide operations still need `admin`, as the specs say. A URL registered
+// at POST /webhook-endpoints gets each declared webhook's example, signed (webhooks.ts).
 import type { Server } from "node:http";
 import type Koa from "koa";
 import type { Logger } from "pino";
@@ -21,6 +22,7 @@ import { transports, type TransportDeps, type Transports } from "twinspec/intern
 import { createAnswers, schemaSampler, type MockRequest } from "./answers.js";
 import { mockSchema, TICK } from "./graphql.js";
 import { preferences } from "./prefer.js";
+import { mockWebhooks } from "./webhooks.js";
 
 /** What `buildMockApp` builds the mock from: the real server's AppDeps without a store; only `definition` and `logger` are required. */
 export interface MockAppDeps {
@@ -148,6 +150,9 @@ export function buildMockApp({
     corsOrigins,
     wsKeepAliveMs,
   });
+  // The declared webhooks' endpoints: example deliveries to a registered URL (webhooks.ts).
+  const hooks = Object.keys(contract.webhooks ?? {}).length ? mockWebhooks(doc, logger) : undefined;
+  if (hooks) http.use(hooks.middleware);
   let tick = 0;
   const clock = setInterval(() => void bus.publish(TICK, ++tick), eventIntervalMs).unref();
   return {
@@ -157,6 +162,7 @@ export function buildMockApp({
     attach: (server) => http.attach(server),
     close: async () => {
       clearInterval(clock);
+      hooks?.close();
       await http.close();
       await bus.close();
     },

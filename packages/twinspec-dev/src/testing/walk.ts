@@ -20,6 +20,7 @@ import { describeRelationWalk } from "./relation-walk.js";
 import { describeTransportAgreement, type TransportAgreementOptions } from "./transport-agreement.js";
 import { describeStatusWalks } from "./status-walks.js";
 import { describeScenarios, type ScenarioOptions } from "./scenarios.js";
+import { describeWebhookWalk, type WebhookWalkOptions } from "./webhook-walk.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
 import { replyOf, type Reply } from "./client.js";
 import { asking } from "./coverage.js";
@@ -47,6 +48,8 @@ export interface WalkOptions extends ApiWalkOptions {
   relationWalk?: boolean;
   /** the workflows of workflows.arazzo.yaml, run over REST and over GraphQL (default run when the file exists; false: not run) */
   scenarios?: false | Omit<ScenarioOptions, "server">;
+  /** every declared webhook triggered through its x-emitted-by and its delivery checked (default run when openapi.yaml declares webhooks; false: not run) */
+  webhookWalk?: false | Omit<WebhookWalkOptions, "server">;
   /** the abuse walk: hostile requests that must be refused with a code (default run; false: not run) */
   abuseWalk?: false | Omit<AbuseWalkOptions, "server">;
   /** the per-(operation, status) coverage gate, registered last (default run; false: not run) */
@@ -55,7 +58,7 @@ export interface WalkOptions extends ApiWalkOptions {
 
 /**
  * Everything the kit walks, registered as mocha suites in this order: the API walk (describeApiWalk), both
- * authorization matrices, the status walks, the scenarios of workflows.arazzo.yaml, both fuzzers, the REST collections compared with their GraphQL relations, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
+ * authorization matrices, the status walks, the scenarios of workflows.arazzo.yaml, the webhook walk, both fuzzers, the REST collections compared with their GraphQL relations, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
  * of them (and any test of the application that runs before, with the kit's startServer) produced. Call it at the
  * top level of a mocha test file (`walkApi(definition)`).
  *
@@ -71,6 +74,7 @@ export function walkApi(definition: AppDefinition, options: WalkOptions = {}): v
   }
   if (options.statusWalks !== false) describeStatusWalks(definition, { server });
   if (options.scenarios !== false) describeScenarios(definition, { ...options.scenarios, server });
+  if (options.webhookWalk !== false) describeWebhookWalk(definition, { ...options.webhookWalk, server });
   if (options.fuzz !== false) {
     describeRestFuzz(definition, { ...options.fuzz, server });
     describeGraphqlFuzz(definition, { ...options.fuzz, server });

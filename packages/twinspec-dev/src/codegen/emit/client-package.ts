@@ -70,8 +70,13 @@ export const documents = {${lines.map((line) => `\n${line}`).join("")}
 }
 
 /** client/generated/index.ts: the package's public API. */
-export function clientIndex({ graphql }: { graphql: boolean }): string {
-  const rest = `export { createRestClient, operations, type Operations, type RestApi } from "./rest.js";
+export function clientIndex({ graphql, webhooks = false }: { graphql: boolean; webhooks?: boolean }): string {
+  const hooks = webhooks
+    ? `export { parseWebhook, type WebhookBodies, type WebhookEvent } from "./webhooks.js";
+export { WebhookRefused, type SeenIds } from "twinspec-client";
+`
+    : "";
+  const rest = `${hooks}export { createRestClient, operations, type Operations, type RestApi } from "./rest.js";
 export { nextUrl, RestError, type CallOptions, type OutcomeOf, type RestClientOptions, type RetryOptions, type WaitOptions } from "twinspec-client";
 import { restQueries } from "twinspec-client/query";
 import { operations, type Operations, type RestApi } from "./rest.js";

@@ -264,6 +264,7 @@ export function readContract(
     schema,
     resources,
     (coordinate) => byCoordinate.get(coordinate)?.ownership,
+    operations,
     files.rest,
     rest,
   );

@@ -3,7 +3,9 @@
 // subscription field carrying the same event; its JSON body is the Standard Webhooks envelope `{ type, timestamp,
 // data }`, whose `data` is the event's payload. The payload is compared with the field's type by spec-agreement.ts;
 // here, what the delivery needs: who owns an event (the subscription's owner, named by a property of the payload,
-// and the same as the paired REST event stream's) and the scopes to register for it (the field's @auth).
+// and the same as the paired REST event stream's) and the scopes to register for it (the field's @auth). Its POST's
+// x-emitted-by names the REST operations whose success emits the event (the test kit triggers it through them; their
+// paired GraphQL mutations emit it too): checked here to name operations that change something.
 import { getDirectiveValues, type GraphQLField, type GraphQLSchema } from "graphql";
 import { deref, escapePointer, isObject, type Json, type JsonObject } from "../load/spec.js";
 import type { Resource } from "./resource.js";
@@ -19,6 +21,8 @@ export interface Webhook {
   owner: { resource: string; by: string } | "none";
   /** the scopes a token needs to register for it (the field's @auth) */
   scopes: string[];
+  /** the operationIds whose success emits the event (x-emitted-by; empty when it names none) */
+  emittedBy: string[];
 }
 
 /** "Type.field" → the first tag of the webhook whose x-graphql names it ("" when it has none). */
@@ -41,6 +45,7 @@ export function readWebhooks(
   schema: GraphQLSchema,
   resources: readonly Resource[],
   ownership: (coordinate: string) => FieldOwner | undefined,
+  operations: readonly { operationId: string; method: string }[],
   file: string,
   problem: (pointer: string, message: string) => void,
 ): Webhook[] {
@@ -106,7 +111,34 @@ export function readWebhooks(
       `${at}/post/requestBody`,
       (message) => problem(`${at}/post/requestBody`, `webhook ${name}: ${message}`),
     );
-    out.push({ name, field: field.name, payload, owner, scopes: authScopes(schema, field) });
+    const emittedBy = emitters(post["x-emitted-by"], operations, (message) =>
+      problem(`${at}/post/x-emitted-by`, `webhook ${name}: ${message}`),
+    );
+    out.push({ name, field: field.name, payload, owner, scopes: authScopes(schema, field), emittedBy });
+  }
+  return out;
+}
+
+/** x-emitted-by: operationIds of operations that change something (not GET, HEAD or OPTIONS), each once. */
+function emitters(
+  value: Json | undefined,
+  operations: readonly { operationId: string; method: string }[],
+  problem: (message: string) => void,
+): string[] {
+  if (value === undefined) return [];
+  const ids = Array.isArray(value) ? value : [value];
+  if (!ids.length || !ids.every((id) => typeof id === "string"))
+    return (void problem("x-emitted-by lists the operationIds whose success emits the event"), []);
+  const out: string[] = [];
+  for (const id of ids) {
+    const op = operations.find((o) => o.operationId === id);
+    if (!op) problem(`x-emitted-by names ${id}, which is no operation of openapi.yaml`);
+    else if (["get", "head", "options"].includes(op.method.toLowerCase()))
+      problem(
+        `x-emitted-by names ${id}, a ${op.method.toUpperCase()}: an event is emitted by an operation that changes something`,
+      );
+    else if (out.includes(id)) problem(`x-emitted-by names ${id} twice`);
+    else out.push(id);
   }
   return out;
 }

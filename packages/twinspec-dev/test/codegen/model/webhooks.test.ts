@@ -13,13 +13,17 @@ import type { JsonObject } from "../../../src/codegen/load/spec.js";
 import { FIXTURE } from "../../../../twinspec/test/support/fixture.js";
 
 const restText = readFileSync(join(FIXTURE, "openapi.yaml"), "utf8");
-// The fixture's noteChanged is GraphQL-only: its payload type names its author as the subscription's argument does.
-const sdlText = readFileSync(join(FIXTURE, "schema.graphql"), "utf8")
-  .replace(/type NoteChange @unpaired\([^)]*\)/, "type NoteChange")
-  .replace(/(type NoteChange \{[^}]*?)ownerId: ID!/, "$1authorId: ID!")
+// The fixture's noteChanged webhook, its payload here without the note's ownerId (noteChange below).
+const sdlText = readFileSync(join(FIXTURE, "schema.graphql"), "utf8").replace(
+  /(type NoteChange \{[^}]*?)ownerId: ID!\n\s*/,
+  "$1",
+);
+/** The fixture's schema as it would be without the webhook: the subscription and its type unpaired. */
+const unpairedSdl = readFileSync(join(FIXTURE, "schema.graphql"), "utf8")
+  .replace("type NoteChange {", 'type NoteChange @unpaired(reason: "subscriptions only") {')
   .replace(
-    /(noteChanged\(authorId: ID!\): NoteChange!\s+@auth\(scopes: \["notes:read"\]\))\s+@unpaired\([^)]*\)/,
-    "$1",
+    /(noteChanged\(authorId: ID!\): NoteChange!\s+@auth\(scopes: \["notes:read"\]\))/,
+    '$1 @unpaired(reason: "subscriptions only", tag: "notes")',
   );
 
 const noteChange = () => ({
@@ -159,11 +163,30 @@ describe("webhooks (openapi.yaml webhooks:)", () => {
     );
   });
 
-  it("without webhooks, nothing changes", () => {
-    const { contract, problems } = read(
-      (doc) => delete doc.webhooks,
-      readFileSync(join(FIXTURE, "schema.graphql"), "utf8"),
+  it("x-emitted-by names the operations that emit the event: each an operation that changes something", () => {
+    const ok = read((doc) => (doc.webhooks.noteChanged.post["x-emitted-by"] = ["patchNote"]));
+    assert.deepEqual(ok.problems, []);
+    assert.deepEqual(ok.contract.webhooks[0].emittedBy, ["patchNote"]);
+    assert.deepEqual(read().contract.webhooks[0].emittedBy, [], "optional");
+    const { problems } = read(
+      (doc) => (doc.webhooks.noteChanged.post["x-emitted-by"] = ["patchNote", "nope", "getNote", "patchNote"]),
     );
+    assert.deepEqual(problems, [
+      "openapi.yaml#/webhooks/noteChanged/post/x-emitted-by: webhook noteChanged: x-emitted-by names nope, which is no operation of openapi.yaml",
+      "openapi.yaml#/webhooks/noteChanged/post/x-emitted-by: webhook noteChanged: x-emitted-by names getNote, a GET: an event is emitted by an operation that changes something",
+      "openapi.yaml#/webhooks/noteChanged/post/x-emitted-by: webhook noteChanged: x-emitted-by names patchNote twice",
+    ]);
+    assert.match(
+      read((doc) => (doc.webhooks.noteChanged.post["x-emitted-by"] = [])).problems.join("\n"),
+      /x-emitted-by lists the operationIds whose success emits the event/,
+    );
+  });
+
+  it("without webhooks, nothing changes", () => {
+    const { contract, problems } = read((doc) => {
+      delete doc.webhooks;
+      delete doc.components.schemas.NoteChange;
+    }, unpairedSdl);
     assert.deepEqual(problems, []);
     assert.deepEqual(contract.webhooks, []);
   });
