@@ -53,8 +53,16 @@ export const hugeString = (max: number) =>
     .integer({ min: 201, max })
     .chain((n) => fc.constantFrom("x", "é", "😀", "a ").map((c) => c.repeat(Math.ceil(n / c.length)).slice(0, n)));
 
-/** Values valid against a schema of openapi.yaml (the keywords it uses). */
-export function valid(resolve: Spec["resolve"], raw: unknown, depth = 0): fc.Arbitrary<unknown> {
+/**
+ * Values valid against a schema of openapi.yaml (the keywords it uses); strings of printable ASCII, or of `unit`'s
+ * characters.
+ */
+export function valid(
+  resolve: Spec["resolve"],
+  raw: unknown,
+  depth = 0,
+  unit: "grapheme-ascii" | "grapheme-composite" = "grapheme-ascii",
+): fc.Arbitrary<unknown> {
   const s = resolve(raw);
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
@@ -64,14 +72,14 @@ export function valid(resolve: Spec["resolve"], raw: unknown, depth = 0): fc.Arb
       const required = Array.isArray(s.required) ? (s.required as string[]) : [];
       if (depth > 4) return fc.constant(Object.fromEntries(required.map((k) => [k, null])));
       const record = fc.record(
-        Object.fromEntries(Object.entries(props).map(([k, v]) => [k, valid(resolve, v, depth + 1)])),
+        Object.fromEntries(Object.entries(props).map(([k, v]) => [k, valid(resolve, v, depth + 1, unit)])),
         { requiredKeys: required },
       );
       const min = typeof s.minProperties === "number" ? s.minProperties : 0;
       return min > 0 ? record.filter((o) => Object.keys(o).length >= min) : record;
     }
     case "array":
-      return fc.array(valid(resolve, s.items, depth + 1), {
+      return fc.array(valid(resolve, s.items, depth + 1, unit), {
         minLength: Number(s.minItems ?? 0),
         maxLength: Math.min(Number(s.maxItems ?? 4), 4),
       });
@@ -91,7 +99,11 @@ export function valid(resolve: Spec["resolve"], raw: unknown, depth = 0): fc.Arb
       if (s.format === "date-time")
         return fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString());
       if (typeof s.pattern === "string") return fc.stringMatching(new RegExp(s.pattern));
-      return fc.string({ minLength: Number(s.minLength ?? 0), maxLength: Math.min(Number(s.maxLength ?? 20), 20) });
+      return fc.string({
+        unit,
+        minLength: Number(s.minLength ?? 0),
+        maxLength: Math.max(Number(s.minLength ?? 0), Math.min(Number(s.maxLength ?? 20), 20)),
+      });
     default:
       return fc.jsonValue({ maxDepth: 2 });
   }
@@ -284,13 +296,14 @@ export interface FuzzSettings {
   path?: string;
 }
 
-/** FUZZ_SEED, FUZZ_RUNS and FUZZ_PATH, or a new seed and the default number of runs. */
-export function settings(defaultRuns: number): FuzzSettings {
-  const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
+/** FUZZ_SEED, FUZZ_RUNS and FUZZ_PATH (or another prefix's), or a new seed and the default number of runs. */
+export function settings(defaultRuns: number, prefix = "FUZZ"): FuzzSettings {
+  const env = (name: string) => process.env[`${prefix}_${name}`];
+  const seed = env("SEED") ? Number(env("SEED")) : Math.floor(Math.random() * 2 ** 31);
   return {
     seed,
-    numRuns: Number(process.env.FUZZ_RUNS ?? defaultRuns),
-    ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
+    numRuns: Number(env("RUNS") ?? defaultRuns),
+    ...(env("PATH") ? { path: env("PATH") } : {}),
   };
 }
 

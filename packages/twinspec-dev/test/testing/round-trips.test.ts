@@ -1,0 +1,99 @@
+// Write-read round trips on a copy of the fixture whose notes have an optional `body`: the clean copy reads back what
+// it is sent over both transports; a REST handler that leaves the optional field out of its answer, a domain that does
+// not store the optional input, and a GraphQL resolver that drops the field each fail, naming the operation, the
+// property, the transport, the shrunk request and the seed, without a stack from inside the kit.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { FIXTURE } from "../../../twinspec/test/support/fixture.js";
+import { childMocha } from "../support/child-mocha.js";
+
+/** Replaces `from` by `to` in the copy's file, failing when `from` is not there. */
+function edit(dir: string, file: string, from: string, to: string): void {
+  const path = join(dir, file);
+  const text = readFileSync(path, "utf8");
+  assert.ok(text.includes(from), `${file} no longer holds ${JSON.stringify(from)}`);
+  writeFileSync(path, text.replace(from, to));
+}
+
+describe("write-read round trips", function () {
+  this.timeout(300_000);
+  const dir = resolve("test", ".tmp", `round-trips-${process.pid}`);
+  const originals = new Map<string, string>();
+
+  before(() => {
+    mkdirSync(dir, { recursive: true });
+    for (const entry of ["openapi.yaml", "schema.graphql", "codegen.yml", "package.json", "src"])
+      cpSync(join(FIXTURE, entry), join(dir, entry), { recursive: true });
+    // A note's body becomes optional, on both transports, and a note sent without one is stored with an empty body.
+    edit(dir, "openapi.yaml", "required: [noteId, ownerId, title, body, createdAt, updatedAt]", "required: [noteId, ownerId, title, createdAt, updatedAt]");
+    edit(dir, "openapi.yaml", "required: [title, body]\n      properties:\n        title: { $ref: \"#/components/schemas/Title\" }", "required: [title]\n      properties:\n        title: { $ref: \"#/components/schemas/Title\" }");
+    edit(dir, "schema.graphql", "  title: String!\n  body: String!\n  createdAt", "  title: String!\n  body: String\n  createdAt");
+    edit(dir, "schema.graphql", "input CreateNoteInput {\n  title: String!\n  body: String!", "input CreateNoteInput {\n  title: String!\n  body: String");
+    edit(dir, "src/domain/notes.ts", "      body: input.body,\n", "      body: input.body ?? \"\",\n");
+    const generated = spawnSync(process.execPath, [resolve("bin/twinspec.js"), "generate"], { cwd: dir, encoding: "utf8" });
+    assert.equal(generated.status, 0, generated.stdout + generated.stderr);
+    for (const file of ["src/rest/notes.ts", "src/domain/notes.ts", "src/graphql/notes.ts"])
+      originals.set(file, readFileSync(join(dir, file), "utf8"));
+  });
+  afterEach(() => {
+    for (const [file, text] of originals) writeFileSync(join(dir, file), text);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const roundTrips = (grep?: string) =>
+    childMocha({ file: "test/testing/round-trip-run.ts", root: dir, cwd: dir, grep, testTimeout: 120_000, timeout: 240_000 });
+
+  const named = (output: string) => {
+    assert.match(output, /seed \d+\n\s+replay: ROUND_TRIP_SEED=\d+ ROUND_TRIP_PATH=[\d:]+ npx mocha test\/testing\/round-trip-run\.ts/, output);
+    assert.doesNotMatch(output, /at .*src\/testing\//, "no stack from inside the kit");
+  };
+
+  it("pass on the fixture: every note and author written reads back, over REST and GraphQL", () => {
+    const { status, output } = roundTrips();
+    assert.equal(status, 0, output);
+    assert.match(output, /createNote \(POST \/notes\): a create over REST reads back over REST and GraphQL/);
+    assert.match(output, /Mutation\.updateNote \(paired with patchNote\): a merge over GraphQL/);
+    assert.match(output, /what the server sets \(noteId, ownerId, createdAt, updatedAt\) is refused when sent/);
+    assert.match(output, /\d+ bodies: [1-9]\d* read back as written/);
+  });
+
+  it("a REST handler that leaves an optional field out of its answer fails, naming the field and where", () => {
+    edit(dir, "src/rest/notes.ts", "  body: n.body,\n", "");
+    const { status, output } = roundTrips("createNote \\(POST /notes\\): a create");
+    assert.notEqual(status, 0, output);
+    assert.match(output, /"body" written by a create over REST \(createNote \(POST \/notes\)\) does not read back as written over REST: createNote's answer, REST: getNote/, output);
+    assert.match(output, /- "body": sent "[^\n]*", REST: getNote \(GET \/notes\/not_[\w-]+\) reads absent/, output);
+    assert.match(output, /request: POST \/notes \{"title":"[^\n]*","body":"[^\n]*"\}/, output);
+    assert.doesNotMatch(output, /GraphQL: Query\.note[^\n]* reads/, "GraphQL reads it back");
+    named(output);
+  });
+
+  it("an optional input field the domain does not store fails, naming it over both transports", () => {
+    edit(dir, "src/domain/notes.ts", "      body: input.body ?? \"\",\n", "      body: \"\",\n");
+    const { status, output } = roundTrips("createNote");
+    assert.notEqual(status, 0, output);
+    assert.match(output, /"body" written by a create over REST \(createNote \(POST \/notes\)\) does not read back as written/, output);
+    assert.match(output, /"body" written by a create over GraphQL \(Mutation\.createNote\) does not read back as written/, output);
+    assert.match(output, /- "body": sent "[^\n]+", GraphQL: Query\.note \(query[^\n]*\) reads ""/, output);
+    // Shrunk: the smallest body that shows it is a one-character body beside the shortest title.
+    assert.match(output, /request: POST \/notes \{"title":".","body":"."\}/, output);
+    named(output);
+  });
+
+  it("a GraphQL resolver that drops a field fails, naming the field and the GraphQL field read", () => {
+    edit(
+      dir,
+      "src/graphql/notes.ts",
+      "note: (_, { noteId }, { services }) => services.notes.get(noteId),",
+      "note: async (_, { noteId }, { services }) => ({ ...(await services.notes.get(noteId)), body: null }),",
+    );
+    const { status, output } = roundTrips("createNote \\(POST /notes\\): a create");
+    assert.notEqual(status, 0, output);
+    assert.match(output, /"body" written by a create over REST \(createNote \(POST \/notes\)\) does not read back as written over GraphQL: Query\.note/, output);
+    assert.match(output, /- "body": sent "[^\n]+", GraphQL: Query\.note \(query\(\$noteId: ID!\) \{ answer: note\(noteId: \$noteId\) \{ [^\n]*body[^\n]* \} \}\) reads null/, output);
+    assert.doesNotMatch(output, /REST: getNote[^\n]* reads/, "REST reads it back");
+    named(output);
+  });
+});
