@@ -90,10 +90,11 @@ function jsonBody(spec: Spec, op: Operation): { mediaType: string; schema: JsonO
   return found && isObject(media) && media.schema ? { mediaType: found[0], schema: spec.resolve(media.schema) } : undefined;
 }
 
-/** The operations answering 201 with the resource's schema. */
+/** The operations answering 201 with the resource's schema; a PUT at the resource's own path is its replacer. */
 function creatorsOf(spec: Spec, info: ResourceInfo): Operation[] {
   const ref = `"#/components/schemas/${info.schema}"`;
   return spec.operations.filter((op) => {
+    if (op.method === "PUT" && op.path === info.path) return false;
     const raw = (spec.resolve((spec.doc.paths as JsonObject)[op.path]) as JsonObject)[op.method.toLowerCase()];
     const created = (raw as JsonObject).responses && ((raw as JsonObject).responses as JsonObject)["201"];
     return created !== undefined && JSON.stringify(spec.resolve(created).content ?? {}).includes(ref);
