@@ -66,8 +66,8 @@ export interface ResourceRoundTrips {
   info: ResourceInfo;
   reader: Reader;
   writers: Writer[];
-  /** what makes an instance to replace or patch (its first creator; undefined: none answers 201) */
-  creator?: Operation;
+  /** what makes an instance to replace or patch: its creators, POSTs first (the first that is no stub is used) */
+  creators: Operation[];
 }
 
 /** The object schema's properties, with those of its allOf members. */
@@ -164,7 +164,7 @@ export function roundTripsOf(definition: AppDefinition): ResourceRoundTrips[] {
       info,
       reader: { op: get, schema, query: pairedField(spec, definition, get, "Query") },
       writers,
-      creator: [...creators].sort((a, b) => Number(b.method === "POST") - Number(a.method === "POST"))[0],
+      creators: [...creators].sort((a, b) => Number(b.method === "POST") - Number(a.method === "POST")),
     });
   }
   return found;
