@@ -13,7 +13,11 @@ export interface Difference {
   read: unknown;
 }
 
-const schemaAt = (resolve: Spec["resolve"], schema: JsonObject | undefined, key: string | number): JsonObject | undefined => {
+const schemaAt = (
+  resolve: Spec["resolve"],
+  schema: JsonObject | undefined,
+  key: string | number,
+): JsonObject | undefined => {
   if (!schema) return undefined;
   if (typeof key === "number") return schema.items ? resolve(schema.items) : undefined;
   const props = isObject(schema.properties) ? (schema.properties as JsonObject) : undefined;
@@ -48,12 +52,20 @@ export function differences(
   if (sent === null) return read === null || read === undefined ? [] : [{ pointer, sent, read }];
   if (Array.isArray(sent)) {
     if (!Array.isArray(read) || read.length !== sent.length) return [{ pointer, sent, read }];
-    return sent.flatMap((item, i) => differences(resolve, schemaAt(resolve, schema, i), item, read[i], `${pointer}/${i}`));
+    return sent.flatMap((item, i) =>
+      differences(resolve, schemaAt(resolve, schema, i), item, read[i], `${pointer}/${i}`),
+    );
   }
   if (isObject(sent)) {
     if (!isObject(read)) return [{ pointer, sent, read }];
     return Object.entries(sent).flatMap(([key, value]) =>
-      differences(resolve, schemaAt(resolve, schema, key), value, read[key], `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`),
+      differences(
+        resolve,
+        schemaAt(resolve, schema, key),
+        value,
+        read[key],
+        `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+      ),
     );
   }
   if (sent === read) return [];

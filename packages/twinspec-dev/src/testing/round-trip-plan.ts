@@ -87,7 +87,9 @@ function jsonBody(spec: Spec, op: Operation): { mediaType: string; schema: JsonO
   if (!isObject(body) || !isObject(body.content)) return undefined;
   const found = Object.entries(body.content).find(([type]) => /^application\/([\w.+-]+\+)?json$/.test(type));
   const media = found?.[1];
-  return found && isObject(media) && media.schema ? { mediaType: found[0], schema: spec.resolve(media.schema) } : undefined;
+  return found && isObject(media) && media.schema
+    ? { mediaType: found[0], schema: spec.resolve(media.schema) }
+    : undefined;
 }
 
 /** The operations answering 201 with the resource's schema; a PUT at the resource's own path is its replacer. */

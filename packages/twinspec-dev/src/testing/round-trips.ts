@@ -15,7 +15,13 @@ import { asking } from "./coverage.js";
 import { settings, valid } from "./fuzz/support.js";
 import { before, it, NotYetImplemented } from "./pending.js";
 import { differences, shown, type Difference } from "./round-trip-compare.js";
-import { roundTripsOf, selectionOf, type PairedField, type ResourceRoundTrips, type Writer } from "./round-trip-plan.js";
+import {
+  roundTripsOf,
+  selectionOf,
+  type PairedField,
+  type ResourceRoundTrips,
+  type Writer,
+} from "./round-trip-plan.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { pathParams, specOf, urlOf } from "./spec.js";
 import { newWorld, specReader, type Send } from "./world.js";
@@ -32,11 +38,16 @@ export interface RoundTripOptions {
   server?: TestServerOptions;
 }
 
-/** One place a property did not read back as written: where it was read, and the difference. */
-interface Miss extends Difference {
-  /** "REST: getNote (GET /notes/not_…)", "GraphQL: Query.note", "REST: createNote's answer (201)" */
-  where: string;
+/** Where a value was read: the transport, what read it ("getNote", "createNote's answer", "Query.note"), the request. */
+interface Place {
+  transport: "REST" | "GraphQL";
+  via: string;
+  /** the request that read it ("GET /notes/not_…", the query) */
+  detail?: string;
 }
+
+/** One place a property did not read back as written, and the difference. */
+type Miss = Place & Difference;
 
 /** What one generated body did: round-tripped (the properties sent), refused (a declared status or error code), or failed. */
 type Outcome = { kind: "round-tripped"; props: string[] } | { kind: "refused"; why: string; detail: string };
@@ -170,7 +181,12 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
     };
 
     /** A GraphQL document calling `paired` once (as `answer`), one variable per argument `values` gives. */
-    const documentOf = (root: "query" | "mutation", paired: PairedField, values: Record<string, unknown>, selection: string) => {
+    const documentOf = (
+      root: "query" | "mutation",
+      paired: PairedField,
+      values: Record<string, unknown>,
+      selection: string,
+    ) => {
       const args = paired.field.args.filter((a) => values[a.name] !== undefined);
       const declared = args.length ? `(${args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ")})` : "";
       const passed = args.length ? `(${args.map((a) => `${a.name}: $${a.name}`).join(", ")})` : "";
@@ -205,21 +221,22 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
       plan: ResourceRoundTrips,
       ids: Record<string, string>,
       expected: Record<string, unknown>,
-      answers: { where: string; body: unknown }[],
+      answers: (Place & { body: unknown })[],
     ): Promise<Miss[]> {
       const { reader } = plan;
       const misses: Miss[] = [];
-      const compare = (where: string, read: unknown, only?: string[]) => {
+      const compare = (place: Place, read: unknown, only?: string[]) => {
         const sent = only ? Object.fromEntries(Object.entries(expected).filter(([k]) => only.includes(k))) : expected;
-        for (const d of differences(resolve, reader.schema, sent, read)) misses.push({ where, ...d });
+        for (const d of differences(resolve, reader.schema, sent, read)) misses.push({ ...place, ...d });
       };
-      for (const answer of answers) compare(answer.where, answer.body);
+      for (const { body, ...place } of answers) compare(place, body);
       const url = urlOf(reader.op, ids);
       const got = await call(`${s.url}${url}`, {
         headers: asking(`round trip: reading back a ${plan.resource} (${reader.op.operationId})`, [200]),
       });
-      const where = `REST: ${reader.op.operationId} (GET ${url})`;
-      if (got.status !== 200) misses.push({ where, pointer: "", sent: expected, read: `${got.status} ${got.text.slice(0, 200)}` });
+      const where: Place = { transport: "REST", via: reader.op.operationId, detail: `GET ${url}` };
+      if (got.status !== 200)
+        misses.push({ ...where, pointer: "", sent: expected, read: `${got.status} ${got.text.slice(0, 200)}` });
       else compare(where, got.json);
       const type = reader.query && objectType(reader.query);
       if (reader.query && type) {
@@ -227,9 +244,14 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
         if (fields.length) {
           const doc = documentOf("query", reader.query, argumentsOf(reader.query, ids), selection);
           const answer = await gql(s.url, doc.query, doc.variables);
-          const at = `GraphQL: ${reader.query.coordinate} (${doc.query})`;
+          const at: Place = { transport: "GraphQL", via: reader.query.coordinate, detail: doc.query };
           if (answer.json?.errors?.length || !answer.json?.data?.answer)
-            misses.push({ where: at, pointer: "", sent: expected, read: answer.json?.errors ?? answer.json?.data?.answer ?? null });
+            misses.push({
+              ...at,
+              pointer: "",
+              sent: expected,
+              read: answer.json?.errors ?? answer.json?.data?.answer ?? null,
+            });
           else compare(at, answer.json.data.answer, fields);
         }
       }
@@ -242,7 +264,11 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
         throw new RoundTripFailure(
           `${writer.op.operationId} answered ${res.status}${res.status < 500 ? ", which openapi.yaml does not declare for it" : ""}\n  request: ${request}\n  answer: ${res.text.slice(0, 300)}`,
         );
-      return { kind: "refused", why: String(res.status), detail: `${request} → ${res.status} ${res.text.slice(0, 200)}` };
+      return {
+        kind: "refused",
+        why: String(res.status),
+        detail: `${request} → ${res.status} ${res.text.slice(0, 200)}`,
+      };
     };
 
     /** One generated body written over `transport` and read back; throws a RoundTripFailure naming what differs. */
@@ -261,16 +287,20 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
         const got = await call(`${s.url}${urlOf(plan.reader.op, ids)}`, {
           headers: asking(`round trip: a ${plan.resource} before a merge patch (${plan.reader.op.operationId})`, [200]),
         });
-        before = Object.fromEntries(writer.writable.filter((p) => got.json?.[p] !== undefined).map((p) => [p, got.json[p]]));
+        before = Object.fromEntries(
+          writer.writable.filter((p) => got.json?.[p] !== undefined).map((p) => [p, got.json[p]]),
+        );
       }
       const sent = Object.fromEntries(Object.entries(body).filter(([k]) => writer.writable.includes(k)));
       const expected = writer.kind === "merge" ? { ...before, ...sent } : sent;
-      const answers: { where: string; body: unknown }[] = [];
+      const answers: (Place & { body: unknown })[] = [];
       let request: string;
       if (transport === "rest") {
         const url = urlOf(writer.op, ids);
         request = `${writer.op.method} ${url} ${JSON.stringify(body)}`;
-        const ok = Object.keys(writer.op.responses).filter((st) => /^2\d\d$/.test(st)).map(Number);
+        const ok = Object.keys(writer.op.responses)
+          .filter((st) => /^2\d\d$/.test(st))
+          .map(Number);
         const res = await call(`${s.url}${url}`, {
           method: writer.op.method,
           headers: {
@@ -282,7 +312,12 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
         if (res.status < 200 || res.status > 299) return refusal(writer, request, res);
         if (writer.kind === "create") ids[plan.info.id] = idFrom(plan, res.json, res.headers.get("location"));
         if (res.json && typeof res.json === "object")
-          answers.push({ where: `REST: ${writer.op.operationId}'s answer (${res.status})`, body: res.json });
+          answers.push({
+            transport: "REST",
+            via: `${writer.op.operationId}'s answer`,
+            detail: String(res.status),
+            body: res.json,
+          });
       } else {
         const mutation = writer.mutation!;
         const type = objectType(mutation);
@@ -296,12 +331,19 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
         if (errors.length || res.status >= 300) {
           const codes = errors.map((e) => e.extensions?.code ?? "no code");
           if (res.status >= 500 || codes.includes("INTERNAL_SERVER_ERROR") || !errors.length)
-            throw new RoundTripFailure(`${mutation.coordinate} failed (${res.status})\n  request: ${request}\n  answer: ${res.text.slice(0, 300)}`);
-          return { kind: "refused", why: codes.join("+"), detail: `${request} → ${errors.map((e) => `${e.extensions?.code}: ${e.message}`).join("; ")}` };
+            throw new RoundTripFailure(
+              `${mutation.coordinate} failed (${res.status})\n  request: ${request}\n  answer: ${res.text.slice(0, 300)}`,
+            );
+          return {
+            kind: "refused",
+            why: codes.join("+"),
+            detail: `${request} → ${errors.map((e) => `${e.extensions?.code}: ${e.message}`).join("; ")}`,
+          };
         }
         const answer = res.json?.data?.answer;
         if (writer.kind === "create") ids[plan.info.id] = idFrom(plan, answer, undefined);
-        if (answer && typeof answer === "object") answers.push({ where: `GraphQL: ${mutation.coordinate}'s answer`, body: answer });
+        if (answer && typeof answer === "object")
+          answers.push({ transport: "GraphQL", via: `${mutation.coordinate}'s answer`, body: answer });
       }
       const misses = await readBack(plan, ids, expected, answers);
       if (misses.length) throw new RoundTripFailure(describeMisses(writer, transport, misses, request));
@@ -309,16 +351,22 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
     }
 
     function describeMisses(writer: Writer, transport: "rest" | "graphql", misses: Miss[], request: string) {
-      const by = transport === "rest" ? `${writer.op.operationId} (${writer.op.method} ${writer.op.path})` : writer.mutation!.coordinate;
-      const props = [...new Set(misses.map((m) => propertyOf(m.pointer) || "the whole body"))];
-      const wheres = [...new Set(misses.map((m) => m.where.split(" (")[0]))];
+      const by =
+        transport === "rest"
+          ? `${writer.op.operationId} (${writer.op.method} ${writer.op.path}), a ${writer.kind} over REST,`
+          : `${writer.mutation!.coordinate}, a ${writer.kind} over GraphQL,`;
+      const props = [...new Set(misses.map((m) => propertyOf(m.pointer) || "the resource"))];
+      const places = (["REST", "GraphQL"] as const)
+        .map((t) => [t, [...new Set(misses.filter((m) => m.transport === t).map((m) => m.via))]] as const)
+        .filter(([, vias]) => vias.length)
+        .map(([t, vias]) => `${t} (${vias.join(", ")})`);
       const lines = misses.map((m) => {
         const prop = propertyOf(m.pointer);
         const at = m.pointer && m.pointer !== `/${prop}` ? ` at ${m.pointer}` : "";
-        return `  - ${prop ? `"${prop}"${at}` : "the resource"}: sent ${shown(m.sent)}, ${m.where} reads ${shown(m.read)}`;
+        return `  - ${prop ? `"${prop}"${at}` : "the resource"}: sent ${shown(m.sent)}; ${m.via} over ${m.transport}${m.detail ? ` (${m.detail})` : ""} reads ${shown(m.read)}`;
       });
       return [
-        `${props.map((p) => `"${p}"`).join(", ")} written by a ${writer.kind} over ${transport === "rest" ? "REST" : "GraphQL"} (${by}) does not read back as written over ${wheres.join(", ")}`,
+        `${props.map((p) => (p === "the resource" ? p : `"${p}"`)).join(", ")} written by ${by} does not read back as written over ${places.join(" and ")}`,
         ...lines,
         `  request: ${request}`,
       ].join("\n");
@@ -351,7 +399,8 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
       );
       if (stub) throw stub;
       if (details.failed) {
-        const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+        const cause =
+          details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
         throw new RoundTripFailure(
           `${cause}\n  (the request shrunk to the smallest that fails, after ${details.numShrinks} shrinks)\n  seed ${details.seed}\n  replay: ${replay(details.seed, details.counterexamplePath ?? undefined)}`,
         );
@@ -403,7 +452,9 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
           body: JSON.stringify(body),
         });
         if (res.status >= 500 || !(String(res.status) in writer.op.responses)) {
-          failures.push(`"${prop}": ${writer.op.operationId} answered ${res.status}${res.status < 500 ? ", which openapi.yaml does not declare for it" : ""}\n    request: ${request}\n    answer: ${res.text.slice(0, 200)}`);
+          failures.push(
+            `"${prop}": ${writer.op.operationId} answered ${res.status}${res.status < 500 ? ", which openapi.yaml does not declare for it" : ""}\n    request: ${request}\n    answer: ${res.text.slice(0, 200)}`,
+          );
           continue;
         }
         const accepted = res.status >= 200 && res.status < 300;
@@ -419,7 +470,9 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
           headers: asking(`round trip: reading back a ${plan.resource} (${plan.reader.op.operationId})`, [200]),
         });
         if (got.status === 200 && differences(resolve, schema, value, got.json?.[prop]).length === 0)
-          failures.push(`"${prop}": the server set it to what the client sent (${shown(value)}); it is the server's to set\n    request: ${request}`);
+          failures.push(
+            `"${prop}": the server set it to what the client sent (${shown(value)}); it is the server's to set\n    request: ${request}`,
+          );
       }
       if (failures.length)
         throw new RoundTripFailure(

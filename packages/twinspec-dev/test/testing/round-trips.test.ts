@@ -27,12 +27,35 @@ describe("write-read round trips", function () {
     for (const entry of ["openapi.yaml", "schema.graphql", "codegen.yml", "package.json", "src"])
       cpSync(join(FIXTURE, entry), join(dir, entry), { recursive: true });
     // A note's body becomes optional, on both transports, and a note sent without one is stored with an empty body.
-    edit(dir, "openapi.yaml", "required: [noteId, ownerId, title, body, createdAt, updatedAt]", "required: [noteId, ownerId, title, createdAt, updatedAt]");
-    edit(dir, "openapi.yaml", "required: [title, body]\n      properties:\n        title: { $ref: \"#/components/schemas/Title\" }", "required: [title]\n      properties:\n        title: { $ref: \"#/components/schemas/Title\" }");
-    edit(dir, "schema.graphql", "  title: String!\n  body: String!\n  createdAt", "  title: String!\n  body: String\n  createdAt");
-    edit(dir, "schema.graphql", "input CreateNoteInput {\n  title: String!\n  body: String!", "input CreateNoteInput {\n  title: String!\n  body: String");
-    edit(dir, "src/domain/notes.ts", "      body: input.body,\n", "      body: input.body ?? \"\",\n");
-    const generated = spawnSync(process.execPath, [resolve("bin/twinspec.js"), "generate"], { cwd: dir, encoding: "utf8" });
+    edit(
+      dir,
+      "openapi.yaml",
+      "required: [noteId, ownerId, title, body, createdAt, updatedAt]",
+      "required: [noteId, ownerId, title, createdAt, updatedAt]",
+    );
+    edit(
+      dir,
+      "openapi.yaml",
+      'required: [title, body]\n      properties:\n        title: { $ref: "#/components/schemas/Title" }',
+      'required: [title]\n      properties:\n        title: { $ref: "#/components/schemas/Title" }',
+    );
+    edit(
+      dir,
+      "schema.graphql",
+      "  title: String!\n  body: String!\n  createdAt",
+      "  title: String!\n  body: String\n  createdAt",
+    );
+    edit(
+      dir,
+      "schema.graphql",
+      "input CreateNoteInput {\n  title: String!\n  body: String!",
+      "input CreateNoteInput {\n  title: String!\n  body: String",
+    );
+    edit(dir, "src/domain/notes.ts", "      body: input.body,\n", '      body: input.body ?? "",\n');
+    const generated = spawnSync(process.execPath, [resolve("bin/twinspec.js"), "generate"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     assert.equal(generated.status, 0, generated.stdout + generated.stderr);
     for (const file of ["src/rest/notes.ts", "src/domain/notes.ts", "src/graphql/notes.ts"])
       originals.set(file, readFileSync(join(dir, file), "utf8"));
@@ -43,10 +66,21 @@ describe("write-read round trips", function () {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   const roundTrips = (grep?: string) =>
-    childMocha({ file: "test/testing/round-trip-run.ts", root: dir, cwd: dir, grep, testTimeout: 120_000, timeout: 240_000 });
+    childMocha({
+      file: "test/testing/round-trip-run.ts",
+      root: dir,
+      cwd: dir,
+      grep,
+      testTimeout: 120_000,
+      timeout: 240_000,
+    });
 
   const named = (output: string) => {
-    assert.match(output, /seed \d+\n\s+replay: ROUND_TRIP_SEED=\d+ ROUND_TRIP_PATH=[\d:]+ npx mocha test\/testing\/round-trip-run\.ts/, output);
+    assert.match(
+      output,
+      /seed \d+\n\s+replay: ROUND_TRIP_SEED=\d+ ROUND_TRIP_PATH=[\d:]+ npx mocha test\/testing\/round-trip-run\.ts/,
+      output,
+    );
     assert.doesNotMatch(output, /at .*src\/testing\//, "no stack from inside the kit");
   };
 
@@ -63,22 +97,39 @@ describe("write-read round trips", function () {
     edit(dir, "src/rest/notes.ts", "  body: n.body,\n", "");
     const { status, output } = roundTrips("createNote \\(POST /notes\\): a create");
     assert.notEqual(status, 0, output);
-    assert.match(output, /"body" written by a create over REST \(createNote \(POST \/notes\)\) does not read back as written over REST: createNote's answer, REST: getNote/, output);
-    assert.match(output, /- "body": sent "[^\n]*", REST: getNote \(GET \/notes\/not_[\w-]+\) reads absent/, output);
+    assert.match(
+      output,
+      /"body" written by createNote \(POST \/notes\), a create over REST, does not read back as written over REST \(createNote's answer, getNote\)\n/,
+      output,
+    );
+    assert.match(output, /- "body": sent "[^\n]*"; getNote over REST \(GET \/notes\/not_[\w-]+\) reads absent/, output);
     assert.match(output, /request: POST \/notes \{"title":"[^\n]*","body":"[^\n]*"\}/, output);
-    assert.doesNotMatch(output, /GraphQL: Query\.note[^\n]* reads/, "GraphQL reads it back");
+    assert.doesNotMatch(output, /Query\.note over GraphQL[^\n]* reads/, "GraphQL reads it back");
     named(output);
   });
 
   it("an optional input field the domain does not store fails, naming it over both transports", () => {
-    edit(dir, "src/domain/notes.ts", "      body: input.body ?? \"\",\n", "      body: \"\",\n");
+    edit(dir, "src/domain/notes.ts", '      body: input.body ?? "",\n', '      body: "",\n');
     const { status, output } = roundTrips("createNote");
     assert.notEqual(status, 0, output);
-    assert.match(output, /"body" written by a create over REST \(createNote \(POST \/notes\)\) does not read back as written/, output);
-    assert.match(output, /"body" written by a create over GraphQL \(Mutation\.createNote\) does not read back as written/, output);
-    assert.match(output, /- "body": sent "[^\n]+", GraphQL: Query\.note \(query[^\n]*\) reads ""/, output);
+    assert.match(
+      output,
+      /"body" written by createNote \(POST \/notes\), a create over REST, does not read back as written over REST \(createNote's answer, getNote\) and GraphQL \(Query\.note\)/,
+      output,
+    );
+    assert.match(
+      output,
+      /"body" written by Mutation\.createNote, a create over GraphQL, does not read back as written over REST \(getNote\) and GraphQL \(Mutation\.createNote's answer, Query\.note\)/,
+      output,
+    );
+    assert.match(output, /- "body": sent "[^\n]+"; Query\.note over GraphQL \(query[^\n]*\) reads ""/, output);
     // Shrunk: the smallest body that shows it is a one-character body beside the shortest title.
     assert.match(output, /request: POST \/notes \{"title":".","body":"."\}/, output);
+    assert.match(
+      output,
+      /request: mutation\(\$input: CreateNoteInput!\) \{ answer: createNote\(input: \$input\) \{ noteId title body \} \} variables \{"input":\{"title":".","body":"."\}\}/,
+      output,
+    );
     named(output);
   });
 
@@ -91,9 +142,17 @@ describe("write-read round trips", function () {
     );
     const { status, output } = roundTrips("createNote \\(POST /notes\\): a create");
     assert.notEqual(status, 0, output);
-    assert.match(output, /"body" written by a create over REST \(createNote \(POST \/notes\)\) does not read back as written over GraphQL: Query\.note/, output);
-    assert.match(output, /- "body": sent "[^\n]*", GraphQL: Query\.note \(query\(\$noteId: ID!\) \{ answer: note\(noteId: \$noteId\) \{ [^\n]*body[^\n]* \} \}\) reads null/, output);
-    assert.doesNotMatch(output, /REST: getNote[^\n]* reads/, "REST reads it back");
+    assert.match(
+      output,
+      /"body" written by createNote \(POST \/notes\), a create over REST, does not read back as written over GraphQL \(Query\.note\)\n/,
+      output,
+    );
+    assert.match(
+      output,
+      /- "body": sent "[^\n]*"; Query\.note over GraphQL \(query\(\$noteId: ID!\) \{ answer: note\(noteId: \$noteId\) \{ [^\n]*body[^\n]* \} \}\) reads null/,
+      output,
+    );
+    assert.doesNotMatch(output, /getNote over REST[^\n]* reads/, "REST reads it back");
     named(output);
   });
 
