@@ -52,12 +52,19 @@ describe("write-read round trips", function () {
       "input CreateNoteInput {\n  title: String!\n  body: String",
     );
     edit(dir, "src/domain/notes.ts", "      body: input.body,\n", '      body: input.body ?? "",\n');
+    // An author's body takes properties it does not name: what the server sets, sent, must then be ignored.
+    edit(
+      dir,
+      "openapi.yaml",
+      "description: The whole writable state of an author\n      additionalProperties: false\n",
+      "description: The whole writable state of an author\n",
+    );
     const generated = spawnSync(process.execPath, [resolve("bin/twinspec.js"), "generate"], {
       cwd: dir,
       encoding: "utf8",
     });
     assert.equal(generated.status, 0, generated.stdout + generated.stderr);
-    for (const file of ["src/rest/notes.ts", "src/domain/notes.ts", "src/graphql/notes.ts"])
+    for (const file of ["src/rest/notes.ts", "src/domain/notes.ts", "src/graphql/notes.ts", "src/domain/authors.ts"])
       originals.set(file, readFileSync(join(dir, file), "utf8"));
   });
   afterEach(() => {
@@ -89,7 +96,14 @@ describe("write-read round trips", function () {
     assert.equal(status, 0, output);
     assert.match(output, /createNote \(POST \/notes\): a create over REST reads back over REST and GraphQL/);
     assert.match(output, /Mutation\.updateNote \(paired with patchNote\): a merge over GraphQL/);
-    assert.match(output, /what the server sets \(noteId, ownerId, createdAt, updatedAt\) is refused when sent/);
+    assert.match(
+      output,
+      /✔ createNote \(POST \/notes\): what the server sets \(noteId, ownerId, createdAt, updatedAt\) is refused when sent/,
+    );
+    assert.match(
+      output,
+      /✔ createAuthor \(POST \/authors\): what the server sets \(authorId, createdAt, updatedAt\) is refused or ignored when sent/,
+    );
     assert.match(output, /\d+ bodies: [1-9]\d* read back as written/);
   });
 
@@ -169,5 +183,23 @@ describe("write-read round trips", function () {
     assert.match(output, /✔ patchNote \(PATCH \/notes\/\{noteId\}\): a merge over REST/, output);
     assert.match(output, /✔ Mutation\.createNote \(paired with createNote\): a create over GraphQL/, output);
     assert.match(output, /[1-9]\d* pending/, output);
+  });
+
+  it("a domain that takes a value the server sets from the client's body fails, naming the property", () => {
+    edit(
+      dir,
+      "src/domain/authors.ts",
+      "      created_at: at,\n",
+      "      created_at: (input as { createdAt?: string }).createdAt ?? at,\n",
+    );
+    const { status, output } = roundTrips("createAuthor \\(POST /authors\\): what the server sets");
+    assert.notEqual(status, 0, output);
+    assert.match(
+      output,
+      /createAuthor \(POST \/authors\): what the server sets is not refused or ignored when a client sends it:\n  - "createdAt": the server set it to what the client sent \("2026-11-24T10:00:00\.000Z"\); it is the server's to set\n    request: POST \/authors \{"name":"Ada Lovelace","createdAt":"2026-11-24T10:00:00\.000Z"\}/,
+      output,
+    );
+    assert.doesNotMatch(output, /"authorId": the server set it/, output);
+    assert.doesNotMatch(output, /at .*src\/testing\//, "no stack from inside the kit");
   });
 });
