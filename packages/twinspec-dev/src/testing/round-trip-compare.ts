@@ -20,7 +20,7 @@ const schemaAt = (
 ): JsonObject | undefined => {
   if (!schema) return undefined;
   if (typeof key === "number") return schema.items ? resolve(schema.items) : undefined;
-  const props = isObject(schema.properties) ? (schema.properties as JsonObject) : undefined;
+  const props = isObject(schema.properties) ? schema.properties : undefined;
   if (props?.[key]) return resolve(props[key]);
   for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) {
     const found: JsonObject | undefined = schemaAt(resolve, resolve(part), key);
@@ -76,6 +76,6 @@ export function differences(
 /** A value as a failure shows it: JSON, cut short; "absent" for undefined. */
 export const shown = (value: unknown, max = 120): string => {
   if (value === undefined) return "absent";
-  const text = JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(value) ?? typeof value;
   return text.length > max ? `${text.slice(0, max)}…` : text;
 };

@@ -22,7 +22,7 @@ import { isObject, type JsonObject } from "../codegen/load/spec.js";
 import { specOf, type Operation, type Spec } from "./spec.js";
 
 /** How a writer changes the resource: makes one, replaces its writable state, or merges a patch into it. */
-export type WriteKind = "create" | "replace" | "merge";
+type WriteKind = "create" | "replace" | "merge";
 
 /** A GraphQL root field with the rules its arguments share with its paired operation. */
 export interface PairedField {
@@ -53,7 +53,7 @@ export interface Writer {
 }
 
 /** What reads a resource back: its GET, and the paired GraphQL field. */
-export interface Reader {
+interface Reader {
   op: Operation;
   /** the representation's schema, resolved */
   schema: JsonObject;
@@ -82,7 +82,7 @@ const isReadOnly = (resolve: Spec["resolve"], raw: unknown): boolean =>
 
 /** The media type and schema of the operation's JSON request body (application/json or any +json); undefined: none. */
 function jsonBody(spec: Spec, op: Operation): { mediaType: string; schema: JsonObject } | undefined {
-  const raw = spec.resolve((spec.doc.paths as JsonObject)[op.path]) as JsonObject;
+  const raw = spec.resolve((spec.doc.paths as JsonObject)[op.path]);
   const body = spec.resolve((raw[op.method.toLowerCase()] as JsonObject).requestBody);
   if (!isObject(body) || !isObject(body.content)) return undefined;
   const found = Object.entries(body.content).find(([type]) => /^application\/([\w.+-]+\+)?json$/.test(type));
@@ -97,7 +97,7 @@ function creatorsOf(spec: Spec, info: ResourceInfo): Operation[] {
   const ref = `"#/components/schemas/${info.schema}"`;
   return spec.operations.filter((op) => {
     if (op.method === "PUT" && op.path === info.path) return false;
-    const raw = (spec.resolve((spec.doc.paths as JsonObject)[op.path]) as JsonObject)[op.method.toLowerCase()];
+    const raw = spec.resolve((spec.doc.paths as JsonObject)[op.path])[op.method.toLowerCase()];
     const created = (raw as JsonObject).responses && ((raw as JsonObject).responses as JsonObject)["201"];
     return created !== undefined && JSON.stringify(spec.resolve(created).content ?? {}).includes(ref);
   });

@@ -460,7 +460,7 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
         const accepted = res.status >= 200 && res.status < 300;
         if (refuse && accepted) {
           failures.push(
-            `"${prop}": ${writer.op.operationId} accepted it (${res.status}), although ${prop in bodyProps ? "it is readOnly" : `${writer.schema.title ?? "its body schema"} has additionalProperties: false`}: expected ${asked !== "any" && asked.length ? asked.join(" or ") : "a 4xx"}\n    request: ${request}`,
+            `"${prop}": ${writer.op.operationId} accepted it (${res.status}), although ${prop in bodyProps ? "it is readOnly" : `${typeof writer.schema.title === "string" ? writer.schema.title : "its body schema"} has additionalProperties: false`}: expected ${asked !== "any" && asked.length ? asked.join(" or ") : "a 4xx"}\n    request: ${request}`,
           );
           continue;
         }

@@ -83,12 +83,18 @@ export function valid(
         minLength: Number(s.minItems ?? 0),
         maxLength: Math.min(Number(s.maxItems ?? 4), 4),
       });
-    case "integer":
-      return fc.integer({ min: Number(s.minimum ?? -1e6), max: Number(s.maximum ?? 1e6) });
+    case "integer": {
+      const step = typeof s.multipleOf === "number" && Number.isInteger(s.multipleOf) ? s.multipleOf : 1;
+      const min = typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + 1 : Number(s.minimum ?? -1e6);
+      const max = typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum - 1 : Number(s.maximum ?? 1e6);
+      return fc.integer({ min: Math.ceil(min / step), max: Math.floor(max / step) }).map((n) => n * step);
+    }
     case "number":
       return fc.double({
-        min: Number(s.minimum ?? -1e6),
-        max: Number(s.maximum ?? 1e6),
+        min: Number(s.exclusiveMinimum ?? s.minimum ?? -1e6),
+        max: Number(s.exclusiveMaximum ?? s.maximum ?? 1e6),
+        minExcluded: typeof s.exclusiveMinimum === "number",
+        maxExcluded: typeof s.exclusiveMaximum === "number",
         noNaN: true,
         noDefaultInfinity: true,
       });
@@ -98,6 +104,15 @@ export function valid(
       if (s.format === "email") return fc.emailAddress().filter((e) => e.length <= Number(s.maxLength ?? 254));
       if (s.format === "date-time")
         return fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString());
+      if (s.format === "date")
+        return fc
+          .date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true })
+          .map((d) => d.toISOString().slice(0, 10));
+      if (s.format === "uuid") return fc.uuid();
+      if (s.format === "uri" || s.format === "url") return fc.webUrl();
+      if (s.format === "hostname") return fc.domain();
+      if (s.format === "ipv4") return fc.ipV4();
+      if (s.format === "ipv6") return fc.ipV6();
       if (typeof s.pattern === "string") return fc.stringMatching(new RegExp(s.pattern));
       return fc.string({
         unit,
