@@ -155,7 +155,8 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
         if (made.ids[name]) continue;
         const tag = made.byIdName.get(name)!;
         const why = made.missing.get(tag) ?? "not made";
-        if (/ 501$/.test(why)) throw new NotYetImplemented(`${why} (a ${tag} is needed by ${writer.op.operationId})`);
+        // Named by the stub, as every stub the kit meets (the coverage gate lists them).
+        if (/ 501$/.test(why)) throw new NotYetImplemented(why.split(" ")[0]);
         throw new RoundTripFailure(`${writer.op.operationId} needs a ${tag}, which could not be made: ${why}`);
       }
       return made.ids;

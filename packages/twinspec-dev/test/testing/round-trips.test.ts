@@ -52,12 +52,13 @@ describe("write-read round trips", function () {
       "input CreateNoteInput {\n  title: String!\n  body: String",
     );
     edit(dir, "src/domain/notes.ts", "      body: input.body,\n", '      body: input.body ?? "",\n');
-    // An author's body takes properties it does not name: what the server sets, sent, must then be ignored.
+    // An author's body takes properties it does not name: what the server sets, sent, must then be ignored; and it
+    // names updatedAt, readOnly: sent, it must be refused.
     edit(
       dir,
       "openapi.yaml",
-      "description: The whole writable state of an author\n      additionalProperties: false\n",
-      "description: The whole writable state of an author\n",
+      'description: The whole writable state of an author\n      additionalProperties: false\n      required: [name]\n      properties:\n        name: { $ref: "#/components/schemas/Name" }\n',
+      'description: The whole writable state of an author\n      required: [name]\n      properties:\n        name: { $ref: "#/components/schemas/Name" }\n        updatedAt: { type: string, format: date-time, readOnly: true }\n',
     );
     const generated = spawnSync(process.execPath, [resolve("bin/twinspec.js"), "generate"], {
       cwd: dir,
