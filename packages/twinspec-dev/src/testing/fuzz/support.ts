@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { after } from "mocha";
 import { before } from "../pending.js";
-import { isObject } from "../../codegen/load/spec.js";
+import { isObject, type JsonObject } from "../../codegen/load/spec.js";
 import type { AppDefinition } from "twinspec/internals";
 import { startServer, type TestServer, type TestServerOptions } from "../server.js";
 import { specOf, type Spec } from "../spec.js";
@@ -53,18 +53,42 @@ export const hugeString = (max: number) =>
     .integer({ min: 201, max })
     .chain((n) => fc.constantFrom("x", "é", "😀", "a ").map((c) => c.repeat(Math.ceil(n / c.length)).slice(0, n)));
 
+type StringUnit = "grapheme-ascii" | "grapheme-composite";
+
 /**
  * Values valid against a schema of openapi.yaml (the keywords it uses); strings of printable ASCII, or of `unit`'s
- * characters.
+ * characters. A nullable schema (`type: [..., "null"]`, 3.0's `nullable`) gives null now and then.
  */
 export function valid(
   resolve: Spec["resolve"],
   raw: unknown,
   depth = 0,
-  unit: "grapheme-ascii" | "grapheme-composite" = "grapheme-ascii",
+  unit: StringUnit = "grapheme-ascii",
 ): fc.Arbitrary<unknown> {
   const s = resolve(raw);
+  if (s.const !== undefined) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
+  const nullable = s.nullable === true || (Array.isArray(s.type) && s.type.includes("null"));
+  const value = nonNull(resolve, s, depth, unit);
+  return nullable ? fc.option(value, { nil: null }) : value;
+}
+
+/** The object schema with its allOf members' properties and required ones merged in. */
+function merged(resolve: Spec["resolve"], s: JsonObject): JsonObject {
+  if (!Array.isArray(s.allOf)) return s;
+  const parts = [s, ...s.allOf.map((part) => merged(resolve, resolve(part)))];
+  return {
+    ...s,
+    type: "object",
+    properties: Object.assign({}, ...parts.map((p) => (isObject(p.properties) ? p.properties : {}))),
+    required: parts.flatMap((p) => (Array.isArray(p.required) ? p.required : [])),
+  };
+}
+
+function nonNull(resolve: Spec["resolve"], raw: JsonObject, depth: number, unit: StringUnit): fc.Arbitrary<unknown> {
+  const s = merged(resolve, raw);
+  const branches = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
+  if (branches?.length && depth <= 4) return fc.oneof(...branches.map((b) => valid(resolve, b, depth + 1, unit)));
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
   switch (type) {
     case "object": {
