@@ -1,9 +1,10 @@
 // What the round trips count as read back as written: equal key by key and item by item, keys the server adds
 // ignored, null read back as null or absent, a date-time as the same instant.
 import assert from "node:assert/strict";
+import type { JsonObject } from "../../src/codegen/load/spec.js";
 import { differences } from "../../src/testing/round-trip-compare.js";
 
-const resolve = (node: unknown) => node as Record<string, unknown>;
+const resolve = (node: unknown) => node as JsonObject;
 const schema = {
   type: "object",
   properties: {

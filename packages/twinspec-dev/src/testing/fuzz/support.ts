@@ -55,6 +55,10 @@ export const hugeString = (max: number) =>
 
 type StringUnit = "grapheme-ascii" | "grapheme-composite";
 
+/** readOnly, on the property or (3.1) beside its $ref, or on what the $ref names. */
+const readOnly = (resolve: Spec["resolve"], raw: unknown) =>
+  isObject(raw) && (raw.readOnly === true || (raw.readOnly === undefined && resolve(raw).readOnly === true));
+
 /**
  * Values valid against a schema of openapi.yaml (the keywords it uses); strings of printable ASCII, or of `unit`'s
  * characters. A nullable schema (`type: [..., "null"]`, 3.0's `nullable`) gives null now and then.
@@ -92,8 +96,11 @@ function nonNull(resolve: Spec["resolve"], raw: JsonObject, depth: number, unit:
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
   switch (type) {
     case "object": {
-      const props = isObject(s.properties) ? s.properties : {};
-      const required = Array.isArray(s.required) ? (s.required as string[]) : [];
+      // A readOnly property is refused in a request: a valid body has none.
+      const props = Object.fromEntries(
+        Object.entries(isObject(s.properties) ? s.properties : {}).filter(([, v]) => !readOnly(resolve, v)),
+      );
+      const required = Array.isArray(s.required) ? (s.required as string[]).filter((k) => k in props) : [];
       if (depth > 4) return fc.constant(Object.fromEntries(required.map((k) => [k, null])));
       const record = fc.record(
         Object.fromEntries(Object.entries(props).map(([k, v]) => [k, valid(resolve, v, depth + 1, unit)])),
