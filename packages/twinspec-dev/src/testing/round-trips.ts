@@ -75,8 +75,12 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
   const spec = specOf(definition);
   const { resolve } = spec;
   const run = settings(options.runs ?? 8, "ROUND_TRIP");
-  const replay = (seed: number, path?: string) =>
-    `ROUND_TRIP_SEED=${seed}${path ? ` ROUND_TRIP_PATH=${path}` : ""} npx mocha ${options.file ?? ""}`.trim();
+  /** The command that replays a run; with a test's title, that test alone (its path means nothing to the others). */
+  const replay = (seed: number, path?: string, title?: string) =>
+    `ROUND_TRIP_SEED=${seed}${path ? ` ROUND_TRIP_PATH=${path}` : ""} npx mocha ${options.file ?? ""}${title ? ` --fgrep '${title.replace(/'/g, "'\\''")}'` : ""}`.replace(
+      / +/g,
+      " ",
+    );
 
   describe("write-read round trips: what a client writes reads back as written, over REST and GraphQL", function () {
     this.timeout(Math.max(120_000, (options.timeLimitMs ?? 30_000) * 3));
@@ -92,11 +96,10 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
     for (const plan of plans) {
       for (const writer of plan.writers) {
         const rest = `${writer.op.operationId} (${writer.op.method} ${writer.op.path})`;
-        it(`${rest}: a ${writer.kind} over REST reads back over REST and GraphQL`, () =>
-          roundTrip(plan, writer, "rest"));
-        if (writer.mutation)
-          it(`${writer.mutation.coordinate} (paired with ${writer.op.operationId}): a ${writer.kind} over GraphQL reads back over REST and GraphQL`, () =>
-            roundTrip(plan, writer, "graphql"));
+        const overRest = `${rest}: a ${writer.kind} over REST reads back over REST and GraphQL`;
+        it(overRest, () => roundTrip(plan, writer, "rest", overRest));
+        const overGraphql = `${writer.mutation?.coordinate} (paired with ${writer.op.operationId}): a ${writer.kind} over GraphQL reads back over REST and GraphQL`;
+        if (writer.mutation) it(overGraphql, () => roundTrip(plan, writer, "graphql", overGraphql));
         if (writer.serverSet.length)
           it(`${rest}: what the server sets (${writer.serverSet.join(", ")}) is ${writer.closed ? "refused" : "refused or ignored"} when sent`, () =>
             serverSetProbe(plan, writer));
@@ -376,7 +379,7 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
       ].join("\n");
     }
 
-    async function roundTrip(plan: ResourceRoundTrips, writer: Writer, transport: "rest" | "graphql") {
+    async function roundTrip(plan: ResourceRoundTrips, writer: Writer, transport: "rest" | "graphql", title: string) {
       const parents = await parentsOf(writer, plan);
       const arbitrary = valid(resolve, writer.schema, 0, "grapheme-composite").map(
         (body) => withIds(body, parents, writer) as Record<string, unknown>,
@@ -406,7 +409,7 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
         const cause =
           details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
         throw new RoundTripFailure(
-          `${cause}\n  (the request shrunk to the smallest that fails, after ${details.numShrinks} shrinks)\n  seed ${details.seed}\n  replay: ${replay(details.seed, details.counterexamplePath ?? undefined)}`,
+          `${cause}\n  (the request shrunk to the smallest that fails, after ${details.numShrinks} shrinks)\n  seed ${details.seed}\n  replay: ${replay(details.seed, details.counterexamplePath ?? undefined, title)}`,
         );
       }
       const tripped = outcomes.filter((o) => o.kind === "round-tripped");
@@ -421,7 +424,7 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
       );
       if (tripped.length === 0)
         throw new RoundTripFailure(
-          `none of the ${outcomes.length} bodies generated for ${transport === "rest" ? writer.op.operationId : writer.mutation!.coordinate} was accepted, so nothing was read back (${refusals || "no body ran"})${refused[0] ? `\n  e.g. ${refused[0].detail}` : ""}\n  seed ${run.seed}; replay: ${replay(run.seed)}`,
+          `none of the ${outcomes.length} bodies generated for ${transport === "rest" ? writer.op.operationId : writer.mutation!.coordinate} was accepted, so nothing was read back (${refusals || "no body ran"})${refused[0] ? `\n  e.g. ${refused[0].detail}` : ""}\n  seed ${run.seed}; replay: ${replay(run.seed, undefined, title)}`,
         );
     }
 

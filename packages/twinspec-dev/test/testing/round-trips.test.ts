@@ -86,7 +86,7 @@ describe("write-read round trips", function () {
   const named = (output: string) => {
     assert.match(
       output,
-      /seed \d+\n\s+replay: ROUND_TRIP_SEED=\d+ ROUND_TRIP_PATH=[\d:]+ npx mocha test\/testing\/round-trip-run\.ts/,
+      /seed \d+\n\s+replay: ROUND_TRIP_SEED=\d+ ROUND_TRIP_PATH=[\d:]+ npx mocha test\/testing\/round-trip-run\.ts --fgrep '[^'\n]+'/,
       output,
     );
     assert.doesNotMatch(output, /at .*src\/testing\//, "no stack from inside the kit");
@@ -147,6 +147,22 @@ describe("write-read round trips", function () {
       output,
     );
     named(output);
+    // The replay command runs that case alone, straight to the same shrunk request.
+    const [, seed, path, title] =
+      /replay: ROUND_TRIP_SEED=(\d+) ROUND_TRIP_PATH=([\d:]+) npx mocha \S+ --fgrep '([^'\n]+)'/.exec(output)!;
+    const request = /request: (POST \/notes [^\n]*)/.exec(output)![1];
+    const again = childMocha({
+      file: "test/testing/round-trip-run.ts",
+      root: dir,
+      cwd: dir,
+      grep: title.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"),
+      env: { ROUND_TRIP_SEED: seed, ROUND_TRIP_PATH: path },
+      testTimeout: 120_000,
+      timeout: 240_000,
+    });
+    assert.notEqual(again.status, 0, again.output);
+    assert.ok(again.output.includes(`request: ${request}\n`), again.output);
+    assert.match(again.output, /1 failing/, again.output);
   });
 
   it("a GraphQL resolver that drops a field fails, naming the field and the GraphQL field read", () => {
