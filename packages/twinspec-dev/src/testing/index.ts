@@ -1,6 +1,6 @@
 // twinspec-dev/testing: the spec-driven test kit an application runs with one line (`walkApi(definition)` in a mocha
 // test file): every operation and root field of its specs walked against a real server and database, both
-// authorization matrices, the status walks, the webhook walk, the fuzzers, the abuse walk and the per-(operation, status) coverage gate. Each part can
+// authorization matrices, the status walks, the write-read round trips, the webhook walk, the fuzzers, the abuse walk and the per-(operation, status) coverage gate. Each part can
 // be registered alone (describe…), and the servers, worlds and clients they use are exported for the application's
 // own tests.
 export { walkApi, describeApiWalk, type WalkOptions, type ApiWalkOptions } from "./walk.js";
@@ -38,5 +38,6 @@ export { ADMIN_SUBJECT, ADMIN_TOKEN, TEST_SECRET, token } from "./tokens.js";
 export { specOf, settle, pathParams, declares, urlOf, type Spec, type World, type Operation } from "./spec.js";
 export { hourly, rateLimitFields } from "./rate-limit.js";
 export { describeScenarios, type ScenarioOptions } from "./scenarios.js";
+export { describeRoundTrips, type RoundTripOptions } from "./round-trips.js";
 export { describeWebhookWalk, type WebhookWalkOptions } from "./webhook-walk.js";
 export { describeTransportAgreement, type TransportAgreementOptions } from "./transport-agreement.js";

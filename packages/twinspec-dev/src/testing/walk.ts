@@ -20,6 +20,7 @@ import { describeRelationWalk } from "./relation-walk.js";
 import { describeTransportAgreement, type TransportAgreementOptions } from "./transport-agreement.js";
 import { describeStatusWalks } from "./status-walks.js";
 import { describeScenarios, type ScenarioOptions } from "./scenarios.js";
+import { describeRoundTrips, type RoundTripOptions } from "./round-trips.js";
 import { describeWebhookWalk, type WebhookWalkOptions } from "./webhook-walk.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
 import { replyOf, type Reply } from "./client.js";
@@ -40,6 +41,8 @@ export interface WalkOptions extends ApiWalkOptions {
   authMatrices?: false | Omit<AuthMatrixOptions, "server">;
   /** the status walks (default run; false: not run) */
   statusWalks?: boolean;
+  /** the write-read round trips of every resource with a reader and writers (default run; false: not run) */
+  roundTrips?: false | Omit<RoundTripOptions, "server">;
   /** the REST and GraphQL fuzzers (default run; false: not run) */
   fuzz?: false | Omit<FuzzOptions, "server">;
   /** every REST collection compared with its paired GraphQL relation (default run; false: not run) */
@@ -58,7 +61,7 @@ export interface WalkOptions extends ApiWalkOptions {
 
 /**
  * Everything the kit walks, registered as mocha suites in this order: the API walk (describeApiWalk), both
- * authorization matrices, the status walks, the scenarios of workflows.arazzo.yaml, the webhook walk, both fuzzers, the REST collections compared with their GraphQL relations, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
+ * authorization matrices, the status walks, the scenarios of workflows.arazzo.yaml, the write-read round trips, the webhook walk, both fuzzers, the REST collections compared with their GraphQL relations, the N+1 walk over the relations, the abuse walk, and the per-(operation, status) coverage gate over what all
  * of them (and any test of the application that runs before, with the kit's startServer) produced. Call it at the
  * top level of a mocha test file (`walkApi(definition)`).
  *
@@ -74,6 +77,7 @@ export function walkApi(definition: AppDefinition, options: WalkOptions = {}): v
   }
   if (options.statusWalks !== false) describeStatusWalks(definition, { server });
   if (options.scenarios !== false) describeScenarios(definition, { ...options.scenarios, server });
+  if (options.roundTrips !== false) describeRoundTrips(definition, { ...options.roundTrips, server });
   if (options.webhookWalk !== false) describeWebhookWalk(definition, { ...options.webhookWalk, server });
   if (options.fuzz !== false) {
     describeRestFuzz(definition, { ...options.fuzz, server });

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { after } from "mocha";
 import { before } from "../pending.js";
-import { isObject } from "../../codegen/load/spec.js";
+import { isObject, type JsonObject } from "../../codegen/load/spec.js";
 import type { AppDefinition } from "twinspec/internals";
 import { startServer, type TestServer, type TestServerOptions } from "../server.js";
 import { specOf, type Spec } from "../spec.js";
@@ -53,34 +53,79 @@ export const hugeString = (max: number) =>
     .integer({ min: 201, max })
     .chain((n) => fc.constantFrom("x", "é", "😀", "a ").map((c) => c.repeat(Math.ceil(n / c.length)).slice(0, n)));
 
-/** Values valid against a schema of openapi.yaml (the keywords it uses). */
-export function valid(resolve: Spec["resolve"], raw: unknown, depth = 0): fc.Arbitrary<unknown> {
+type StringUnit = "grapheme-ascii" | "grapheme-composite";
+
+/** readOnly, on the property or (3.1) beside its $ref, or on what the $ref names. */
+const readOnly = (resolve: Spec["resolve"], raw: unknown) =>
+  isObject(raw) && (raw.readOnly === true || (raw.readOnly === undefined && resolve(raw).readOnly === true));
+
+/**
+ * Values valid against a schema of openapi.yaml (the keywords it uses); strings of printable ASCII, or of `unit`'s
+ * characters. A nullable schema (`type: [..., "null"]`, 3.0's `nullable`) gives null now and then.
+ */
+export function valid(
+  resolve: Spec["resolve"],
+  raw: unknown,
+  depth = 0,
+  unit: StringUnit = "grapheme-ascii",
+): fc.Arbitrary<unknown> {
   const s = resolve(raw);
+  if (s.const !== undefined) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
+  const nullable = s.nullable === true || (Array.isArray(s.type) && s.type.includes("null"));
+  const value = nonNull(resolve, s, depth, unit);
+  return nullable ? fc.option(value, { nil: null }) : value;
+}
+
+/** The object schema with its allOf members' properties and required ones merged in. */
+function merged(resolve: Spec["resolve"], s: JsonObject): JsonObject {
+  if (!Array.isArray(s.allOf)) return s;
+  const parts = [s, ...s.allOf.map((part) => merged(resolve, resolve(part)))];
+  return {
+    ...s,
+    type: "object",
+    properties: Object.assign({}, ...parts.map((p) => (isObject(p.properties) ? p.properties : {}))),
+    required: parts.flatMap((p) => (Array.isArray(p.required) ? p.required : [])),
+  };
+}
+
+function nonNull(resolve: Spec["resolve"], raw: JsonObject, depth: number, unit: StringUnit): fc.Arbitrary<unknown> {
+  const s = merged(resolve, raw);
+  const branches = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
+  if (branches?.length && depth <= 4) return fc.oneof(...branches.map((b) => valid(resolve, b, depth + 1, unit)));
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
   switch (type) {
     case "object": {
-      const props = isObject(s.properties) ? s.properties : {};
-      const required = Array.isArray(s.required) ? (s.required as string[]) : [];
+      // A readOnly property is refused in a request: a valid body has none.
+      const props = Object.fromEntries(
+        Object.entries(isObject(s.properties) ? s.properties : {}).filter(([, v]) => !readOnly(resolve, v)),
+      );
+      const required = Array.isArray(s.required) ? (s.required as string[]).filter((k) => k in props) : [];
       if (depth > 4) return fc.constant(Object.fromEntries(required.map((k) => [k, null])));
       const record = fc.record(
-        Object.fromEntries(Object.entries(props).map(([k, v]) => [k, valid(resolve, v, depth + 1)])),
+        Object.fromEntries(Object.entries(props).map(([k, v]) => [k, valid(resolve, v, depth + 1, unit)])),
         { requiredKeys: required },
       );
       const min = typeof s.minProperties === "number" ? s.minProperties : 0;
       return min > 0 ? record.filter((o) => Object.keys(o).length >= min) : record;
     }
     case "array":
-      return fc.array(valid(resolve, s.items, depth + 1), {
+      return fc.array(valid(resolve, s.items, depth + 1, unit), {
         minLength: Number(s.minItems ?? 0),
         maxLength: Math.min(Number(s.maxItems ?? 4), 4),
       });
-    case "integer":
-      return fc.integer({ min: Number(s.minimum ?? -1e6), max: Number(s.maximum ?? 1e6) });
+    case "integer": {
+      const step = typeof s.multipleOf === "number" && Number.isInteger(s.multipleOf) ? s.multipleOf : 1;
+      const min = typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + 1 : Number(s.minimum ?? -1e6);
+      const max = typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum - 1 : Number(s.maximum ?? 1e6);
+      return fc.integer({ min: Math.ceil(min / step), max: Math.floor(max / step) }).map((n) => n * step);
+    }
     case "number":
       return fc.double({
-        min: Number(s.minimum ?? -1e6),
-        max: Number(s.maximum ?? 1e6),
+        min: Number(s.exclusiveMinimum ?? s.minimum ?? -1e6),
+        max: Number(s.exclusiveMaximum ?? s.maximum ?? 1e6),
+        minExcluded: typeof s.exclusiveMinimum === "number",
+        maxExcluded: typeof s.exclusiveMaximum === "number",
         noNaN: true,
         noDefaultInfinity: true,
       });
@@ -90,8 +135,21 @@ export function valid(resolve: Spec["resolve"], raw: unknown, depth = 0): fc.Arb
       if (s.format === "email") return fc.emailAddress().filter((e) => e.length <= Number(s.maxLength ?? 254));
       if (s.format === "date-time")
         return fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString());
+      if (s.format === "date")
+        return fc
+          .date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true })
+          .map((d) => d.toISOString().slice(0, 10));
+      if (s.format === "uuid") return fc.uuid();
+      if (s.format === "uri" || s.format === "url") return fc.webUrl();
+      if (s.format === "hostname") return fc.domain();
+      if (s.format === "ipv4") return fc.ipV4();
+      if (s.format === "ipv6") return fc.ipV6();
       if (typeof s.pattern === "string") return fc.stringMatching(new RegExp(s.pattern));
-      return fc.string({ minLength: Number(s.minLength ?? 0), maxLength: Math.min(Number(s.maxLength ?? 20), 20) });
+      return fc.string({
+        unit,
+        minLength: Number(s.minLength ?? 0),
+        maxLength: Math.max(Number(s.minLength ?? 0), Math.min(Number(s.maxLength ?? 20), 20)),
+      });
     default:
       return fc.jsonValue({ maxDepth: 2 });
   }
@@ -284,13 +342,14 @@ export interface FuzzSettings {
   path?: string;
 }
 
-/** FUZZ_SEED, FUZZ_RUNS and FUZZ_PATH, or a new seed and the default number of runs. */
-export function settings(defaultRuns: number): FuzzSettings {
-  const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
+/** FUZZ_SEED, FUZZ_RUNS and FUZZ_PATH (or another prefix's), or a new seed and the default number of runs. */
+export function settings(defaultRuns: number, prefix = "FUZZ"): FuzzSettings {
+  const env = (name: string) => process.env[`${prefix}_${name}`];
+  const seed = env("SEED") ? Number(env("SEED")) : Math.floor(Math.random() * 2 ** 31);
   return {
     seed,
-    numRuns: Number(process.env.FUZZ_RUNS ?? defaultRuns),
-    ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
+    numRuns: Number(env("RUNS") ?? defaultRuns),
+    ...(env("PATH") ? { path: env("PATH") } : {}),
   };
 }
 
