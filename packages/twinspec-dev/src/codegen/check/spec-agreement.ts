@@ -335,8 +335,10 @@ function compareFields(
   const fields: Record<string, GraphQLField<unknown, unknown> | GraphQLInputField> = gql.getFields();
   const required = new Set(Array.isArray(rest.required) ? rest.required.map(String) : []);
   const restFields = Object.entries(props.properties).filter(([, p]) => {
-    const s = isObject(p) && typeof p.$ref !== "string" ? p : isObject(p) ? c.resolve(p, restLabel).value : {};
-    return input ? s.readOnly !== true : s.writeOnly !== true;
+    // OpenAPI 3.1 lets readOnly and writeOnly stand beside a $ref: either place marks the property.
+    const own = isObject(p) ? p : {};
+    const s = typeof own.$ref === "string" ? c.resolve(own, restLabel).value : own;
+    return input ? s.readOnly !== true && own.readOnly !== true : s.writeOnly !== true && own.writeOnly !== true;
   });
   const names = new Set([...restFields.map(([n]) => n), ...Object.keys(fields)]);
   for (const name of names) {

@@ -46,6 +46,19 @@ describe("spec agreement", () => {
     ]);
   });
 
+  it("readOnly written beside a $ref leaves the property out of the input pair, as readOnly inline does", () => {
+    const { rest, sdl } = load("agree");
+    const input = (rest.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas
+      .CuratorInput;
+    input.properties.status = { $ref: "#/components/schemas/Status", readOnly: true };
+    assert.deepEqual(checkAgreement(rest, sdl, config()).mismatches, []);
+    input.properties.status = { $ref: "#/components/schemas/Status" };
+    assert.deepEqual(
+      checkAgreement(rest, sdl, config()).mismatches.map((m) => `${m.kind} ${m.at}`),
+      ["missing-in-graphql CreateCuratorInput.status"],
+    );
+  });
+
   it("a difference is only allowed where a spec declares it (@unpaired / x-unpaired)", () => {
     // Order is then reached through a paired type, and pairs with nothing either.
     assert.deepEqual(
