@@ -5,7 +5,7 @@
 // under src/ restarts the server. The database is the server's own (DATABASE_URL, by default a file under data/),
 // which a restart keeps.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, watch, type FSWatcher } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateProject } from "./codegen/project.js";
@@ -13,15 +13,25 @@ import { stampMatches } from "./codegen/stamp.js";
 import { OUT } from "./codegen/generate-app.js";
 import { seconds } from "./codegen/timings.js";
 import { packageRoot } from "./codegen/package-root.js";
+import { cacheDir } from "./codegen/part-cache.js";
 
 /**
  * A server process in waiting: the runtime (and through it Koa, graphql, kysely, the SQLite driver) imported, then the
- * application's entry point when the loop sends it. Not found (an application without twinspec installed): the entry
- * point alone tells why.
+ * application's entry point when the loop sends it (`main`). Its listening waits for the loop's `listen`, sent once
+ * the server before it has let go of the port: the next server loads while the last one stops. Not found (an
+ * application without twinspec installed): the entry point alone tells why.
  */
 const standbyScript = (hooks: string) => `import { register } from "node:module";
+import { Server } from "node:net";
 register(${JSON.stringify(hooks)});
-process.once("message", ({ main }) => { process.disconnect(); import(main); });
+let free;
+const portFree = new Promise((resolve) => (free = resolve));
+const listen = Server.prototype.listen;
+Server.prototype.listen = function (...args) { void portFree.then(() => listen.apply(this, args)); return this; };
+process.on("message", (message) => {
+  if (message.main) void import(message.main);
+  if (message.listen) { Server.prototype.listen = listen; free(); process.disconnect(); }
+});
 try { await import("twinspec"); } catch {}`;
 
 /** dev-hooks.mjs: beside the sources in a checkout, else in dist/. */
@@ -57,6 +67,8 @@ export async function dev({
 }: DevOptions = {}): Promise<DevLoop> {
   const main = resolve("src/main.ts");
   let server: ChildProcess | undefined;
+  /** the server loading the application while the one before it stops */
+  let starting: ChildProcess | undefined;
   // The next server is started ahead of time and loads the runtime and its libraries (most of a start) while it
   // waits; after a save it only has to import the application: src/main.ts, its modules and generated/ (compiled by
   // dev-hooks.mjs as they load).
@@ -71,21 +83,28 @@ export async function dev({
   };
   let next: ChildProcess | undefined = standby();
   let nextTimer: NodeJS.Timeout | undefined;
+  pruneCache();
   let generated = await generateProject();
   if (!generated) log("fix the specs; the server starts once they generate");
 
-  const start = () => {
+  /** The next server loads the application now, and listens once the running one (if any) has stopped. */
+  const restart = async () => {
     const child = next?.connected ? next : standby();
     // The next one once this one had time to start: two starting at once on a small machine slow the one awaited.
     next = undefined;
     clearTimeout(nextTimer);
     nextTimer = setTimeout(() => (next = standby()), NEXT_STANDBY_MS);
-    server = child;
-    child.send({ main: pathToFileURL(main).href });
     child.once("exit", (code, signal) => {
-      if (server === child && signal === null) log(`the server exited (${code}); it starts again on the next save`);
+      if ((server === child || starting === child) && signal === null)
+        log(`the server exited (${code}); it starts again on the next save`);
       if (server === child) server = undefined;
     });
+    starting = child;
+    child.send({ main: pathToFileURL(main).href });
+    await stop();
+    starting = undefined;
+    server = child;
+    if (child.connected) child.send({ listen: true });
   };
   const stop = async () => {
     const child = server;
@@ -97,7 +116,7 @@ export async function dev({
     await exited;
     clearTimeout(timer);
   };
-  if (generated) start();
+  if (generated) await restart();
 
   // One run at a time; what changed meanwhile is handled by the next.
   let pending: { specs: boolean } | undefined;
@@ -122,7 +141,8 @@ export async function dev({
           if (!generated) generated = true;
           else return;
         } else {
-          generated = await generateProject();
+          // The comparison with git HEAD is left to `npm run generate`: it changes nothing the server runs.
+          generated = await generateProject({ head: false });
           if (!generated) {
             log(
               server
@@ -136,8 +156,7 @@ export async function dev({
         if (!specsSavedMeanwhile()) pending = undefined;
         ownWrites = performance.now() + OWN_WRITES_MS;
       }
-      await stop();
-      start();
+      await restart();
       log(`restarted the server ${seconds(performance.now() - started)} after the save`);
     } finally {
       running = false;
@@ -149,6 +168,7 @@ export async function dev({
   const onSignal = (signal: NodeJS.Signals) => void close().then(() => process.kill(process.pid, signal));
   const onExit = () => {
     server?.kill("SIGKILL");
+    starting?.kill("SIGKILL");
     next?.kill("SIGKILL");
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, onSignal);
@@ -171,9 +191,24 @@ export async function dev({
     process.off("exit", onExit);
     clearTimeout(nextTimer);
     next?.kill("SIGKILL");
+    starting?.kill("SIGKILL");
     await stop();
   }
   return { close };
+}
+
+/** Compiled modules (dev-hooks.mjs) older than a day: the cache keeps what the last day's restarts used. */
+function pruneCache() {
+  const dir = cacheDir("twinspec-dev");
+  if (!dir || !existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { force: true });
+    } catch {
+      // removed meanwhile by another loop
+    }
+  }
 }
 
 // Run as a script (`node …/twinspec-dev/dist/dev.js`, the dev script of applications made before `twinspec dev`).

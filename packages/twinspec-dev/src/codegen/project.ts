@@ -11,6 +11,8 @@ export interface ProjectOptions {
   check?: boolean;
   outDir?: string;
   strict?: boolean;
+  /** compare with the specs at git HEAD for breaking changes (default true) */
+  head?: boolean;
   /** every passed check and each part's duration, not only the summary */
   verbose?: boolean;
   log?: (line: string) => void;
@@ -22,6 +24,7 @@ export async function generateProject({
   check = false,
   outDir = OUT,
   strict = false,
+  head = true,
   verbose = false,
   log = console.log,
   error = console.error,
@@ -30,7 +33,7 @@ export async function generateProject({
   let specChecks;
   try {
     specChecks = await timings.time("spec checks (agreement, contract, scopes, breaking changes)", () =>
-      runSpecChecks({ strict }),
+      runSpecChecks({ strict, head }),
     );
   } catch (e) {
     if (e instanceof SpecError) {

@@ -15,6 +15,8 @@ export interface SpecCheckOptions {
   openapi?: string;
   graphql?: string;
   strict?: boolean;
+  /** compare with the specs at git HEAD (default true; `twinspec dev` leaves it out of its loop) */
+  head?: boolean;
   config?: AgreementConfig;
   cwd?: string;
 }
@@ -37,6 +39,7 @@ export function runSpecChecks({
   openapi = "openapi.yaml",
   graphql = "schema.graphql",
   strict = false,
+  head = true,
   config = agreementConfig,
   cwd,
 }: SpecCheckOptions = {}): SpecCheckReport {
@@ -83,6 +86,22 @@ export function runSpecChecks({
   } else {
     report.info.push(`REST and GraphQL need the same scopes for all ${Object.keys(pairs).length} paired operations`);
   }
+  if (head) compareWithHead(report, { openapi, graphql, sdl, strict, cwd });
+  return report;
+}
+
+/** What changed since git HEAD, into `report`: breaking changes (fatal with strict), dangerous ones, or none. */
+function compareWithHead(
+  report: SpecCheckReport,
+  {
+    openapi,
+    graphql,
+    sdl,
+    strict,
+    cwd,
+  }: { openapi: string; graphql: string; sdl: string; strict: boolean; cwd?: string },
+): void {
+  const restDoc = report.document;
 
   const changes: [string, Change][] = [];
   const skipped: string[] = [];
@@ -116,7 +135,6 @@ export function runSpecChecks({
     (skipped.length ? report.notes : report.info).push(
       `no breaking changes since git HEAD${skipped.length ? ` (not compared: ${skipped.join(", ")})` : ""}`,
     );
-  return report;
 }
 
 function formatContract(problems: ContractProblem[]): string {
