@@ -88,15 +88,23 @@ async function generateRestFromDocument(
   );
   // openapi-typescript reads the bundled document, so its types and our wiring come from one and the same text.
   const [validators, types] = await Promise.all([
-    operations.length > 50
+    (operations.length > 50
       ? compileInWorker(doc, operations, specFile, options.worker)
-      : compileValidators(doc, operations, specFile),
-    (async () => typesOf(doc, warnings))(), // a failure is Promise.all's, which then hears the worker's too
+      : Promise.resolve(compileValidators(doc, operations, specFile))
+    ).then((v) => {
+      options.progress?.(`${v.names.length} validators compiled`);
+      return v;
+    }),
+    (async () => {
+      const text = typesOf(doc, warnings);
+      options.progress?.(`openapi-typescript's types written (${(text.length / 1e6).toFixed(1)} MB)`);
+      return text;
+    })(), // a failure is Promise.all's, which then hears the worker's too
   ]);
   warnings.addAll(validators.warnings);
   const source = relative(process.cwd(), specFile);
   options.onValidators?.(validators.byOperation);
-  options.progress?.(`types and ${validators.names.length} validators: writing rest.ts and the client`);
+  options.progress?.("writing rest.ts and the client");
   const rest = emitRest(operations, validators.byOperation, {
     runtime,
     types: "./openapi.js",
