@@ -18,8 +18,9 @@ import { cacheDir } from "./codegen/part-cache.js";
 /**
  * A server process in waiting: the runtime (and through it Koa, graphql, kysely, the SQLite driver) imported, then the
  * application's entry point when the loop sends it (`main`). Its listening waits for the loop's `listen`, sent once
- * the server before it has let go of the port: the next server loads while the last one stops. Not found (an
- * application without twinspec installed): the entry point alone tells why.
+ * the server before it has let go of the port: the next server loads while the last one stops. Once it listens it
+ * tells the loop (`listening`), which then starts the next standby. Not found (an application without twinspec
+ * installed): the entry point alone tells why.
  */
 const standbyScript = (hooks: string) => `import { register } from "node:module";
 import { Server } from "node:net";
@@ -27,10 +28,18 @@ register(${JSON.stringify(hooks)});
 let free;
 const portFree = new Promise((resolve) => (free = resolve));
 const listen = Server.prototype.listen;
-Server.prototype.listen = function (...args) { void portFree.then(() => listen.apply(this, args)); return this; };
+let first = true;
+Server.prototype.listen = function (...args) {
+  if (first) {
+    first = false;
+    this.once("listening", () => { process.send?.({ listening: true }); process.disconnect?.(); });
+  }
+  void portFree.then(() => listen.apply(this, args));
+  return this;
+};
 process.on("message", (message) => {
   if (message.main) void import(message.main);
-  if (message.listen) { Server.prototype.listen = listen; free(); process.disconnect(); }
+  if (message.listen) free();
 });
 try { await import("twinspec"); } catch {}`;
 
@@ -45,8 +54,6 @@ const SPECS = new Set(["openapi.yaml", "schema.graphql", "codegen.yml"]);
 const SETTLE_MS = 40;
 /** How long a stopping server may take to drain before it is killed: a dev server's requests are a person's. */
 const STOP_MS = 1000;
-/** When the standby for the next restart is started, after a start. */
-const NEXT_STANDBY_MS = 2000;
 /** Events of src/ that arrive this long after a generation are the stubs it wrote, not a person's save. */
 const OWN_WRITES_MS = 100;
 
@@ -82,7 +89,7 @@ export async function dev({
     return child;
   };
   let next: ChildProcess | undefined = standby();
-  let nextTimer: NodeJS.Timeout | undefined;
+  let closed = false;
   pruneCache();
   let generated = await generateProject();
   if (!generated) log("fix the specs; the server starts once they generate");
@@ -90,10 +97,11 @@ export async function dev({
   /** The next server loads the application now, and listens once the running one (if any) has stopped. */
   const restart = async () => {
     const child = next?.connected ? next : standby();
-    // The next one once this one had time to start: two starting at once on a small machine slow the one awaited.
+    // The next one once this one listens: two starting at once on a small machine slow the one awaited.
     next = undefined;
-    clearTimeout(nextTimer);
-    nextTimer = setTimeout(() => (next = standby()), NEXT_STANDBY_MS);
+    child.once("message", (message: { listening?: boolean }) => {
+      if (message.listening && !closed) next ??= standby();
+    });
     child.once("exit", (code, signal) => {
       if ((server === child || starting === child) && signal === null)
         log(`the server exited (${code}); it starts again on the next save`);
@@ -189,7 +197,7 @@ export async function dev({
     for (const w of watchers) w.close();
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.off(signal, onSignal);
     process.off("exit", onExit);
-    clearTimeout(nextTimer);
+    closed = true;
     next?.kill("SIGKILL");
     starting?.kill("SIGKILL");
     await stop();
