@@ -24,7 +24,9 @@ import { cacheDir } from "./codegen/part-cache.js";
  */
 const standbyScript = (hooks: string) => `import { register } from "node:module";
 import { Server } from "node:net";
-register(${JSON.stringify(hooks)});
+// The hooks (which compile the application's TypeScript) once the runtime is loaded: every module loaded through
+// them is a round trip to their thread, and the runtime's hundreds of modules need none.
+const ready = import("twinspec").catch(() => {}).then(() => register(${JSON.stringify(hooks)}));
 let free;
 const portFree = new Promise((resolve) => (free = resolve));
 const listen = Server.prototype.listen;
@@ -38,10 +40,9 @@ Server.prototype.listen = function (...args) {
   return this;
 };
 process.on("message", (message) => {
-  if (message.main) void import(message.main);
+  if (message.main) void ready.then(() => import(message.main));
   if (message.listen) free();
-});
-try { await import("twinspec"); } catch {}`;
+});`;
 
 /** dev-hooks.mjs: beside the sources in a checkout, else in dist/. */
 const hooksUrl = () =>
