@@ -44,19 +44,33 @@ function compiled(path, text) {
   return code;
 }
 
+/** The query dev-server.mjs gives each generation of the application's modules, so a reload evaluates them afresh. */
+const GENERATION = "twinspec-dev";
+
 export async function resolve(specifier, context, nextResolve) {
+  let resolved;
   if (/^\.\.?\//.test(specifier) && /\.m?js$/.test(specifier) && context.parentURL?.startsWith("file:")) {
     const url = new URL(specifier, context.parentURL);
     if (!existsSync(url)) {
       const ts = new URL(url.href.replace(/js$/, "ts"));
-      if (existsSync(ts)) return { url: ts.href, format: "module", shortCircuit: true };
+      if (existsSync(ts)) resolved = { url: ts.href, format: "module", shortCircuit: true };
     }
   }
-  return nextResolve(specifier, context);
+  resolved ??= await nextResolve(specifier, context);
+  // The application's own modules (not node_modules) inherit the generation of the module importing them.
+  const generation = context.parentURL?.startsWith("file:") && new URL(context.parentURL).searchParams.get(GENERATION);
+  if (generation && resolved.url.startsWith("file:") && !resolved.url.includes("/node_modules/")) {
+    const url = new URL(resolved.url);
+    url.searchParams.set(GENERATION, generation);
+    return { ...resolved, url: url.href };
+  }
+  return resolved;
 }
 
 export async function load(url, context, nextLoad) {
-  if (!url.startsWith("file:") || !TYPESCRIPT.test(url) || url.endsWith(".d.ts")) return nextLoad(url, context);
+  const pathname = url.replace(/[?#].*$/, "");
+  if (!url.startsWith("file:") || !TYPESCRIPT.test(pathname) || pathname.endsWith(".d.ts"))
+    return nextLoad(url, context);
   const path = fileURLToPath(url);
   return { format: "module", source: compiled(path, readFileSync(path, "utf8")), shortCircuit: true };
 }
