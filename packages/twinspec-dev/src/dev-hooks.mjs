@@ -57,8 +57,12 @@ export async function resolve(specifier, context, nextResolve) {
     }
   }
   resolved ??= await nextResolve(specifier, context);
-  // The application's own modules (not node_modules) inherit the generation of the module importing them.
-  const generation = context.parentURL?.startsWith("file:") && new URL(context.parentURL).searchParams.get(GENERATION);
+  // The application's own modules inherit the generation of the module importing them: those it imports by a path
+  // (packages, imported by name, are loaded once, whatever folder they are linked from).
+  const generation =
+    /^(\.\.?\/|\/|file:)/.test(specifier) &&
+    context.parentURL?.startsWith("file:") &&
+    new URL(context.parentURL).searchParams.get(GENERATION);
   if (generation && resolved.url.startsWith("file:") && !resolved.url.includes("/node_modules/")) {
     const url = new URL(resolved.url);
     url.searchParams.set(GENERATION, generation);
