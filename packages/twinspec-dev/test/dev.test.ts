@@ -1,7 +1,7 @@
 // `twinspec dev` (src/dev.ts) on a copy of the fixture application, a real server on an ephemeral port: a save of
 // openapi.yaml adding an operation is served (501 from its fresh stub) without a restart by hand, what was written
-// before a save is still there after it, and a spec that does not generate prints where it is wrong and leaves the
-// server running.
+// before a save is still there after it, a handler edited under src/ is served as edited, and a spec that does not
+// generate prints where it is wrong and leaves the server running.
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -135,6 +135,19 @@ describe("twinspec dev", function () {
     const read = await fetch(`http://127.0.0.1:${port}${location}`, { headers });
     assert.equal(read.status, 200);
     assert.equal(((await read.json()) as { title: string }).title, "Kept");
+  });
+
+  it("serves a handler edited under src/ as it now reads", async () => {
+    const handlers = join(app, "src/rest/notes.ts");
+    const text = readFileSync(handlers, "utf8");
+    // devProbe3's stub (added by the test before) answers the spec's 200 instead of throwing.
+    const edited = text.replace(
+      /(devProbe3\([^)]*\)[^{]*\{)\s*throw new NotImplementedError\([^)]*\);/,
+      "$1\n    return { status: 200, body: { edited: true } };",
+    );
+    assert.notEqual(edited, text, "the stub of devProbe3 is in src/rest/notes.ts");
+    writeFileSync(handlers, edited);
+    await until("/dev-probe/p3", 200);
   });
 
   it("keeps the running server on a spec that does not generate, printing where it is wrong, and picks up the fix", async () => {
