@@ -2,6 +2,7 @@
 // scopes, resources, ownership), openapi.yaml declares every status and conditional header the server can answer,
 // and what changed since git HEAD in a way that breaks existing clients (fatal only with --strict).
 import { readFileSync } from "node:fs";
+import { buildSchema, type GraphQLSchema } from "graphql";
 import { atHead, graphqlChanges, openapiChanges, parseOpenapi, type Change } from "./breaking.js";
 import { checkAgreement, formatAgreement, type AgreementConfig } from "./spec-agreement.js";
 import { agreementConfig } from "./spec-agreement.config.js";
@@ -25,6 +26,8 @@ export interface SpecCheckReport {
   failed: boolean;
   /** openapi.yaml as read (not bundled): what the stubs, models.ts and the stamp read too, so it is parsed once */
   document: JsonObject;
+  /** schema.graphql, built once for every check and for what generate reads of it */
+  schema: GraphQLSchema;
   /** what the specs state together (complete only when nothing failed) */
   contract: Contract;
   /** for stdout: what passed */
@@ -45,14 +48,23 @@ export function runSpecChecks({
 }: SpecCheckOptions = {}): SpecCheckReport {
   const restDoc = loadDocument(openapi);
   const sdl = readFileSync(graphql, "utf8");
+  const schema = buildSchema(sdl);
   const operations = collectOperations(restDoc, openapi);
 
-  const { mismatches, compared, restProperties } = checkAgreement(restDoc, sdl, config, openapi);
-  const { contract, problems } = readContract(restDoc, operations, sdl, (type) => restProperties.get(type), {
+  const { mismatches, compared, restProperties } = checkAgreement(restDoc, schema, config, openapi);
+  const { contract, problems } = readContract(restDoc, operations, schema, (type) => restProperties.get(type), {
     rest: openapi,
     graphql,
   });
-  const report: SpecCheckReport = { failed: false, document: restDoc, contract, info: [], notes: [], problems: [] };
+  const report: SpecCheckReport = {
+    failed: false,
+    document: restDoc,
+    schema,
+    contract,
+    info: [],
+    notes: [],
+    problems: [],
+  };
   if (mismatches.length > 0) {
     report.failed = true;
     report.problems.push(formatAgreement(mismatches, { rest: openapi, graphql }));
@@ -79,7 +91,7 @@ export function runSpecChecks({
   const pairs = Object.fromEntries(
     [...contract.operations].flatMap(([id, o]) => (o.graphql ? [[id, [o.graphql, ...alsoPaired(id, o.graphql)]]] : [])),
   );
-  const scopeMismatches = checkScopes(restDoc, sdl, pairs, openapi);
+  const scopeMismatches = checkScopes(restDoc, schema, pairs, openapi);
   if (scopeMismatches.length > 0) {
     report.failed = true;
     report.problems.push(formatScopes(scopeMismatches));
