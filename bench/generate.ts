@@ -1,9 +1,13 @@
-// npm run bench:generate — generation for a synthetic 1,000-operation document (target ≤ 5 s, through the
-// `twinspec rest` command, process start included) and the start of a server mounting its output (target ≤ 1 s
-// from process start to listening: module loading, validators and mounting included). Options: --operations N.
+// npm run bench:generate — `twinspec generate` against openapi-typescript + graphql-codegen alone on the same specs,
+// for the commerce service and the runtime package's fixture (generate-tools.ts; target: cold generate ≤ 1.0 × the
+// tools' CPU), then generation for a synthetic 1,000-operation document (target ≤ 5 s, through the `twinspec rest`
+// command, process start included) and the start of a server mounting its output (target ≤ 1 s from process start to
+// listening: module loading, validators and mounting included). Options: --runs N (default 5) for the comparison,
+// --operations N for the synthetic document, --only tools|synthetic.
 import { spawn, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { compareWithTools, comparisonLines } from "./generate-tools.js";
 import { arg } from "./load.js";
 import { writeSpec } from "./synthetic.js";
 
@@ -29,7 +33,20 @@ async function startMs(out: string): Promise<number> {
   return JSON.parse(line).startMs;
 }
 
-try {
+const only = arg("only", "");
+
+/** The comparison with the tools, one project after the other. */
+function tools() {
+  const runs = Number(arg("runs", "5"));
+  for (const project of ["commerce", "fixture"] as const) {
+    const c = compareWithTools(project, runs, dir);
+    console.log(JSON.stringify(c));
+    for (const line of comparisonLines(c)) console.log(line);
+  }
+}
+
+/** `twinspec rest` on the synthetic document, then a server on its output. */
+async function synthetic() {
   const spec = writeSpec(dir, operations);
   const started = performance.now();
   const run = spawnSync(
@@ -55,6 +72,11 @@ try {
     `generation of ${operations} operations: ${generateMs} ms (target ≤ 5000: ${generateMs <= 5000 ? "met" : "MISSED"})`,
   );
   console.log(`server start: ${cold} ms cold, ${warm} ms warm (target ≤ 1000: ${warm <= 1000 ? "met" : "MISSED"})`);
+}
+
+try {
+  if (only !== "synthetic") tools();
+  if (only !== "tools") await synthetic();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

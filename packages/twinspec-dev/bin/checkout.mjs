@@ -52,6 +52,19 @@ export async function checkoutBundle(pkg) {
           ? undefined
           : { path: args.path, external: true },
       );
+      // The workspaces' modules have no side effects at load (nothing of theirs is imported for its effect alone): a
+      // module none of whose exports the bundle uses is left out, and with it the libraries it imports (the
+      // generator uses a few helpers of twinspec/internals, not the server it also exports).
+      b.onResolve({ filter: /^\./ }, async (args) => {
+        if (args.pluginData?.inner || !WORKSPACES.some((w) => args.importer.startsWith(join(packages, w, "src"))))
+          return undefined;
+        const found = await b.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          pluginData: { inner: true },
+        });
+        return found.errors.length > 0 ? undefined : { path: found.path, sideEffects: false };
+      });
     },
   };
   try {

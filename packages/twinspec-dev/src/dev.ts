@@ -1,11 +1,13 @@
-// `npm run dev` (`twinspec dev`): generate, serve the application (its src/main.ts, TypeScript compiled as it loads) in
-// a child process, and watch. A save of openapi.yaml, schema.graphql, codegen.yml or workflows.arazzo.yaml (checked
-// against the specs) regenerates in this process, whose generator is loaded already (only files that differ are
-// written; nothing when the stamp says nothing changed), then restarts the server; a spec that does not generate prints
-// its diagnostics and leaves the running server as it is. A save under src/ restarts the server. The database is the
-// server's own (DATABASE_URL, by default a file under data/), which a restart keeps.
+// `npm run dev` (`twinspec dev`): generate, serve the application (its src/main.ts, TypeScript compiled as it loads)
+// in a child process (dev-server.mjs), and watch. A save of openapi.yaml, schema.graphql, codegen.yml or
+// workflows.arazzo.yaml (checked against the specs) regenerates in this process, whose generator is loaded already
+// (only files that differ are written; nothing when the stamp says nothing changed), then reloads the server: the same
+// process stops the application and imports it again, its libraries loaded once. A spec that does not generate prints
+// its diagnostics and leaves the running server as it is. A save under src/ reloads the server too. Every RELOADS
+// reloads, or when a reload does not answer, the server is a fresh process instead (one started ahead of time). The
+// database is the server's own (DATABASE_URL, by default a file under data/), which a reload or a restart keeps.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, watch, type FSWatcher } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateProject } from "./codegen/project.js";
@@ -13,30 +15,24 @@ import { stampMatches } from "./codegen/stamp.js";
 import { OUT } from "./codegen/generate-app.js";
 import { seconds } from "./codegen/timings.js";
 import { packageRoot } from "./codegen/package-root.js";
+import { cacheDir } from "./codegen/part-cache.js";
 
-/**
- * A server process in waiting: the runtime (and through it Koa, graphql, kysely, the SQLite driver) imported, then the
- * application's entry point when the loop sends it. Not found (an application without twinspec installed): the entry
- * point alone tells why.
- */
-const standbyScript = (hooks: string) => `import { register } from "node:module";
-register(${JSON.stringify(hooks)});
-process.once("message", ({ main }) => { process.disconnect(); import(main); });
-try { await import("twinspec"); } catch {}`;
-
-/** dev-hooks.mjs: beside the sources in a checkout, else in dist/. */
-const hooksUrl = () =>
-  pathToFileURL(
-    [join(packageRoot(), "src/dev-hooks.mjs"), join(packageRoot(), "dist/dev-hooks.mjs")].find((f) => existsSync(f))!,
-  ).href;
+/** A file of this package: beside the sources in a checkout, else in dist/. */
+const ownFile = (name: string) =>
+  [join(packageRoot(), "src", name), join(packageRoot(), "dist", name)].find((f) => existsSync(f))!;
 
 const SPECS = new Set(["openapi.yaml", "schema.graphql", "codegen.yml", "workflows.arazzo.yaml"]);
 /** Saves come in bursts (an editor writes, renames, touches): one run for each burst. */
 const SETTLE_MS = 40;
 /** How long a stopping server may take to drain before it is killed: a dev server's requests are a person's. */
 const STOP_MS = 1000;
-/** When the standby for the next restart is started, after a start. */
-const NEXT_STANDBY_MS = 2000;
+/** How long a reload may take before its process is replaced by a fresh one. */
+const RELOAD_MS = 10_000;
+/**
+ * Reloads one server process takes before a fresh one replaces it: each leaves the application's modules of its
+ * generation in memory (ES modules cannot be unloaded).
+ */
+const RELOADS = 25;
 /** Events of src/ that arrive this long after a generation are the stubs it wrote, not a person's save. */
 const OWN_WRITES_MS = 100;
 
@@ -57,34 +53,82 @@ export async function dev({
 }: DevOptions = {}): Promise<DevLoop> {
   const main = resolve("src/main.ts");
   let server: ChildProcess | undefined;
-  // The next server is started ahead of time and loads the runtime and its libraries (most of a start) while it
-  // waits; after a save it only has to import the application: src/main.ts, its modules and generated/ (compiled by
-  // dev-hooks.mjs as they load).
+  /** the reloads `server` has done */
+  let reloads = 0;
+  /** the server loading the application while the one before it stops */
+  let starting: ChildProcess | undefined;
+  // A server process is started ahead of time and loads the runtime and its libraries (most of a start) while it
+  // waits; when the running one cannot reload, it only has to import the application: src/main.ts, its modules and
+  // generated/ (compiled by dev-hooks.mjs as they load).
   const conditions = process.execArgv.filter((a) => a.startsWith("--conditions"));
-  const script = standbyScript(hooksUrl());
+  const serverScript = ownFile("dev-server.mjs");
   const standby = () => {
-    const child = spawn(process.execPath, [...conditions, "--input-type=module", "--eval", script], {
+    const child = spawn(process.execPath, [...conditions, serverScript], {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     child.on("error", () => {}); // a standby that fails to start is replaced at the next start
     return child;
   };
   let next: ChildProcess | undefined = standby();
-  let nextTimer: NodeJS.Timeout | undefined;
+  let closed = false;
+  pruneCache();
   let generated = await generateProject();
   if (!generated) log("fix the specs; the server starts once they generate");
 
-  const start = () => {
+  /** Asks `child` for a start; its answer: listening, or why it failed; undefined if it exits or takes over `ms`. */
+  let asked = 0;
+  const ask = (child: ChildProcess, message: { main?: string; reload?: string }, ms?: number) =>
+    new Promise<{ listening?: boolean; failed?: string } | undefined>((done) => {
+      const id = ++asked;
+      const timer = ms === undefined ? undefined : setTimeout(() => finish(undefined), ms);
+      const onMessage = (answer: { listening?: boolean; failed?: string; id?: number }) => {
+        if (answer.id === id) finish(answer);
+      };
+      const onExit = () => finish(undefined);
+      const finish = (answer: { listening?: boolean; failed?: string } | undefined) => {
+        clearTimeout(timer);
+        child.off("message", onMessage);
+        child.off("exit", onExit);
+        done(answer);
+      };
+      child.on("message", onMessage);
+      child.once("exit", onExit);
+      child.send({ ...message, id });
+    });
+  const failed = (answer: { failed?: string } | undefined) => {
+    if (answer?.failed) log(`the server did not start: ${answer.failed}; it starts again on the next save`);
+  };
+
+  /** The running server reloads the application in its own process; false when it cannot (then restart). */
+  const reload = async () => {
+    const child = server;
+    if (!child?.connected || reloads >= RELOADS) return false;
+    reloads++;
+    const answer = await ask(child, { reload: pathToFileURL(main).href }, RELOAD_MS);
+    if (answer === undefined) return false;
+    failed(answer);
+    return true;
+  };
+  /** A fresh server process loads the application now, and listens once the running one (if any) has stopped. */
+  const restart = async () => {
     const child = next?.connected ? next : standby();
-    // The next one once this one had time to start: two starting at once on a small machine slow the one awaited.
     next = undefined;
-    clearTimeout(nextTimer);
-    nextTimer = setTimeout(() => (next = standby()), NEXT_STANDBY_MS);
-    server = child;
-    child.send({ main: pathToFileURL(main).href });
     child.once("exit", (code, signal) => {
-      if (server === child && signal === null) log(`the server exited (${code}); it starts again on the next save`);
+      if ((server === child || starting === child) && signal === null)
+        log(`the server exited (${code}); it starts again on the next save`);
       if (server === child) server = undefined;
+    });
+    starting = child;
+    const answer = ask(child, { main: pathToFileURL(main).href });
+    await stop();
+    starting = undefined;
+    server = child;
+    reloads = 0;
+    if (child.connected) child.send({ listen: true });
+    // The next standby once this one listens: two starting at once on a small machine slow the one awaited.
+    void answer.then((a) => {
+      failed(a);
+      if (!closed) next ??= standby();
     });
   };
   const stop = async () => {
@@ -97,7 +141,7 @@ export async function dev({
     await exited;
     clearTimeout(timer);
   };
-  if (generated) start();
+  if (generated) await restart();
 
   // One run at a time; what changed meanwhile is handled by the next.
   let pending: { specs: boolean } | undefined;
@@ -116,13 +160,14 @@ export async function dev({
     const { specs } = pending;
     pending = undefined;
     try {
-      const started = performance.now();
+      const saved = performance.now();
       if (specs || !generated) {
         if (stampMatches(OUT)) {
           if (!generated) generated = true;
           else return;
         } else {
-          generated = await generateProject();
+          // The comparison with git HEAD is left to `npm run generate`: it changes nothing the server runs.
+          generated = await generateProject({ head: false });
           if (!generated) {
             log(
               server
@@ -136,9 +181,11 @@ export async function dev({
         if (!specsSavedMeanwhile()) pending = undefined;
         ownWrites = performance.now() + OWN_WRITES_MS;
       }
-      await stop();
-      start();
-      log(`restarted the server ${seconds(performance.now() - started)} after the save`);
+      if (await reload()) log(`reloaded the server ${seconds(performance.now() - saved)} after the save`);
+      else {
+        await restart();
+        log(`restarted the server ${seconds(performance.now() - saved)} after the save`);
+      }
     } finally {
       running = false;
       if (pending) void run();
@@ -149,6 +196,7 @@ export async function dev({
   const onSignal = (signal: NodeJS.Signals) => void close().then(() => process.kill(process.pid, signal));
   const onExit = () => {
     server?.kill("SIGKILL");
+    starting?.kill("SIGKILL");
     next?.kill("SIGKILL");
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, onSignal);
@@ -169,11 +217,26 @@ export async function dev({
     for (const w of watchers) w.close();
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.off(signal, onSignal);
     process.off("exit", onExit);
-    clearTimeout(nextTimer);
+    closed = true;
     next?.kill("SIGKILL");
+    starting?.kill("SIGKILL");
     await stop();
   }
   return { close };
+}
+
+/** Compiled modules (dev-hooks.mjs) older than a day: the cache keeps what the last day's restarts used. */
+function pruneCache() {
+  const dir = cacheDir("twinspec-dev");
+  if (!dir || !existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { force: true });
+    } catch {
+      // removed meanwhile by another loop
+    }
+  }
 }
 
 // Run as a script (`node …/twinspec-dev/dist/dev.js`, the dev script of applications made before `twinspec dev`).

@@ -1,17 +1,20 @@
 // `twinspec dev` (src/dev.ts) on a copy of the fixture application, a real server on an ephemeral port: a save of
-// openapi.yaml adding an operation is served (501 from its fresh stub) without a restart by hand, and a spec that
-// does not generate prints where it is wrong and leaves the server running.
+// openapi.yaml adding an operation is served (501 from its fresh stub) without a restart by hand, what was written
+// before a save is still there after it, a handler edited under src/ is served as edited, and a spec that does not
+// generate prints where it is wrong and leaves the server running.
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { signToken } from "twinspec/internals";
 import { FIXTURE } from "../../twinspec/test/support/fixture.js";
 
 const TWINSPEC = fileURLToPath(new URL("../bin/twinspec.js", import.meta.url));
 // Inside the repository (test/.tmp/ is ignored), so the copy finds node_modules as the fixture does.
 const TMP = fileURLToPath(new URL(".tmp", import.meta.url));
+const SECRET = "a-secret-for-the-dev-loop-test-only-32+";
 
 const probe = (n: number) => `
   /dev-probe/p${n}:
@@ -83,7 +86,7 @@ describe("twinspec dev", function () {
         PORT: String(port),
         HOST: "127.0.0.1",
         DATABASE_URL: `sqlite:${join(app, "dev.db")}`,
-        AUTH_SECRET: "a-secret-for-the-dev-loop-test-only-32+",
+        AUTH_SECRET: SECRET,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -109,8 +112,42 @@ describe("twinspec dev", function () {
       /devProbe1\(/,
       "the stub was added to the tag's module",
     );
-    assert.match(output, /restarted the server/);
+    assert.match(output, /(reloaded|restarted) the server/);
     assert.match(readFileSync(join(app, "generated/rest.ts"), "utf8"), /devProbe1/);
+  });
+
+  it("keeps the database across a reload: a note written before a save is read after it", async () => {
+    const token = await signToken(SECRET, {
+      sub: "dev-loop-test",
+      scope: "notes:read notes:write admin",
+      ttlSeconds: 600,
+    });
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const created = await fetch(`http://127.0.0.1:${port}/notes`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ title: "Kept", body: "across a reload" }),
+    });
+    assert.equal(created.status, 201, await created.text());
+    const location = created.headers.get("location")!;
+    addProbe(3);
+    await until("/dev-probe/p3", 501);
+    const read = await fetch(`http://127.0.0.1:${port}${location}`, { headers });
+    assert.equal(read.status, 200);
+    assert.equal(((await read.json()) as { title: string }).title, "Kept");
+  });
+
+  it("serves a handler edited under src/ as it now reads", async () => {
+    const handlers = join(app, "src/rest/notes.ts");
+    const text = readFileSync(handlers, "utf8");
+    // devProbe3's stub (added by the test before) answers the spec's 200 instead of throwing.
+    const edited = text.replace(
+      /(devProbe3\([^)]*\)[^{]*\{)\s*throw new NotImplementedError\([^)]*\);/,
+      "$1\n    return { status: 200, body: { edited: true } };",
+    );
+    assert.notEqual(edited, text, "the stub of devProbe3 is in src/rest/notes.ts");
+    writeFileSync(handlers, edited);
+    await until("/dev-probe/p3", 200);
   });
 
   it("keeps the running server on a spec that does not generate, printing where it is wrong, and picks up the fix", async () => {

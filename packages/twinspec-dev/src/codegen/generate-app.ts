@@ -4,7 +4,7 @@
 // spec's schemas by name (models.ts), and the row types of the tables the migrations make (database.ts).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { buildSchema, isObjectType } from "graphql";
+import { isObjectType, type GraphQLSchema } from "graphql";
 import type { Contract } from "./model/contract.js";
 import { emitContract, emitResolversByTag, emitWiring, mappers } from "./emit/contract-emitter.js";
 import { clientIndex, documentResources, documentsModule } from "./emit/client-package.js";
@@ -36,7 +36,12 @@ function listFiles(dir: string): string[] {
 }
 
 /** Path → content of every generated file, headers included. */
-async function generateAll(contract: Contract, document: JsonObject, timings: Timings): Promise<Map<string, string>> {
+async function generateAll(
+  contract: Contract,
+  document: JsonObject,
+  schema: GraphQLSchema,
+  timings: Timings,
+): Promise<Map<string, string>> {
   // Each side is taken from the part cache when its inputs did not change, and its generator is then not even loaded.
   const restOptions = {
     runtime: "twinspec/runtime",
@@ -86,11 +91,7 @@ async function generateAll(contract: Contract, document: JsonObject, timings: Ti
   // The typed documents of client/operations/, when codegen.yml has the client preset write them into the client package.
   const manifest = files.find((f) => f.path === `${CLIENT_OUT}/graphql/persisted-documents.json`);
   if (manifest) {
-    const resources = documentResources(
-      readFileSync("schema.graphql", "utf8"),
-      Object.values(JSON.parse(manifest.content)),
-      contract,
-    );
+    const resources = documentResources(schema, Object.values(JSON.parse(manifest.content)), contract);
     files.push({ path: `${CLIENT_OUT}/documents.ts`, content: documentsModule(resources), source: both });
   }
   files.push(
@@ -101,7 +102,7 @@ async function generateAll(contract: Contract, document: JsonObject, timings: Ti
     },
     { path: `${OUT}/contract.ts`, content: emitContract(contract, validators), source: both },
     { path: `${OUT}/resolvers.ts`, content: emitResolversByTag(contract), source: both },
-    { path: `${OUT}/wiring.ts`, content: emitWiring(contract, modelFields(contract)), source: both },
+    { path: `${OUT}/wiring.ts`, content: emitWiring(contract, modelFields(contract, schema)), source: both },
   );
   // The receiving side of the webhooks: parseWebhook over their declared bodies.
   if (contract.webhooks.length)
@@ -130,8 +131,7 @@ async function generateAll(contract: Contract, document: JsonObject, timings: Ti
 }
 
 /** For each resource's GraphQL type, the fields its domain model must carry: those without a resolver. */
-function modelFields(contract: Contract): Map<string, string[]> {
-  const schema = buildSchema(readFileSync("schema.graphql", "utf8"));
+function modelFields(contract: Contract, schema: GraphQLSchema): Map<string, string[]> {
   const resolved = new Set(contract.fields.map((f) => f.coordinate));
   const out = new Map<string, string[]>();
   for (const type of contract.models.keys()) {
@@ -156,13 +156,17 @@ export interface SyncResult {
   cached: string[];
 }
 
-/** Writes what differs into `outDir` (or, with check, only reports it); `document` is openapi.yaml as the spec checks read it. */
+/**
+ * Writes what differs into `outDir` (or, with check, only reports it); `document` and `schema` are openapi.yaml and
+ * schema.graphql as the spec checks read them.
+ */
 export async function syncGenerated(
   contract: Contract,
   document: JsonObject,
+  schema: GraphQLSchema,
   { check = false, outDir = OUT, timings = new Timings() } = {},
 ): Promise<SyncResult> {
-  const wanted = await generateAll(contract, document, timings);
+  const wanted = await generateAll(contract, document, schema, timings);
   const comparing = performance.now();
   const target = (path: string) => (path.startsWith(`${OUT}/`) ? join(outDir, path.slice(OUT.length + 1)) : path);
   const stale: string[] = [];

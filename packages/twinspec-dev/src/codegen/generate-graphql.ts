@@ -2,11 +2,8 @@
 // documents (id → text) are also written as a module the server imports: its manifest, and its safelist in
 // persisted-only mode.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { generate } from "@graphql-codegen/cli";
 import { parse } from "yaml";
+import { pluginLoader, runCodegen, type CodegenConfig } from "./emit/graphql-codegen.js";
 import type { GeneratedFile } from "./generate-rest.js";
 
 const PERSISTED_MODULE = "generated/persisted-documents.ts";
@@ -16,23 +13,22 @@ export async function generateGraphql(
   configFile: string,
   { mappers = {} }: { mappers?: Record<string, string> } = {},
 ): Promise<GeneratedFile[]> {
-  const config = parse(readFileSync(configFile, "utf8"));
+  const config = parse(readFileSync(configFile, "utf8")) as CodegenConfig;
   const source = `${config.schema} + ${config.documents}`;
   // Until client/operations/ holds a document, the client preset writes the schema's types and an empty manifest.
   config.ignoreNoDocuments = true;
-  for (const output of Object.values<{ plugins?: string[]; preset?: unknown; config?: Record<string, unknown> }>(
-    config.generates ?? {},
-  )) {
+  for (const output of Object.values(config.generates ?? {}) as {
+    plugins?: string[];
+    preset?: unknown;
+    config?: Record<string, unknown>;
+  }[]) {
     // A preset by name is looked up from the working directory only: `twinspec init` runs before any install.
     if (output.preset === "client")
       output.preset = ((await pluginLoader("@graphql-codegen/client-preset")) as { preset: unknown }).preset;
     if (output.plugins?.includes("typescript-resolvers"))
       output.config = { ...output.config, mappers: { ...mappers, ...(output.config?.mappers as object) } };
   }
-  const outputs: { filename: string; content: string }[] = await generate(
-    { ...config, pluginLoader, cwd: process.cwd(), silent: true, verbose: false },
-    false,
-  );
+  const outputs = await runCodegen(config);
   const files = outputs.map((o) => ({ path: o.filename, content: o.content, source }));
   const manifest = files.find((f) => f.path.endsWith("/persisted-documents.json"));
   files.push({
@@ -41,20 +37,6 @@ export async function generateGraphql(
     source,
   });
   return files;
-}
-
-/**
- * graphql-codegen's plugins, found from the project (a plugin it installed) and else beside this package (the ones
- * Twinspec depends on): `twinspec init` runs generate in a folder with no node_modules yet.
- */
-async function pluginLoader(name: string): Promise<unknown> {
-  let resolved: string;
-  try {
-    resolved = createRequire(join(process.cwd(), "codegen.yml")).resolve(name);
-  } catch {
-    resolved = createRequire(import.meta.url).resolve(name);
-  }
-  return import(pathToFileURL(resolved).href);
 }
 
 function persistedModule(documents: Record<string, string>): string {

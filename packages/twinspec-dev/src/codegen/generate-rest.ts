@@ -1,7 +1,7 @@
 // The REST side of generation for one OpenAPI document: openapi-typescript's types, our rest.ts, the validators.
 // `npm run generate` and `twinspec rest` both come through here.
 import { statSync } from "node:fs";
-import { relative } from "node:path";
+import { relative, sep } from "node:path";
 import { Worker } from "node:worker_threads";
 import { Warnings } from "./load/diagnostics.js";
 import { collectOperations, type Operation } from "./model/operations.js";
@@ -23,7 +23,10 @@ export interface RestGenerateOptions {
   context?: RestEmitOptions["context"];
   /** receives the validator names of every operation (the project's generate shares them with GraphQL inputs) */
   onValidators?: (byOperation: CompiledValidators["byOperation"]) => void;
-  /** a folder for the typed REST client (its own openapi.ts and rest.ts, the SDK over twinspec-client), if wanted */
+  /**
+   * a folder for the typed REST client (rest.ts, the SDK over twinspec-client, and openapi.ts, the types, which the
+   * server's openapi.ts then re-exports), if wanted
+   */
   client?: string;
   /** a worker already started (see generateRest), for the validators of a document with many operations */
   worker?: ValidatorsWorker;
@@ -85,15 +88,23 @@ async function generateRestFromDocument(
   );
   // openapi-typescript reads the bundled document, so its types and our wiring come from one and the same text.
   const [validators, types] = await Promise.all([
-    operations.length > 50
+    (operations.length > 50
       ? compileInWorker(doc, operations, specFile, options.worker)
-      : compileValidators(doc, operations, specFile),
-    (async () => typesOf(doc, warnings))(), // a failure is Promise.all's, which then hears the worker's too
+      : Promise.resolve(compileValidators(doc, operations, specFile))
+    ).then((v) => {
+      options.progress?.(`${v.names.length} validators compiled`);
+      return v;
+    }),
+    (async () => {
+      const text = typesOf(doc, warnings);
+      options.progress?.(`openapi-typescript's types written (${(text.length / 1e6).toFixed(1)} MB)`);
+      return text;
+    })(), // a failure is Promise.all's, which then hears the worker's too
   ]);
   warnings.addAll(validators.warnings);
   const source = relative(process.cwd(), specFile);
   options.onValidators?.(validators.byOperation);
-  options.progress?.(`types and ${validators.names.length} validators: writing rest.ts and the client`);
+  options.progress?.("writing rest.ts and the client");
   const rest = emitRest(operations, validators.byOperation, {
     runtime,
     types: "./openapi.js",
@@ -102,7 +113,7 @@ async function generateRestFromDocument(
   });
   const names = validators.names.map((n) => `  ${n}: Validator;`).join("\n");
   return [
-    { path: `${outDir}/openapi.ts`, content: types, source },
+    { path: `${outDir}/openapi.ts`, content: options.client ? typesOfClient(outDir, options.client) : types, source },
     { path: `${outDir}/rest.ts`, content: rest, source },
     { path: `${outDir}/validators.cjs`, content: validators.source, source },
     {
@@ -117,6 +128,18 @@ async function generateRestFromDocument(
         ]
       : []),
   ];
+}
+
+/**
+ * The server's openapi.ts when there is a client folder: the types are written once, in the client's openapi.ts (the
+ * client package is packed and installed on its own, so its types are in it), and the server's module re-exports
+ * them, as types only (nothing of it is loaded at run time).
+ */
+function typesOfClient(outDir: string, client: string): string {
+  const from = relative(outDir, `${client}/openapi.js`).split(sep).join("/");
+  return `/** openapi-typescript's types of the spec, written once in the client package: ${from.replace(/^(\.\.\/)+/, "")}. */
+export type * from ${JSON.stringify(from.startsWith(".") ? from : `./${from}`)};
+`;
 }
 
 export interface ValidatorsWorker {

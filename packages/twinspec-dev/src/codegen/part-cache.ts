@@ -19,10 +19,10 @@ interface PartInputs {
   options?: unknown;
 }
 
-function cacheDir(): string | undefined {
-  if (process.env.TWINSPEC_GENERATE_CACHE === "0") return undefined;
+/** node_modules/.cache/`name` of the nearest node_modules at or above the working directory (none: undefined). */
+export function cacheDir(name: string): string | undefined {
   for (let dir = resolve("."); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, "node_modules"))) return join(dir, "node_modules", ".cache", "twinspec-generate");
+    if (existsSync(join(dir, "node_modules"))) return join(dir, "node_modules", ".cache", name);
     if (dirname(dir) === dir) return undefined;
   }
 }
@@ -33,7 +33,7 @@ export async function cachedPart<T>(
   inputs: PartInputs | undefined,
   produce: () => Promise<T>,
 ): Promise<{ value: T; cached: boolean }> {
-  const dir = inputs ? cacheDir() : undefined;
+  const dir = inputs && process.env.TWINSPEC_GENERATE_CACHE !== "0" ? cacheDir("twinspec-generate") : undefined;
   if (!dir || !inputs) return { value: await produce(), cached: false };
   const hash = createHash("sha256");
   hash.update(`${part}\n${generatorHash()}\n${JSON.stringify(inputs.options ?? null)}\n`);

@@ -13,6 +13,8 @@ export interface ProjectOptions {
   check?: boolean;
   outDir?: string;
   strict?: boolean;
+  /** compare with the specs at git HEAD for breaking changes (default true) */
+  head?: boolean;
   /** every passed check and each part's duration, not only the summary */
   verbose?: boolean;
   log?: (line: string) => void;
@@ -24,6 +26,7 @@ export async function generateProject({
   check = false,
   outDir = OUT,
   strict = false,
+  head = true,
   verbose = false,
   log = console.log,
   error = console.error,
@@ -32,7 +35,7 @@ export async function generateProject({
   let specChecks;
   try {
     specChecks = await timings.time("spec checks (agreement, contract, scopes, breaking changes)", () =>
-      runSpecChecks({ strict }),
+      runSpecChecks({ strict, head }),
     );
   } catch (e) {
     if (e instanceof SpecError) {
@@ -71,7 +74,7 @@ export async function generateProject({
     // A module already written whose service the specs now ask more of: say which methods, and what asks for each.
     if (!change.created && change.needs) log(`${change.file}: its service now needs ${why}`);
   }
-  const { stale, total, cached } = await syncGenerated(specChecks.contract, specChecks.document, {
+  const { stale, total, cached } = await syncGenerated(specChecks.contract, specChecks.document, specChecks.schema, {
     check,
     outDir,
     timings,

@@ -39,11 +39,11 @@ const show = (scopes: string[] | undefined) =>
 /** `pairs`: operationId → the field it pairs with, or the fields (a lookup's root field, then its relation fields). */
 export function checkScopes(
   doc: JsonObject,
-  sdl: string,
+  sdl: string | GraphQLSchema,
   pairs: Record<string, string | readonly string[]>,
   file = "openapi.yaml",
 ): ScopeMismatch[] {
-  const schema = buildSchema(sdl);
+  const schema = typeof sdl === "string" ? buildSchema(sdl) : sdl;
   const operations = new Map(collectOperations(doc, file).map((op) => [op.operationId, op]));
   const mismatches: ScopeMismatch[] = [];
   for (const [operationId, field] of Object.entries(pairs).flatMap(([id, fields]) =>

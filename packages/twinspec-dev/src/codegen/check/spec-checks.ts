@@ -2,6 +2,7 @@
 // scopes, resources, ownership), openapi.yaml declares every status and conditional header the server can answer,
 // and what changed since git HEAD in a way that breaks existing clients (fatal only with --strict).
 import { readFileSync } from "node:fs";
+import { buildSchema, type GraphQLSchema } from "graphql";
 import { atHead, graphqlChanges, openapiChanges, parseOpenapi, type Change } from "./breaking.js";
 import { checkAgreement, formatAgreement, type AgreementConfig } from "./spec-agreement.js";
 import { agreementConfig } from "./spec-agreement.config.js";
@@ -15,6 +16,8 @@ export interface SpecCheckOptions {
   openapi?: string;
   graphql?: string;
   strict?: boolean;
+  /** compare with the specs at git HEAD (default true; `twinspec dev` leaves it out of its loop) */
+  head?: boolean;
   config?: AgreementConfig;
   cwd?: string;
 }
@@ -23,6 +26,8 @@ export interface SpecCheckReport {
   failed: boolean;
   /** openapi.yaml as read (not bundled): what the stubs, models.ts and the stamp read too, so it is parsed once */
   document: JsonObject;
+  /** schema.graphql, built once for every check and for what generate reads of it */
+  schema: GraphQLSchema;
   /** what the specs state together (complete only when nothing failed) */
   contract: Contract;
   /** openapi.yaml's operations, as the checks read them */
@@ -39,21 +44,24 @@ export function runSpecChecks({
   openapi = "openapi.yaml",
   graphql = "schema.graphql",
   strict = false,
+  head = true,
   config = agreementConfig,
   cwd,
 }: SpecCheckOptions = {}): SpecCheckReport {
   const restDoc = loadDocument(openapi);
   const sdl = readFileSync(graphql, "utf8");
+  const schema = buildSchema(sdl);
   const operations = collectOperations(restDoc, openapi);
 
-  const { mismatches, compared, restProperties } = checkAgreement(restDoc, sdl, config, openapi);
-  const { contract, problems } = readContract(restDoc, operations, sdl, (type) => restProperties.get(type), {
+  const { mismatches, compared, restProperties } = checkAgreement(restDoc, schema, config, openapi);
+  const { contract, problems } = readContract(restDoc, operations, schema, (type) => restProperties.get(type), {
     rest: openapi,
     graphql,
   });
   const report: SpecCheckReport = {
     failed: false,
     document: restDoc,
+    schema,
     contract,
     operations,
     info: [],
@@ -86,13 +94,29 @@ export function runSpecChecks({
   const pairs = Object.fromEntries(
     [...contract.operations].flatMap(([id, o]) => (o.graphql ? [[id, [o.graphql, ...alsoPaired(id, o.graphql)]]] : [])),
   );
-  const scopeMismatches = checkScopes(restDoc, sdl, pairs, openapi);
+  const scopeMismatches = checkScopes(restDoc, schema, pairs, openapi);
   if (scopeMismatches.length > 0) {
     report.failed = true;
     report.problems.push(formatScopes(scopeMismatches));
   } else {
     report.info.push(`REST and GraphQL need the same scopes for all ${Object.keys(pairs).length} paired operations`);
   }
+  if (head) compareWithHead(report, { openapi, graphql, sdl, strict, cwd });
+  return report;
+}
+
+/** What changed since git HEAD, into `report`: breaking changes (fatal with strict), dangerous ones, or none. */
+function compareWithHead(
+  report: SpecCheckReport,
+  {
+    openapi,
+    graphql,
+    sdl,
+    strict,
+    cwd,
+  }: { openapi: string; graphql: string; sdl: string; strict: boolean; cwd?: string },
+): void {
+  const restDoc = report.document;
 
   const changes: [string, Change][] = [];
   const skipped: string[] = [];
@@ -126,7 +150,6 @@ export function runSpecChecks({
     (skipped.length ? report.notes : report.info).push(
       `no breaking changes since git HEAD${skipped.length ? ` (not compared: ${skipped.join(", ")})` : ""}`,
     );
-  return report;
 }
 
 function formatContract(problems: ContractProblem[]): string {

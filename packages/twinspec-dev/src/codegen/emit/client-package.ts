@@ -1,7 +1,17 @@
 // Emits the entry of an application's client package (client/generated/index.ts) and, when it has GraphQL documents,
 // documents.ts: which resources each document reads and writes, from the schema's types paired with x-resource tags
 // and each mutation field's pairing. That map is what lets a write over one transport invalidate the queries of both.
-import { buildSchema, isCompositeType, Kind, parse, TypeInfo, visit, visitWithTypeInfo, getNamedType } from "graphql";
+import {
+  buildSchema,
+  isCompositeType,
+  Kind,
+  parse,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  getNamedType,
+  type GraphQLSchema,
+} from "graphql";
 import { GRAPHQL_CODES } from "twinspec/internals";
 import type { Contract } from "../model/contract.js";
 
@@ -13,11 +23,11 @@ export interface DocumentResources {
 
 /** Per operation name: the resources its selections read, and what a mutation's root fields write. */
 export function documentResources(
-  schemaText: string,
+  sdl: string | GraphQLSchema,
   documents: string[],
   contract: Contract,
 ): Map<string, DocumentResources> {
-  const schema = buildSchema(schemaText);
+  const schema = typeof sdl === "string" ? buildSchema(sdl) : sdl;
   const mutation = schema.getMutationType()?.name ?? "Mutation";
   const byField = new Map(contract.fields.filter((f) => f.root).map((f) => [f.coordinate, f]));
   const out = new Map<string, DocumentResources>();
