@@ -46,11 +46,8 @@ export type MetricsEndpoint = "served" | "closed" | "elsewhere";
 
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-/** The label children of one (method, route, status): bound once, the first time it is answered. */
-interface Series {
-  count: { inc(): void };
-  duration: { observe(seconds: number): void };
-}
+/** The histogram's label child of one (method, route, status): bound once, the first time it is answered. */
+type Series = { observe(seconds: number): void };
 
 /**
  * A metrics registry of its own (several apps in one process never collide): http_requests_total,
@@ -63,11 +60,18 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (options.defaults) collectDefaultMetrics({ register: registry });
   const labelNames = ["method", "route", "status"] as const;
-  const requests = new Counter({
+  // The histogram counts every request already (its _count): the counter is read from it at each scrape, so a
+  // request is observed once.
+  new Counter({
     name: "http_requests_total",
     help: "HTTP requests answered",
     labelNames,
     registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { metricName, labels, value } of (await durations.get()).values)
+        if (metricName === "http_request_duration_seconds_count") this.inc(labels, value);
+    },
   });
   const durations = new Histogram({
     name: "http_request_duration_seconds",
@@ -78,7 +82,7 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
   });
   const queries = new Counter({ name: "db_queries_total", help: "Database queries executed", registers: [registry] });
 
-  // method → route → status → its children: a request finds them without building a key or a label object.
+  // method → route → status → its label child: a request finds it without building a key or a label object.
   const byMethod = new Map<string, Map<string, Map<number, Series>>>();
   const seriesOf = (method: string, route: string, status: number): Series => {
     let byRoute = byMethod.get(method);
@@ -87,8 +91,8 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     if (byStatus === undefined) byRoute.set(route, (byStatus = new Map()));
     let series = byStatus.get(status);
     if (series === undefined) {
-      const labels = [method, route, String(status)] as const;
-      series = { count: requests.labels(...labels), duration: durations.labels(...labels) };
+      const labels = [method, route, String(status)];
+      series = durations.labels(...labels);
       byStatus.set(status, series);
     }
     return series;
@@ -98,9 +102,7 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     registry,
     onQuery: () => queries.inc(),
     record: (method, route, status, seconds) => {
-      const series = seriesOf(method, route, status);
-      series.count.inc();
-      series.duration.observe(seconds);
+      seriesOf(method, route, status).observe(seconds);
     },
     gauge: (name, help, read) => {
       new Gauge({
