@@ -6,18 +6,14 @@
 import type { Context } from "koa";
 import type { Logger } from "pino";
 import type { Metrics } from "./metrics.js";
-import { logRequestLine } from "../server/seam.js";
+import { logRequestLines, type RequestLine } from "../server/seam.js";
 
-/** One request's access record. */
-interface Access {
-  requestId: string;
-  method: string;
-  url: string;
-  status: number;
+/** One request's access record: its log line's fields, and its series' labels and duration. */
+interface Access extends RequestLine {
   /** the route template metrics label it with */
   route: string;
-  /** how long it took, in ms */
-  ms: number;
+  /** how long it took */
+  seconds: number;
 }
 
 /** Records an answered request: `route` its route template, `ms` how long it took. */
@@ -28,10 +24,8 @@ export function accessRecorder(logger: Logger, metrics: Metrics): AccessRecorder
   const write = () => {
     const records = pending;
     pending = [];
-    for (const { requestId, method, url, status, route, ms } of records) {
-      metrics.record(method, route, status, ms / 1000);
-      logRequestLine(logger, { requestId, method, url, status, ms: Math.round(ms) });
-    }
+    for (const { method, route, status, seconds } of records) metrics.record(method, route, status, seconds);
+    logRequestLines(logger, records);
   };
   return (ctx, route, ms) => {
     const { req, res } = ctx;
@@ -40,8 +34,9 @@ export function accessRecorder(logger: Logger, metrics: Metrics): AccessRecorder
       method: req.method!,
       url: req.url!,
       status: res.statusCode,
+      ms: Math.round(ms),
       route,
-      ms,
+      seconds: ms / 1000,
     });
     if (length === 1) setImmediate(write);
   };

@@ -1,7 +1,7 @@
 // The one module where the request path does by hand what a library does, because the library's way costs more than
 // this server can give (issue 41). Each is held to the library it stands in for by test/server/seam.test.ts:
 // - `koaListener`, the request listener in place of `koa.callback()`;
-// - `logRequestLine`, the access log line as pino writes it.
+// - `logRequestLines`, the access log lines as pino writes them.
 //
 // koaListener: Koa's middleware composed once by koa-compose (as callback() does), run on Koa's own contexts
 // (`koa.createContext`). The common answers — a JSON value, text or
@@ -11,7 +11,7 @@
 // status the stack left, so Koa decides it. What this leaves out of callback() is on-finished's watch over every
 // response, which reports errors of a socket after its answer; Twinspec's Koa is silent about them anyway.
 //
-// logRequestLine: the line pino's `logger.info({ requestId, method, url, status, ms }, "request")` writes, byte for
+// logRequestLines: the line pino's `logger.info({ requestId, method, url, status, ms }, "request")` writes, byte for
 // byte, formatted from its fixed shape rather than by pino's walk over an object's keys, and written to the server
 // logger's own destination (so it stays in order with every other line). Loggers that are not the server's, or that
 // add fields to every line (tracing's mixin), get the line through pino.
@@ -113,13 +113,20 @@ const ESCAPED = /["\\]|[^\x20-\uffff]/;
 /** A string as JSON.stringify (and so pino) writes it; most need no escaping, and a test costs less than the call. */
 const quoted = (text: string): string => (ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`);
 
-/** `logger.info(line, "request")`, as pino would write it. */
-export function logRequestLine(logger: Logger, line: RequestLine): void {
+/** `logger.info(line, "request")` for each of `lines`, as pino would write them (one write for them all). */
+export function logRequestLines(logger: Logger, lines: readonly RequestLine[]): void {
   const destination = requestLinesDestination(logger);
-  if (destination === undefined) logger.info(line, "request");
-  else if (logger.levelVal <= 30) {
-    destination.write(
-      `{"level":30,"time":${Date.now()},"requestId":${quoted(line.requestId)},"method":${quoted(line.method)},"url":${quoted(line.url)},"status":${line.status},"ms":${line.ms},"msg":"request"}\n`,
-    );
+  if (destination === undefined) {
+    for (const { requestId, method, url, status, ms } of lines)
+      logger.info({ requestId, method, url, status, ms }, "request");
+    return;
   }
+  if (logger.levelVal > 30) return;
+  // Logged together, within one turn of the event loop: one time for them all.
+  const time = `{"level":30,"time":${Date.now()},"requestId":`;
+  let text = "";
+  for (const line of lines) {
+    text += `${time}${quoted(line.requestId)},"method":${quoted(line.method)},"url":${quoted(line.url)},"status":${line.status},"ms":${line.ms},"msg":"request"}\n`;
+  }
+  destination.write(text);
 }

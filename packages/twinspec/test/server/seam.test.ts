@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { createServerLogger } from "../../src/logger.js";
-import { koaListener, logRequestLine, type RequestLine } from "../../src/server/seam.js";
+import { koaListener, logRequestLines, type RequestLine } from "../../src/server/seam.js";
 import { ADMIN_TOKEN } from "../../../twinspec-dev/src/testing/tokens.js";
 import { call, newAuthor, startServer, type TestServer } from "../support/server.js";
 
@@ -207,7 +207,7 @@ describe("the seam's access log line is pino's", () => {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const withoutTime = (line: string) => line.replace(/"time":\d+/, '"time":0');
 
-  it("byte for byte, escaping included, in order with the logger's other lines", () => {
+  it("byte for byte, escaping included, one or several at once, in order with the logger's other lines", () => {
     const inputs: RequestLine[] = [
       { requestId: "3b241101-e2bb-4255-8caf-4136c566a962", method: "GET", url: "/customers/42", status: 200, ms: 0 },
       { requestId: "caller.id:1_2-3", method: "POST", url: '/a"b\\c?q="x"&y=\\', status: 422, ms: 12_345 },
@@ -223,11 +223,14 @@ describe("the seam's access log line is pino's", () => {
     // What pino writes for the same call, with the server logger's options.
     const reference = pino({ level: "info", base: undefined }, { write: (s: string) => written.push(s) });
     for (const line of inputs) {
-      logRequestLine(server.logger, line);
+      logRequestLines(server.logger, [line]);
       reference.info({ ...line }, "request");
       server.logger.info("between");
       reference.info("between");
     }
+    // Several at once, as one turn of the event loop hands them over.
+    logRequestLines(server.logger, inputs);
+    for (const line of inputs) reference.info({ ...line }, "request");
     server.flush();
     assert.deepEqual(
       fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map(withoutTime),
@@ -242,13 +245,13 @@ describe("the seam's access log line is pino's", () => {
       { base: undefined, mixin: () => ({ trace_id: "t" }) },
       { write: (s: string) => written.push(s) },
     );
-    logRequestLine(plain, line);
+    logRequestLines(plain, [line]);
     assert.equal(JSON.parse(written[0]).trace_id, "t");
     const file = path.join(dir, "traced.log");
     const traced = createServerLogger("info", () => ({ trace_id: "u" }), fs.openSync(file, "w"));
-    logRequestLine(traced.logger, line);
+    logRequestLines(traced.logger, [line]);
     const quiet = createServerLogger("warn", undefined, fs.openSync(path.join(dir, "quiet.log"), "w"));
-    logRequestLine(quiet.logger, line);
+    logRequestLines(quiet.logger, [line]);
     traced.flush();
     quiet.flush();
     assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).trace_id, "u");
