@@ -58,6 +58,8 @@ export async function serveMock(definition: AppDefinition): Promise<void> {
       { url: `http://${config.host}:${port}`, mock: true },
       "twinspec mock server listening: answers come from openapi.yaml and schema.graphql",
     );
+    // Written now, not with the next chunk: scripts wait for this line.
+    flush();
   });
 
   let stopping = false;

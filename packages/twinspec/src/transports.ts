@@ -28,7 +28,9 @@ import type { Tracing } from "./telemetry/types.js";
 import type { RateLimiter } from "./rate-limit/limiter.js";
 import { rateLimited } from "./rate-limit/rest.js";
 import { eventStreamHandlers } from "./rest/event-stream.js";
-import { koaListener, type RequestListener } from "./server/listener.js";
+import { refusalOf } from "./runtime/problems.js";
+import { koaListener, type RequestListener } from "./server/seam.js";
+import { upgradeOf, upgradesThrough } from "./server/upgrade.js";
 
 export interface TransportDeps {
   /** the application: its operations, routes and contract (generated/wiring.ts `definition`) */
@@ -66,7 +68,7 @@ export interface TransportDeps {
 
 export interface Transports {
   koa: Koa;
-  /** the server's request listener: every request runs `koa.middleware` (src/server/listener.ts) */
+  /** the server's request listener: every request runs `koa.middleware` (src/server/seam.ts) */
   callback: RequestListener;
   /**
    * Adds a middleware around every request, outermost (e.g. a test's recorder).
@@ -175,31 +177,47 @@ export function transports(deps: TransportDeps): Transports {
     compressThreshold: 1024,
     maxUrlLength: deps.maxUrlLength ?? DEFAULT_SERVER_LIMITS.maxUrlLength,
     entryPoints,
+    stopping: () => closing,
   });
   // The one order every request runs in: what `around` adds (tests' recorders), tracing, the edge, what the
   // application adds with use(), then whichever answers the path — the spec's operations, /graphql, the router.
   koa.use(edgeware);
   const graphqlPost: Middleware = (ctx, next) => caller(ctx, () => graphqlEndpoint(ctx, next));
   const routed = router.routes() as Middleware;
-  // One layer answers: the REST runtime takes the spec's paths and hands on every other one.
-  const answer: Middleware = (ctx, next) =>
-    rest(ctx, () => (ctx.request.path === "/graphql" ? graphqlPost(ctx, next) : routed(ctx, next)));
+  const ws = attachWebSocket(gql, {
+    keepAliveMs: deps.wsKeepAliveMs,
+    authenticate: socketCaller(verifier),
+    limits: deps.connections,
+    onRefused: refused,
+  });
+  // One layer answers: an upgrade is GraphQL over WebSocket's; the REST runtime takes the spec's paths and hands on
+  // every other one.
+  const answer: Middleware = (ctx, next) => {
+    if (upgradeOf(ctx.req)) {
+      if (ctx.request.path === "/graphql") return ws.accept(ctx);
+      throw refusalOf(
+        "no_route",
+        "WebSocket connections are served on /graphql (subprotocol graphql-transport-ws) only.",
+      );
+    }
+    return rest(ctx, () => (ctx.request.path === "/graphql" ? graphqlPost(ctx, next) : routed(ctx, next)));
+  };
   koa.use(answer);
-  const server = koaListener(koa);
-  let ws: ReturnType<typeof attachWebSocket> | undefined;
+  const { listener: callback, started } = koaListener(koa);
+  let stopUpgrades: (() => void) | undefined;
   // What a leak would grow (the soak bench watches them): subscription streams, and their connections.
   metrics.gauge("graphql_live_streams", "Subscription streams open (graphql-ws and SSE)", () => gql.streams.size);
-  metrics.gauge("graphql_ws_connections", "WebSocket connections open on /graphql", () => ws?.wss.clients.size ?? 0);
+  metrics.gauge("graphql_ws_connections", "WebSocket connections open on /graphql", () => ws.wss.clients.size);
   metrics.gauge(
     "graphql_ws_subscriptions",
     "Operations active on WebSocket connections (subscriptions, and queries being answered)",
-    () => ws?.activeOperations() ?? 0,
+    () => ws.activeOperations(),
   );
   return {
     koa,
-    callback: server.listener,
+    callback,
     use: (middleware) => {
-      if (server.started())
+      if (started())
         throw new Error("app.use() after the server took its first request: add middleware before it listens");
       koa.middleware.splice(koa.middleware.indexOf(answer), 0, middleware);
     },
@@ -207,12 +225,7 @@ export function transports(deps: TransportDeps): Transports {
       koa.middleware.unshift(middleware);
     },
     attach: (server) => {
-      ws ??= attachWebSocket(server, gql, {
-        keepAliveMs: deps.wsKeepAliveMs,
-        authenticate: socketCaller(verifier),
-        limits: deps.connections,
-        onRefused: refused,
-      });
+      stopUpgrades ??= upgradesThrough(server, callback);
     },
     close: async () => {
       closing = true;
@@ -220,7 +233,8 @@ export function transports(deps: TransportDeps): Transports {
       // graphql-ws sends `complete` for each ended stream within this turn of the event loop; the sockets close
       // (1001) after it, so clients see their subscriptions completed rather than cut.
       await new Promise((resolve) => setImmediate(resolve));
-      await ws?.close();
+      stopUpgrades?.();
+      await ws.close();
     },
   };
 }

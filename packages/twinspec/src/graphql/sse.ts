@@ -4,9 +4,12 @@
 // GraphQL-over-HTTP core's (handler.ts); graphql-sse runs the operation and streams it. Each message made of an event
 // carries its id (`id:`, the payload's extensions.eventId); a client reconnecting with `Last-Event-ID` resumes after
 // it, as with the subscription's `after` argument. Streams open at once from one address are budgeted
-// (connection-limits.ts): the one past the budget is refused with 429 and a coded error.
+// (connection-limits.ts): the one past the budget is refused with 429 and a coded error. The stream is the answer's
+// body, written by Koa like any other, so it passes the server's edge (request id, log line, metrics, the
+// application's middleware) as every request does.
+import { pipeline, Readable, Transform } from "node:stream";
 import type { Context, Middleware } from "koa";
-import { createHandler } from "graphql-sse/lib/use/koa";
+import { createHandler, type Request as SseRequest } from "graphql-sse";
 import type { ExecutionResult } from "graphql";
 import { setRateLimitHeaders } from "../rate-limit/fields.js";
 import type { GraphqlContext } from "./context.js";
@@ -49,14 +52,14 @@ export function graphqlSse(
   const requests = new WeakMap<Context, { request: GraphqlRequest; params: Params }>();
   // The event id of each payload about to be written, in order (graphql-sse prints messages without ids).
   const ids = new WeakMap<Context, (string | undefined)[]>();
-  const handler = createHandler<GraphqlContext>({
+  const handler = createHandler<unknown, Context, GraphqlContext>({
     schema: runtime.schema,
     // onSubscribe below has parsed and validated (cached, with our limits).
     validate: () => [],
     execute: runtime.execute,
     subscribe: runtime.subscribe,
     onSubscribe: (req) => {
-      const ctx = req.context as unknown as Context;
+      const ctx = req.context;
       const read = requests.get(ctx);
       if (!read) throw new Error("graphql-sse asked for an operation of a request the core did not read");
       // Charged here, once graphql-sse is about to run it.
@@ -73,9 +76,10 @@ export function graphqlSse(
     },
   });
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
-  return async (ctx, next) => {
+  return async (ctx) => {
     // graphql-sse would read an empty body from the (already consumed) stream and hang, and answers malformed
     // requests without a code: the core reads the parameters first, as for /graphql.
+    let request: SseRequest<unknown, Context>;
     if (ctx.method === "POST" || ctx.method === "GET") {
       // Counted until the response ends or the client goes: `close` comes for both.
       const address = ctx.ip;
@@ -86,31 +90,54 @@ export function graphqlSse(
       ctx.res.once("close", () => open.release(address));
       const lastEventId = ctx.get("last-event-id");
       if (lastEventId) ctx.state.lastEventId = lastEventId;
-      withEventIds(ctx, ids);
-      const request = graphqlRequest(ctx, ctx.method === "POST" ? await readGraphqlBody(ctx, bodyLimit) : undefined);
-      const params = core.params(request, MEDIA, REFUSED);
+      ids.set(ctx, []);
+      const read = graphqlRequest(ctx, ctx.method === "POST" ? await readGraphqlBody(ctx, bodyLimit) : undefined);
+      const params = core.params(read, MEDIA, REFUSED);
       if (isResponse(params)) return send(ctx, params);
-      requests.set(ctx, { request, params });
-      // The parameters as read (a persisted document's text included): graphql-sse takes a parsed body as it is, but
-      // reads a GET's from the URL, where a documentId stands for the text; onSubscribe uses the core's reading.
-      (ctx.request as { body?: unknown }).body = params;
-      if (ctx.method === "GET") ctx.url = `${ctx.path}?${new URLSearchParams({ query: params.query })}`;
+      requests.set(ctx, { request: read, params });
+      // The parameters as the core read them (a persisted document's text included): graphql-sse takes a parsed
+      // body as it is, and reads a GET's from the URL it is given, where a documentId stands for the text.
+      request = {
+        ...sseRequest(ctx, { ...params }),
+        url: ctx.method === "GET" ? `${ctx.path}?${new URLSearchParams({ query: params.query })}` : ctx.url,
+      };
+    } else request = sseRequest(ctx, () => readGraphqlBody(ctx, bodyLimit));
+    const [body, init] = await handler(request);
+    const headers = init.headers;
+    if (headers) for (const name in headers) ctx.set(name, headers[name]);
+    ctx.status = init.status;
+    if (init.statusText) ctx.message = init.statusText;
+    if (body === null || typeof body === "string") {
+      ctx.body = body;
+      return;
     }
-    await handler(ctx, next);
+    // Each `next` message is written with the `id:` of the event it was made of; closing the answer ends the
+    // subscription (pipeline destroys the source, whose return() graphql-sse disposes).
+    const pending = ids.get(ctx) ?? [];
+    const withIds = new Transform({
+      writableObjectMode: true,
+      transform(message: string, _encoding, done) {
+        const id = message.startsWith("event: next") ? pending.shift() : undefined;
+        done(null, id === undefined ? message : `id: ${id}\n${message}`);
+      },
+    });
+    ctx.body = pipeline(Readable.from(body), withIds, () => {});
   };
 }
 
-/** Prefixes each `next` message graphql-sse writes with the `id:` of the event it was made of. */
-function withEventIds(ctx: Context, ids: WeakMap<Context, (string | undefined)[]>) {
-  const pending: (string | undefined)[] = [];
-  ids.set(ctx, pending);
-  const res = ctx.res;
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (typeof chunk === "string" && chunk.startsWith("event: next")) {
-      const id = pending.shift();
-      if (id !== undefined) chunk = `id: ${id}\n${chunk}`;
-    }
-    return write(chunk, ...rest);
-  }) as typeof res.write;
+/** The request as graphql-sse takes it, with `body` its parameters or how to read them. */
+function sseRequest(ctx: Context, body: SseRequest["body"]): SseRequest<unknown, Context> {
+  return {
+    method: ctx.method,
+    url: ctx.url,
+    headers: {
+      get: (key) => {
+        const value = ctx.headers[key];
+        return Array.isArray(value) ? value.join("\n") : value;
+      },
+    },
+    body,
+    raw: ctx.req,
+    context: ctx,
+  };
 }

@@ -1,7 +1,7 @@
 // Prometheus metrics, one registry per app instance (several apps in one process never collide):
 // http_requests_total and http_request_duration_seconds by method/route/status, db_queries_total, and /metrics.
 import type { Middleware } from "koa";
-import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 /** One application's Prometheus metrics (`createMetrics`): what /metrics serves. */
 export interface Metrics {
@@ -46,60 +46,8 @@ export type MetricsEndpoint = "served" | "closed" | "elsewhere";
 
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-/** One (method, route, status): its requests, their summed seconds and how many fell in each bucket (not cumulative). */
-interface Series {
-  labels: { method: string; route: string; status: string };
-  count: number;
-  sum: number;
-  /** [i] = durations in (BUCKETS[i-1], BUCKETS[i]]; the last slot is above every bound (only in +Inf) */
-  buckets: Float64Array;
-}
-
-/** A sample as prom-client's Registry prints it: name{labels,sharedLabels} value. */
-interface Sample {
-  metricName?: string;
-  labels: Record<string, string | number>;
-  sharedLabels?: Record<string, string>;
-  value: number;
-}
-
-/**
- * A metric whose samples are read from our own counts at scrape time, registered in prom-client's Registry beside
- * its own metrics. prom-client's Counter and Histogram hash the label set and allocate on every inc()/observe(); this
- * keeps a request to three map lookups and a few additions.
- * The samples are the ones prom-client's Counter and Histogram would give, so /metrics reads the same
- * (test/http/metrics.test.ts compares).
- */
-function scraped(
-  registry: Registry,
-  name: string,
-  help: string,
-  type: "counter" | "histogram",
-  samples: () => Sample[],
-  reset: () => void,
-) {
-  const metric = {
-    name,
-    help,
-    type,
-    aggregator: "sum",
-    // Registry.metrics() reads this one: labels of a histogram bucket stay apart from the series' (sharedLabels)
-    async getForPromString() {
-      return { name: metric.name, help, type, aggregator: "sum", values: samples() };
-    },
-    // Registry.getMetricsAsJSON() reads this one, with the labels merged as prom-client's get() does
-    async get() {
-      const values = samples().map(({ sharedLabels, labels, ...rest }) => ({
-        ...rest,
-        labels: { ...labels, ...sharedLabels },
-      }));
-      return { name: metric.name, help, type, aggregator: "sum", values };
-    },
-    reset,
-  };
-  // registerMetric is typed for prom-client's own classes; the Registry only uses the members above.
-  registry.registerMetric(metric as never);
-}
+/** The histogram's label child of one (method, route, status): bound once, the first time it is answered. */
+type Series = { observe(seconds: number): void };
 
 /**
  * A metrics registry of its own (several apps in one process never collide): http_requests_total,
@@ -111,84 +59,51 @@ function scraped(
 export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (options.defaults) collectDefaultMetrics({ register: registry });
+  const labelNames = ["method", "route", "status"] as const;
+  // The histogram counts every request already (its _count): the counter is read from it at each scrape, so a
+  // request is observed once.
+  new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests answered",
+    labelNames,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { metricName, labels, value } of (await durations.get()).values)
+        if (metricName === "http_request_duration_seconds_count") this.inc(labels, value);
+    },
+  });
+  const durations = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time to answer an HTTP request",
+    labelNames,
+    buckets: BUCKETS,
+    registers: [registry],
+  });
+  const queries = new Counter({ name: "db_queries_total", help: "Database queries executed", registers: [registry] });
 
-  // method → route → status → series, so a request looks its series up without building a key; `series` keeps
-  // first-seen order, which is the order prom-client printed them in.
-  let byMethod = new Map<string, Map<string, Map<number, Series>>>();
-  let series: Series[] = [];
-  const record = (method: string, route: string, status: number, seconds: number) => {
+  // method → route → status → its label child: a request finds it without building a key or a label object.
+  const byMethod = new Map<string, Map<string, Map<number, Series>>>();
+  const seriesOf = (method: string, route: string, status: number): Series => {
     let byRoute = byMethod.get(method);
     if (byRoute === undefined) byMethod.set(method, (byRoute = new Map()));
     let byStatus = byRoute.get(route);
     if (byStatus === undefined) byRoute.set(route, (byStatus = new Map()));
-    let s = byStatus.get(status);
-    if (s === undefined) {
-      s = {
-        labels: { method, route, status: String(status) },
-        count: 0,
-        sum: 0,
-        buckets: new Float64Array(BUCKETS.length + 1),
-      };
-      byStatus.set(status, s);
-      series.push(s);
+    let series = byStatus.get(status);
+    if (series === undefined) {
+      const labels = [method, route, String(status)];
+      series = durations.labels(...labels);
+      byStatus.set(status, series);
     }
-    s.count++;
-    s.sum += seconds;
-    let i = 0;
-    while (i < BUCKETS.length && !(seconds <= BUCKETS[i])) i++;
-    s.buckets[i]++;
+    return series;
   };
-  const resetRequests = () => {
-    byMethod = new Map();
-    series = [];
-  };
-  scraped(
-    registry,
-    "http_requests_total",
-    "HTTP requests answered",
-    "counter",
-    () => series.map((s) => ({ value: s.count, labels: s.labels })),
-    resetRequests,
-  );
-  const duration = "http_request_duration_seconds";
-  scraped(
-    registry,
-    duration,
-    "Time to answer an HTTP request",
-    "histogram",
-    () =>
-      series.flatMap((s): Sample[] => {
-        let below = 0;
-        return [
-          ...BUCKETS.map((le, i) => ({
-            metricName: `${duration}_bucket`,
-            labels: { le },
-            sharedLabels: s.labels,
-            value: (below += s.buckets[i]),
-          })),
-          { metricName: `${duration}_bucket`, labels: { le: "+Inf" }, sharedLabels: s.labels, value: s.count },
-          { metricName: `${duration}_sum`, labels: {}, sharedLabels: s.labels, value: s.sum },
-          { metricName: `${duration}_count`, labels: {}, sharedLabels: s.labels, value: s.count },
-        ];
-      }),
-    resetRequests,
-  );
-  let queries = 0;
-  scraped(
-    registry,
-    "db_queries_total",
-    "Database queries executed",
-    "counter",
-    () => [{ value: queries, labels: {} }],
-    () => (queries = 0),
-  );
 
   return {
     registry,
-    onQuery: () => {
-      queries++;
+    onQuery: () => queries.inc(),
+    record: (method, route, status, seconds) => {
+      seriesOf(method, route, status).observe(seconds);
     },
-    record,
     gauge: (name, help, read) => {
       new Gauge({
         name,

@@ -7,7 +7,8 @@ import type { Context, Middleware, Next } from "koa";
 import type { Logger } from "pino";
 import { cacheHeadersOf } from "./conditional.js";
 import { answerError } from "./errors.js";
-import { assignRequestId, logRequest } from "./request-id.js";
+import { accessRecorder } from "./access.js";
+import { assignRequestId } from "./request-id.js";
 import type { Metrics } from "./metrics.js";
 import { refusalOf } from "../runtime/problems.js";
 
@@ -26,6 +27,8 @@ export interface PolicyOptions {
   maxUrlLength: number;
   /** what the 404 for an unknown path lists */
   entryPoints: string[];
+  /** whether the server is stopping: then every answer not begun yet says Connection: close */
+  stopping: () => boolean;
 }
 
 const noop = async () => {};
@@ -50,11 +53,13 @@ export function requestPolicy(options: PolicyOptions): Middleware {
       answerError(ctx, error);
     }
     cacheHeadersOf(ctx, options.corsOn);
+    if (options.stopping() && !ctx.headerSent) ctx.set("Connection", "close");
     // A request without Accept-Encoding gets the body as it is (koa-compress's default, identity): its negotiation
     // is not run for it. Every answer already varies by Accept-Encoding (cacheHeadersOf).
     if (ctx.req.headers["accept-encoding"] !== undefined && large(ctx, compressThreshold)) await compress(ctx, noop);
   };
 
+  const recordAccess = accessRecorder(logger, metrics);
   return async (ctx, next) => {
     const started = performance.now();
     assignRequestId(ctx, logger);
@@ -62,14 +67,11 @@ export function requestPolicy(options: PolicyOptions): Middleware {
       if (ctx.req.headers.origin !== undefined) await cors(ctx, () => inner(ctx, next));
       else await inner(ctx, next);
     } finally {
-      const ms = performance.now() - started;
-      metrics.record(
-        ctx.req.method!,
+      recordAccess(
+        ctx,
         (ctx.state.route as string | undefined) ?? routeOf(ctx.request.path),
-        ctx.res.statusCode,
-        ms / 1000,
+        performance.now() - started,
       );
-      logRequest(ctx, logger, ms);
     }
   };
 }

@@ -4,7 +4,6 @@
 import { randomUUID } from "node:crypto";
 import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
-import { logRequestLine } from "../logger.js";
 import { header } from "../runtime/headers.js";
 
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -46,15 +45,12 @@ function isEmpty(object: object): boolean {
 }
 
 /** The request's one log line; `ms`: how long it took. */
-export function logRequest(ctx: Context, logger: Logger, ms: number): void {
+function logRequest(ctx: Context, logger: Logger, ms: number): void {
   const { req, res } = ctx;
-  logRequestLine(logger, {
-    requestId: ctx.state.requestId as string,
-    method: req.method!,
-    url: req.url!,
-    status: res.statusCode,
-    ms: Math.round(ms),
-  });
+  logger.info(
+    { requestId: ctx.state.requestId, method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms) },
+    "request",
+  );
 }
 
 /** The same as a middleware, for apps other than ours (the runtime's tests). */

@@ -89,15 +89,12 @@ function streamHandler(
     }
     const lastEventId =
       lastEventIdHeader === undefined ? undefined : (req.headers[lastEventIdHeader] as string | undefined);
-    const contextValue = gql.context({
-      principal: req.principal ?? null,
-      requestId: ctx.requestId,
-      log: gql.log,
-      lastEventId,
-    });
+    // The stream's lines carry the id of the request that opened it.
+    const log = gql.log?.child({ requestId: ctx.requestId });
+    const contextValue = gql.context({ principal: req.principal ?? null, requestId: ctx.requestId, log, lastEventId });
     const result = await gql.subscribe({ schema: gql.schema, document, variableValues: variables, contextValue });
     if (!(Symbol.asyncIterator in result)) throw refusal(result.errors?.[0], req.params);
-    const body = writeEvents(result, field.name, keepAliveMs, gql);
+    const body = writeEvents(result, field.name, keepAliveMs, log);
     return {
       status: 200,
       contentType: EVENT_STREAM,
@@ -151,7 +148,7 @@ function writeEvents(
   results: AsyncGenerator<ExecutionResult>,
   field: string,
   keepAliveMs: number,
-  gql: GraphqlRuntime,
+  log: GraphqlRuntime["log"],
 ): Readable {
   const out = new PassThrough();
   let closed = false;
@@ -186,7 +183,7 @@ function writeEvents(
       if (!closed) out.end();
     },
     (error: unknown) => {
-      gql.log?.error({ err: error }, "event stream failed");
+      log?.error({ err: error }, "event stream failed");
       out.destroy();
     },
   );

@@ -8,7 +8,6 @@ import { createServer, STATUS_CODES, type RequestListener, type Server } from "n
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { problem, PROBLEM_TYPE } from "../runtime/problem.js";
-import { HeadersAtOnce } from "./head-writer.js";
 
 /** The HTTP server's timeouts and size limits (the environment's HEADERS_TIMEOUT_MS, … through `configFromEnv`). */
 export interface ServerLimits {
@@ -54,8 +53,6 @@ export function createHttpServer(
       maxHeaderSize: limits.maxHeaderBytes,
       // How often Node looks for requests past their timeouts (default 30 s, which would let a 10 s limit run 40 s).
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
-      // Headers gathered and written with the head in one call (head-writer.ts).
-      ServerResponse: HeadersAtOnce,
     },
     listener,
   );

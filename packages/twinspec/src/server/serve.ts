@@ -101,6 +101,8 @@ export async function serve(definition: AppDefinition, options: ServeOptions = {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info({ url: `http://${config.host}:${port}`, database: store.dialect }, "twinspec listening");
+    // Written now, not with the next chunk: supervisors and scripts wait for this line.
+    flush();
   });
 
   let stopping = false;

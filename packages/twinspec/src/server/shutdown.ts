@@ -1,11 +1,12 @@
 // Draining an HTTP server for a deploy: stop accepting connections (new ones are refused), answer every request
-// already taken — and any that arrives on a connection already open — with its real response marked
-// `Connection: close`, so each client learns from that answer itself not to send again; connections idle from the
+// that arrives on a connection already open with its real response marked `Connection: close` (those already taken
+// are marked by the application's edge once it is closing, http/policy.ts), so each client learns from that answer itself not to send again; connections idle from the
 // start are closed once the busy ones had time to speak. Resolves when no connection is left, or at the deadline
 // after cutting off what remains.
 import net from "node:net";
-import type { Server } from "node:http";
-import { closeConnectionsAfterAnswers } from "./head-writer.js";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+
+const closeAfter = (_req: IncomingMessage, res: ServerResponse) => void res.setHeader("Connection", "close");
 
 /** A server that can be drained (`drainable`). */
 export interface Drain {
@@ -22,14 +23,14 @@ export interface Drain {
  * What a deploy's SIGTERM drains: new connections refused, requests in flight (and any arriving on a connection
  * already open) answered with `Connection: close`, idle connections closed, the rest cut off at the deadline.
  *
- * @param server - a server made by `createHttpServer` (its answers are marked when their head is written)
+ * @param server - a server made by `createHttpServer`; the answers of requests already taken are marked by the
+ *   application's edge once `App.close` began (serve calls both)
  */
 export function drainable(server: Server): Drain {
   return {
     async drain(graceMs) {
-      // Answers in flight are marked too (their handlers may already have seen the app stopping, e.g. /readyz
-      // answering 503), and those of requests still arriving on open connections.
-      closeConnectionsAfterAnswers(server);
+      // Requests still arriving on open connections are answered with Connection: close.
+      server.prependListener("request", closeAfter);
       // net.Server's close (http.Server's would also close idle keep-alive connections at once, racing with a
       // client that is just sending its next request on one): the listening socket closes, open connections stay.
       const closed = new Promise<boolean>((resolve) => net.Server.prototype.close.call(server, () => resolve(true)));

@@ -1,12 +1,18 @@
-// The server's request listener (src/server/listener.ts) runs Koa's middleware itself; whatever the middleware leaves
-// in the context, its answer must be the one Koa's own callback() gives: status, headers and body, for every kind of
-// body Koa knows, ctx.respond = false, errors, and app.currentContext.
+// The seam (src/server/seam.ts), held to the libraries it stands in for. The request listener runs Koa's middleware
+// itself: whatever the middleware leaves in the context, its answer must be the one Koa's own callback() gives
+// (status, headers and body, for every kind of body Koa knows, ctx.respond = false, errors, app.currentContext). The
+// access log line must be the one pino writes, byte for byte.
 import assert from "node:assert/strict";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import Koa, { type Middleware } from "koa";
-import { koaListener } from "../../src/server/listener.js";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pino } from "pino";
+import { createServerLogger } from "../../src/logger.js";
+import { koaListener, logRequestLines, type RequestLine } from "../../src/server/seam.js";
 import { ADMIN_TOKEN } from "../../../twinspec-dev/src/testing/tokens.js";
 import { call, newAuthor, startServer, type TestServer } from "../support/server.js";
 
@@ -82,7 +88,7 @@ const BODIES: Record<string, Middleware> = {
     })()),
 };
 
-describe("the server's request listener answers as Koa's own callback() does", () => {
+describe("the seam's request listener answers as Koa's own callback() does", () => {
   it("for every kind of body, status, ctx.respond = false and errors", async () => {
     const koa = new Koa();
     koa.silent = true;
@@ -129,37 +135,6 @@ describe("the server's request listener answers as Koa's own callback() does", (
     const { url, server } = await listen(koaListener(koa).listener);
     try {
       assert.deepEqual(await (await fetch(`${url}/where`)).json(), { same: true, path: "/where" });
-    } finally {
-      server.close();
-    }
-  });
-
-  it("lets go of a large body it has written: the context no longer holds it", async () => {
-    const large: Record<string, unknown> = {
-      "/json": { names: Array(2000).fill("Ada") },
-      "/text": "x".repeat(8192),
-      "/bytes": Buffer.alloc(8192),
-    };
-    const koa = new Koa();
-    const contexts: Koa.Context[] = [];
-    koa.use(async (ctx, next) => {
-      contexts.push(ctx);
-      await next();
-    });
-    koa.use((ctx) => void (ctx.body = large[ctx.path] ?? "small"));
-    const { url, server } = await listen(koaListener(koa).listener);
-    try {
-      for (const path of ["/json", "/text", "/bytes", "/small"]) await (await fetch(url + path)).arrayBuffer();
-      // Koa's setter leaves its constant "null" where a JSON body was.
-      assert.deepEqual(
-        contexts.map((ctx) => [ctx.path, ctx.status, ctx.body]),
-        [
-          ["/json", 200, "null"],
-          ["/text", 200, undefined],
-          ["/bytes", 200, undefined],
-          ["/small", 200, "small"],
-        ],
-      );
     } finally {
       server.close();
     }
@@ -224,5 +199,62 @@ describe("the server's request listener answers as Koa's own callback() does", (
         ["/nowhere"],
       ]);
     });
+  });
+});
+
+describe("the seam's access log line is pino's", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "twinspec-seam-"));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const withoutTime = (line: string) => line.replace(/"time":\d+/, '"time":0');
+
+  it("byte for byte, escaping included, one or several at once, in order with the logger's other lines", () => {
+    const inputs: RequestLine[] = [
+      { requestId: "3b241101-e2bb-4255-8caf-4136c566a962", method: "GET", url: "/customers/42", status: 200, ms: 0 },
+      { requestId: "caller.id:1_2-3", method: "POST", url: '/a"b\\c?q="x"&y=\\', status: 422, ms: 12_345 },
+      { requestId: "r", method: "DELETE", url: "/caf\u00e9?\u00fc=\u00ff\u007f", status: 500, ms: 3 },
+      { requestId: "r", method: "GET", url: `/${"x".repeat(150)}"`, status: 404, ms: 1 },
+      { requestId: "r", method: "GET", url: "/tab\there\u0001", status: 400, ms: 2 },
+      { requestId: "r", method: "GET", url: `/${"y".repeat(6_000)}`, status: 414, ms: 0 },
+      { requestId: "r", method: "GET", url: `/${"\u00e9".repeat(2_500)}`, status: 404, ms: 0 },
+    ];
+    const file = path.join(dir, "server.log");
+    const server = createServerLogger("info", undefined, fs.openSync(file, "w"));
+    const written: string[] = [];
+    // What pino writes for the same call, with the server logger's options.
+    const reference = pino({ level: "info", base: undefined }, { write: (s: string) => written.push(s) });
+    for (const line of inputs) {
+      logRequestLines(server.logger, [line]);
+      reference.info({ ...line }, "request");
+      server.logger.info("between");
+      reference.info("between");
+    }
+    // Several at once, as one turn of the event loop hands them over.
+    logRequestLines(server.logger, inputs);
+    for (const line of inputs) reference.info({ ...line }, "request");
+    server.flush();
+    assert.deepEqual(
+      fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map(withoutTime),
+      written.map((s) => withoutTime(s.trimEnd())),
+    );
+  });
+
+  it("goes through pino where the logger is not the server's, or adds fields to every line (tracing), or is above info", () => {
+    const line = { requestId: "r", method: "GET", url: "/", status: 200, ms: 0 };
+    const written: string[] = [];
+    const plain = pino(
+      { base: undefined, mixin: () => ({ trace_id: "t" }) },
+      { write: (s: string) => written.push(s) },
+    );
+    logRequestLines(plain, [line]);
+    assert.equal(JSON.parse(written[0]).trace_id, "t");
+    const file = path.join(dir, "traced.log");
+    const traced = createServerLogger("info", () => ({ trace_id: "u" }), fs.openSync(file, "w"));
+    logRequestLines(traced.logger, [line]);
+    const quiet = createServerLogger("warn", undefined, fs.openSync(path.join(dir, "quiet.log"), "w"));
+    logRequestLines(quiet.logger, [line]);
+    traced.flush();
+    quiet.flush();
+    assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).trace_id, "u");
+    assert.equal(fs.readFileSync(path.join(dir, "quiet.log"), "utf8"), "");
   });
 });
