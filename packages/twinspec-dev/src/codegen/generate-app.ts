@@ -35,7 +35,12 @@ function listFiles(dir: string): string[] {
 }
 
 /** Path → content of every generated file, headers included. */
-async function generateAll(contract: Contract, document: JsonObject, timings: Timings): Promise<Map<string, string>> {
+async function generateAll(
+  contract: Contract,
+  document: JsonObject,
+  sdl: string,
+  timings: Timings,
+): Promise<Map<string, string>> {
   // Each side is taken from the part cache when its inputs did not change, and its generator is then not even loaded.
   const restOptions = {
     runtime: "twinspec/runtime",
@@ -63,6 +68,8 @@ async function generateAll(contract: Contract, document: JsonObject, timings: Ti
   const validators = new Map(restPart.value.validators);
   const graphqlMappers = mappers(contract);
   const codegen = await codegenInputs();
+  // The Twinspec parts' SDL joins schema.graphql's (load/parts.ts); their files are the generator's own (its hash).
+  const schema = contract.parts.length ? sdl : undefined;
   const graphqlPart = await timings.time("GraphQL: graphql-codegen", () =>
     cachedPart(
       "graphql",
@@ -70,11 +77,16 @@ async function generateAll(contract: Contract, document: JsonObject, timings: Ti
         ? undefined
         : {
             files: ["codegen.yml", ...codegen.inputs],
-            options: { mappers: graphqlMappers, plugins: pluginVersions(codegen.packages) },
+            options: {
+              mappers: graphqlMappers,
+              plugins: pluginVersions(codegen.packages),
+              parts: contract.parts,
+              webhooks: contract.webhooks.map((w) => w.name),
+            },
           },
       async () => {
         const { generateGraphql } = await import("./generate-graphql.js");
-        return generateGraphql("codegen.yml", { mappers: graphqlMappers });
+        return generateGraphql("codegen.yml", { mappers: graphqlMappers, schema });
       },
     ),
   );
@@ -85,18 +97,14 @@ async function generateAll(contract: Contract, document: JsonObject, timings: Ti
   // The typed documents of client/operations/, when codegen.yml has the client preset write them into the client package.
   const manifest = files.find((f) => f.path === `${CLIENT_OUT}/graphql/persisted-documents.json`);
   if (manifest) {
-    const resources = documentResources(
-      readFileSync("schema.graphql", "utf8"),
-      Object.values(JSON.parse(manifest.content)),
-      contract,
-    );
+    const resources = documentResources(sdl, Object.values(JSON.parse(manifest.content)), contract);
     files.push({ path: `${CLIENT_OUT}/documents.ts`, content: documentsModule(resources), source: both });
   }
   files.push(
     { path: `${CLIENT_OUT}/index.ts`, content: clientIndex({ graphql: manifest !== undefined }), source: both },
     { path: `${OUT}/contract.ts`, content: emitContract(contract, validators), source: both },
     { path: `${OUT}/resolvers.ts`, content: emitResolversByTag(contract), source: both },
-    { path: `${OUT}/wiring.ts`, content: emitWiring(contract, modelFields(contract)), source: both },
+    { path: `${OUT}/wiring.ts`, content: emitWiring(contract, modelFields(contract, sdl)), source: both },
   );
   // The spec's schemas by name, for the domain's enums and models.
   const models = emitModels(document);
@@ -118,8 +126,8 @@ async function generateAll(contract: Contract, document: JsonObject, timings: Ti
 }
 
 /** For each resource's GraphQL type, the fields its domain model must carry: those without a resolver. */
-function modelFields(contract: Contract): Map<string, string[]> {
-  const schema = buildSchema(readFileSync("schema.graphql", "utf8"));
+function modelFields(contract: Contract, sdl: string): Map<string, string[]> {
+  const schema = buildSchema(sdl);
   const resolved = new Set(contract.fields.map((f) => f.coordinate));
   const out = new Map<string, string[]>();
   for (const type of contract.models.keys()) {
@@ -144,13 +152,17 @@ export interface SyncResult {
   cached: string[];
 }
 
-/** Writes what differs into `outDir` (or, with check, only reports it); `document` is openapi.yaml as the spec checks read it. */
+/**
+ * Writes what differs into `outDir` (or, with check, only reports it); `document` and `sdl` are openapi.yaml and
+ * schema.graphql as the spec checks read them (the parts they include merged in).
+ */
 export async function syncGenerated(
   contract: Contract,
   document: JsonObject,
+  sdl: string,
   { check = false, outDir = OUT, timings = new Timings() } = {},
 ): Promise<SyncResult> {
-  const wanted = await generateAll(contract, document, timings);
+  const wanted = await generateAll(contract, document, sdl, timings);
   const comparing = performance.now();
   const target = (path: string) => (path.startsWith(`${OUT}/`) ? join(outDir, path.slice(OUT.length + 1)) : path);
   const stale: string[] = [];

@@ -60,7 +60,7 @@ export async function generateProject({
     // A module already written whose service the specs now ask more of: say which methods, and what asks for each.
     if (!change.created && change.needs) log(`${change.file}: its service now needs ${why}`);
   }
-  const { stale, total, cached } = await syncGenerated(specChecks.contract, specChecks.document, {
+  const { stale, total, cached } = await syncGenerated(specChecks.contract, specChecks.document, specChecks.sdl, {
     check,
     outDir,
     timings,
