@@ -5,6 +5,7 @@
 // arrives again with the same webhook-id; attempts are listed, and pruned.
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
+import { parse } from "yaml";
 import { token } from "../support/auth.js";
 import { ada, call, gql, startServer, type TestServer } from "../support/server.js";
 import { until } from "../support/wait.js";
@@ -506,6 +507,21 @@ describe("webhooks: the endpoints' API (REST and GraphQL)", function () {
       { token: ann.token },
     );
     assert.equal(gone.json.errors?.[0]?.extensions?.code, "GONE", gone.text);
+  });
+
+  it("/openapi.json and /openapi.yaml serve the part merged in: its paths, scopes, statuses and event types", async () => {
+    const json = await call(`${s.url}/openapi.json`);
+    const yaml = parse((await call(`${s.url}/openapi.yaml`)).text);
+    for (const doc of [json.json, yaml]) {
+      assert.equal(doc["x-twinspec-parts"][0], "webhook-endpoints");
+      const create = doc.paths["/webhook-endpoints"].post;
+      assert.deepEqual(create.security, [{ bearerAuth: ["webhooks:write"] }]);
+      assert.ok(["201", "400", "401", "403", "422", "429"].every((status) => status in create.responses));
+      assert.ok("webhooks:read" in doc.components.securitySchemes.bearerAuth["x-scopes"]);
+      assert.deepEqual(doc.components.schemas.WebhookEventType.enum, Object.keys(doc.webhooks));
+      // The application's own paths are still there.
+      assert.ok(doc.paths["/customers"].get);
+    }
   });
 
   it("attempts are pruned: older than their retention, and beyond each endpoint's newest", async () => {

@@ -118,6 +118,7 @@ export interface WebhookEndpointsTable {
 
 /** One event an endpoint is to be sent again, ahead of its cursor (a redelivery of that event alone). */
 export interface WebhookRedeliveriesTable {
+  /** the endpoint it is to be sent to */
   endpoint_id: string;
   /** the event's position (its id) */
   position: number | string;
