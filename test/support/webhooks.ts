@@ -2,7 +2,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface Received {
+interface Received {
   /** the request's path and query */
   url: string;
   headers: IncomingHttpHeaders;

@@ -31,9 +31,6 @@ export const partFiles = (name: PartName) => ({
   graphql: ownFile(`parts/${name}/schema.graphql`),
 });
 
-/** The folder of every part (what the generator's hash covers). */
-export const partsDir = () => ownFile("parts");
-
 /** The parts an OpenAPI document (as parsed) includes; a malformed list or an unknown name is a PartError. */
 export function partsOf(doc: Record<string, unknown>): PartName[] {
   const list = doc[PARTS_KEY];

@@ -86,7 +86,10 @@ function bearerScheme(doc: JsonObject, name: string): { name: string; value: Jso
     isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
   const bearer = Object.entries(schemes).filter(
     (e): e is [string, JsonObject] =>
-      isObject(e[1]) && e[1].type === "http" && String(e[1].scheme).toLowerCase() === "bearer",
+      isObject(e[1]) &&
+      e[1].type === "http" &&
+      typeof e[1].scheme === "string" &&
+      e[1].scheme.toLowerCase() === "bearer",
   );
   const found = bearer.find(([, s]) => isObject(s["x-scopes"])) ?? bearer[0];
   if (!found)

@@ -98,8 +98,9 @@ export function webhookApi(
 
   const redeliver = async (principal: Principal | null | undefined, id: string, input: Input) => {
     await mine(principal, id);
-    const eventId = input.eventId ?? undefined;
-    const since = input.since ?? undefined;
+    // Strings, as both transports' validators have it (a pattern of digits).
+    const eventId = typeof input.eventId === "string" ? input.eventId : undefined;
+    const since = typeof input.since === "string" ? input.since : undefined;
     if ((eventId === undefined) === (since === undefined))
       throw new UnprocessableError([
         {
@@ -109,14 +110,12 @@ export function webhookApi(
       ]);
     const done =
       eventId !== undefined
-        ? await endpoints.redeliver(id, String(eventId), (endpoint, type, payload) =>
+        ? await endpoints.redeliver(id, eventId, (endpoint, type, payload) =>
             delivery.receives(endpoint.owner, type, payload),
           )
-        : await endpoints.redeliverSince(id, String(since));
+        : await endpoints.redeliverSince(id, since!);
     if (!done) throw new GoneError(RESOURCE, id);
-    return eventId !== undefined
-      ? { endpointId: id, eventId: String(eventId) }
-      : { endpointId: id, since: String(since) };
+    return eventId !== undefined ? { endpointId: id, eventId } : { endpointId: id, since: since! };
   };
 
   const limitOf = (value: unknown, pointer: string) => {

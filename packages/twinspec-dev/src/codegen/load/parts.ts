@@ -6,7 +6,7 @@ import { SpecError, isObject, loadDocument, type JsonObject } from "./spec.js";
 
 /** `doc` (openapi.yaml as parsed, from `file`) with its parts merged in; itself when it includes none. */
 export function withParts(file: string, doc: JsonObject): JsonObject {
-  return specErrors(file, () => includeParts(doc) as JsonObject);
+  return specErrors(file, () => includeParts(doc));
 }
 
 /** schema.graphql's text with the SDL of the parts `doc` (openapi.yaml, from `file`) includes after it. */
