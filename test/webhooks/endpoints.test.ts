@@ -345,6 +345,13 @@ describe("webhooks: the endpoints' API (REST and GraphQL)", function () {
     const id = (await register(ann.token, { url: r.url, events: EVENTS })).json.endpoint.endpointId;
     await problem(await patch(id, ann.token, { paused: "yes" }), 400, "/paused");
     await problem(await patch(id, ann.token, { url: "http://[::1" }), 400, "/url");
+    await problem(await patch(id, ann.token, { url: "ftp://example.com/hooks" }), 422, "/url", /http/);
+    await problem(
+      await patch(id, await token(ann.id, "webhooks:write"), { events: EVENTS }),
+      422,
+      "/events/0",
+      /orders:read/,
+    );
     const redeliver = (json: unknown) =>
       rest(`/webhook-endpoints/${id}/redeliveries`, { method: "POST", json, headers: as(ann.token) });
     await problem(await redeliver({ eventId: "1", since: "0" }), 422, "/since");

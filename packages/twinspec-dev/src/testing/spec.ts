@@ -222,6 +222,8 @@ function readSpec(definition: TestDefinition) {
       if (a.name in ids) values[a.name] = ids[a.name];
       else if (rules?.body && "arg" in rules.body && rules.body.arg === a.name) values[a.name] = sample;
       else if (sample && a.name in sample) values[a.name] = sample[a.name];
+      // A path parameter's argument naming nothing the world made (as urlOf does on REST).
+      else if (rules?.path?.args.includes(a.name)) values[a.name] = `${a.name}-unknown`;
     }
     return values;
   }

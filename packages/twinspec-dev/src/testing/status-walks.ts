@@ -325,7 +325,8 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
 
     it("an URL walked above is the operation's own (sanity check of the walker)", async () => {
       const ids = await world();
-      for (const op of operations.filter((o) => o.method === "GET"))
+      // What the world holds an instance of (a Twinspec part's endpoint is none of its resources).
+      for (const op of operations.filter((o) => o.method === "GET" && pathParams(o.path).every((p) => p in ids)))
         assert.equal(
           (
             await call(`${s.url}${urlOf(op, ids)}`, {

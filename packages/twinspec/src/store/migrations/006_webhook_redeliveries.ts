@@ -2,11 +2,19 @@
 // A deleted endpoint is kept as a tombstone (`deleted_at`, its secrets and cursor no longer used), so requests for it
 // answer 410; a single event asked for again waits in twinspec_webhook_redeliveries until it is sent; attempts are
 // pruned by age (the index on `at`).
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { text } from "../columns.js";
+import { isPostgres } from "../dialect.js";
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("twinspec_webhook_endpoints").addColumn("deleted_at", text(db)).execute();
+  // Like every migration of Twinspec's, it may meet what it makes already (a database whose record of them was lost).
+  if (isPostgres(db))
+    await sql`alter table twinspec_webhook_endpoints add column if not exists deleted_at text collate "C"`.execute(db);
+  else {
+    const columns = await sql<{ name: string }>`pragma table_info(twinspec_webhook_endpoints)`.execute(db);
+    if (!columns.rows.some((c) => c.name === "deleted_at"))
+      await db.schema.alterTable("twinspec_webhook_endpoints").addColumn("deleted_at", text(db)).execute();
+  }
   await db.schema
     .createTable("twinspec_webhook_redeliveries")
     .ifNotExists()
