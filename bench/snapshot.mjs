@@ -17,4 +17,6 @@ const pkg = path.join(folder, "node_modules", "twinspec");
 mkdirSync(pkg, { recursive: true });
 cpSync("packages/twinspec/package.json", path.join(pkg, "package.json"));
 cpSync("packages/twinspec/dist", path.join(pkg, "dist"), { recursive: true });
+// The parts the specs may include (x-twinspec-parts): read at start.
+cpSync("packages/twinspec/parts", path.join(pkg, "parts"), { recursive: true });
 console.log(`${folder}: dist/ and the twinspec package's dist/, for npm run bench:duel`);
