@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench:snapshot -- <folder>: the current build as a folder bench:duel can start, e.g. .perf/after. It holds
-// dist/ (the application) and, under node_modules/twinspec, the twinspec package's package.json, dist/ and assets/: the
+// dist/ (the application) and, under node_modules/twinspec, the twinspec package's package.json, dist/, assets/ and parts/: the
 // application's `import "twinspec"` resolves there first, so two snapshots compare the package's code too, not only
 // the application's. Everything else resolves from the repository's node_modules. Run `npm run build` first.
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
@@ -16,7 +16,8 @@ cpSync("dist", folder, { recursive: true });
 const pkg = path.join(folder, "node_modules", "twinspec");
 mkdirSync(pkg, { recursive: true });
 cpSync("packages/twinspec/package.json", path.join(pkg, "package.json"));
-for (const part of ["dist", "assets"]) {
+// The runtime's dist/, its prebuilt docs assets, and the parts the specs may include (x-twinspec-parts), read at start.
+for (const part of ["dist", "assets", "parts"]) {
   cpSync(path.join("packages/twinspec", part), path.join(pkg, part), { recursive: true });
 }
 console.log(`${folder}: dist/ and the twinspec package's dist/, for npm run bench:duel`);

@@ -11,6 +11,8 @@ export const scopes = {
   "carts:read": "Read carts",
   "carts:write": "Create, change, delete and check out carts",
   "admin": "Act for every customer, including on collections of every customer and merges",
+  "webhooks:read": "Read one's webhook endpoints and their delivery attempts",
+  "webhooks:write": "Register, change, pause, rotate, redeliver to and delete one's webhook endpoints",
 } as const;
 export type Scope = keyof typeof scopes;
 
@@ -57,6 +59,14 @@ export const restOwnership: Record<string, Ownership> = {
   deleteCart: {"kind":"instance","resource":"carts","from":"cartId"},
   checkoutCart: {"kind":"instance","resource":"carts","from":"cartId"},
   getJob: {"kind":"instance","resource":"jobs","from":"jobId"},
+  listWebhookEndpoints: {"kind":"none"},
+  createWebhookEndpoint: {"kind":"none"},
+  getWebhookEndpoint: {"kind":"none"},
+  deleteWebhookEndpoint: {"kind":"none"},
+  updateWebhookEndpoint: {"kind":"none"},
+  rotateWebhookEndpointSecret: {"kind":"none"},
+  listWebhookAttempts: {"kind":"none"},
+  redeliverWebhookEvents: {"kind":"none"},
 };
 
 /** By root field ("Query.book"). */
@@ -67,6 +77,9 @@ export const graphqlOwnership: Record<string, Ownership> = {
   "Query.orderNote": {"kind":"instance","resource":"notes","from":"noteId"},
   "Query.cart": {"kind":"instance","resource":"carts","from":"cartId"},
   "Query.job": {"kind":"instance","resource":"jobs","from":"jobId"},
+  "Query.webhookEndpoints": {"kind":"none"},
+  "Query.webhookEndpoint": {"kind":"none"},
+  "Query.webhookAttempts": {"kind":"none"},
   "Mutation.createCustomer": {"kind":"collection","resource":"customers"},
   "Mutation.updateCustomer": {"kind":"instance","resource":"customers","from":"customerId"},
   "Mutation.deleteCustomer": {"kind":"instance","resource":"customers","from":"customerId"},
@@ -77,6 +90,11 @@ export const graphqlOwnership: Record<string, Ownership> = {
   "Mutation.replaceCartItems": {"kind":"instance","resource":"carts","from":"cartId"},
   "Mutation.deleteCart": {"kind":"instance","resource":"carts","from":"cartId"},
   "Mutation.checkoutCart": {"kind":"instance","resource":"carts","from":"cartId"},
+  "Mutation.createWebhookEndpoint": {"kind":"none"},
+  "Mutation.updateWebhookEndpoint": {"kind":"none"},
+  "Mutation.deleteWebhookEndpoint": {"kind":"none"},
+  "Mutation.rotateWebhookEndpointSecret": {"kind":"none"},
+  "Mutation.redeliverWebhookEvents": {"kind":"none"},
   "Subscription.orderStatusChanged": {"kind":"instance","resource":"customers","from":"customerId"},
 };
 
@@ -130,6 +148,14 @@ export const pairs: Record<string, string> = {
   deleteCart: "Mutation.deleteCart",
   checkoutCart: "Mutation.checkoutCart",
   getJob: "Query.job",
+  listWebhookEndpoints: "Query.webhookEndpoints",
+  createWebhookEndpoint: "Mutation.createWebhookEndpoint",
+  getWebhookEndpoint: "Query.webhookEndpoint",
+  deleteWebhookEndpoint: "Mutation.deleteWebhookEndpoint",
+  updateWebhookEndpoint: "Mutation.updateWebhookEndpoint",
+  rotateWebhookEndpointSecret: "Mutation.rotateWebhookEndpointSecret",
+  listWebhookAttempts: "Query.webhookAttempts",
+  redeliverWebhookEvents: "Mutation.redeliverWebhookEvents",
 };
 
 /**
@@ -148,6 +174,8 @@ export const graphqlInputs: Record<string, InputRules> = {
   "Query.orderNote": { operationId: "getOrderNote", path: { args: ["noteId"], validate: validators.path_noteId } },
   "Query.cart": { operationId: "getCart", path: { args: ["cartId"], validate: validators.path_cartId } },
   "Query.job": { operationId: "getJob", path: { args: ["jobId"], validate: validators.path_jobId } },
+  "Query.webhookEndpoint": { operationId: "getWebhookEndpoint", path: { args: ["endpointId"], validate: validators.path_endpointId } },
+  "Query.webhookAttempts": { operationId: "listWebhookAttempts", path: { args: ["endpointId"], validate: validators.path_endpointId } },
   "Mutation.createCustomer": { operationId: "createCustomer", body: { arg: "input", validate: validators.CustomerInput } },
   "Mutation.updateCustomer": { operationId: "patchCustomer", path: { args: ["customerId"], validate: validators.path_customerId }, body: { arg: "input", validate: validators.CustomerPatch } },
   "Mutation.deleteCustomer": { operationId: "deleteCustomer", path: { args: ["customerId"], validate: validators.path_customerId } },
@@ -158,6 +186,11 @@ export const graphqlInputs: Record<string, InputRules> = {
   "Mutation.replaceCartItems": { operationId: "replaceCart", path: { args: ["cartId"], validate: validators.path_cartId }, body: { arg: "input", validate: validators.CartInput } },
   "Mutation.deleteCart": { operationId: "deleteCart", path: { args: ["cartId"], validate: validators.path_cartId } },
   "Mutation.checkoutCart": { operationId: "checkoutCart", path: { args: ["cartId"], validate: validators.path_cartId } },
+  "Mutation.createWebhookEndpoint": { operationId: "createWebhookEndpoint", body: { arg: "input", validate: validators.WebhookEndpointInput } },
+  "Mutation.updateWebhookEndpoint": { operationId: "updateWebhookEndpoint", path: { args: ["endpointId"], validate: validators.path_endpointId }, body: { arg: "input", validate: validators.WebhookEndpointPatch } },
+  "Mutation.deleteWebhookEndpoint": { operationId: "deleteWebhookEndpoint", path: { args: ["endpointId"], validate: validators.path_endpointId } },
+  "Mutation.rotateWebhookEndpointSecret": { operationId: "rotateWebhookEndpointSecret", path: { args: ["endpointId"], validate: validators.path_endpointId } },
+  "Mutation.redeliverWebhookEvents": { operationId: "redeliverWebhookEvents", path: { args: ["endpointId"], validate: validators.path_endpointId }, body: { arg: "input", validate: validators.WebhookRedeliveryInput } },
   "Subscription.orderStatusChanged": { operationId: "streamOrderEvents", path: { args: ["customerId"], validate: validators.path_customerId } },
 };
 
@@ -200,6 +233,14 @@ export const rateLimits = {
     deleteCart: "default",
     checkoutCart: "op:checkoutCart",
     getJob: "tag:jobs",
+    listWebhookEndpoints: "default",
+    createWebhookEndpoint: "default",
+    getWebhookEndpoint: "default",
+    deleteWebhookEndpoint: "default",
+    updateWebhookEndpoint: "default",
+    rotateWebhookEndpointSecret: "default",
+    listWebhookAttempts: "default",
+    redeliverWebhookEvents: "default",
   } as Record<string, string>,
   graphql: {
     query: "graphql",
@@ -216,3 +257,6 @@ export const rateLimits = {
 export const webhooks = {
   orderStatusChanged: { field: "orderStatusChanged", owner: {"resource":"customers","by":"customerId"}, scopes: ["orders:read"] },
 } as const;
+
+/** The Twinspec parts openapi.yaml includes (x-twinspec-parts): their operations and fields are the framework's to serve. */
+export const parts = ["webhook-endpoints"] as const;

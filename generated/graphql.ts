@@ -106,14 +106,21 @@ export type Mutation = {
   checkoutCart?: Maybe<Job>;
   createCart?: Maybe<Cart>;
   createCustomer?: Maybe<Customer>;
+  /** Registers url for the event types events; the answer's secret is shown this once. */
+  createWebhookEndpoint: WebhookEndpointCreated;
   /** Returns the id of the deleted cart. */
   deleteCart?: Maybe<Scalars['ID']['output']>;
   /** Returns the id of the deleted customer. */
   deleteCustomer?: Maybe<Scalars['ID']['output']>;
+  /** Returns the id of the deleted endpoint. */
+  deleteWebhookEndpoint?: Maybe<Scalars['ID']['output']>;
   placeOrder?: Maybe<Order>;
+  redeliverWebhookEvents?: Maybe<WebhookRedelivery>;
   replaceCartItems?: Maybe<Cart>;
+  rotateWebhookEndpointSecret?: Maybe<WebhookSecret>;
   updateCustomer?: Maybe<Customer>;
   updateOrderStatus?: Maybe<Order>;
+  updateWebhookEndpoint?: Maybe<WebhookEndpoint>;
 };
 
 
@@ -139,6 +146,11 @@ export type MutationCreateCustomerArgs = {
 };
 
 
+export type MutationCreateWebhookEndpointArgs = {
+  input: WebhookEndpointInput;
+};
+
+
 export type MutationDeleteCartArgs = {
   cartId: Scalars['ID']['input'];
 };
@@ -149,15 +161,31 @@ export type MutationDeleteCustomerArgs = {
 };
 
 
+export type MutationDeleteWebhookEndpointArgs = {
+  endpointId: Scalars['ID']['input'];
+};
+
+
 export type MutationPlaceOrderArgs = {
   customerId: Scalars['ID']['input'];
   input: PlaceOrderInput;
 };
 
 
+export type MutationRedeliverWebhookEventsArgs = {
+  endpointId: Scalars['ID']['input'];
+  input: WebhookRedeliveryInput;
+};
+
+
 export type MutationReplaceCartItemsArgs = {
   cartId: Scalars['ID']['input'];
   input: CartInput;
+};
+
+
+export type MutationRotateWebhookEndpointSecretArgs = {
+  endpointId: Scalars['ID']['input'];
 };
 
 
@@ -170,6 +198,12 @@ export type MutationUpdateCustomerArgs = {
 export type MutationUpdateOrderStatusArgs = {
   orderId: Scalars['ID']['input'];
   status: OrderStatus;
+};
+
+
+export type MutationUpdateWebhookEndpointArgs = {
+  endpointId: Scalars['ID']['input'];
+  input: WebhookEndpointPatch;
 };
 
 export type Order = {
@@ -221,6 +255,11 @@ export type Query = {
   job?: Maybe<Job>;
   order?: Maybe<Order>;
   orderNote?: Maybe<OrderNote>;
+  /** An endpoint's delivery attempts, newest first. */
+  webhookAttempts: Array<WebhookAttempt>;
+  webhookEndpoint?: Maybe<WebhookEndpoint>;
+  /** The caller's webhook endpoints (an admin: every one), oldest first. `after` is the endpointId of the last one already seen. */
+  webhookEndpoints: Array<WebhookEndpoint>;
 };
 
 
@@ -254,6 +293,23 @@ export type QueryOrderNoteArgs = {
   noteId: Scalars['ID']['input'];
 };
 
+
+export type QueryWebhookAttemptsArgs = {
+  endpointId: Scalars['ID']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryWebhookEndpointArgs = {
+  endpointId: Scalars['ID']['input'];
+};
+
+
+export type QueryWebhookEndpointsArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
 export type Subscription = {
   __typename?: 'Subscription';
   orderStatusChanged: OrderStatusChange;
@@ -270,6 +326,90 @@ export type UpdateCustomerInput = {
   email?: InputMaybe<Scalars['String']['input']>;
   firstName?: InputMaybe<Scalars['String']['input']>;
   lastName?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** One attempt at delivering an event to an endpoint. */
+export type WebhookAttempt = {
+  __typename?: 'WebhookAttempt';
+  at: Scalars['DateTime']['output'];
+  /** 1 for the first attempt at this event */
+  attempt: Scalars['Int']['output'];
+  /** Why it did not count as received */
+  error?: Maybe<Scalars['String']['output']>;
+  /** The event's id (its webhook-id) */
+  eventId: Scalars['String']['output'];
+  latencyMs: Scalars['Int']['output'];
+  outcome: WebhookAttemptOutcome;
+  /** The receiver's status; null when none came */
+  status?: Maybe<Scalars['Int']['output']>;
+};
+
+export type WebhookAttemptOutcome =
+  | 'delivered'
+  | 'failed'
+  | 'retry';
+
+/** A URL the service POSTs events to (webhooks), signed per Standard Webhooks. Its secret is never shown after creation. */
+export type WebhookEndpoint = {
+  __typename?: 'WebhookEndpoint';
+  createdAt: Scalars['DateTime']['output'];
+  endpointId: Scalars['ID']['output'];
+  events: Array<WebhookEventType>;
+  /** A delivery failed after its last attempt since the endpoint last changed */
+  failing: Scalars['Boolean']['output'];
+  /** Whose events it receives (the registering token's sub); null: every event (registered by an admin) */
+  owner?: Maybe<Scalars['ID']['output']>;
+  /** Nothing is delivered until it is resumed */
+  paused: Scalars['Boolean']['output'];
+  /** The last event (webhook-id) it is done with */
+  position: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+  url: Scalars['String']['output'];
+};
+
+/** A new endpoint, and its signing secret (whsec_…), shown this once. */
+export type WebhookEndpointCreated = {
+  __typename?: 'WebhookEndpointCreated';
+  endpoint: WebhookEndpoint;
+  secret: Scalars['String']['output'];
+};
+
+export type WebhookEndpointInput = {
+  events: Array<WebhookEventType>;
+  url: Scalars['String']['input'];
+};
+
+/** Fields left out stay as they are; paused: true holds deliveries, paused: false resumes them. */
+export type WebhookEndpointPatch = {
+  events?: InputMaybe<Array<WebhookEventType>>;
+  paused?: InputMaybe<Scalars['Boolean']['input']>;
+  url?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** An event type the application declares as a webhook */
+export type WebhookEventType =
+  | 'orderStatusChanged';
+
+/** What a redelivery will send: one event (eventId) or every event after an id (since). */
+export type WebhookRedelivery = {
+  __typename?: 'WebhookRedelivery';
+  endpointId: Scalars['ID']['output'];
+  eventId?: Maybe<Scalars['String']['output']>;
+  since?: Maybe<Scalars['String']['output']>;
+};
+
+/** One of eventId (that event again) and since (every event after it). */
+export type WebhookRedeliveryInput = {
+  eventId?: InputMaybe<Scalars['String']['input']>;
+  since?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A new signing secret, shown this once; the previous one signs too until previousValidUntil. */
+export type WebhookSecret = {
+  __typename?: 'WebhookSecret';
+  endpointId: Scalars['ID']['output'];
+  previousValidUntil: Scalars['DateTime']['output'];
+  secret: Scalars['String']['output'];
 };
 
 
@@ -371,6 +511,16 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   UpdateCustomerInput: UpdateCustomerInput;
+  WebhookAttempt: ResolverTypeWrapper<WebhookAttempt>;
+  WebhookAttemptOutcome: WebhookAttemptOutcome;
+  WebhookEndpoint: ResolverTypeWrapper<WebhookEndpoint>;
+  WebhookEndpointCreated: ResolverTypeWrapper<WebhookEndpointCreated>;
+  WebhookEndpointInput: WebhookEndpointInput;
+  WebhookEndpointPatch: WebhookEndpointPatch;
+  WebhookEventType: WebhookEventType;
+  WebhookRedelivery: ResolverTypeWrapper<WebhookRedelivery>;
+  WebhookRedeliveryInput: WebhookRedeliveryInput;
+  WebhookSecret: ResolverTypeWrapper<WebhookSecret>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -399,6 +549,14 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   UpdateCustomerInput: UpdateCustomerInput;
+  WebhookAttempt: WebhookAttempt;
+  WebhookEndpoint: WebhookEndpoint;
+  WebhookEndpointCreated: WebhookEndpointCreated;
+  WebhookEndpointInput: WebhookEndpointInput;
+  WebhookEndpointPatch: WebhookEndpointPatch;
+  WebhookRedelivery: WebhookRedelivery;
+  WebhookRedeliveryInput: WebhookRedeliveryInput;
+  WebhookSecret: WebhookSecret;
 };
 
 export type AuthDirectiveArgs = {
@@ -476,12 +634,17 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   checkoutCart?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType, RequireFields<MutationCheckoutCartArgs, 'cartId'>>;
   createCart?: Resolver<Maybe<ResolversTypes['Cart']>, ParentType, ContextType, RequireFields<MutationCreateCartArgs, 'customerId' | 'input'>>;
   createCustomer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<MutationCreateCustomerArgs, 'input'>>;
+  createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointCreated'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
   deleteCart?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType, RequireFields<MutationDeleteCartArgs, 'cartId'>>;
   deleteCustomer?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType, RequireFields<MutationDeleteCustomerArgs, 'customerId'>>;
+  deleteWebhookEndpoint?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'endpointId'>>;
   placeOrder?: Resolver<Maybe<ResolversTypes['Order']>, ParentType, ContextType, RequireFields<MutationPlaceOrderArgs, 'customerId' | 'input'>>;
+  redeliverWebhookEvents?: Resolver<Maybe<ResolversTypes['WebhookRedelivery']>, ParentType, ContextType, RequireFields<MutationRedeliverWebhookEventsArgs, 'endpointId' | 'input'>>;
   replaceCartItems?: Resolver<Maybe<ResolversTypes['Cart']>, ParentType, ContextType, RequireFields<MutationReplaceCartItemsArgs, 'cartId' | 'input'>>;
+  rotateWebhookEndpointSecret?: Resolver<Maybe<ResolversTypes['WebhookSecret']>, ParentType, ContextType, RequireFields<MutationRotateWebhookEndpointSecretArgs, 'endpointId'>>;
   updateCustomer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<MutationUpdateCustomerArgs, 'customerId' | 'input'>>;
   updateOrderStatus?: Resolver<Maybe<ResolversTypes['Order']>, ParentType, ContextType, RequireFields<MutationUpdateOrderStatusArgs, 'orderId' | 'status'>>;
+  updateWebhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'endpointId' | 'input'>>;
 };
 
 export type OrderResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Order'] = ResolversParentTypes['Order']> = {
@@ -517,10 +680,52 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   job?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType, RequireFields<QueryJobArgs, 'jobId'>>;
   order?: Resolver<Maybe<ResolversTypes['Order']>, ParentType, ContextType, RequireFields<QueryOrderArgs, 'orderId'>>;
   orderNote?: Resolver<Maybe<ResolversTypes['OrderNote']>, ParentType, ContextType, RequireFields<QueryOrderNoteArgs, 'noteId'>>;
+  webhookAttempts?: Resolver<Array<ResolversTypes['WebhookAttempt']>, ParentType, ContextType, RequireFields<QueryWebhookAttemptsArgs, 'endpointId' | 'first'>>;
+  webhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'endpointId'>>;
+  webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointsArgs, 'first'>>;
 };
 
 export type SubscriptionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   orderStatusChanged?: SubscriptionResolver<ResolversTypes['OrderStatusChange'], "orderStatusChanged", ParentType, ContextType, RequireFields<SubscriptionOrderStatusChangedArgs, 'customerId'>>;
+};
+
+export type WebhookAttemptResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  attempt?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  latencyMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['WebhookAttemptOutcome'], ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type WebhookEndpointResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['WebhookEndpoint'] = ResolversParentTypes['WebhookEndpoint']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  endpointId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  events?: Resolver<Array<ResolversTypes['WebhookEventType']>, ParentType, ContextType>;
+  failing?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  owner?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  paused?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  position?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointCreatedResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['WebhookEndpointCreated'] = ResolversParentTypes['WebhookEndpointCreated']> = {
+  endpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookRedeliveryResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['WebhookRedelivery'] = ResolversParentTypes['WebhookRedelivery']> = {
+  endpointId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  eventId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  since?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type WebhookSecretResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['WebhookSecret'] = ResolversParentTypes['WebhookSecret']> = {
+  endpointId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  previousValidUntil?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = GraphqlContext> = {
@@ -537,6 +742,11 @@ export type Resolvers<ContextType = GraphqlContext> = {
   OrderStatusChange?: OrderStatusChangeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
+  WebhookAttempt?: WebhookAttemptResolvers<ContextType>;
+  WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
+  WebhookEndpointCreated?: WebhookEndpointCreatedResolvers<ContextType>;
+  WebhookRedelivery?: WebhookRedeliveryResolvers<ContextType>;
+  WebhookSecret?: WebhookSecretResolvers<ContextType>;
 };
 
 export type DirectiveResolvers<ContextType = GraphqlContext> = {

@@ -35,3 +35,20 @@ export type JobStatus = components["schemas"]["JobStatus"];
 export type Job = components["schemas"]["Job"];
 /** RFC 9457 problem details */
 export type Problem = components["schemas"]["Problem"];
+/** An event type the application declares as a webhook (openapi.yaml's `webhooks:`) */
+export type WebhookEventType = components["schemas"]["WebhookEventType"];
+export type WebhookEndpoint = components["schemas"]["WebhookEndpoint"];
+export type WebhookEndpointPage = components["schemas"]["WebhookEndpointPage"];
+export type WebhookEndpointInput = components["schemas"]["WebhookEndpointInput"];
+/** Fields left out stay as they are */
+export type WebhookEndpointPatch = components["schemas"]["WebhookEndpointPatch"];
+export type WebhookEndpointCreated = components["schemas"]["WebhookEndpointCreated"];
+export type WebhookSecret = components["schemas"]["WebhookSecret"];
+export type WebhookAttempt = components["schemas"]["WebhookAttempt"];
+export type WebhookAttemptOutcome = components["schemas"]["WebhookAttemptOutcome"];
+export type WebhookAttemptPage = components["schemas"]["WebhookAttemptPage"];
+/** One of eventId (that event again) and since (every event after it) */
+export type WebhookRedeliveryInput = components["schemas"]["WebhookRedeliveryInput"];
+export type WebhookRedelivery = components["schemas"]["WebhookRedelivery"];
+/** RFC 9457 problem details */
+export type TwinspecProblem = components["schemas"]["TwinspecProblem"];

@@ -656,6 +656,200 @@ export type GetJobResponse =
   | { status: 500; body: operations["getJob"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
   | { status: 503; body: operations["getJob"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
 
+export interface ListWebhookEndpointsRequest {
+  params: Record<string, never>;
+  query: NonNullable<operations["listWebhookEndpoints"]["parameters"]["query"]> & Required<Pick<NonNullable<operations["listWebhookEndpoints"]["parameters"]["query"]>, "limit">>;
+  headers: Record<string, never>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+}
+
+export type ListWebhookEndpointsResponse =
+  | { status: 200; body: operations["listWebhookEndpoints"]["responses"][200]["content"]["application/json"]; headers?: { Link?: string } }
+  | { status: 400; body: operations["listWebhookEndpoints"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["listWebhookEndpoints"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["listWebhookEndpoints"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["listWebhookEndpoints"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["listWebhookEndpoints"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["listWebhookEndpoints"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["listWebhookEndpoints"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["listWebhookEndpoints"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["listWebhookEndpoints"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["listWebhookEndpoints"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export type CreateWebhookEndpointRequest = {
+  params: Record<string, never>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+} & (
+  | { contentType: "application/json"; body: NonNullable<operations["createWebhookEndpoint"]["requestBody"]>["content"]["application/json"] }
+);
+
+export type CreateWebhookEndpointResponse =
+  | { status: 201; body: operations["createWebhookEndpoint"]["responses"][201]["content"]["application/json"]; headers: { Location: string } }
+  | { status: 400; body: operations["createWebhookEndpoint"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["createWebhookEndpoint"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["createWebhookEndpoint"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["createWebhookEndpoint"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["createWebhookEndpoint"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: operations["createWebhookEndpoint"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["createWebhookEndpoint"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: operations["createWebhookEndpoint"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: operations["createWebhookEndpoint"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["createWebhookEndpoint"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["createWebhookEndpoint"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["createWebhookEndpoint"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["createWebhookEndpoint"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export interface GetWebhookEndpointRequest {
+  params: NonNullable<operations["getWebhookEndpoint"]["parameters"]["path"]>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+}
+
+export type GetWebhookEndpointResponse =
+  | { status: 200; body: operations["getWebhookEndpoint"]["responses"][200]["content"]["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: operations["getWebhookEndpoint"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["getWebhookEndpoint"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["getWebhookEndpoint"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["getWebhookEndpoint"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["getWebhookEndpoint"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["getWebhookEndpoint"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["getWebhookEndpoint"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["getWebhookEndpoint"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["getWebhookEndpoint"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["getWebhookEndpoint"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["getWebhookEndpoint"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["getWebhookEndpoint"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export interface DeleteWebhookEndpointRequest {
+  params: NonNullable<operations["deleteWebhookEndpoint"]["parameters"]["path"]>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+}
+
+export type DeleteWebhookEndpointResponse =
+  | { status: 204; body?: undefined; headers?: Record<string, string> }
+  | { status: 400; body: operations["deleteWebhookEndpoint"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["deleteWebhookEndpoint"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["deleteWebhookEndpoint"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["deleteWebhookEndpoint"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["deleteWebhookEndpoint"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["deleteWebhookEndpoint"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["deleteWebhookEndpoint"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["deleteWebhookEndpoint"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["deleteWebhookEndpoint"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["deleteWebhookEndpoint"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["deleteWebhookEndpoint"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export type UpdateWebhookEndpointRequest = {
+  params: NonNullable<operations["updateWebhookEndpoint"]["parameters"]["path"]>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+} & (
+  | { contentType: "application/merge-patch+json"; body: NonNullable<operations["updateWebhookEndpoint"]["requestBody"]>["content"]["application/merge-patch+json"] }
+);
+
+export type UpdateWebhookEndpointResponse =
+  | { status: 200; body: operations["updateWebhookEndpoint"]["responses"][200]["content"]["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: operations["updateWebhookEndpoint"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["updateWebhookEndpoint"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["updateWebhookEndpoint"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["updateWebhookEndpoint"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["updateWebhookEndpoint"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["updateWebhookEndpoint"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["updateWebhookEndpoint"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: operations["updateWebhookEndpoint"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["updateWebhookEndpoint"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: operations["updateWebhookEndpoint"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: operations["updateWebhookEndpoint"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["updateWebhookEndpoint"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["updateWebhookEndpoint"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["updateWebhookEndpoint"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["updateWebhookEndpoint"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export interface RotateWebhookEndpointSecretRequest {
+  params: NonNullable<operations["rotateWebhookEndpointSecret"]["parameters"]["path"]>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+}
+
+export type RotateWebhookEndpointSecretResponse =
+  | { status: 200; body: operations["rotateWebhookEndpointSecret"]["responses"][200]["content"]["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: operations["rotateWebhookEndpointSecret"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["rotateWebhookEndpointSecret"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["rotateWebhookEndpointSecret"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["rotateWebhookEndpointSecret"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["rotateWebhookEndpointSecret"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["rotateWebhookEndpointSecret"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["rotateWebhookEndpointSecret"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["rotateWebhookEndpointSecret"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["rotateWebhookEndpointSecret"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["rotateWebhookEndpointSecret"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["rotateWebhookEndpointSecret"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["rotateWebhookEndpointSecret"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export interface ListWebhookAttemptsRequest {
+  params: NonNullable<operations["listWebhookAttempts"]["parameters"]["path"]>;
+  query: NonNullable<operations["listWebhookAttempts"]["parameters"]["query"]> & Required<Pick<NonNullable<operations["listWebhookAttempts"]["parameters"]["query"]>, "limit">>;
+  headers: Record<string, never>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+}
+
+export type ListWebhookAttemptsResponse =
+  | { status: 200; body: operations["listWebhookAttempts"]["responses"][200]["content"]["application/json"]; headers?: { Link?: string } }
+  | { status: 400; body: operations["listWebhookAttempts"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["listWebhookAttempts"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["listWebhookAttempts"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["listWebhookAttempts"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["listWebhookAttempts"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["listWebhookAttempts"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["listWebhookAttempts"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["listWebhookAttempts"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["listWebhookAttempts"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["listWebhookAttempts"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["listWebhookAttempts"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["listWebhookAttempts"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
+export type RedeliverWebhookEventsRequest = {
+  params: NonNullable<operations["redeliverWebhookEvents"]["parameters"]["path"]>;
+  query: Record<string, never>;
+  headers: Record<string, never>;
+  cookies: Record<string, never>;
+  principal: Principal | null;
+} & (
+  | { contentType: "application/json"; body: NonNullable<operations["redeliverWebhookEvents"]["requestBody"]>["content"]["application/json"] }
+);
+
+export type RedeliverWebhookEventsResponse =
+  | { status: 202; body: operations["redeliverWebhookEvents"]["responses"][202]["content"]["application/json"]; headers?: Record<string, string> }
+  | { status: 400; body: operations["redeliverWebhookEvents"]["responses"][400]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 401; body: operations["redeliverWebhookEvents"]["responses"][401]["content"]["application/problem+json"]; headers: { "WWW-Authenticate": string } }
+  | { status: 403; body: operations["redeliverWebhookEvents"]["responses"][403]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 404; body: operations["redeliverWebhookEvents"]["responses"][404]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 406; body: operations["redeliverWebhookEvents"]["responses"][406]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 408; body: operations["redeliverWebhookEvents"]["responses"][408]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 410; body: operations["redeliverWebhookEvents"]["responses"][410]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 413; body: operations["redeliverWebhookEvents"]["responses"][413]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 414; body: operations["redeliverWebhookEvents"]["responses"][414]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 415; body: operations["redeliverWebhookEvents"]["responses"][415]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 422; body: operations["redeliverWebhookEvents"]["responses"][422]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 429; body: operations["redeliverWebhookEvents"]["responses"][429]["content"]["application/problem+json"]; headers: { "Retry-After": string; "RateLimit-Policy": string; RateLimit: string } }
+  | { status: 431; body: operations["redeliverWebhookEvents"]["responses"][431]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 500; body: operations["redeliverWebhookEvents"]["responses"][500]["content"]["application/problem+json"]; headers?: Record<string, string> }
+  | { status: 503; body: operations["redeliverWebhookEvents"]["responses"][503]["content"]["application/problem+json"]; headers: { "Retry-After": string } };
+
 /** Implement every operation; a missing one is a compile error where the handlers are assembled. */
 export interface RestHandlers {
   listCustomers(req: ListCustomersRequest, ctx: RequestContext): Promise<ListCustomersResponse>;
@@ -684,6 +878,22 @@ export interface RestHandlers {
   deleteCart(req: DeleteCartRequest, ctx: RequestContext): Promise<DeleteCartResponse>;
   checkoutCart(req: CheckoutCartRequest, ctx: RequestContext): Promise<CheckoutCartResponse>;
   getJob(req: GetJobRequest, ctx: RequestContext): Promise<GetJobResponse>;
+  /** served by Twinspec (its part webhook-endpoints); a handler given here replaces it */
+  listWebhookEndpoints?(req: ListWebhookEndpointsRequest, ctx: RequestContext): Promise<ListWebhookEndpointsResponse>;
+  /** served by Twinspec (its part webhook-endpoints); a handler given here replaces it */
+  createWebhookEndpoint?(req: CreateWebhookEndpointRequest, ctx: RequestContext): Promise<CreateWebhookEndpointResponse>;
+  /** served by Twinspec (its part webhook-endpoints); a handler given here replaces it */
+  getWebhookEndpoint?(req: GetWebhookEndpointRequest, ctx: RequestContext): Promise<GetWebhookEndpointResponse>;
+  /** served by Twinspec (its part webhook-endpoints); a handler given here replaces it */
+  deleteWebhookEndpoint?(req: DeleteWebhookEndpointRequest, ctx: RequestContext): Promise<DeleteWebhookEndpointResponse>;
+  /** served by Twinspec (its part webhook-endpoints); a handler given here replaces it */
+  updateWebhookEndpoint?(req: UpdateWebhookEndpointRequest, ctx: RequestContext): Promise<UpdateWebhookEndpointResponse>;
+  /** served by Twinspec (its part webhook-endpoints); a handler given here replaces it */
+  rotateWebhookEndpointSecret?(req: RotateWebhookEndpointSecretRequest, ctx: RequestContext): Promise<RotateWebhookEndpointSecretResponse>;
+  /** served by Twinspec (its part webhook-endpoints); a handler given here replaces it */
+  listWebhookAttempts?(req: ListWebhookAttemptsRequest, ctx: RequestContext): Promise<ListWebhookAttemptsResponse>;
+  /** served by Twinspec (its part webhook-endpoints); a handler given here replaces it */
+  redeliverWebhookEvents?(req: RedeliverWebhookEventsRequest, ctx: RequestContext): Promise<RedeliverWebhookEventsResponse>;
 }
 
 /** The handlers of each tag's operations (by first tag): what one handler file implements. */
@@ -1379,6 +1589,210 @@ export const operationSpecs: readonly OperationSpec[] = [
       "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.Problem } },
     },
     security: [[{"scheme":"bearerAuth","scopes":["orders:read"]}]],
+  }),
+  operation({
+    operationId: "listWebhookEndpoints",
+    method: "GET",
+    path: "/webhook-endpoints",
+    routePath: "/webhook-endpoints",
+    parameters: [{"name":"limit","in":"query","type":"integer","default":20}, {"name":"cursor","in":"query","type":"string"}],
+    validate: { path: undefined, query: validators.query_cursor_limit, header: undefined, cookie: undefined },
+    body: undefined,
+    responses: {
+      "200": { contentTypes: ["application/json"], headers: [{"name":"Link","required":false}], validate: { "application/json": validators.WebhookEndpointPage } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["webhooks:read"]}]],
+  }),
+  operation({
+    operationId: "createWebhookEndpoint",
+    method: "POST",
+    path: "/webhook-endpoints",
+    routePath: "/webhook-endpoints",
+    parameters: [],
+    validate: { path: undefined, query: undefined, header: undefined, cookie: undefined },
+    body: { required: true, contentTypes: ["application/json"], validate: [validators.WebhookEndpointInput] },
+    responses: {
+      "201": { contentTypes: ["application/json"], headers: [{"name":"Location","required":true}], validate: { "application/json": validators.WebhookEndpointCreated } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["webhooks:write"]}]],
+  }),
+  operation({
+    operationId: "getWebhookEndpoint",
+    method: "GET",
+    path: "/webhook-endpoints/{endpointId}",
+    routePath: "/webhook-endpoints/:endpointId",
+    parameters: [{"name":"endpointId","in":"path","type":"string"}],
+    validate: { path: validators.path_endpointId, query: undefined, header: undefined, cookie: undefined },
+    body: undefined,
+    responses: {
+      "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.WebhookEndpoint } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["webhooks:read"]}]],
+  }),
+  operation({
+    operationId: "deleteWebhookEndpoint",
+    method: "DELETE",
+    path: "/webhook-endpoints/{endpointId}",
+    routePath: "/webhook-endpoints/:endpointId",
+    parameters: [{"name":"endpointId","in":"path","type":"string"}],
+    validate: { path: validators.path_endpointId, query: undefined, header: undefined, cookie: undefined },
+    body: undefined,
+    responses: {
+      "204": { contentTypes: [], headers: [] },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["webhooks:write"]}]],
+  }),
+  operation({
+    operationId: "updateWebhookEndpoint",
+    method: "PATCH",
+    path: "/webhook-endpoints/{endpointId}",
+    routePath: "/webhook-endpoints/:endpointId",
+    parameters: [{"name":"endpointId","in":"path","type":"string"}],
+    validate: { path: validators.path_endpointId, query: undefined, header: undefined, cookie: undefined },
+    body: { required: true, contentTypes: ["application/merge-patch+json"], validate: [validators.WebhookEndpointPatch] },
+    responses: {
+      "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.WebhookEndpoint } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["webhooks:write"]}]],
+  }),
+  operation({
+    operationId: "rotateWebhookEndpointSecret",
+    method: "POST",
+    path: "/webhook-endpoints/{endpointId}/rotate-secret",
+    routePath: "/webhook-endpoints/:endpointId/rotate-secret",
+    parameters: [{"name":"endpointId","in":"path","type":"string"}],
+    validate: { path: validators.path_endpointId, query: undefined, header: undefined, cookie: undefined },
+    body: undefined,
+    responses: {
+      "200": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.WebhookSecret } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["webhooks:write"]}]],
+  }),
+  operation({
+    operationId: "listWebhookAttempts",
+    method: "GET",
+    path: "/webhook-endpoints/{endpointId}/attempts",
+    routePath: "/webhook-endpoints/:endpointId/attempts",
+    parameters: [{"name":"endpointId","in":"path","type":"string"}, {"name":"limit","in":"query","type":"integer","default":20}, {"name":"cursor","in":"query","type":"string"}],
+    validate: { path: validators.path_endpointId, query: validators.query_cursor_limit, header: undefined, cookie: undefined },
+    body: undefined,
+    responses: {
+      "200": { contentTypes: ["application/json"], headers: [{"name":"Link","required":false}], validate: { "application/json": validators.WebhookAttemptPage } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["webhooks:read"]}]],
+  }),
+  operation({
+    operationId: "redeliverWebhookEvents",
+    method: "POST",
+    path: "/webhook-endpoints/{endpointId}/redeliveries",
+    routePath: "/webhook-endpoints/:endpointId/redeliveries",
+    parameters: [{"name":"endpointId","in":"path","type":"string"}],
+    validate: { path: validators.path_endpointId, query: undefined, header: undefined, cookie: undefined },
+    body: { required: true, contentTypes: ["application/json"], validate: [validators.WebhookRedeliveryInput] },
+    responses: {
+      "202": { contentTypes: ["application/json"], headers: [], validate: { "application/json": validators.WebhookRedelivery } },
+      "400": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "401": { contentTypes: ["application/problem+json"], headers: [{"name":"WWW-Authenticate","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "403": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "404": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "406": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "408": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "410": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "413": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "414": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "415": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "422": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "429": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true},{"name":"RateLimit-Policy","required":true},{"name":"RateLimit","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "431": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "500": { contentTypes: ["application/problem+json"], headers: [], validate: { "application/problem+json": validators.TwinspecProblem } },
+      "503": { contentTypes: ["application/problem+json"], headers: [{"name":"Retry-After","required":true}], validate: { "application/problem+json": validators.TwinspecProblem } },
+    },
+    security: [[{"scheme":"bearerAuth","scopes":["webhooks:write"]}]],
   }),
 ];
 

@@ -32,5 +32,16 @@ declare const validators: {
   path_cartId: Validator;
   Job: Validator;
   path_jobId: Validator;
+  WebhookEndpointPage: Validator;
+  TwinspecProblem: Validator;
+  WebhookEndpointInput: Validator;
+  WebhookEndpointCreated: Validator;
+  path_endpointId: Validator;
+  WebhookEndpoint: Validator;
+  WebhookEndpointPatch: Validator;
+  WebhookSecret: Validator;
+  WebhookAttemptPage: Validator;
+  WebhookRedeliveryInput: Validator;
+  WebhookRedelivery: Validator;
 };
 export = validators;

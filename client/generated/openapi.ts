@@ -332,6 +332,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's webhook endpoints, oldest first, one page at a time
+         * @description The caller's endpoints (an admin: every one), oldest first. `limit` sets the page size (1–100, default 20); `nextCursor` and `Link: <…>; rel="next"` name the next page, and `nextCursor` is null on the last one. Secrets are never shown.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a URL for webhooks; its signing secret is in this answer only
+         * @description Registers `url` for the event types `events`: it receives the events written from now on that the caller may see (an owner's token: that owner's; an admin's: every one). Each event type needs the scopes its subscription field needs, besides `webhooks:write` (else 422 naming the type). The answer carries the endpoint's signing secret (`whsec_…`), shown this once. Only `https:` URLs on public addresses are accepted unless the server allows others (422).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint (never its secret)
+         * @description The endpoint, its delivery state (`paused`, `failing`, `position`: the last event it is done with). Another owner's endpoint answers 403; a deleted one 410.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint; nothing more is sent to it, and later requests for it answer 410
+         * @description Stops every delivery to the endpoint and forgets its secrets and attempts (204). From then on every request for it answers 410 Gone.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint's URL or events, or pause and resume it
+         * @description Applies a JSON merge patch (RFC 7396): `url`, `events` and `paused` replace theirs when sent. `paused: true` holds deliveries until `paused: false`, which sends what waited, in order. A change clears `failing`.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a webhook endpoint a new signing secret; the previous one keeps signing for 24 hours
+         * @description A new secret, shown this once. Until `previousValidUntil` every delivery carries a signature by each secret, so a receiver can switch without losing one.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's delivery attempts, newest first
+         * @description Every attempt at delivering an event to the endpoint: when, the receiver's status (null when none came), the latency, the error and the outcome (`delivered`, `retry`, `failed` after the last attempt). Attempts are kept as long as the server's retention says (7 days, 1000 per endpoint, by default).
+         */
+        get: operations["listWebhookAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/redeliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one event again, or every event after an id
+         * @description `eventId`: that event (a `webhook-id` the endpoint received or was due) is sent again, with the same `webhook-id`, ahead of the endpoint's next events. `since`: every event after that id is sent again, in order. Give one of the two (else 422); an event the endpoint does not receive, or no longer in the event log, answers 422.
+         */
+        post: operations["redeliverWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     orderStatusChanged: {
@@ -576,6 +696,108 @@ export interface components {
             /** @description For 404 on an unknown path, the API's entry points */
             entryPoints?: string[];
         };
+        /**
+         * @description An event type the application declares as a webhook (openapi.yaml's `webhooks:`)
+         * @enum {string}
+         */
+        WebhookEventType: "orderStatusChanged";
+        WebhookEndpoint: {
+            endpointId: string;
+            /** @description Whose events it receives (the registering token's sub); null: every event (registered by an admin) */
+            owner: string | null;
+            /** Format: uri */
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            /** @description Nothing is delivered until it is resumed */
+            paused: boolean;
+            /** @description A delivery failed after its last attempt since the endpoint last changed */
+            failing: boolean;
+            /** @description The last event (webhook-id) it is done with */
+            position: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEndpointPage: {
+            items: components["schemas"]["WebhookEndpoint"][];
+            nextCursor: string | null;
+        };
+        WebhookEndpointInput: {
+            /** Format: uri */
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+        };
+        /** @description Fields left out stay as they are */
+        WebhookEndpointPatch: {
+            /** Format: uri */
+            url?: string;
+            events?: components["schemas"]["WebhookEventType"][];
+            paused?: boolean;
+        };
+        WebhookEndpointCreated: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description The signing secret (whsec_…), shown this once */
+            secret: string;
+        };
+        WebhookSecret: {
+            endpointId: string;
+            /** @description The new signing secret (whsec_…), shown this once */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret signs too
+             */
+            previousValidUntil: string;
+        };
+        WebhookAttempt: {
+            /** @description The event's id (its webhook-id) */
+            eventId: string;
+            /** @description 1 for the first attempt at this event */
+            attempt: number;
+            /** Format: date-time */
+            at: string;
+            /** @description The receiver's status; null when none came */
+            status: number | null;
+            latencyMs: number;
+            /** @description Why it did not count as received */
+            error: string | null;
+            outcome: components["schemas"]["WebhookAttemptOutcome"];
+        };
+        /** @enum {string} */
+        WebhookAttemptOutcome: "delivered" | "retry" | "failed";
+        WebhookAttemptPage: {
+            items: components["schemas"]["WebhookAttempt"][];
+            nextCursor: string | null;
+        };
+        /** @description One of eventId (that event again) and since (every event after it) */
+        WebhookRedeliveryInput: {
+            eventId?: string;
+            since?: string;
+        };
+        WebhookRedelivery: {
+            endpointId: string;
+            eventId?: string;
+            since?: string;
+        };
+        /** @description RFC 9457 problem details */
+        TwinspecProblem: {
+            /** @description URI reference naming the kind of problem */
+            type: string;
+            title: string;
+            status: number;
+            detail?: string;
+            instance?: string;
+            requestId?: string;
+            /** @description One entry per bad input */
+            errors?: {
+                /** @enum {string} */
+                in: "path" | "query" | "header" | "cookie" | "body";
+                /** @description JSON pointer into that part of the request ('' = the whole part) */
+                pointer: string;
+                message: string;
+            }[];
+        };
     };
     responses: {
         /** @description The customer */
@@ -814,6 +1036,146 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request is malformed; errors[] names each bad input */
+        TwinspecBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description No, malformed, invalid or expired credentials */
+        TwinspecUnauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["TwinspecWWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description Authenticated, but not allowed to do this (a scope is missing, or it is another owner's endpoint) */
+        TwinspecForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description No such endpoint */
+        TwinspecNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description The endpoint was deleted */
+        TwinspecGone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description None of the media types this operation answers with is acceptable (Accept) */
+        TwinspecNotAcceptable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description The request body is larger than the server accepts (BODY_LIMIT) */
+        TwinspecContentTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description The request body's Content-Type is not accepted here */
+        TwinspecUnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description Well-formed, but not acceptable (a URL the server may not call, an event type the token may not register for, an event the endpoint does not receive); errors[] names the field */
+        TwinspecUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description The caller spent its budget for this window (x-rate-limit); retry after Retry-After seconds */
+        TwinspecTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["TwinspecRetryAfter"];
+                "RateLimit-Policy": components["headers"]["TwinspecRateLimitPolicy"];
+                RateLimit: components["headers"]["TwinspecRateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description Unexpected failure; the body carries only the request id (the details are logged) */
+        TwinspecInternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description The database cannot serve right now; retry after Retry-After seconds */
+        TwinspecServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["TwinspecRetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description The request's headers or body arrived too slowly; answered before any operation is chosen */
+        TwinspecRequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description The URL is longer than the server accepts; answered before any operation is chosen */
+        TwinspecUriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
+        /** @description The request line and headers are larger than the server accepts; answered before any operation is chosen */
+        TwinspecHeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TwinspecProblem"];
+            };
+        };
     };
     parameters: {
         customerId: components["schemas"]["Id"];
@@ -845,6 +1207,11 @@ export interface components {
         WebhookSignature: string;
         /** @description `return=minimal` answers 204 instead of the new representation */
         Prefer: string;
+        WebhookEndpointId: string;
+        /** @description Page size */
+        TwinspecLimit: number;
+        /** @description Opaque cursor from the previous page's nextCursor or Link header */
+        TwinspecCursor: string;
     };
     requestBodies: never;
     headers: {
@@ -882,6 +1249,18 @@ export interface components {
          * @example "default";r=0;t=12
          */
         RateLimit: string;
+        /** @description URL of the resource */
+        TwinspecLocation: string;
+        /** @description RFC 8288 links; rel="next" when another page exists */
+        TwinspecLink: string;
+        /** @description Seconds to wait before retrying (RFC 9110 §10.2.3) */
+        TwinspecRetryAfter: string;
+        /** @description Bearer challenge (RFC 6750) */
+        TwinspecWWWAuthenticate: string;
+        /** @description The budget the operation spends (draft-ietf-httpapi-ratelimit-headers-10) */
+        TwinspecRateLimitPolicy: string;
+        /** @description Where the caller stands in that budget (draft-ietf-httpapi-ratelimit-headers-10) */
+        TwinspecRateLimit: string;
     };
     pathItems: never;
 }
@@ -1978,6 +2357,319 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: components["parameters"]["TwinspecLimit"];
+                /** @description Opaque cursor from the previous page's nextCursor or Link header */
+                cursor?: components["parameters"]["TwinspecCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints */
+            200: {
+                headers: {
+                    Link: components["headers"]["TwinspecLink"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            400: components["responses"]["TwinspecBadRequest"];
+            401: components["responses"]["TwinspecUnauthorized"];
+            403: components["responses"]["TwinspecForbidden"];
+            406: components["responses"]["TwinspecNotAcceptable"];
+            408: components["responses"]["TwinspecRequestTimeout"];
+            414: components["responses"]["TwinspecUriTooLong"];
+            429: components["responses"]["TwinspecTooManyRequests"];
+            431: components["responses"]["TwinspecHeadersTooLarge"];
+            500: components["responses"]["TwinspecInternalError"];
+            503: components["responses"]["TwinspecServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.invalid/twinspec",
+                 *       "events": [
+                 *         "orderStatusChanged"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointInput"];
+            };
+        };
+        responses: {
+            /** @description Registered; `secret` is shown this once */
+            201: {
+                headers: {
+                    Location: components["headers"]["TwinspecLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            400: components["responses"]["TwinspecBadRequest"];
+            401: components["responses"]["TwinspecUnauthorized"];
+            403: components["responses"]["TwinspecForbidden"];
+            406: components["responses"]["TwinspecNotAcceptable"];
+            408: components["responses"]["TwinspecRequestTimeout"];
+            413: components["responses"]["TwinspecContentTooLarge"];
+            414: components["responses"]["TwinspecUriTooLong"];
+            415: components["responses"]["TwinspecUnsupportedMediaType"];
+            422: components["responses"]["TwinspecUnprocessable"];
+            429: components["responses"]["TwinspecTooManyRequests"];
+            431: components["responses"]["TwinspecHeadersTooLarge"];
+            500: components["responses"]["TwinspecInternalError"];
+            503: components["responses"]["TwinspecServiceUnavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["TwinspecBadRequest"];
+            401: components["responses"]["TwinspecUnauthorized"];
+            403: components["responses"]["TwinspecForbidden"];
+            404: components["responses"]["TwinspecNotFound"];
+            406: components["responses"]["TwinspecNotAcceptable"];
+            408: components["responses"]["TwinspecRequestTimeout"];
+            410: components["responses"]["TwinspecGone"];
+            414: components["responses"]["TwinspecUriTooLong"];
+            429: components["responses"]["TwinspecTooManyRequests"];
+            431: components["responses"]["TwinspecHeadersTooLarge"];
+            500: components["responses"]["TwinspecInternalError"];
+            503: components["responses"]["TwinspecServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["TwinspecBadRequest"];
+            401: components["responses"]["TwinspecUnauthorized"];
+            403: components["responses"]["TwinspecForbidden"];
+            404: components["responses"]["TwinspecNotFound"];
+            408: components["responses"]["TwinspecRequestTimeout"];
+            410: components["responses"]["TwinspecGone"];
+            414: components["responses"]["TwinspecUriTooLong"];
+            429: components["responses"]["TwinspecTooManyRequests"];
+            431: components["responses"]["TwinspecHeadersTooLarge"];
+            500: components["responses"]["TwinspecInternalError"];
+            503: components["responses"]["TwinspecServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "paused": true
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["TwinspecBadRequest"];
+            401: components["responses"]["TwinspecUnauthorized"];
+            403: components["responses"]["TwinspecForbidden"];
+            404: components["responses"]["TwinspecNotFound"];
+            406: components["responses"]["TwinspecNotAcceptable"];
+            408: components["responses"]["TwinspecRequestTimeout"];
+            410: components["responses"]["TwinspecGone"];
+            413: components["responses"]["TwinspecContentTooLarge"];
+            414: components["responses"]["TwinspecUriTooLong"];
+            415: components["responses"]["TwinspecUnsupportedMediaType"];
+            422: components["responses"]["TwinspecUnprocessable"];
+            429: components["responses"]["TwinspecTooManyRequests"];
+            431: components["responses"]["TwinspecHeadersTooLarge"];
+            500: components["responses"]["TwinspecInternalError"];
+            503: components["responses"]["TwinspecServiceUnavailable"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown this once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            400: components["responses"]["TwinspecBadRequest"];
+            401: components["responses"]["TwinspecUnauthorized"];
+            403: components["responses"]["TwinspecForbidden"];
+            404: components["responses"]["TwinspecNotFound"];
+            406: components["responses"]["TwinspecNotAcceptable"];
+            408: components["responses"]["TwinspecRequestTimeout"];
+            410: components["responses"]["TwinspecGone"];
+            414: components["responses"]["TwinspecUriTooLong"];
+            429: components["responses"]["TwinspecTooManyRequests"];
+            431: components["responses"]["TwinspecHeadersTooLarge"];
+            500: components["responses"]["TwinspecInternalError"];
+            503: components["responses"]["TwinspecServiceUnavailable"];
+        };
+    };
+    listWebhookAttempts: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: components["parameters"]["TwinspecLimit"];
+                /** @description Opaque cursor from the previous page's nextCursor or Link header */
+                cursor?: components["parameters"]["TwinspecCursor"];
+            };
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts */
+            200: {
+                headers: {
+                    Link: components["headers"]["TwinspecLink"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptPage"];
+                };
+            };
+            400: components["responses"]["TwinspecBadRequest"];
+            401: components["responses"]["TwinspecUnauthorized"];
+            403: components["responses"]["TwinspecForbidden"];
+            404: components["responses"]["TwinspecNotFound"];
+            406: components["responses"]["TwinspecNotAcceptable"];
+            408: components["responses"]["TwinspecRequestTimeout"];
+            410: components["responses"]["TwinspecGone"];
+            414: components["responses"]["TwinspecUriTooLong"];
+            429: components["responses"]["TwinspecTooManyRequests"];
+            431: components["responses"]["TwinspecHeadersTooLarge"];
+            500: components["responses"]["TwinspecInternalError"];
+            503: components["responses"]["TwinspecServiceUnavailable"];
+        };
+    };
+    redeliverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "0"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookRedeliveryInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the delivery sends it as soon as it can */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            400: components["responses"]["TwinspecBadRequest"];
+            401: components["responses"]["TwinspecUnauthorized"];
+            403: components["responses"]["TwinspecForbidden"];
+            404: components["responses"]["TwinspecNotFound"];
+            406: components["responses"]["TwinspecNotAcceptable"];
+            408: components["responses"]["TwinspecRequestTimeout"];
+            410: components["responses"]["TwinspecGone"];
+            413: components["responses"]["TwinspecContentTooLarge"];
+            414: components["responses"]["TwinspecUriTooLong"];
+            415: components["responses"]["TwinspecUnsupportedMediaType"];
+            422: components["responses"]["TwinspecUnprocessable"];
+            429: components["responses"]["TwinspecTooManyRequests"];
+            431: components["responses"]["TwinspecHeadersTooLarge"];
+            500: components["responses"]["TwinspecInternalError"];
+            503: components["responses"]["TwinspecServiceUnavailable"];
         };
     };
     orderStatusChangedWebhook: {

@@ -29,6 +29,14 @@ export interface Operations {
   deleteCart: paths["/carts/{cartId}"]["delete"];
   checkoutCart: paths["/carts/{cartId}/checkout"]["post"];
   getJob: paths["/jobs/{jobId}"]["get"];
+  listWebhookEndpoints: paths["/webhook-endpoints"]["get"];
+  createWebhookEndpoint: paths["/webhook-endpoints"]["post"];
+  getWebhookEndpoint: paths["/webhook-endpoints/{endpointId}"]["get"];
+  deleteWebhookEndpoint: paths["/webhook-endpoints/{endpointId}"]["delete"];
+  updateWebhookEndpoint: paths["/webhook-endpoints/{endpointId}"]["patch"];
+  rotateWebhookEndpointSecret: paths["/webhook-endpoints/{endpointId}/rotate-secret"]["post"];
+  listWebhookAttempts: paths["/webhook-endpoints/{endpointId}/attempts"]["get"];
+  redeliverWebhookEvents: paths["/webhook-endpoints/{endpointId}/redeliveries"]["post"];
 }
 
 /** What the runtime acts on, per operation: read from the spec. */
@@ -58,6 +66,14 @@ export const operations = {
   deleteCart: { method: "DELETE", path: "/carts/{cartId}", retry: "idempotent", headers: ["WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["carts"], writes: ["carts"] },
   checkoutCart: { method: "POST", path: "/carts/{cartId}/checkout", retry: "key", idempotencyKey: "Idempotency-Key", headers: ["Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["carts","jobs"], writes: ["carts","jobs"] },
   getJob: { method: "GET", path: "/jobs/{jobId}", retry: "safe", headers: ["ETag","Last-Modified","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["jobs"], writes: [] },
+  listWebhookEndpoints: { method: "GET", path: "/webhook-endpoints", retry: "safe", headers: ["Link","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["webhook-endpoints"], writes: [] },
+  createWebhookEndpoint: { method: "POST", path: "/webhook-endpoints", retry: "never", body: "application/json", headers: ["Location","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["webhook-endpoints"], writes: ["webhook-endpoints"] },
+  getWebhookEndpoint: { method: "GET", path: "/webhook-endpoints/{endpointId}", retry: "safe", headers: ["WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["webhook-endpoints"], writes: [] },
+  deleteWebhookEndpoint: { method: "DELETE", path: "/webhook-endpoints/{endpointId}", retry: "idempotent", headers: ["WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["webhook-endpoints"], writes: ["webhook-endpoints"] },
+  updateWebhookEndpoint: { method: "PATCH", path: "/webhook-endpoints/{endpointId}", retry: "never", body: "application/merge-patch+json", headers: ["WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["webhook-endpoints"], writes: ["webhook-endpoints"] },
+  rotateWebhookEndpointSecret: { method: "POST", path: "/webhook-endpoints/{endpointId}/rotate-secret", retry: "never", headers: ["WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["webhook-endpoints"], writes: ["webhook-endpoints"] },
+  listWebhookAttempts: { method: "GET", path: "/webhook-endpoints/{endpointId}/attempts", retry: "safe", headers: ["Link","WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], items: "items", reads: ["webhook-endpoints"], writes: [] },
+  redeliverWebhookEvents: { method: "POST", path: "/webhook-endpoints/{endpointId}/redeliveries", retry: "never", body: "application/json", headers: ["WWW-Authenticate","Retry-After","RateLimit-Policy","RateLimit"], reads: ["webhook-endpoints"], writes: ["webhook-endpoints"] },
 } as const satisfies OperationTable<Operations>;
 
 export type RestApi = RestClient<Operations, typeof operations>;

@@ -1,5 +1,5 @@
 // The production install the README documents: package.json, package-lock.json, the two specs, a built dist/
-// and the twinspec package's manifest, bin/, dist/ and assets/ copied to a folder, the production dependencies only (what `npm ci --omit=dev` installs, laid out
+// and the twinspec package's manifest and shipped files (bin/, dist/, assets/, parts/) copied to a folder, the production dependencies only (what `npm ci --omit=dev` installs, laid out
 // from this checkout's node_modules so that nothing downloads), no sources. The server must start there and serve
 // REST, GraphQL, the docs and GraphiQL: a runtime import of a devDependency fails here, not in production.
 import assert from "node:assert/strict";
@@ -74,7 +74,11 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
   before(async () => {
     if (stale()) build();
     dir = mkdtempSync(join(tmpdir(), "twinspec-production-"));
-    // The twinspec package as a workspace holds it: its manifest and compiled dist/ (node_modules/twinspec links there).
+    // The twinspec package as a workspace holds it: its manifest and what it ships ("files": bin/, the compiled
+    // dist/, assets/, parts/; node_modules/twinspec links there).
+    const shipped = (
+      JSON.parse(readFileSync(join(ROOT, "packages/twinspec/package.json"), "utf8")) as { files: string[] }
+    ).files.map((f) => `packages/twinspec/${f.replace(/\/$/, "")}`);
     for (const f of [
       "package.json",
       "package-lock.json",
@@ -82,9 +86,7 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
       "schema.graphql",
       "dist",
       "packages/twinspec/package.json",
-      "packages/twinspec/bin",
-      "packages/twinspec/dist",
-      "packages/twinspec/assets",
+      ...shipped,
     ])
       cpSync(join(ROOT, f), join(dir, f), { recursive: true });
     // Outermost folders first; a package's own nested node_modules comes along with it.

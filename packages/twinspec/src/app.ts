@@ -28,6 +28,8 @@ import type { Tracing } from "./telemetry/types.js";
 import { transports, type TransportDeps, type Transports } from "./transports.js";
 import type { DeliveryOptions } from "./webhooks/delivery.js";
 import { webhooksFor, type Webhooks } from "./webhooks/setup.js";
+import { webhookApi } from "./webhooks/api.js";
+import type { IResolvers } from "@graphql-tools/utils";
 
 /** What `buildApp` builds an application from; only `definition`, `store` and `logger` are required. */
 export interface AppDeps<Services = any> {
@@ -109,6 +111,23 @@ export interface App<Services = any> extends Pick<Transports, "callback" | "arou
   close(): Promise<void>;
 }
 
+/** The handlers and resolvers of the parts `contract` includes (none: nothing to add). */
+function partsServed(
+  contract: AppDefinition["contract"],
+  webhooks: Webhooks | undefined,
+): { handlers: object; resolvers: IResolvers[] } {
+  const served = { handlers: {}, resolvers: [] as IResolvers[] };
+  for (const part of contract.parts ?? []) {
+    if (part !== "webhook-endpoints") throw new Error(`the specs include the part "${part}", which this runtime lacks`);
+    if (!webhooks || !contract.webhooks)
+      throw new Error("the specs include webhook-endpoints but declare no webhooks: run `npm run generate`");
+    const api = webhookApi(webhooks, contract.webhooks);
+    Object.assign(served.handlers, api.handlers);
+    served.resolvers.push(api.resolvers);
+  }
+  return served;
+}
+
 /**
  * The one composition root: the application's services over the store, the job queue and the event bus, behind
  * every transport of the specs (REST, GraphQL over HTTP, SSE and WebSocket, docs, health, metrics). It does not
@@ -148,11 +167,21 @@ export function buildApp<Services>({
   const parents = definition.parentCheck(services);
   const verifier = new TokenVerifier({ ...identity, secret: authSecret, jwks: { log: logger, ...identity?.jwks } });
   const limiter = rateLimiterFor(store, contract.rateLimits.budgets, limits, logger);
+  const webhooks =
+    contract.webhooks && Object.keys(contract.webhooks).length
+      ? webhooksFor(store, bus, contract.webhooks, owners, authSecret, logger, metrics, webhookOptions)
+      : undefined;
+  // The Twinspec parts the specs include are served here: their handlers and resolvers are the framework's.
+  const parts = partsServed(contract, webhooks);
   // @auth directives of schema.graphql, enforced around the resolvers (src/auth/graphql.ts).
   const gql = createGraphqlRuntime(definition, services, bus, {
     ...graphql,
     log: logger,
-    schema: withAuth(buildSchema(definition, undefined, parents), owners, contract.graphqlOwnership),
+    schema: withAuth(
+      buildSchema({ ...definition, resolvers: [...parts.resolvers, ...definition.resolvers] }, undefined, parents),
+      owners,
+      contract.graphqlOwnership,
+    ),
     tracing,
     charge: graphqlCharge(limiter, contract.rateLimits.graphql),
   });
@@ -170,7 +199,8 @@ export function buildApp<Services>({
     readiness: () => readiness(store, bus),
     graphql: gql,
     rest: {
-      handlers: withParentsRest(restHandlers, contract.restParents, parents),
+      // A part's operation answered by the application's own handler, if it gives one.
+      handlers: { ...parts.handlers, ...withParentsRest(restHandlers, contract.restParents, parents) },
       context: (_ctx, { requestId, operationId, conditions }, principal): RestContext<Services> => ({
         requestId,
         operationId,
@@ -190,10 +220,6 @@ export function buildApp<Services>({
     tracing,
     rateLimiter: limiter,
   });
-  const webhooks =
-    contract.webhooks && Object.keys(contract.webhooks).length
-      ? webhooksFor(store, bus, contract.webhooks, owners, authSecret, logger, metrics, webhookOptions)
-      : undefined;
   // What a leak would grow (the soak bench watches it): listeners held by subscriptions.
   metrics.gauge("event_bus_listeners", "Listeners on the event bus (one per live subscription)", () =>
     bus.listenerCount(),

@@ -30,13 +30,16 @@ export interface Config {
    * Webhook delivery: the waits between attempts (WEBHOOK_SCHEDULE_MS, comma-separated ms; default 5 s … 8 h, over
    * 24 h), claim lease and poll (WEBHOOK_LEASE_MS, WEBHOOK_POLL_MS), a receiver's time to answer (WEBHOOK_TIMEOUT_MS),
    * and whether http: URLs and private addresses may be registered and reached (WEBHOOK_ALLOW_HTTP,
-   * WEBHOOK_ALLOW_PRIVATE = on|off; default off)
+   * WEBHOOK_ALLOW_PRIVATE = on|off; default off); how long attempts are kept (WEBHOOK_ATTEMPT_RETENTION_MS, default 7
+   * days) and how many per endpoint (WEBHOOK_ATTEMPTS_PER_ENDPOINT, default 1000)
    */
   webhooks: {
     scheduleMs?: number[];
     leaseMs: number;
     pollMs: number;
     timeoutMs: number;
+    attemptRetentionMs: number;
+    attemptsPerEndpoint: number;
     policy: { allowHttp: boolean; allowPrivate: boolean };
   };
   /** the event log: how long events are kept for resuming streams, how often it is read without a wake */
@@ -182,6 +185,8 @@ export function configFromEnv(
       leaseMs: positive(env, "WEBHOOK_LEASE_MS", 30_000),
       pollMs: positive(env, "WEBHOOK_POLL_MS", 1000),
       timeoutMs: positive(env, "WEBHOOK_TIMEOUT_MS", 10_000),
+      attemptRetentionMs: positive(env, "WEBHOOK_ATTEMPT_RETENTION_MS", 7 * 24 * 3600_000),
+      attemptsPerEndpoint: positive(env, "WEBHOOK_ATTEMPTS_PER_ENDPOINT", 1000),
       policy: {
         allowHttp: onOff(env, "WEBHOOK_ALLOW_HTTP", false),
         allowPrivate: onOff(env, "WEBHOOK_ALLOW_PRIVATE", false),

@@ -120,6 +120,11 @@ export interface ContractFacts {
   >;
   /** the rules a root field's arguments share with its paired operation, by field ("Mutation.createBook") */
   graphqlInputs: Readonly<Record<string, InputRules>>;
+  /**
+   * The Twinspec parts openapi.yaml includes (x-twinspec-parts: "webhook-endpoints"): their operations and root
+   * fields are served by the framework, and /openapi.json and the GraphQL schema carry them. Absent: none.
+   */
+  parts?: readonly string[];
   /** the rate limits (x-rate-limit, @rateLimit) */
   rateLimits: {
     /** every budget by name ("default", "tag:books", "op:renewLoan", "graphql", "graphql:Mutation") */

@@ -27,6 +27,16 @@ export { fingerprint } from "./http/idempotency.js";
 export { type Metrics, createMetrics } from "./http/metrics.js";
 export { createLogger, createServerLogger } from "./logger.js";
 export { projectFile } from "./paths.js";
+export {
+  KNOWN_PARTS,
+  PART_KEY,
+  PARTS_KEY,
+  PartError,
+  partsOf,
+  partTypeDefs,
+  withPartTypeDefs,
+} from "./parts/files.js";
+export { includeParts } from "./parts/include.js";
 export { isPolicyName } from "./rate-limit/fields.js";
 export { type BudgetSpec } from "./rate-limit/limiter.js";
 export { pairedSubscription } from "./rest/event-stream.js";

@@ -129,7 +129,7 @@ export function transports(deps: TransportDeps): Transports {
     graphqlSse(gql, { bodyLimit, streamsPerAddress: deps.connections?.sseStreamsPerAddress, onRefused: refused }),
   );
   if (graphiql) router.get("/graphql/assets/:name", graphiqlAssets());
-  if (deps.docs ?? true) mountDocs(router);
+  if (deps.docs ?? true) mountDocs(router, undefined, contract.parts);
   // The spec's paths are found by the generated wiring's own trie, ahead of the router: its cost does not grow
   // with the number of operations, and REST requests skip the router's regex walk.
   // Event-stream operations are served from their paired subscriptions, unless the app gives a handler of its own.

@@ -40,6 +40,7 @@ async function generateAll(
   contract: Contract,
   document: JsonObject,
   schema: GraphQLSchema,
+  sdl: string,
   timings: Timings,
 ): Promise<Map<string, string>> {
   // Each side is taken from the part cache when its inputs did not change, and its generator is then not even loaded.
@@ -69,6 +70,8 @@ async function generateAll(
   const validators = new Map(restPart.value.validators);
   const graphqlMappers = mappers(contract);
   const codegen = await codegenInputs();
+  // The Twinspec parts' SDL joins schema.graphql's (load/parts.ts); their files are the generator's own (its hash).
+  const partsSdl = contract.parts.length ? sdl : undefined;
   const graphqlPart = await timings.time("GraphQL: graphql-codegen", () =>
     cachedPart(
       "graphql",
@@ -76,11 +79,16 @@ async function generateAll(
         ? undefined
         : {
             files: ["codegen.yml", ...codegen.inputs],
-            options: { mappers: graphqlMappers, plugins: pluginVersions(codegen.packages) },
+            options: {
+              mappers: graphqlMappers,
+              plugins: pluginVersions(codegen.packages),
+              parts: contract.parts,
+              webhooks: contract.webhooks.map((w) => w.name),
+            },
           },
       async () => {
         const { generateGraphql } = await import("./generate-graphql.js");
-        return generateGraphql("codegen.yml", { mappers: graphqlMappers });
+        return generateGraphql("codegen.yml", { mappers: graphqlMappers, schema: partsSdl });
       },
     ),
   );
@@ -157,16 +165,17 @@ export interface SyncResult {
 }
 
 /**
- * Writes what differs into `outDir` (or, with check, only reports it); `document` and `schema` are openapi.yaml and
- * schema.graphql as the spec checks read them.
+ * Writes what differs into `outDir` (or, with check, only reports it); `document`, `schema` and `sdl` are openapi.yaml
+ * and schema.graphql as the spec checks read them (the parts they include merged in; `schema` is `sdl` built).
  */
 export async function syncGenerated(
   contract: Contract,
   document: JsonObject,
   schema: GraphQLSchema,
+  sdl: string,
   { check = false, outDir = OUT, timings = new Timings() } = {},
 ): Promise<SyncResult> {
-  const wanted = await generateAll(contract, document, schema, timings);
+  const wanted = await generateAll(contract, document, schema, sdl, timings);
   const comparing = performance.now();
   const target = (path: string) => (path.startsWith(`${OUT}/`) ? join(outDir, path.slice(OUT.length + 1)) : path);
   const stale: string[] = [];

@@ -8,13 +8,17 @@ import type { GeneratedFile } from "./generate-rest.js";
 
 const PERSISTED_MODULE = "generated/persisted-documents.ts";
 
-/** `mappers` are set on every output that generates resolvers (each resource type → its domain model). */
+/**
+ * `mappers` are set on every output that generates resolvers (each resource type → its domain model); `schema`, when
+ * given, is the SDL generated from in place of codegen.yml's schema file (that file with the Twinspec parts' SDL after it).
+ */
 export async function generateGraphql(
   configFile: string,
-  { mappers = {} }: { mappers?: Record<string, string> } = {},
+  { mappers = {}, schema }: { mappers?: Record<string, string>; schema?: string } = {},
 ): Promise<GeneratedFile[]> {
   const config = parse(readFileSync(configFile, "utf8")) as CodegenConfig;
   const source = `${config.schema} + ${config.documents}`;
+  if (schema !== undefined) config.schema = schema;
   // Until client/operations/ holds a document, the client preset writes the schema's types and an empty manifest.
   config.ignoreNoDocuments = true;
   for (const output of Object.values(config.generates ?? {}) as {

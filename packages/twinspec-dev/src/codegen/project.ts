@@ -74,11 +74,17 @@ export async function generateProject({
     // A module already written whose service the specs now ask more of: say which methods, and what asks for each.
     if (!change.created && change.needs) log(`${change.file}: its service now needs ${why}`);
   }
-  const { stale, total, cached } = await syncGenerated(specChecks.contract, specChecks.document, specChecks.schema, {
-    check,
-    outDir,
-    timings,
-  });
+  const { stale, total, cached } = await syncGenerated(
+    specChecks.contract,
+    specChecks.document,
+    specChecks.schema,
+    specChecks.sdl,
+    {
+      check,
+      outDir,
+      timings,
+    },
+  );
   if (check && stale.length > 0) {
     error(`${outDir}/ is stale; run \`npm run generate\` and commit the result:\n  ${stale.join("\n  ")}`);
     return false;

@@ -111,6 +111,8 @@ export function generatorHash(): string {
   const runtime = installed("twinspec", root);
   hash.update(`twinspec ${version(runtime)}\n`);
   add(hash, "twinspec", runtimeDir(runtime));
+  // Its parts (openapi.yaml and schema.graphql fragments an application includes) are inputs too.
+  if (runtime) add(hash, "twinspec parts", join(dirname(runtime), "parts"));
   // The packages it generates with (openapi-typescript, graphql-codegen, ajv, …) as installed, and codegen.yml's plugins.
   for (const dep of Object.keys(self.dependencies ?? {}).sort())
     hash.update(`dep ${dep} ${version(installed(dep, root))}\n`);

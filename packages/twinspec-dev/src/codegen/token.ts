@@ -4,7 +4,7 @@
 // declare.
 import { parseArgs } from "node:util";
 import { readScopes } from "./model/contract.js";
-import { loadDocument } from "./load/spec.js";
+import { loadWithParts } from "./load/parts.js";
 import { projectFile } from "twinspec/internals";
 import { allScopes } from "twinspec/internals";
 import { parseTtl, signToken } from "twinspec/internals";
@@ -60,7 +60,7 @@ export async function tokenCommand(argv: string[], env: NodeJS.ProcessEnv = proc
 function usage(): string {
   let declared = "";
   try {
-    declared = `\nscopes (openapi.yaml x-scopes): ${allScopes(readScopes(loadDocument(projectFile("openapi.yaml")), () => {}))}`;
+    declared = `\nscopes (openapi.yaml x-scopes): ${allScopes(readScopes(loadWithParts(projectFile("openapi.yaml")), () => {}))}`;
   } catch {
     // no readable openapi.yaml here: the usage alone
   }

@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 import type { AppDefinition } from "twinspec/internals";
 import { withAuth } from "twinspec/internals";
 import { TokenVerifier, type VerifierOptions } from "twinspec/internals";
-import { loadDocument } from "../codegen/load/spec.js";
+import { loadWithParts } from "../codegen/load/parts.js";
 import type { GraphqlConfig } from "twinspec/internals";
 import { createGraphqlRuntime } from "twinspec/internals";
 import { createMetrics, type Metrics } from "twinspec/internals";
@@ -111,7 +111,7 @@ export function buildMockApp({
   eventIntervalMs = 5000,
 }: MockAppDeps): MockApp {
   // The document generated/rest.ts was made from.
-  const doc = loadDocument(projectFile("openapi.yaml"));
+  const doc = loadWithParts(projectFile("openapi.yaml"));
   const { operationSpecs, contract, scalars } = definition;
   const answer = createAnswers(doc, contract.resources);
   const owners = async () => null;

@@ -43,9 +43,9 @@ type Resolve = (source: unknown, args: Record<string, unknown>, context: Graphql
 
 export function mockSchema(
   sampleOf: (schemaName: string) => unknown,
-  contract: Pick<ContractFacts, "resources" | "graphqlInputs">,
+  contract: Pick<ContractFacts, "resources" | "graphqlInputs" | "parts" | "webhooks">,
   scalars: IResolvers,
-  typeDefs = loadTypeDefs(),
+  typeDefs = loadTypeDefs(undefined, contract),
 ): GraphQLSchema {
   const { resources } = contract;
   const { newId } = idsFor(resources);

@@ -8,7 +8,8 @@ import { describe, it } from "mocha";
 import type { AppDefinition } from "twinspec/internals";
 import { PROBLEMS, projectFile } from "twinspec/internals";
 import { existsSync } from "node:fs";
-import { isObject, loadDocument, type JsonObject } from "../codegen/load/spec.js";
+import { isObject, type JsonObject } from "../codegen/load/spec.js";
+import { loadWithParts } from "../codegen/load/parts.js";
 import { stubsMet } from "./pending.js";
 
 /** The request header a step of the kit names itself with ("status walk: getBook: an unknown bookId → 404"). */
@@ -115,7 +116,7 @@ export interface CoverageOptions {
 function inFlightDeclared(): (op: { path: string; method: string }, status: string) => boolean {
   const file = projectFile("openapi.yaml");
   if (!existsSync(file)) return () => false;
-  const doc = loadDocument(file);
+  const doc = loadWithParts(file);
   return (op, status) => {
     const item = (doc.paths as JsonObject | undefined)?.[op.path];
     const operation = isObject(item) ? item[op.method.toLowerCase()] : undefined;

@@ -4,7 +4,8 @@
 // would (the operation that answers 201/202 with that resource; what its path or body names of other resources made
 // first), and what the PUTs of paths beside them set. A new resource in the specs is walked without editing anything.
 import { buildSchema, getNamedType, isCompositeType, type GraphQLField, type GraphQLSchema } from "graphql";
-import { isObject, loadDocument, type JsonObject } from "../codegen/load/spec.js";
+import { isObject, type JsonObject } from "../codegen/load/spec.js";
+import { loadWithParts } from "../codegen/load/parts.js";
 import type { AppDefinition, ResourceInfo } from "twinspec/internals";
 import { loadTypeDefs } from "twinspec/internals";
 import type { OperationSpec } from "twinspec/internals";
@@ -131,10 +132,10 @@ export function specOf(definition: TestDefinition) {
 }
 
 function readSpec(definition: TestDefinition) {
-  const doc = loadDocument(projectFile("openapi.yaml"));
+  const doc = loadWithParts(projectFile("openapi.yaml"));
   const operations = definition.operationSpecs;
   const { resources, graphqlInputs } = definition.contract;
-  const graphqlSchema: GraphQLSchema = buildSchema(loadTypeDefs());
+  const graphqlSchema: GraphQLSchema = buildSchema(loadTypeDefs(undefined, definition.contract));
 
   /**
    * The node a $ref points at, through any number of $refs.
@@ -221,6 +222,8 @@ function readSpec(definition: TestDefinition) {
       if (a.name in ids) values[a.name] = ids[a.name];
       else if (rules?.body && "arg" in rules.body && rules.body.arg === a.name) values[a.name] = sample;
       else if (sample && a.name in sample) values[a.name] = sample[a.name];
+      // A path parameter's argument naming nothing the world made (as urlOf does on REST).
+      else if (rules?.path?.args.includes(a.name)) values[a.name] = `${a.name}-unknown`;
     }
     return values;
   }

@@ -4,7 +4,7 @@
 // masked to a message with the request id and logged with its stack.
 import { GraphQLError, getNamedType, isInputObjectType, type GraphQLArgument } from "graphql";
 import type { Logger } from "pino";
-import { DomainError, InvalidInputError, type InputError } from "../domain/errors.js";
+import { DomainError, InvalidInputError, UnprocessableError, type InputError } from "../domain/errors.js";
 import { codeOfStatus, ERRORS, type Kind } from "../error-table.js";
 import { unavailable } from "../store/unavailable.js";
 
@@ -30,7 +30,7 @@ const segments = (pointer: string) =>
  * The domain's input errors (pointers relative to its input) placed in the field's arguments: an argument the
  * pointer's first segment names; else the field's one input object argument.
  */
-function inArguments(error: InvalidInputError, args: readonly GraphQLArgument[]): ArgumentError {
+function inArguments(error: InvalidInputError | UnprocessableError, args: readonly GraphQLArgument[]): ArgumentError {
   const input = args.filter((a) => isInputObjectType(getNamedType(a.type)));
   return new ArgumentError(
     error.errors.map((e) => {
@@ -54,7 +54,8 @@ export function toGraphqlError(
   args: readonly GraphQLArgument[] = [],
 ): GraphQLError {
   if (error instanceof GraphQLError) return error;
-  if (error instanceof InvalidInputError) return toGraphqlError(inArguments(error, args), context);
+  if (error instanceof InvalidInputError || error instanceof UnprocessableError)
+    return toGraphqlError(inArguments(error, args), context);
   if (error instanceof ArgumentError) {
     const invalid = error.invalid.map((e) => ({
       pointer: e.pointer,

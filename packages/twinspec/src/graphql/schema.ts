@@ -6,21 +6,35 @@ import { readFileSync } from "node:fs";
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import { isObjectType, type GraphQLArgument, type GraphQLFieldResolver, type GraphQLSchema } from "graphql";
 import { withParentsGraphql } from "../auth/parents.js";
-import type { AppDefinition, InputRules, ParentCheck } from "../definition.js";
+import type { AppDefinition, ContractFacts, InputRules, ParentCheck } from "../definition.js";
+import { withPartTypeDefs } from "../parts/files.js";
 import { NotImplementedError } from "../domain/errors.js";
 import { projectFile } from "../paths.js";
 import type { GraphqlContext } from "./context.js";
 import { toGraphqlError } from "./errors.js";
 import { checkArguments } from "./inputs.js";
 
-export function loadTypeDefs(file = "schema.graphql"): string {
-  return readFileSync(projectFile(file), "utf8");
+/**
+ * schema.graphql, with the SDL of the Twinspec parts the application includes after it (parts/files.ts).
+ *
+ * @param file - the schema's file under the application's root (default schema.graphql)
+ * @param contract - the application's contract: its `parts`, and its `webhooks` (their names); default none
+ */
+export function loadTypeDefs(
+  file = "schema.graphql",
+  contract: Pick<ContractFacts, "parts" | "webhooks"> = {},
+): string {
+  return withPartTypeDefs(
+    readFileSync(projectFile(file), "utf8"),
+    contract.parts ?? [],
+    Object.keys(contract.webhooks ?? {}),
+  );
 }
 
 /** With `parents`, the root fields of resources owned through a parent check it first (auth/parents.ts), after their arguments. */
 export function buildSchema(
   definition: Pick<AppDefinition, "resolvers" | "contract">,
-  typeDefs = loadTypeDefs(),
+  typeDefs = loadTypeDefs(undefined, definition.contract),
   parents?: ParentCheck,
 ): GraphQLSchema {
   const schema = makeExecutableSchema({ typeDefs, resolvers: definition.resolvers });

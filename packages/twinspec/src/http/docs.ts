@@ -1,4 +1,5 @@
-// The REST contract for people and tools: /openapi.yaml and /openapi.json serve openapi.yaml as written, /docs
+// The REST contract for people and tools: /openapi.yaml and /openapi.json serve openapi.yaml as written (with the
+// Twinspec parts it includes merged in, src/parts/include.ts, when it includes some), /docs
 // serves Swagger UI from this server (no CDN: it works offline): its bundle, stylesheet and icon, copied from
 // swagger-ui-dist into the package's assets/swagger-ui/ when the package is built (scripts/swagger-ui.mjs), so
 // swagger-ui-dist is not among the runtime's dependencies.
@@ -65,12 +66,23 @@ function once(make: () => string | Promise<string>) {
     })));
 }
 
-export function mountDocs(router: Router, specFile = projectFile("openapi.yaml")): void {
+/**
+ * @param router - where the routes go
+ * @param specFile - openapi.yaml
+ * @param parts - the Twinspec parts it includes (ContractFacts.parts): served merged in; default none
+ */
+export function mountDocs(router: Router, specFile = projectFile("openapi.yaml"), parts: readonly string[] = []): void {
   // Read now: a spec missing from a deployment stops the start, not a later request.
   const source = readFileSync(specFile, "utf8");
-  const yaml = once(() => source);
   // CommonJS: `default` is its module.exports, under Node and in the bundle alike (see runtime/multipart.ts).
-  const json = once(async () => JSON.stringify((await import("yaml")).default.parse(source)));
+  const parsed = once(async () => {
+    const doc = (await import("yaml")).default.parse(source);
+    return JSON.stringify(parts.length ? (await import("../parts/include.js")).includeParts(doc) : doc);
+  });
+  const yaml = parts.length
+    ? once(async () => (await import("yaml")).default.stringify(JSON.parse((await parsed()).body), { lineWidth: 0 }))
+    : once(() => source);
+  const json = parsed;
   const text = (made: ReturnType<typeof once>, type: string) => async (ctx: RouterContext) => {
     const { body, etag } = await made();
     ctx.type = type;

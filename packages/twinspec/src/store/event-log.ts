@@ -65,8 +65,8 @@ export class EventLog {
 
   /**
    * Deletes the events written before `before` (ms since the epoch), but none that a webhook endpoint has still to
-   * deliver: the log is the deliveries' only source, so the slowest endpoint's cursor holds the prune back. Returns
-   * how many were deleted.
+   * deliver: the log is the deliveries' only source, so the slowest live endpoint's cursor, and any event asked to be
+   * sent again, hold the prune back. Returns how many were deleted.
    */
   async prune(before: number): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
@@ -78,8 +78,17 @@ export class EventLog {
       const slowest = await trx
         .selectFrom("twinspec_webhook_endpoints")
         .select((eb) => eb.fn.min("position").as("position"))
+        .where("deleted_at", "is", null)
         .executeTakeFirst();
-      const held = slowest?.position == null ? Infinity : Number(slowest.position);
+      // A single event asked for again is kept until it is sent.
+      const replayed = await trx
+        .selectFrom("twinspec_webhook_redeliveries")
+        .select((eb) => eb.fn.min("position").as("position"))
+        .executeTakeFirst();
+      const held = Math.min(
+        slowest?.position == null ? Infinity : Number(slowest.position),
+        replayed?.position == null ? Infinity : Number(replayed.position) - 1,
+      );
       const through = Math.min(Number(last?.last ?? 0), held);
       if (!through) return 0;
       const deleted = await trx.deleteFrom("twinspec_events").where("position", "<=", through).executeTakeFirst();

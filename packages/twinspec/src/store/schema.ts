@@ -112,6 +112,20 @@ export interface WebhookEndpointsTable {
   created_at: string;
   /** ISO-8601 */
   updated_at: string;
+  /** ISO-8601: when it was deleted (a tombstone: requests for it answer 410); null while it lives */
+  deleted_at: string | null;
+}
+
+/** One event an endpoint is to be sent again, ahead of its cursor (a redelivery of that event alone). */
+export interface WebhookRedeliveriesTable {
+  /** the endpoint it is to be sent to */
+  endpoint_id: string;
+  /** the event's position (its id) */
+  position: number | string;
+  /** attempts made at it so far */
+  attempts: Generated<number>;
+  /** ms since the epoch: when it was asked for */
+  requested_at: number | string;
 }
 
 /** One delivery attempt to an endpoint: what callers list to see how their endpoint answers. */
@@ -153,4 +167,6 @@ export interface Database {
   twinspec_webhook_endpoints: WebhookEndpointsTable;
   /** every delivery attempt */
   twinspec_webhook_attempts: WebhookAttemptsTable;
+  /** single events to send again */
+  twinspec_webhook_redeliveries: WebhookRedeliveriesTable;
 }

@@ -6,7 +6,8 @@
 // endpoint's later events wait behind it; after the last attempt the event is marked failed, the endpoint flagged,
 // and the cursor moves on. Every write is fenced by the claim's version: an instance that lost its lease (it was
 // slow, or killed: the lease runs out) records nothing more, and the next claim resends the event in flight, with the
-// same webhook-id, so a receiver drops a repeat.
+// same webhook-id, so a receiver drops a repeat. A single event asked for again (twinspec_webhook_redeliveries) is sent
+// ahead of the cursor's, with the same retries.
 import type { Kysely, Selectable, Updateable } from "kysely";
 import type { Logger } from "pino";
 import { isPostgres } from "../store/dialect.js";
@@ -30,6 +31,12 @@ export interface DeliveryOptions {
   concurrency?: number;
   /** which URLs and addresses may be reached besides https: on public addresses */
   policy?: AddressPolicy;
+  /** how long attempts are kept for listing (ms; default 7 days, WEBHOOK_ATTEMPT_RETENTION_MS) */
+  attemptRetentionMs?: number;
+  /** attempts kept per endpoint, the newest (default 1000, WEBHOOK_ATTEMPTS_PER_ENDPOINT) */
+  attemptsPerEndpoint?: number;
+  /** how often old attempts are deleted (ms; default 10 min) */
+  pruneEveryMs?: number;
 }
 
 /** An event's owner (the subject whose event it is); null: nobody's; undefined: unknown (only an admin's endpoints get it). */
@@ -118,6 +125,7 @@ export class WebhookDelivery {
       .selectFrom("twinspec_webhook_endpoints as e")
       .innerJoin("twinspec_events as v", (j) => j.onRef("v.position", ">", "e.position"))
       .where("e.paused", "=", 0)
+      .where("e.deleted_at", "is", null)
       .where("v.type", "in", [...this.types])
       .select((eb) => eb.fn.min("v.created_at").as("oldest"))
       .executeTakeFirst();
@@ -143,12 +151,24 @@ export class WebhookDelivery {
   /** Endpoints due and behind the log's head that no instance holds, each now held by this one. */
   private async claim(head: number): Promise<Claimed[]> {
     const now = Date.now();
+    // Behind the log's head, or with an event to send again.
     const due = (qb: any) =>
       qb
         .where("paused", "=", 0)
+        .where("deleted_at", "is", null)
         .where("next_at", "<=", now)
         .where("lease_until", "<", now)
-        .where("position", "<", head);
+        .where((eb: any) =>
+          eb.or([
+            eb("position", "<", head),
+            eb.exists(
+              eb
+                .selectFrom("twinspec_webhook_redeliveries as r")
+                .select("r.position")
+                .whereRef("r.endpoint_id", "=", "twinspec_webhook_endpoints.endpoint_id"),
+            ),
+          ]),
+        );
     const take = this.db
       .updateTable("twinspec_webhook_endpoints")
       .set((eb) => ({ lease_until: now + this.leaseMs, version: eb("version", "+", 1) }));
@@ -191,6 +211,7 @@ export class WebhookDelivery {
         .where("version", "=", endpoint.version)
         .executeTakeFirst()
         .then((r) => Number(r.numUpdatedRows) === 1);
+    if (!(await this.replay(endpoint, fence))) return;
     for (;;) {
       if (this.stopped) return void (await fence({ lease_until: 0 }));
       const batch = await this.log.read(position, BATCH);
@@ -235,6 +256,71 @@ export class WebhookDelivery {
     }
   }
 
+  /**
+   * Sends the single events asked for again, oldest first, each until it is received or fails for good; false when
+   * the endpoint is to wait (a failed attempt) or the claim was lost.
+   */
+  private async replay(endpoint: Claimed, fence: (set: Updateable<WebhookEndpointsTable>) => Promise<boolean>) {
+    const queued = await this.db
+      .selectFrom("twinspec_webhook_redeliveries")
+      .selectAll()
+      .where("endpoint_id", "=", endpoint.endpoint_id)
+      .orderBy("position")
+      .execute();
+    for (const entry of queued) {
+      if (this.stopped) {
+        await fence({ lease_until: 0 });
+        return false;
+      }
+      const position = Number(entry.position);
+      const done = () =>
+        this.db
+          .deleteFrom("twinspec_webhook_redeliveries")
+          .where("endpoint_id", "=", endpoint.endpoint_id)
+          .where("position", "=", entry.position)
+          .execute();
+      const [event] = await this.log.read(position - 1, 1);
+      // No longer in the log (pruned since it was asked for): nothing to send.
+      if (!event || event.position !== position) {
+        await done();
+        continue;
+      }
+      const result = await send(
+        {
+          url: endpoint.url,
+          id: String(position),
+          type: event.type,
+          data: event.event,
+          secrets: this.endpoints.signing(endpoint.secrets),
+        },
+        this.policy,
+        this.timeoutMs,
+      );
+      const attempts = entry.attempts + 1;
+      const outcome = result.error === undefined ? "delivered" : attempts > this.schedule.length ? "failed" : "retry";
+      if (!(await fence({}))) return false;
+      await this.record(endpoint.endpoint_id, position, attempts, result, outcome);
+      if (outcome === "retry") {
+        this.counts.retried++;
+        await this.db
+          .updateTable("twinspec_webhook_redeliveries")
+          .set({ attempts })
+          .where("endpoint_id", "=", endpoint.endpoint_id)
+          .where("position", "=", entry.position)
+          .execute();
+        const wait = Math.max(jitter(this.schedule[attempts - 1]), (result.retryAfterSeconds ?? 0) * 1000);
+        await fence({ next_at: Date.now() + wait, lease_until: 0 });
+        return false;
+      }
+      if (outcome === "failed") {
+        this.counts.failed++;
+        if (!(await fence({ failing: 1 }))) return false;
+      } else this.counts.delivered++;
+      await done();
+    }
+    return true;
+  }
+
   private async release(endpoint: Claimed) {
     await this.db
       .updateTable("twinspec_webhook_endpoints")
@@ -244,10 +330,14 @@ export class WebhookDelivery {
       .execute();
   }
 
-  /** Whether an endpoint of `owner` (null: every event) receives this event. */
-  private async receives(owner: string | null, type: string, payload: unknown): Promise<boolean> {
+  /**
+   * Whether an endpoint of `owner` (null: an admin's, every event) receives this event: one of nobody's (an event
+   * type owned by "none") goes to every endpoint registered for it; one of an owner's, to that owner's.
+   */
+  async receives(owner: string | null, type: string, payload: unknown): Promise<boolean> {
     if (owner === null) return true;
-    return (await this.ownerOf(type, payload)) === owner;
+    const of = await this.ownerOf(type, payload);
+    return of === null || of === owner;
   }
 
   private async record(endpointId: string, position: number, attempt: number, result: AttemptResult, outcome: string) {

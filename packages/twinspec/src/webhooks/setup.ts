@@ -2,7 +2,8 @@
 // delivery worker woken by every committed event of a declared type (on any instance: the durable bus hears them
 // all) besides its poll. An event's owner is read as the subscription's is: the payload's owning property, looked up
 // through the application's owners (ownerLookup). Metrics count deliveries and failures, and the oldest undelivered
-// event's age.
+// event's age. Attempts are pruned in the background: older than their retention, or beyond each endpoint's newest
+// `attemptsPerEndpoint`.
 import type { Logger } from "pino";
 import type { ContractFacts, OwnerLookup } from "../definition.js";
 import type { Metrics } from "../http/metrics.js";
@@ -17,8 +18,13 @@ export interface Webhooks {
   endpoints: WebhookEndpoints;
   /** the delivery worker */
   delivery: WebhookDelivery;
+  /** deletes the attempts past their retention (the background prune; tests call it); resolves to how many */
+  pruneAttempts(now?: number): Promise<number>;
   close(): Promise<void>;
 }
+
+const DEFAULT_ATTEMPT_RETENTION_MS = 7 * 24 * 3600_000;
+const DEFAULT_ATTEMPTS_PER_ENDPOINT = 1000;
 
 export function webhooksFor(
   store: Store,
@@ -33,9 +39,10 @@ export function webhooksFor(
   const types = Object.keys(declared);
   // Without a server secret (tokens from an identity provider only), endpoint secrets are sealed with a per-start
   // key: they sign until the process restarts, and new ones are needed then.
-  const endpoints = new WebhookEndpoints(store.db, serverSecret ?? crypto.randomUUID(), types, options.policy, () =>
-    listen(),
-  );
+  const endpoints = new WebhookEndpoints(store.db, serverSecret ?? crypto.randomUUID(), types, options.policy, () => {
+    listen();
+    delivery.kick();
+  });
   if (!serverSecret) logger.warn("no AUTH_SECRET: webhook endpoint secrets are sealed with a key of this process only");
   const ownerOf = async (type: string, payload: unknown): Promise<string | null | undefined> => {
     const owner = declared[type]?.owner;
@@ -83,11 +90,25 @@ export function webhooksFor(
     "Age of the oldest event an active endpoint has yet to receive (as of the delivery's last poll)",
     () => oldest,
   );
+  const pruneAttempts = async (now = Date.now()) => {
+    try {
+      return await endpoints.pruneAttempts(
+        now - (options.attemptRetentionMs ?? DEFAULT_ATTEMPT_RETENTION_MS),
+        options.attemptsPerEndpoint ?? DEFAULT_ATTEMPTS_PER_ENDPOINT,
+      );
+    } catch (err) {
+      logger.warn({ err }, "could not prune the webhook attempts");
+      return 0;
+    }
+  };
+  const pruning = setInterval(() => void pruneAttempts(), options.pruneEveryMs ?? 600_000).unref();
   return {
     endpoints,
     delivery,
+    pruneAttempts,
     async close() {
       clearInterval(refresh);
+      clearInterval(pruning);
       for (const off of unsubscribe ?? []) off();
       await delivery.stop();
     },

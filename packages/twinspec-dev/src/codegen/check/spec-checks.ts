@@ -11,6 +11,7 @@ import { checkHttpContract } from "./http-checks.js";
 import { collectOperations, type Operation } from "../model/operations.js";
 import { checkScopes, formatScopes } from "./scope-agreement.js";
 import { loadDocument, type JsonObject } from "../load/spec.js";
+import { graphqlWithParts, withParts } from "../load/parts.js";
 
 export interface SpecCheckOptions {
   openapi?: string;
@@ -24,9 +25,11 @@ export interface SpecCheckOptions {
 
 export interface SpecCheckReport {
   failed: boolean;
-  /** openapi.yaml as read (not bundled): what the stubs, models.ts and the stamp read too, so it is parsed once */
+  /** openapi.yaml as read (not bundled), the parts it includes merged in: what the stubs, models.ts and the stamp read too, so it is parsed once */
   document: JsonObject;
-  /** schema.graphql, built once for every check and for what generate reads of it */
+  /** schema.graphql as read, the parts' SDL after it */
+  sdl: string;
+  /** that SDL built once, for every check and for what generate reads of it */
   schema: GraphQLSchema;
   /** what the specs state together (complete only when nothing failed) */
   contract: Contract;
@@ -48,8 +51,11 @@ export function runSpecChecks({
   config = agreementConfig,
   cwd,
 }: SpecCheckOptions = {}): SpecCheckReport {
-  const restDoc = loadDocument(openapi);
-  const sdl = readFileSync(graphql, "utf8");
+  // Both specs with the Twinspec parts openapi.yaml includes (load/parts.ts): checked like the rest of them.
+  const rawDoc = loadDocument(openapi);
+  const restDoc = withParts(openapi, rawDoc);
+  const rawSdl = readFileSync(graphql, "utf8");
+  const sdl = graphqlWithParts(openapi, rawSdl, rawDoc);
   const schema = buildSchema(sdl);
   const operations = collectOperations(restDoc, openapi);
 
@@ -61,6 +67,7 @@ export function runSpecChecks({
   const report: SpecCheckReport = {
     failed: false,
     document: restDoc,
+    sdl,
     schema,
     contract,
     operations,
@@ -101,7 +108,7 @@ export function runSpecChecks({
   } else {
     report.info.push(`REST and GraphQL need the same scopes for all ${Object.keys(pairs).length} paired operations`);
   }
-  if (head) compareWithHead(report, { openapi, graphql, sdl, strict, cwd });
+  if (head) compareWithHead(report, { openapi, graphql, sdl, rawSdl, strict, cwd });
   return report;
 }
 
@@ -112,22 +119,52 @@ function compareWithHead(
     openapi,
     graphql,
     sdl,
+    rawSdl,
     strict,
     cwd,
-  }: { openapi: string; graphql: string; sdl: string; strict: boolean; cwd?: string },
+  }: { openapi: string; graphql: string; sdl: string; rawSdl: string; strict: boolean; cwd?: string },
 ): void {
   const restDoc = report.document;
 
   const changes: [string, Change][] = [];
   const skipped: string[] = [];
+  // Each side as committed, with the parts it included then (none when that document cannot say).
+  const headDoc = () => {
+    const head = atHead(openapi, cwd);
+    if ("missing" in head) return {};
+    try {
+      return parseOpenapi(head.text);
+    } catch {
+      return {};
+    }
+  };
+  const partsAtHead = (old: JsonObject) => {
+    try {
+      return withParts(openapi, old);
+    } catch {
+      return old;
+    }
+  };
   for (const [file, diff] of [
-    [openapi, (old: string) => openapiChanges(parseOpenapi(old), restDoc)],
-    [graphql, (old: string) => graphqlChanges(old, sdl)],
+    [openapi, (old: string) => openapiChanges(partsAtHead(parseOpenapi(old)), restDoc)],
+    [
+      graphql,
+      (old: string) => {
+        const doc = headDoc();
+        let before = old;
+        try {
+          before = graphqlWithParts(openapi, old, doc);
+        } catch {
+          // the parts of then cannot be included: compared without them
+        }
+        return graphqlChanges(before, sdl);
+      },
+    ],
   ] as const) {
     const head = atHead(file, cwd);
     if ("missing" in head) skipped.push(`${file} (${head.missing})`);
     // A spec as committed has nothing to compare: not parsed a second time.
-    else if (head.text !== (file === graphql ? sdl : readFileSync(file, "utf8")))
+    else if (head.text !== (file === graphql ? rawSdl : readFileSync(file, "utf8")))
       for (const change of diff(head.text)) changes.push([file, change]);
   }
   const breaking = changes.filter(([, c]) => c.severity === "breaking");

@@ -18,8 +18,9 @@ export function tagsWithFiles(contract: Contract): { rest: string[]; graphql: st
     return [...declared, ...[...set].filter((t) => !declared.includes(t)).sort()];
   };
   return {
-    rest: order([...contract.operations.values()].map((o) => o.tag)),
-    graphql: order(contract.fields.filter((f) => !f.relation).map((f) => f.tag)),
+    // What a Twinspec part declares, the framework serves: no file of the application's holds it.
+    rest: order([...contract.operations.values()].filter((o) => !o.part).map((o) => o.tag)),
+    graphql: order(contract.fields.filter((f) => !f.relation && !f.part).map((f) => f.tag)),
     domain: contract.resources.map((r) => r.tag),
   };
 }
@@ -170,7 +171,17 @@ export function emitContract(contract: Contract, validators: Map<string, Operati
     "",
     ...emitRateLimits(contract.rateLimits),
     ...emitWebhooks(contract.webhooks),
+    ...emitParts(contract.parts),
   ].join("\n");
+}
+
+function emitParts(parts: Contract["parts"]): string[] {
+  if (parts.length === 0) return [];
+  return [
+    "/** The Twinspec parts openapi.yaml includes (x-twinspec-parts): their operations and fields are the framework's to serve. */",
+    `export const parts = [${parts.map(quote).join(", ")}] as const;`,
+    "",
+  ];
 }
 
 function emitWebhooks(webhooks: Contract["webhooks"]): string[] {
@@ -248,7 +259,7 @@ function inputEntry(field: FieldPlan, validators: Map<string, OperationValidator
 
 export function emitResolversByTag(contract: Contract): string {
   const { graphql } = tagsWithFiles(contract);
-  const written = contract.fields.filter((f) => !f.relation);
+  const written = contract.fields.filter((f) => !f.relation && !f.part);
   const types = [...new Set(written.map((f) => f.type))].sort();
   const lines = [
     `import type { ${[...types.map((t) => `${t}Resolvers`), "Resolvers"].join(", ")} } from "./graphql.js";`,

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { isDocumentString } from "@graphql-tools/utils";
 
 /** codegen.yml as graphql-codegen reads it (the keys this module acts on). */
 export interface CodegenConfig {
@@ -50,7 +51,7 @@ export async function pluginLoader(name: string): Promise<unknown> {
 
 const list = (value: unknown): unknown[] => (value === undefined || value === null ? [] : [value].flat());
 
-/** Whether every schema and documents pointer of `config` is a local .graphql file or glob. */
+/** Whether every schema and documents pointer of `config` is a local .graphql file or glob, or SDL text. */
 function graphqlFilesOnly(config: CodegenConfig): boolean {
   const outputs = Object.values(config.generates ?? {}) as Output[];
   if (OUTSIDE_IN_PROCESS.some((k) => k in config || outputs.some((o) => o && typeof o === "object" && k in o)))
@@ -61,14 +62,16 @@ function graphqlFilesOnly(config: CodegenConfig): boolean {
   return pointers.every(
     (p) =>
       typeof p === "string" &&
-      !/^[a-z][a-z0-9+.-]*:/i.test(p) &&
-      (GRAPHQL_FILE.test(p) ||
-        (GRAPHQL_EXTENSIONS.test(p) &&
-          p
-            .match(GRAPHQL_EXTENSIONS)![0]
-            .slice(1, -1)
-            .split(",")
-            .every((e) => GRAPHQL_FILE.test(`.${e}`)))),
+      // SDL itself (the schema with the Twinspec parts' SDL after it) is parsed by the loader as is.
+      (isDocumentString(p) ||
+        (!/^[a-z][a-z0-9+.-]*:/i.test(p) &&
+          (GRAPHQL_FILE.test(p) ||
+            (GRAPHQL_EXTENSIONS.test(p) &&
+              p
+                .match(GRAPHQL_EXTENSIONS)![0]
+                .slice(1, -1)
+                .split(",")
+                .every((e) => GRAPHQL_FILE.test(`.${e}`)))))),
   );
 }
 

@@ -164,6 +164,10 @@ export function routeEntry(op: Operation, validators: OperationValidators = NONE
   ].join("\n");
 }
 
+/** The Twinspec part an operation is of (x-twinspec-part), if any. */
+const partOf = (op: Operation) =>
+  typeof op.extensions["x-twinspec-part"] === "string" ? op.extensions["x-twinspec-part"] : undefined;
+
 /** Operations grouped by their first tag ("default" without one): the unit of one handler file. */
 function byTag(operations: Operation[]): Map<string, Operation[]> {
   const groups = new Map<string, Operation[]>();
@@ -180,12 +184,17 @@ export function emitRest(
   options: RestEmitOptions,
 ): string {
   const uploads = operations.some((op) => op.requestBody?.contentTypes.some((type) => bodyKind(type) === "multipart"));
+  const signature = (op: Operation) =>
+    `${method(op.operationId)}${isEventStream(op) || partOf(op) ? "?" : ""}(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`;
   const handlers = operations.map((op) =>
     isEventStream(op)
-      ? `  /** served from its paired subscription (${op.extensions["x-graphql"] as string}); a handler given here replaces it */\n  ${method(op.operationId)}?(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`
-      : `  ${method(op.operationId)}(req: ${pascal(op.operationId)}Request, ctx: RequestContext): Promise<${pascal(op.operationId)}Response>;`,
+      ? `  /** served from its paired subscription (${op.extensions["x-graphql"] as string}); a handler given here replaces it */\n  ${signature(op)}`
+      : partOf(op)
+        ? `  /** served by Twinspec (its part ${partOf(op)}); a handler given here replaces it */\n  ${signature(op)}`
+        : `  ${signature(op)}`,
   );
-  const tags = [...byTag(operations)].map(
+  // A part's operations are the framework's: no handler file implements them.
+  const tags = [...byTag(operations.filter((op) => !partOf(op)))].map(
     ([tag, ops]) => `  ${prop(tag)}: Pick<RestHandlers, ${ops.map((op) => quote(op.operationId)).join(" | ")}>;`,
   );
   const context = options.context

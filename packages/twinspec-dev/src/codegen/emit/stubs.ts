@@ -54,7 +54,7 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
     const file = `src/rest/${tag}.ts`;
     // An event stream is served from its paired subscription (isEventStream): no handler to write.
     const ops = [...contract.operations]
-      .filter(([, o]) => o.tag === tag && !o.graphql?.startsWith("Subscription."))
+      .filter(([, o]) => o.tag === tag && !o.part && !o.graphql?.startsWith("Subscription."))
       .map(([id]) => id);
     const member = (id: string) => `  async ${id}() ${throwing(id, "  ")},\n`;
     const path = join(root, file);
@@ -82,7 +82,7 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
 
   for (const tag of graphql) {
     const file = `src/graphql/${tag}.ts`;
-    const fields = contract.fields.filter((f) => f.tag === tag && !f.relation);
+    const fields = contract.fields.filter((f) => f.tag === tag && !f.relation && !f.part);
     const path = join(root, file);
     if (!existsSync(path)) {
       const byType = group(fields);

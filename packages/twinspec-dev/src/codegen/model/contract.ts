@@ -15,7 +15,7 @@ import {
   type GraphQLSchema,
 } from "graphql";
 import type { ContractProblem } from "../load/diagnostics.js";
-import { EVENT_STREAM } from "twinspec/internals";
+import { EVENT_STREAM, PART_KEY, PARTS_KEY } from "twinspec/internals";
 import { answersEtag, type Operation } from "./operations.js";
 import { checkParents, parentRule, type ParentRule } from "./parents.js";
 import type { Resource } from "./resource.js";
@@ -60,13 +60,15 @@ export interface FieldPlan {
   /** a relation (relations.ts): its resolver is generated, over a batch loader, not written in src/graphql/ */
   relation?: Relation;
   input?: InputPlan;
+  /** paired with an operation of a Twinspec part (x-twinspec-part): the framework resolves it, no file holds it */
+  part?: string;
 }
 
 export interface Contract {
   scopes: Record<string, string>;
   resources: Resource[];
   /** every operation's ownership and pairing, by operationId */
-  operations: Map<string, { tag: string; graphql?: string; ownership: Ownership; parent?: ParentRule }>;
+  operations: Map<string, { tag: string; graphql?: string; ownership: Ownership; parent?: ParentRule; part?: string }>;
   /** GraphQL fields that need a resolver: every root field, and fields a domain object does not carry */
   fields: FieldPlan[];
   /** GraphQL object type → the tag of its domain model (types paired with a resource schema) */
@@ -77,6 +79,8 @@ export interface Contract {
   rateLimits: RateLimits;
   /** the webhooks (openapi.yaml's webhooks:), each paired with the subscription field carrying its event */
   webhooks: Webhook[];
+  /** the Twinspec parts openapi.yaml includes (x-twinspec-parts), merged into both specs as read here */
+  parts: string[];
 }
 
 export type { ContractProblem } from "../load/diagnostics.js";
@@ -182,11 +186,13 @@ export function readContract(
       [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
       byTag,
     );
+    const part = op.extensions[PART_KEY];
     opInfo.set(op.operationId, {
       tag,
       graphql,
       ownership: restOwnership(op, byId, byTag),
       ...(parent ? { parent } : {}),
+      ...(typeof part === "string" ? { part } : {}),
     });
   }
 
@@ -235,6 +241,7 @@ export function readContract(
         root,
         tag,
         ...(op ? { operationId: op.operationId } : {}),
+        ...(op && typeof op.extensions[PART_KEY] === "string" ? { part: op.extensions[PART_KEY] } : {}),
       };
       if (root) {
         plan.ownership = fieldOwnership(field, op, byId, byTag, bySchema);
@@ -289,7 +296,17 @@ export function readContract(
     graphql: graphqlLimits.graphql,
   };
   return {
-    contract: { scopes, resources, operations: opInfo, fields, models, scalars, rateLimits, webhooks },
+    contract: {
+      scopes,
+      resources,
+      operations: opInfo,
+      fields,
+      models,
+      scalars,
+      rateLimits,
+      webhooks,
+      parts: Array.isArray(doc[PARTS_KEY]) ? doc[PARTS_KEY].map(String) : [],
+    },
     problems,
   };
 }

@@ -37,6 +37,17 @@ describe("npm run generate: spec checks", function () {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+  it("a Twinspec part that cannot be included (webhook-endpoints without webhooks:) is an invalid spec naming where, nothing written", () => {
+    edit("openapi.yaml", /^paths:/m, "x-twinspec-parts: [webhook-endpoints]\npaths:");
+    const res = generate();
+    assert.equal(res.status, 1, res.stdout);
+    assert.match(
+      res.stderr,
+      /invalid spec: openapi\.yaml#\/x-twinspec-parts: webhook-endpoints registers endpoints for the document's webhooks .*declares none/,
+    );
+    assert.ok(!existsSync(join(dir, "out")), "nothing generated");
+  });
+
   it("fails on a disagreement with a report naming type, field and both sides, and writes nothing", () => {
     edit("schema.graphql", /(type Author \{[^}]*?)name: String!/, "$1name: Int!");
     const res = generate();

@@ -2,7 +2,8 @@
 // event; its payload is compared with the field's type field by field, its owner is the subscription's (and the
 // paired event stream's), and what makes it undeliverable is named. Read from the fixture's specs, edited.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { readContract } from "../../../src/codegen/model/contract.js";
@@ -10,6 +11,9 @@ import { collectOperations } from "../../../src/codegen/model/operations.js";
 import { checkAgreement } from "../../../src/codegen/check/spec-agreement.js";
 import { agreementConfig } from "../../../src/codegen/check/spec-agreement.config.js";
 import type { JsonObject } from "../../../src/codegen/load/spec.js";
+import { graphqlWithParts, withParts } from "../../../src/codegen/load/parts.js";
+import { tagsWithFiles } from "../../../src/codegen/emit/contract-emitter.js";
+import { syncStubs } from "../../../src/codegen/emit/stubs.js";
 import { FIXTURE } from "../../../../twinspec/test/support/fixture.js";
 
 const restText = readFileSync(join(FIXTURE, "openapi.yaml"), "utf8");
@@ -57,11 +61,17 @@ const webhook = (data: unknown = { $ref: "#/components/schemas/NoteChange" }, ta
   },
 });
 
-function read(edit: (doc: any) => void = () => {}, sdl = sdlText) {
-  const doc = parse(restText) as any;
+function read(edit: (doc: any) => void = () => {}, sdl = sdlText, parts = false) {
+  let doc = parse(restText) as any;
   doc.components.schemas.NoteChange = noteChange();
   doc.webhooks = { noteChanged: webhook() };
   edit(doc);
+  // With Twinspec's part webhook-endpoints included, both specs as generate reads them (load/parts.ts).
+  if (parts) {
+    doc["x-twinspec-parts"] = ["webhook-endpoints"];
+    sdl = graphqlWithParts("openapi.yaml", sdl, doc);
+    doc = withParts("openapi.yaml", doc);
+  }
   const agreement = checkAgreement(doc as JsonObject, sdl, agreementConfig);
   const { contract, problems } = readContract(doc, collectOperations(doc, "openapi.yaml"), sdl, (t) =>
     agreement.restProperties.get(t),
@@ -189,5 +199,35 @@ describe("webhooks (openapi.yaml webhooks:)", () => {
     }, unpairedSdl);
     assert.deepEqual(problems, []);
     assert.deepEqual(contract.webhooks, []);
+  });
+
+  it("with the part webhook-endpoints included, its operations pair and agree, and are the framework's: no file, no stub", () => {
+    const { contract, problems, mismatches } = read(undefined, undefined, true);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(mismatches, []);
+    const part = [...contract.operations].filter(([, o]) => o.part === "webhook-endpoints").map(([id]) => id);
+    assert.deepEqual(part.sort(), [
+      "createWebhookEndpoint",
+      "deleteWebhookEndpoint",
+      "getWebhookEndpoint",
+      "listWebhookAttempts",
+      "listWebhookEndpoints",
+      "redeliverWebhookEvents",
+      "rotateWebhookEndpointSecret",
+      "updateWebhookEndpoint",
+    ]);
+    assert.ok(contract.fields.filter((f) => f.part).length >= 8);
+    assert.deepEqual(contract.parts, ["webhook-endpoints"]);
+    assert.ok(contract.scopes["webhooks:write"]);
+    const tags = tagsWithFiles(contract);
+    assert.ok(!tags.rest.includes("webhook-endpoints") && !tags.graphql.includes("webhook-endpoints"));
+    const root = mkdtempSync(join(tmpdir(), "part-stubs-"));
+    try {
+      const added = syncStubs(contract, parse(restText), { root, check: true }).flatMap((c) => c.added);
+      for (const id of part) assert.ok(!added.includes(id), `no stub for ${id}`);
+      assert.ok(!added.some((a) => /Webhook/.test(a)), added.join(", "));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -6,6 +6,7 @@ import * as idempotencyKeys from "./002_idempotency_keys.js";
 import * as rateLimits from "./003_rate_limits.js";
 import * as events from "./004_events.js";
 import * as webhooks from "./005_webhooks.js";
+import * as webhookRedeliveries from "./006_webhook_redeliveries.js";
 
 export const OWN_MIGRATIONS: Record<string, Migration> = {
   "001_jobs": jobs,
@@ -13,4 +14,5 @@ export const OWN_MIGRATIONS: Record<string, Migration> = {
   "003_rate_limits": rateLimits,
   "004_events": events,
   "005_webhooks": webhooks,
+  "006_webhook_redeliveries": webhookRedeliveries,
 };
