@@ -35,15 +35,21 @@ export function isStubAnswer(status: number, text: string): boolean {
 
 /**
  * A failure as the kit reports it: the message names the operation, the step, the request and the seed, so the
- * stack — frames inside the kit — is left out (mocha prints a stack that is the message alone as the message); an
- * assertion's expected and actual values stay. A message that does not show the last request the test sent gets it.
+ * stack — frames inside the kit — is left out, its causes' too (mocha prints a stack that is the message alone as the
+ * message); an assertion's expected and actual values stay. A message that does not show the last request the test
+ * sent gets it.
  */
 function withoutKitStack(error: unknown, exchange: string | undefined): unknown {
   if (!(error instanceof Error) || error.name === "PendingError") return error;
   const request = exchange?.split(" → ")[0];
   if (exchange && request && !error.message.includes(request.split(" ").slice(0, 2).join(" ")))
     error.message = `${error.message}\n  the last request: ${exchange}`;
-  error.stack = `${error.name}: ${error.message}`;
+  // Its causes too: mocha prints each one's stack after it ("Caused by: …").
+  const seen = new Set<unknown>();
+  for (let e: unknown = error; e instanceof Error && !seen.has(e); e = e.cause) {
+    seen.add(e);
+    e.stack = `${e.name}: ${e.message}`;
+  }
   return error;
 }
 

@@ -13,11 +13,11 @@ import {
   type GraphQLField,
   type GraphQLSchema,
 } from "graphql";
-import { after, describe } from "mocha";
+import { describe } from "mocha";
 import type { AppDefinition } from "twinspec/internals";
 import { call, gql } from "./client.js";
 // Guarded: a world that cannot be made, or a relation that cannot be read, while a stub answers is pending, not failed.
-import { before, it } from "./pending.js";
+import { after, before, it } from "./pending.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf } from "./spec.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";

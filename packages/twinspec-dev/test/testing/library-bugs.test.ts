@@ -3,7 +3,7 @@
 // is one; never a stack frame from inside the kit. Each run is the application's own test in a child mocha, limited
 // with --grep to the parts that catch the bug.
 import assert from "node:assert/strict";
-import { libraryCopy, runLibrary } from "./library-support.js";
+import { LIBRARY, libraryCopy, runLibrary } from "./library-support.js";
 
 /** A frame of a stack trace inside this package (its src/, its tests or its dist/). */
 const KIT_FRAME = /^\s*at .*twinspec-dev[/\\].*:\d+(:\d+)?\)?$/m;
@@ -75,6 +75,23 @@ describe("bugs planted in the library application, each named by the kit", funct
     assert.notEqual(status, 0, output);
     assert.match(output, /createMember[\s\S]*email|email[\s\S]*createMember/, output);
     assert.match(output, /seed \d+/, output);
+    assert.doesNotMatch(output, KIT_FRAME, "no stack frame from inside the kit");
+  });
+
+  it("a test database that cannot be reached: each part's hook says which and why, its causes without a stack", () => {
+    const { status, output } = runLibrary(LIBRARY, "^(declared statuses|REST authorization matrix)", {
+      TEST_DATABASE: "postgres",
+      TEST_POSTGRES_URL: "postgres://127.0.0.1:1/test",
+    });
+    assert.notEqual(status, 0, output);
+    assert.match(
+      output,
+      /"before all" hook for "[^"]+":\n\s+Error: the PostgreSQL test database 127\.0\.0\.1:1\/test \(TEST_POSTGRES_URL\) cannot be used for `create schema t_\w+`: connect ECONNREFUSED/,
+      output,
+    );
+    assert.match(output, /Caused by: Error: connect ECONNREFUSED 127\.0\.0\.1:1\n/, output);
+    // No second failure from an "after all" hook closing a server that never started.
+    assert.doesNotMatch(output, /"after all" hook/, output);
     assert.doesNotMatch(output, KIT_FRAME, "no stack frame from inside the kit");
   });
 

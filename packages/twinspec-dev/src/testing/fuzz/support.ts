@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { isAbsolute, relative } from "node:path";
 import fc from "fast-check";
-import { after, type Context } from "mocha";
-import { before } from "../pending.js";
+import type { Context } from "mocha";
+import { after, before } from "../pending.js";
 import { isObject } from "../../codegen/load/spec.js";
 import type { AppDefinition } from "twinspec/internals";
 import { startServer, type TestServer, type TestServerOptions } from "../server.js";
@@ -302,7 +302,7 @@ export function fuzzTarget(definition: AppDefinition, bodyLimit: number, options
     target.server = await startServer(definition, { ...options, bodyLimit });
     target.ids = await world(definition, target.server.url);
   });
-  after(() => target.server.close());
+  after(() => target.server?.close());
   return target;
 }
 
