@@ -16,6 +16,8 @@ export default defineConfig(
     "client/generated/",
     "packages/twinspec/test/fixture/generated/",
     "packages/twinspec/test/fixture/client/generated/",
+    "packages/twinspec-dev/test/apps/library/generated/",
+    "packages/twinspec-dev/test/apps/library/client/generated/",
     "packages/twinspec-dev/test/golden/",
     // copied into a new application by `twinspec init`, where its own generated/ exists (twinspec-dev test/codegen/init.test.ts builds one)
     "packages/twinspec-dev/templates/",

@@ -37,6 +37,34 @@ describe(`store on ${testDatabaseKind()}`, function () {
     });
   });
 
+  it("a migration failed by another client's schema vanishing under it is tried again; one that lost its own is not", async () => {
+    // What PostgreSQL answers when a schema goes while Kysely's Migrator looks for its tables in every schema by name,
+    // to the migration's first query (on PostgreSQL the store asks for current_schema() before it).
+    const first = testDatabaseKind() === "postgres" ? 1 : 0;
+    let queries = 0;
+    const vanishing = (schema: string) => () => {
+      if (queries++ === first) throw Object.assign(new Error(`schema "${schema}" does not exist`), { code: "3F000" });
+    };
+    const other = await freshDatabase();
+    try {
+      const opened = await openStore(other.url, { beforeQuery: vanishing("t_another_run") });
+      assert.ok(queries > 1, "the migration ran again");
+      assert.deepEqual(await opened.db.selectFrom("customers").select("customer_id").execute(), []);
+      await opened.close();
+      if (testDatabaseKind() === "postgres") {
+        const own = new URL(other.url).searchParams.get("options")!.replace("-c search_path=", "");
+        queries = 0;
+        await assert.rejects(
+          openStore(other.url, { beforeQuery: vanishing(own) }),
+          new RegExp(`migration .* failed: schema "${own}" does not exist`),
+        );
+        assert.equal(queries, first + 1, "not tried again");
+      }
+    } finally {
+      await other.drop();
+    }
+  });
+
   it("totals, versions and counts come back as JS numbers", async () => {
     const c = await customer(1);
     const placed = await services.orders.place(c.customerId, {

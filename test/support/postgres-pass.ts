@@ -94,12 +94,20 @@ const root = await mocha(files.length > 0 ? files : ["--config", ".mocharc.postg
 // their own, in the package's folder (its .mocharc.postgres.json points the framework at the fixture), unless files
 // were named.
 let pkgCode = 0;
+let libraryCode = 0;
 if (files.length === 0) {
   console.log("\nPostgreSQL pass: the twinspec package's database-backed suites (packages/twinspec)\n");
   pkgCode = await mocha(["--config", ".mocharc.postgres.json"], new URL("../../packages/twinspec/", import.meta.url));
+  // The library application's walkApi, which the test kit must pass on both databases (twinspec-dev's own suite runs
+  // it on SQLite).
+  console.log("\nPostgreSQL pass: the library application's walkApi (packages/twinspec-dev/test/apps/library)\n");
+  libraryCode = await mocha(
+    ["test/testing/library-app.test.ts"],
+    new URL("../../packages/twinspec-dev/", import.meta.url),
+  );
 }
 if (embedded) {
   await embedded.stop();
   console.log(`PostgreSQL pass: the embedded PostgreSQL is stopped and ${embedded.dataDir} removed`);
 }
-process.exit(root || pkgCode);
+process.exit(root || pkgCode || libraryCode);

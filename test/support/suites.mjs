@@ -36,8 +36,8 @@ const PARTS = [
   ["lint (eslint, oxlint, knip)", "npm run -s lint"],
   ["tsc --noEmit", "npx tsc --noEmit"],
   [
-    "generate --check (root and fixture), spectral",
-    "npm run -s generate -- --check && npm run -s generate:fixture -w twinspec -- --check && npm run -s lint:spec",
+    "generate --check (root, fixture and library app), spectral",
+    "npm run -s generate -- --check && npm run -s generate:fixture -w twinspec -- --check && npm run -s generate:library -w twinspec-dev -- --check && npm run -s lint:spec",
   ],
   ["twinspec-client", "npm run -s test -w twinspec-client"],
 ];

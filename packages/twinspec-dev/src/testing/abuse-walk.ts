@@ -6,9 +6,10 @@
 // address than it allows. Each must be refused with a code — REST: a 4xx problem+json the operation or the server
 // declares; GraphQL: an HTTP 4xx or errors that carry extensions.code, never INTERNAL_SERVER_ERROR; graphql-ws: a
 // coded error or a 44xx close — within a bounded time, without blocking the event loop, and /healthz must answer at
-// once afterwards. A probe that crashes the server fails its own test: mocha names the operation and the attack.
+// once afterwards. A probe that crashes the server fails its own test: mocha names the operation and the attack, the
+// failure the request.
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { after, before, describe, it } from "mocha";
+import { describe } from "mocha";
 import type { AppDefinition } from "twinspec/internals";
 import type { OperationSpec } from "twinspec/internals";
 import {
@@ -26,6 +27,8 @@ import {
 import { openSocket, sendOverSocket } from "./abuse-ws.js";
 import { replyOf, type Reply } from "./client.js";
 import { BEFORE_ROUTING } from "./coverage.js";
+import { exchangeLine, lastExchange } from "./exchange.js";
+import { after, before, it } from "./pending.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf } from "./spec.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
@@ -87,7 +90,10 @@ export function describeAbuseWalk(definition: AppDefinition, options: AbuseWalkO
       redirect: "manual",
       signal: AbortSignal.timeout(answerWithin),
     });
-    return replyOf(res);
+    const reply = await replyOf(res);
+    // What a failure shows (pending.ts): the hostile request, its URL and body cut short, and what it answered.
+    lastExchange.line = exchangeLine(method, path.slice(0, 200), init.body, reply.status, reply.text);
+    return reply;
   };
 
   /** One probe: `attack` sends and judges; then the answer time, the event loop and /healthz are checked. */

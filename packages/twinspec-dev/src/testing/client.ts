@@ -4,6 +4,7 @@ import { PROBLEMS } from "twinspec/internals";
 import { NotYetImplemented } from "./pending.js";
 import { ADMIN_TOKEN } from "./tokens.js";
 import { responseText } from "./body.js";
+import { exchangeLine, lastExchange } from "./exchange.js";
 
 /** An answer as the kit's tests read it. */
 export interface Reply {
@@ -38,6 +39,10 @@ export async function call(
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   const reply = await replyOf(await fetch(url, { ...init, headers, body }));
+  const { pathname, search } = new URL(url);
+  // The server's own endpoints say nothing of the operation a test is about: not the request a failure shows.
+  if (!/^\/(metrics|readyz|healthz)\b/.test(pathname))
+    lastExchange.line = exchangeLine(init.method ?? "GET", `${pathname}${search}`, body, reply.status, reply.text);
   const json = reply.json;
   // A stub answered: what the test meant to check is not written yet (pending.ts).
   if (reply.status === PROBLEMS.not_implemented.status && json?.type === PROBLEMS.not_implemented.type)

@@ -58,10 +58,16 @@ async function admin(url: string, statement: string): Promise<void> {
   // pg is an optional peer, as it is the runtime's: an application tested on SQLite alone does not install it.
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
-  await client.connect();
   try {
+    await client.connect();
     await client.query(statement);
+  } catch (error) {
+    const { hostname, port, pathname } = new URL(url);
+    throw new Error(
+      `the PostgreSQL test database ${hostname}:${port || 5432}${pathname} (TEST_POSTGRES_URL) cannot be used for \`${statement}\`: ${(error as Error).message}`,
+      { cause: error },
+    );
   } finally {
-    await client.end();
+    await client.end().catch(() => {});
   }
 }

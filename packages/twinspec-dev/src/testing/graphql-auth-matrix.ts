@@ -5,8 +5,8 @@
 // operation. Also: an invalid token refuses the whole request, introspection and GraphiQL's page need no token.
 import assert from "node:assert/strict";
 import { isNonNullType, type GraphQLField } from "graphql";
-import { after, describe } from "mocha";
-import { before, it } from "./pending.js";
+import { describe } from "mocha";
+import { after, before, it } from "./pending.js";
 import type { AppDefinition } from "twinspec/internals";
 import { call, gql } from "./client.js";
 import { caller, callers, tokenName, type AuthMatrixOptions, type Caller } from "./rest-auth-matrix.js";
@@ -59,7 +59,7 @@ export function describeGraphqlAuthMatrix(definition: AppDefinition, options: Au
   describe("GraphQL authorization matrix (every protected root field of schema.graphql)", () => {
     let s: TestServer;
     before(async () => (s = await startServer(definition, options.server)));
-    after(() => s.close());
+    after(() => s?.close());
 
     for (const { root, field, scopes } of roots) {
       it(`${root}.${field.name} (needs ${scopes.join(" ")})`, async () => {

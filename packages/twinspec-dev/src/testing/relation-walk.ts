@@ -13,11 +13,11 @@ import {
   type GraphQLField,
   type GraphQLSchema,
 } from "graphql";
-import { after, describe } from "mocha";
+import { describe } from "mocha";
 import type { AppDefinition } from "twinspec/internals";
 import { call, gql } from "./client.js";
 // Guarded: a world that cannot be made, or a relation that cannot be read, while a stub answers is pending, not failed.
-import { before, it } from "./pending.js";
+import { after, before, it } from "./pending.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf } from "./spec.js";
 import { ADMIN_SUBJECT, token } from "./tokens.js";
@@ -96,7 +96,11 @@ export function describeRelationWalk(definition: AppDefinition, options: Relatio
       };
       const without = await queries("__typename");
       const withRelation = await queries(`__typename ${fieldName} { ${childId} }`);
-      return { queries: withRelation.least - without.least, parents: withRelation.parents };
+      return {
+        queries: withRelation.least - without.least,
+        parents: withRelation.parents,
+        document: document(`__typename ${fieldName} { ${childId} }`),
+      };
     }
 
     for (const coordinate of coordinates) {
@@ -113,7 +117,7 @@ export function describeRelationWalk(definition: AppDefinition, options: Relatio
         );
         assert.ok(
           b.queries <= a.queries + 1,
-          `${coordinate}: ${a.queries} queries under ${a.parents} parents, ${b.queries} under ${b.parents} — one per parent (N+1)?`,
+          `${coordinate}: ${a.queries} queries under ${a.parents} parents, ${b.queries} under ${b.parents} — one per parent (N+1)? (${b.document})`,
         );
       });
     }
@@ -123,6 +127,8 @@ export function describeRelationWalk(definition: AppDefinition, options: Relatio
 interface Cost {
   queries: number;
   parents: number;
+  /** the document that read it */
+  document: string;
 }
 
 async function counter(s: TestServer): Promise<number> {

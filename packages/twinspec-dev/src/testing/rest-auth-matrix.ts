@@ -3,8 +3,8 @@
 // (403), another owner's token (403 where the data is owned), and the right token (neither). It grows by itself when
 // the specs do.
 import assert from "node:assert/strict";
-import { after, describe } from "mocha";
-import { before, it } from "./pending.js";
+import { describe } from "mocha";
+import { after, before, it } from "./pending.js";
 import type { AppDefinition } from "twinspec/internals";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf, urlOf, type Operation } from "./spec.js";
@@ -75,7 +75,7 @@ export function describeRestAuthMatrix(definition: AppDefinition, options: AuthM
   describe("REST authorization matrix (every secured operation of openapi.yaml)", () => {
     let s: TestServer;
     before(async () => (s = await startServer(definition, options.server)));
-    after(() => s.close());
+    after(() => s?.close());
 
     for (const op of secured) {
       const scopes = scopesOf(op);

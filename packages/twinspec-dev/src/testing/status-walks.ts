@@ -6,8 +6,8 @@
 // unexpected failure and 503 + Retry-After when the database cannot serve. Operation-specific outcomes are the
 // application's own tests. A new resource in the specs is walked as it is.
 import assert from "node:assert/strict";
-import { after, afterEach, describe } from "mocha";
-import { before, it } from "./pending.js";
+import { afterEach, describe } from "mocha";
+import { after, before, it } from "./pending.js";
 import type { AppDefinition } from "twinspec/internals";
 import { fingerprint, PROBLEMS } from "twinspec/internals";
 import { call, gql } from "./client.js";
@@ -51,7 +51,7 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
     let s: TestServer;
     const faults: Faults = { armed: false };
     before(async () => (s = await startServer(definition, { ...options.server, bodyLimit: BODY_LIMIT, faults })));
-    after(() => s.close());
+    after(() => s?.close());
     afterEach(() => Object.assign(faults, { armed: false, kind: undefined }));
 
     const world = async () => (await newWorld(s.url)).ids;
@@ -349,7 +349,7 @@ export function describeStatusWalks(definition: AppDefinition, options: StatusWa
           rateLimits: { overrides: hourly(definition, {}, 1) },
         })),
     );
-    after(() => s.close());
+    after(() => s?.close());
 
     for (const op of operations.filter((o) => declares(o, 429))) {
       it(`${op.operationId}: a caller over its budget → 429 with Retry-After and the RateLimit fields`, async () => {

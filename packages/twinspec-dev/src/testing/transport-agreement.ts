@@ -3,11 +3,11 @@
 // parent given a few children, made over the API. A difference names the relation, the operation, the parent and
 // both lists.
 import assert from "node:assert/strict";
-import { after, describe } from "mocha";
+import { describe } from "mocha";
 import type { AppDefinition } from "twinspec/internals";
 import { call, gql } from "./client.js";
 import { asking } from "./coverage.js";
-import { before, it } from "./pending.js";
+import { after, before, it } from "./pending.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf, urlOf } from "./spec.js";
 

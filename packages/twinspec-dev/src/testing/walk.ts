@@ -5,7 +5,7 @@
 // resolver that is still a stub (501 / NOT_IMPLEMENTED) is reported as pending: not yet implemented, not failed.
 import { fileURLToPath } from "node:url";
 import { getNamedType, isCompositeType, isNonNullType, type GraphQLField } from "graphql";
-import { after, before, describe, it } from "mocha";
+import { describe } from "mocha";
 import type { AppDefinition } from "twinspec/internals";
 import type { OperationSpec } from "twinspec/internals";
 import { describeAbuseWalk, type AbuseWalkOptions } from "./abuse-walk.js";
@@ -25,6 +25,8 @@ import { describeWebhookWalk, type WebhookWalkOptions } from "./webhook-walk.js"
 import { ADMIN_SUBJECT, token } from "./tokens.js";
 import { replyOf, type Reply } from "./client.js";
 import { asking } from "./coverage.js";
+import { exchangeLine } from "./exchange.js";
+import { after, before, it } from "./pending.js";
 import { newWorld, specReader, urlOf } from "./world.js";
 
 /** Where the API walk's test servers keep their data; every field is optional. */
@@ -129,7 +131,7 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
     method: string,
     path: string,
     init: { token?: string | null; body?: unknown; type?: string; expect?: readonly number[] } = {},
-  ): Promise<Reply> => {
+  ): Promise<Reply & { line: string }> => {
     // An event stream's 200 is acceptable too: its head is read, then it is closed (body.ts). Any declared status is
     // taken: luck, which counts for no coverage unless the step asks for one.
     const headers: Record<string, string> = {
@@ -138,13 +140,13 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
     };
     if (init.token !== null) headers.authorization = `Bearer ${init.token ?? admin}`;
     if (init.body !== undefined) headers["content-type"] = init.type ?? "application/json";
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
-      redirect: "manual",
-    });
-    return replyOf(res);
+    const body =
+      init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body);
+    const res = await fetch(`${base}${path}`, { method, headers, body, redirect: "manual" });
+    const reply = await replyOf(res);
+    // What a failure shows: the request as sent and what it answered.
+    const who = init.token === null ? " (no token)" : "";
+    return { ...reply, line: exchangeLine(method, `${path}${who}`, body, reply.status, reply.text) };
   };
   const send = (
     op: OperationSpec,
@@ -201,9 +203,11 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
             stubs.add(op.operationId);
             this.skip();
           }
-          if (res.status >= 500 || !(String(res.status) in op.responses))
+          if (res.status >= 500)
+            throw new Error(`${op.operationId} failed with ${res.status} (a server error): ${res.line}`);
+          if (!(String(res.status) in op.responses))
             throw new Error(
-              `${op.operationId} answered ${res.status}, which openapi.yaml does not declare for it (declared: ${Object.keys(op.responses).join(", ")}): ${res.text.slice(0, 300)}`,
+              `${op.operationId} answered ${res.status}, which openapi.yaml does not declare for it (declared: ${Object.keys(op.responses).join(", ")}): ${res.line}`,
             );
         });
       }
@@ -217,9 +221,9 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
         it(`${op.operationId} (${op.method} ${op.path})`, async () => {
           const res = await send(op, world.ids, { token: null, body: bodyFor(op), expect: [401] });
           if (res.status !== 401)
-            throw new Error(`${op.operationId} without a token answered ${res.status}: ${res.text.slice(0, 300)}`);
+            throw new Error(`${op.operationId} without a token answered ${res.status}, not 401: ${res.line}`);
           if (!res.headers.get("www-authenticate")?.startsWith("Bearer"))
-            throw new Error(`${op.operationId}: a 401 without WWW-Authenticate: Bearer`);
+            throw new Error(`${op.operationId}: a 401 without WWW-Authenticate: Bearer: ${res.line}`);
         });
       }
     });
@@ -237,7 +241,8 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
           for (const field of fields) {
             const args = argumentsOf(`${root}.${field.name}`, field);
             if (!args) continue; // an argument neither an id nor the paired operation's example can give
-            const res = await request("POST", "/graphql", { body: { query: documentOf(root, field, args) } });
+            const query = documentOf(root, field, args);
+            const res = await request("POST", "/graphql", { body: { query } });
             const codes: string[] = (res.json?.errors ?? []).map(
               (e: { extensions?: { code?: string } }) => e.extensions?.code,
             );
@@ -247,7 +252,7 @@ export function describeApiWalk(definition: AppDefinition, options: ApiWalkOptio
             }
             answered++;
             if (res.status >= 500 || codes.includes("INTERNAL_SERVER_ERROR"))
-              failures.push(`${root}.${field.name}: ${res.status} ${res.text.slice(0, 200)}`);
+              failures.push(`${root}.${field.name} (${query}) answered ${res.status} ${res.text.slice(0, 300)}`);
           }
           if (failures.length) throw new Error(failures.join("\n"));
           if (answered === 0) this.skip();

@@ -2,6 +2,7 @@
 // request acts on is declared in the specs (generated/contract.ts: the identifying path parameter or argument, or
 // a whole collection); who owns an instance, the resource's domain service says (generated/wiring.ts ownerLookup).
 import type { OwnerLookup, Ownership } from "../definition.js";
+import { hasNul } from "../runtime/text.js";
 import { actsFor, isAdmin, type Principal } from "./principal.js";
 
 export type { OwnerLookup };
@@ -27,7 +28,8 @@ export function ownership(
   if (isAdmin(principal) || !rule || rule.kind === "none") return undefined;
   if (rule.kind === "collection") return "collection";
   const id = values[rule.from];
-  return typeof id === "string" ? { resource: rule.resource, id } : undefined;
+  // An id holding U+0000 names nothing any store holds, and is refused as bad input once allowed (runtime/text.ts).
+  return typeof id === "string" && !hasNul(id) ? { resource: rule.resource, id } : undefined;
 }
 
 /** The rule's one lookup: refused unless the instance's owner is the principal (an instance nobody owns, or none, passes). */

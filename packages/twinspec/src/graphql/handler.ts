@@ -249,12 +249,12 @@ function searchParams(url: string): Record<string, unknown> | Refusal {
   }
 }
 
-/** What is wrong with a JSON text the client sent (`what`): a BAD_REQUEST message, or BAD_USER_INPUT past a limit. */
+/** What is wrong with a JSON text the client sent (`what`): a BAD_REQUEST message, or BAD_USER_INPUT past a limit or for U+0000. */
 function badJson(problem: JsonProblem, what: string): Refusal {
   if (problem.reason === "syntax") return new Refusal(`${what} is not valid JSON.`);
   return new Refusal(
     `${what} is ${problem.message}.`,
-    problem.reason === "depth" ? "BAD_USER_INPUT" : "BAD_REQUEST",
+    problem.reason === "depth" || problem.reason === "nul" ? "BAD_USER_INPUT" : "BAD_REQUEST",
     problem.limit,
   );
 }

@@ -29,6 +29,7 @@ import {
 import { Lru } from "./lru.js";
 import { withoutSuggestions } from "./errors.js";
 import { MAX_JSON_DEPTH } from "../runtime/json.js";
+import { hasNul, NUL, NUL_REFUSED } from "../runtime/text.js";
 
 export interface OperationOptions extends Partial<Limits> {
   introspection?: boolean;
@@ -65,6 +66,19 @@ interface Entry {
   prepared?: Prepared;
 }
 
+/** A string literal holding U+0000 (a `\u0000` escape) is bad input, as in JSON (runtime/text.ts). */
+const nulFree: ValidationRule = (context) => ({
+  StringValue(node) {
+    if (hasNul(node.value))
+      context.reportError(
+        new GraphQLError(`A string holds ${NUL}: ${NUL_REFUSED}.`, {
+          nodes: [node],
+          extensions: { code: "BAD_USER_INPUT" },
+        }),
+      );
+  },
+});
+
 /** Longer query texts are prepared every time rather than cached (bounds the cache's memory). */
 const MAX_CACHED_QUERY = 20_000;
 
@@ -76,6 +90,7 @@ export function createPreparer(schema: GraphQLSchema, options: OperationOptions 
     depthLimit(limits.maxDepth),
     aliasLimit(limits.maxAliases),
     directiveLimit(limits.maxDirectives),
+    nulFree,
   ];
   const maxTokens = options.maxTokens ?? 1000;
   const timeoutMs = options.validationTimeoutMs ?? 1000;

@@ -1,7 +1,9 @@
 // JSON text from a client, parsed as RFC 8259 asks of an interoperable document: members of one object have unique
 // names, and the nesting is bounded (JSON.stringify, the validators and every recursive reader of a value meet the
-// stack's end long before JSON.parse does). Used for every JSON the server reads: REST bodies, parameters and
+// stack's end long before JSON.parse does); no string holds U+0000, which PostgreSQL's text cannot store (text.ts). Used for every JSON the server reads: REST bodies, parameters and
 // multipart parts, GraphQL bodies and variables.
+
+import { NUL, NUL_REFUSED } from "./text.js";
 
 /** How deep arrays and objects may nest in a client's JSON (the outermost value is level 1). */
 export const MAX_JSON_DEPTH = 64;
@@ -10,8 +12,8 @@ export const MAX_JSON_DEPTH = 64;
 export class JsonProblem extends Error {
   constructor(
     message: string,
-    /** "syntax", "depth" (past `limit`) or "duplicate" (`key` twice in one object) */
-    readonly reason: "syntax" | "depth" | "duplicate",
+    /** "syntax", "depth" (past `limit`), "duplicate" (`key` twice in one object) or "nul" (a string holding U+0000) */
+    readonly reason: "syntax" | "depth" | "duplicate" | "nul",
     readonly limit?: number,
     readonly key?: string,
   ) {
@@ -19,7 +21,7 @@ export class JsonProblem extends Error {
   }
 }
 
-/** `text` parsed, or a JsonProblem: not JSON, nested past `maxDepth`, or an object naming a member twice. */
+/** `text` parsed, or a JsonProblem: not JSON, nested past `maxDepth`, an object naming a member twice, or U+0000 in a string. */
 export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   let value: unknown;
   try {
@@ -29,6 +31,7 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   }
   // A scalar has no members and no depth.
   if (typeof value === "object" && value !== null) checkShape(text, maxDepth);
+  if (hasNulEscape(text)) throw new JsonProblem(`JSON with ${NUL} in a string (\\u0000): ${NUL_REFUSED}`, "nul");
   return value;
 }
 
@@ -86,6 +89,16 @@ function checkShape(text: string, maxDepth: number): void {
       expectName = open.length > 0 && open[open.length - 1] !== undefined;
     }
   }
+}
+
+/** Whether JSON text JSON.parse accepted escapes U+0000 (a backslash starting `\\u0000`, not one escaped itself). */
+function hasNulEscape(text: string): boolean {
+  for (let at = text.indexOf("\\u0000"); at >= 0; at = text.indexOf("\\u0000", at + 1)) {
+    let slashes = 0;
+    while (text.charCodeAt(at - 1 - slashes) === BACKSLASH) slashes++;
+    if (slashes % 2 === 0) return true;
+  }
+  return false;
 }
 
 /** The index of the quote that ends the string starting at `start`. */

@@ -144,13 +144,29 @@ async function migrate(db: Kysely<Database>, schema?: string, migrations?: strin
     });
 }
 
+/** Attempts at a migration that another client's dropped schema failed (`vanishedSchema`). */
+const MIGRATION_ATTEMPTS = 3;
+
+/**
+ * Whether a migration failed because a schema other than `own` vanished under it: Kysely's Migrator looks for its
+ * bookkeeping tables in every schema of the database, each checked by name (has_schema_privilege), so a schema another
+ * client drops between the catalog's read and that check fails the lookup with invalid_schema_name (3F000). Nothing
+ * has run by then, and the lookup is read-only: the migration is tried again.
+ */
+function vanishedSchema(error: unknown, own: string | undefined): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === "3F000" && typeof message === "string" && !(own && message.includes(`"${own}"`));
+}
+
 async function migrateWith(
   db: Kysely<Database>,
   provider: MigrationProvider,
   tables: { migrationTableSchema?: string; migrationTableName?: string; migrationLockTableName?: string },
 ): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider, ...tables }).migrateToLatest();
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await new Migrator({ db, provider, ...tables }).migrateToLatest();
+    if (!error) return;
+    if (attempt < MIGRATION_ATTEMPTS && vanishedSchema(error, tables.migrationTableSchema)) continue;
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
     throw new Error(`migration ${failed} failed: ${(error as Error).message}`, { cause: error });
   }

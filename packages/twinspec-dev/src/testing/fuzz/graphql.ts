@@ -32,6 +32,7 @@ import {
   authorization,
   fuzz,
   fuzzTarget,
+  testFile,
   hugeString,
   idOf,
   mutated as mutatedBy,
@@ -455,11 +456,12 @@ export function describeGraphqlFuzz(definition: AppDefinition, options: FuzzOpti
     this.timeout(120_000);
     const target = fuzzTarget(definition, BODY_LIMIT, options.server);
 
-    it("only the statuses GraphQL over HTTP answers, no 5xx; coded errors, never INTERNAL_SERVER_ERROR; data as selected; the server stays ready", async () => {
+    it("only the statuses GraphQL over HTTP answers, no 5xx; coded errors, never INTERNAL_SERVER_ERROR; data as selected; the server stays ready", async function () {
       const base = target.server.url;
+      const where = { file: testFile(options.file, this), suite: "fuzz: GraphQL over HTTP", stubs: new Set<string>() };
       const codes = new Map<string, number>();
       await fuzz(
-        options.file,
+        where,
         base,
         request(target.ids),
         async (req) => {
@@ -499,7 +501,11 @@ export function describeGraphqlFuzz(definition: AppDefinition, options: FuzzOpti
             assert.match(String(code), /^[A-Z][A-Z_]+$/, `an error without extensions.code: ${what}`);
             assert.notEqual(code, "INTERNAL_SERVER_ERROR", what);
             // A resolver still a stub is pending, not a failure (pending.ts).
-            if (code === "NOT_IMPLEMENTED") stubsMet.add(String(e.message).split(" ")[0] || "a GraphQL field");
+            if (code === "NOT_IMPLEMENTED") {
+              const stub = String(e.message).split(" ")[0] || "a GraphQL field";
+              stubsMet.add(stub);
+              where.stubs.add(stub);
+            }
             codes.set(code, (codes.get(code) ?? 0) + 1);
           }
           if (body.data && req.selection) {

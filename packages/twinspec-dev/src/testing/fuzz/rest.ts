@@ -17,6 +17,7 @@ import {
   authorization,
   fuzz,
   fuzzTarget,
+  testFile,
   headerValue,
   hugeString,
   idOf,
@@ -192,13 +193,14 @@ export function describeRestFuzz(definition: AppDefinition, options: FuzzOptions
     this.timeout(120_000);
     const target = fuzzTarget(definition, BODY_LIMIT, options.server);
 
-    it("every answer is declared for its operation and matches its declaration; no 5xx; the server stays ready", async () => {
+    it("every answer is declared for its operation and matches its declaration; no 5xx; the server stays ready", async function () {
       const base = target.server.url;
+      const where = { file: testFile(options.file, this), suite: "fuzz: REST", stubs: new Set<string>() };
       const run = settings(options.runs ?? 800);
       // Whatever it gets is luck: it counts for no coverage (coverage.ts).
       const luck = asking(`REST fuzzer, seed ${run.seed}`, "any");
       await fuzz(
-        options.file,
+        where,
         base,
         request(target.ids),
         async (req) => {
@@ -213,9 +215,10 @@ export function describeRestFuzz(definition: AppDefinition, options: FuzzOptions
           // A stub not filled in yet is pending, not a failure (pending.ts).
           if (isStubAnswer(res.status, text)) {
             stubsMet.add(req.op.operationId);
+            where.stubs.add(req.op.operationId);
             return res.status;
           }
-          assert.ok(res.status < 500, `a ${res.status}: ${what}`);
+          assert.ok(res.status < 500, `${req.op.operationId} failed with ${res.status} (a server error): ${what}`);
           assert.ok(
             declaredFor(req.op.responses, res.status),
             `${req.op.operationId} does not declare ${res.status}: ${what}`,

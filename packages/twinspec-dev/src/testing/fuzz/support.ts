@@ -2,9 +2,10 @@
 // types, nulls, huge and odd strings), the ids of every state a resource can be in, tokens of every kind, and a
 // seeded run that prints how to replay its failure (FUZZ_SEED, FUZZ_PATH, FUZZ_RUNS).
 import assert from "node:assert/strict";
+import { isAbsolute, relative } from "node:path";
 import fc from "fast-check";
-import { after } from "mocha";
-import { before } from "../pending.js";
+import type { Context } from "mocha";
+import { after, before } from "../pending.js";
 import { isObject, type JsonObject } from "../../codegen/load/spec.js";
 import type { AppDefinition } from "twinspec/internals";
 import { startServer, type TestServer, type TestServerOptions } from "../server.js";
@@ -360,19 +361,40 @@ export function fuzzTarget(definition: AppDefinition, bodyLimit: number, options
     target.server = await startServer(definition, { ...options, bodyLimit });
     target.ids = await world(definition, target.server.url);
   });
-  after(() => target.server.close());
+  after(() => target.server?.close());
   return target;
 }
 
 const ready = async (base: string) =>
   assert.equal((await fetch(`${base}/readyz`)).status, 200, "the server is not ready any more");
 
+/** Which fuzzer runs, from which test file, and what it met that is still a stub. */
+export interface FuzzRun {
+  /** the test file (FuzzOptions.file, else the mocha test's own), relative to the working folder */
+  file: string | undefined;
+  /** the suite's title, which the replay command greps for: only that fuzzer runs again */
+  suite: string;
+  /** the operations and fields that answered as stubs (501 / NOT_IMPLEMENTED): pending, reported at the end */
+  stubs: Set<string>;
+}
+
+/**
+ * The test file a fuzzer names in its replay command: `given`, else the file of the mocha test running it.
+ *
+ * @param given - FuzzOptions.file
+ * @param context - the mocha test's `this`
+ */
+export function testFile(given: string | undefined, context: Context): string | undefined {
+  const file = given ?? context.test?.file;
+  return file && isAbsolute(file) ? relative(process.cwd(), file) : file;
+}
+
 /**
  * Runs the property (`check` sends one request and answers its status); /readyz must stay 200 all along. A failure
  * says which request broke what, and the command that replays it.
  */
 export async function fuzz<T>(
-  file: string | undefined,
+  run: FuzzRun,
   base: string,
   arbitrary: fc.Arbitrary<T>,
   check: (value: T) => Promise<number>,
@@ -380,8 +402,13 @@ export async function fuzz<T>(
 ) {
   const started = Date.now();
   const statuses = new Map<number, number>();
+  const replay = (seed: number, path?: string) =>
+    `FUZZ_SEED=${seed}${path ? ` FUZZ_PATH=${path}` : ""} npx mocha ${run.file ?? ""} --grep ${JSON.stringify(run.suite)}`.replace(
+      /\s+/g,
+      " ",
+    );
   // Printed first, so that a run that never ends still says how to replay it.
-  console.log(`      seed ${options.seed} (replay: FUZZ_SEED=${options.seed} npx mocha ${file ?? ""})`);
+  console.log(`      seed ${options.seed} (replay: ${replay(options.seed)})`);
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (value) => {
       const status = await check(value);
@@ -399,15 +426,18 @@ export async function fuzz<T>(
     },
   );
   if (details.failed) {
-    const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx mocha ${file ?? ""}`;
     const cause =
       details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    throw new Error(`${cause}\n\n${fc.defaultReportMessage(details)}\nReplay: ${replay}`);
+    throw new Error(
+      `${run.suite}, seed ${details.seed}: ${cause}\n\n${fc.defaultReportMessage(details)}\nReplay: ${replay(details.seed, details.counterexamplePath ?? undefined)}`,
+    );
   }
   await ready(base);
   console.log(
     `      ${details.numRuns} requests in ${Date.now() - started} ms, seed ${details.seed}${details.interrupted ? " (stopped at the time limit)" : ""}`,
   );
+  if (run.stubs.size)
+    console.log(`      not yet implemented (answered as stubs, pending, not fuzzed): ${[...run.stubs].join(", ")}`);
   console.log(
     `      statuses: ${[...statuses]
       .sort(([a], [b]) => a - b)
