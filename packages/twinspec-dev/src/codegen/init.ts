@@ -38,13 +38,15 @@ const DEV = { mocha: "12.0.3", "@types/mocha": "10.0.10", "@types/node": "20.19.
  * Overrides every install of the generator needs (this repository's root package.json has the same; a test keeps
  * them equal): graphql-codegen's newer @graphql-tools/delegate needs a package the registry lacks (Twinspec's
  * DESIGN §5); its loaders' newest @whatwg-node/*, sync-fetch and listr2 declare Node >= 22.12-22.15, and these, the
- * releases before, have the same API and run on Node 20, so `npm install` warns of no engine.
+ * releases before, have the same API and run on Node 20, so `npm install` warns of no engine; koa's koa-compose is
+ * held at 4.1.0, as npm marks 4.2.0 deprecated.
  */
 const OVERRIDES = {
   "@graphql-tools/delegate": "12.2.1",
   "@whatwg-node/disposablestack": "0.0.6",
   "@whatwg-node/fetch": "0.10.13",
   "@whatwg-node/promise-helpers": "1.3.2",
+  "koa-compose": "4.1.0",
   listr2: "9.0.5",
   "sync-fetch": "0.6.0",
 };
