@@ -12,7 +12,7 @@ import type { AppDefinition } from "twinspec/internals";
 import type { JsonObject } from "../codegen/load/spec.js";
 import { call, gql, type Reply } from "./client.js";
 import { asking } from "./coverage.js";
-import { settings, valid } from "./fuzz/support.js";
+import { settings, testFile, valid } from "./fuzz/support.js";
 import { before, it, NotYetImplemented } from "./pending.js";
 import { differences, shown, type Difference } from "./round-trip-compare.js";
 import {
@@ -75,9 +75,11 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
   const spec = specOf(definition);
   const { resolve } = spec;
   const run = settings(options.runs ?? 8, "ROUND_TRIP");
+  /** The test file the replay command names: RoundTripOptions.file, else the one registering the suite. */
+  let file = options.file;
   /** The command that replays a run; with a test's title, that test alone (its path means nothing to the others). */
   const replay = (seed: number, path?: string, title?: string) =>
-    `ROUND_TRIP_SEED=${seed}${path ? ` ROUND_TRIP_PATH=${path}` : ""} npx mocha ${options.file ?? ""}${title ? ` --fgrep '${title.replace(/'/g, "'\\''")}'` : ""}`.replace(
+    `ROUND_TRIP_SEED=${seed}${path ? ` ROUND_TRIP_PATH=${path}` : ""} npx mocha ${file ?? ""}${title ? ` --fgrep '${title.replace(/'/g, "'\\''")}'` : ""}`.replace(
       / +/g,
       " ",
     );
@@ -86,7 +88,8 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
     this.timeout(Math.max(120_000, (options.timeLimitMs ?? 30_000) * 3));
     let s: TestServer;
     let world: ReturnType<typeof newWorld> | undefined;
-    before(async () => {
+    before(async function () {
+      file = testFile(options.file, this);
       // Printed first, so that a run that never ends still says how to replay it.
       console.log(`    seed ${run.seed} (replay: ${replay(run.seed)})`);
       s = await startServer(definition, options.server);
@@ -150,8 +153,10 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
      * The ids of the instances `writer` needs made first (its path's parents, and the resources its body names), from
      * one world of every resource that can be made; one whose creator is a stub makes the writer pending.
      */
-    async function parentsOf(writer: Writer, plan: ResourceRoundTrips): Promise<Record<string, string>> {
-      const made = await (world ??= newWorld(definition, specReader(spec.doc), sendForWorld));
+    async function parentsOf(writer: Writer, plan: ResourceRoundTrips, fresh = false): Promise<Record<string, string>> {
+      const made = await (fresh
+        ? newWorld(definition, specReader(spec.doc), sendForWorld)
+        : (world ??= newWorld(definition, specReader(spec.doc), sendForWorld)));
       const names = [
         ...pathParams(writer.op.path),
         ...(writer.kind === "create" ? [] : plan.creators.flatMap((c) => pathParams(c.path))),
@@ -381,16 +386,21 @@ export function describeRoundTrips(definition: AppDefinition, options: RoundTrip
 
     async function roundTrip(plan: ResourceRoundTrips, writer: Writer, transport: "rest" | "graphql", title: string) {
       const parents = await parentsOf(writer, plan);
-      const arbitrary = valid(resolve, writer.schema, 0, "grapheme-composite").map(
-        (body) => withIds(body, parents, writer) as Record<string, unknown>,
-      );
+      // A create whose body names another resource (a loan's book) may use it up (its last copy): each body gets
+      // instances of its own, so that one body's write does not refuse the next.
+      const consumes =
+        writer.kind === "create" &&
+        Object.keys(writer.schema.properties ?? {}).some((k) => k !== plan.info.id && spec.resourceOfParam(k));
+      const arbitrary = valid(resolve, writer.schema, 0, "grapheme-composite");
       const outcomes: Outcome[] = [];
       let stub: NotYetImplemented | undefined;
       const details = await fc.check(
-        fc.asyncProperty(arbitrary, async (body) => {
+        fc.asyncProperty(arbitrary, async (generated) => {
           if (stub) return;
           try {
-            outcomes.push(await oneCase(plan, writer, transport, body, parents));
+            const ids = consumes ? await parentsOf(writer, plan, true) : parents;
+            const body = withIds(generated, ids, writer) as Record<string, unknown>;
+            outcomes.push(await oneCase(plan, writer, transport, body, ids));
           } catch (error) {
             if (isStub(error)) stub = error as NotYetImplemented;
             else throw error;
