@@ -6,14 +6,14 @@
 // readOnly properties) is refused when sent, or ignored. A failure is shrunk to a minimal body and names the
 // operation, the property, the transport, the request and the seed (ROUND_TRIP_SEED, ROUND_TRIP_PATH replay it).
 import fc from "fast-check";
-import { after, describe } from "mocha";
+import { describe } from "mocha";
 import { getNamedType, isObjectType, type GraphQLObjectType } from "graphql";
 import type { AppDefinition } from "twinspec/internals";
 import type { JsonObject } from "../codegen/load/spec.js";
 import { call, gql, type Reply } from "./client.js";
 import { asking } from "./coverage.js";
 import { settings, testFile, valid } from "./fuzz/support.js";
-import { before, it, NotYetImplemented } from "./pending.js";
+import { after, before, it, NotYetImplemented } from "./pending.js";
 import { differences, shown, type Difference } from "./round-trip-compare.js";
 import {
   roundTripsOf,

@@ -7,7 +7,7 @@
 // (scenario-graphql.ts); a step GraphQL cannot say runs over REST within it, since a change over one transport is
 // visible over the other, and a workflow with no step over GraphQL is not run twice.
 import assert from "node:assert/strict";
-import { after, describe, it as mochaIt } from "mocha";
+import { describe, it as mochaIt } from "mocha";
 import type { AppDefinition } from "twinspec/internals";
 import {
   loadEvaluator,
@@ -20,7 +20,7 @@ import {
 } from "./arazzo.js";
 import { call } from "./client.js";
 import { asking } from "./coverage.js";
-import { before, it } from "./pending.js";
+import { after, before, it } from "./pending.js";
 import { graphqlPlan, sendOverGraphql, type GraphqlPlan } from "./scenario-graphql.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { specOf, type Operation } from "./spec.js";

@@ -7,13 +7,13 @@
 // the step, the request and what was wrong.
 import { createRequire } from "node:module";
 import { isDeepStrictEqual } from "node:util";
-import { after, describe } from "mocha";
+import { describe } from "mocha";
 import { Webhook } from "standardwebhooks";
 import type { AppDefinition } from "twinspec/internals";
 import { isObject, type JsonObject } from "../codegen/load/spec.js";
 import { gql, type Reply } from "./client.js";
 import { ADMIN_TOKEN } from "./tokens.js";
-import { before, it } from "./pending.js";
+import { after, before, it } from "./pending.js";
 import { attemptsOf, registerEndpoint, startReceiver, type Receiver } from "./webhook-receiver.js";
 import { startServer, type TestServer, type TestServerOptions } from "./server.js";
 import { fieldCall, pathParams, specOf, urlOf } from "./spec.js";
