@@ -39,6 +39,7 @@ describe("npm run generate: spec checks", function () {
 
   it("a Twinspec part that cannot be included (webhook-endpoints without webhooks:) is an invalid spec naming where, nothing written", () => {
     edit("openapi.yaml", /^paths:/m, "x-twinspec-parts: [webhook-endpoints]\npaths:");
+    edit("openapi.yaml", /^webhooks:\n(?:(?: .*)?\n)+(?=components:)/m, "");
     const res = generate();
     assert.equal(res.status, 1, res.stdout);
     assert.match(
