@@ -2,8 +2,8 @@
 // npm run bench:peers — Twinspec against the servers people pick instead, side by side in one interleaved run of the
 // shared peer bench (../shared/bench, or BENCH_PEERS_DIR): the peers that do the same work (koa-prod, fastify-prod,
 // mercurius-prod, fastify-openapi-glue) and the bare ones (node:http, Koa, Fastify, mercurius with and without graphql-jit), every
-// server reading the same 1,000 customers × 10 orders from SQLite (or PostgreSQL). Ours runs as it ships (`npm start`,
-// production, auth on, rate limiter on with budgets × 1000), seeded through its own REST API.
+// server reading the same 1,000 customers × 10 orders from SQLite (or PostgreSQL). Ours runs as it is deployed (`node` and
+// twinspec-app start, production, auth on, rate limiter on with budgets × 1000), seeded through its own REST API.
 // The table and the goals of the performance issue, judged on that one run, go to bench/results/peers/.
 //   npm run bench:peers                      # ~6 min: 2 rounds × 10 s per scenario
 //   npm run bench:peers -- --rounds 1 --duration 6   # a quick look; any option of the shared bench.mjs passes through
