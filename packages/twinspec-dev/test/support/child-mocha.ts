@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 export interface ChildMocha {
   /** the mocha file, relative to the package's folder */
@@ -22,7 +23,7 @@ export interface ChildMocha {
   timeout?: number;
 }
 
-/** Runs the file; resolves to its exit status and its output, stdout then stderr. */
+/** Runs the file; resolves to its exit status and its output, stdout then stderr, without colour. */
 export function childMocha(options: ChildMocha): { status: number | null; output: string } {
   const mocha = createRequire(import.meta.url).resolve("mocha/bin/mocha.js");
   const child = spawnSync(
@@ -36,6 +37,7 @@ export function childMocha(options: ChildMocha): { status: number | null; output
       "--no-config",
       "--no-package",
       "--exit",
+      "--no-color",
       "--timeout",
       String(options.testTimeout ?? 30_000),
       ...(options.grep ? ["--grep", options.grep] : []),
@@ -44,9 +46,10 @@ export function childMocha(options: ChildMocha): { status: number | null; output
     {
       cwd: options.cwd,
       encoding: "utf8",
-      env: { ...process.env, TWINSPEC_ROOT: options.root, ...options.env },
+      env: { ...process.env, FORCE_COLOR: "0", TWINSPEC_ROOT: options.root, ...options.env },
       timeout: options.timeout ?? 120_000,
     },
   );
-  return { status: child.status, output: child.stdout + child.stderr };
+  // Read as plain text: a terminal above (npm test in a TTY forwards FORCE_COLOR) must not colour what is matched.
+  return { status: child.status, output: stripVTControlCharacters(child.stdout + child.stderr) };
 }
