@@ -1,9 +1,10 @@
 // Draining an HTTP server for a deploy: stop accepting connections (new ones are refused), answer every request
 // that arrives on a connection already open with its real response marked `Connection: close` (those already taken
-// are marked by the application's edge once it is closing, http/policy.ts), so each client learns from that answer itself not to send again; connections idle from the
-// start are closed once the busy ones had time to speak. Resolves when no connection is left, or at the deadline
-// after cutting off what remains.
-import net from "node:net";
+// are marked by the application's edge once it is closing, http/policy.ts), so each client learns from that answer
+// itself not to send again; a connection is closed as idle only once it has read nothing for a whole sweep, so a
+// request already sent (in the kernel's buffer, not yet read by a busy event loop) is answered rather than reset.
+// Resolves when no connection is left, or at the deadline after cutting off what remains.
+import net, { type Socket } from "node:net";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 
 const closeAfter = (_req: IncomingMessage, res: ServerResponse) => void res.setHeader("Connection", "close");
@@ -24,9 +25,30 @@ export interface Drain {
  * already open) answered with `Connection: close`, idle connections closed, the rest cut off at the deadline.
  *
  * @param server - a server made by `createHttpServer`; the answers of requests already taken are marked by the
- *   application's edge once `App.close` began (serve calls both)
+ *   application's edge once `App.close` began (serve calls both); called before it listens, so that it knows
+ *   every connection
  */
 export function drainable(server: Server): Drain {
+  // Each open connection: the requests it carried, those answered, and what it had read at the last sweep.
+  const uses = new Map<Socket, { requests: number; answered: number; read: number }>();
+  server.on("connection", (socket: Socket) => {
+    uses.set(socket, { requests: 0, answered: 0, read: -1 });
+    socket.once("close", () => uses.delete(socket));
+  });
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const use = uses.get(req.socket);
+    if (!use) return;
+    use.requests++;
+    res.once("close", () => use.answered++);
+  });
+  /** Closes the connections that waited for their next request through a whole sweep; an upgraded one is left. */
+  const sweepIdle = () => {
+    for (const [socket, use] of uses) {
+      const idle = use.requests === use.answered && (use.requests > 0 || socket.bytesRead === 0);
+      if (idle && socket.bytesRead === use.read) socket.destroy();
+      else use.read = socket.bytesRead;
+    }
+  };
   return {
     async drain(graceMs) {
       // Requests still arriving on open connections are answered with Connection: close.
@@ -34,12 +56,22 @@ export function drainable(server: Server): Drain {
       // net.Server's close (http.Server's would also close idle keep-alive connections at once, racing with a
       // client that is just sending its next request on one): the listening socket closes, open connections stay.
       const closed = new Promise<boolean>((resolve) => net.Server.prototype.close.call(server, () => resolve(true)));
-      // A client between two requests sends its next one within moments; one still silent after this is idle.
-      const sweep = setTimeout(() => server.closeIdleConnections(), Math.min(1_000, graceMs / 4));
+      // A client between two requests sends its next one within moments: sweeps begin after that, and each
+      // closes what read nothing since the one before (an event loop turn at least, so what was sent got read).
+      const period = Math.min(250, graceMs / 16);
+      let sweeps: NodeJS.Timeout | undefined;
+      const first = setTimeout(
+        () => {
+          sweepIdle();
+          sweeps = setInterval(sweepIdle, period);
+        },
+        Math.min(1_000, graceMs / 4),
+      );
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
       const ended = await Promise.race([closed, deadline]);
-      clearTimeout(sweep);
+      clearTimeout(first);
+      clearInterval(sweeps);
       clearTimeout(timer);
       if (!ended) server.closeAllConnections();
       return ended;
