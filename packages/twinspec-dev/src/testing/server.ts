@@ -98,6 +98,12 @@ export type TestServerOptions = {
 /** A poll interval no test outlives. */
 const NEVER_MS = 3_600_000;
 
+/** The test servers of this process that are listening, by URL: what `settle` asks whether their jobs are done. */
+const listening = new Map<string, TestServer>();
+
+/** The listening test server of this process at `url` (undefined: none, or another process's server). */
+export const testServerAt = (url: string): TestServer | undefined => listening.get(url);
+
 /**
  * A real server for tests: `definition` given to buildApp over a fresh, migrated database, listening on an
  * ephemeral 127.0.0.1 port, its job queue started; tokens signed with TEST_SECRET verify, rate limits are the
@@ -149,11 +155,12 @@ export async function startServer(definition: AppDefinition, options: TestServer
   app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const started: TestServer = {
     url: `http://127.0.0.1:${port}`,
     app,
     store,
     async close() {
+      listening.delete(started.url);
       // Subscriptions first: WebSocket connections are not among those closeAllConnections ends.
       await app.close();
       server.closeAllConnections();
@@ -162,4 +169,6 @@ export async function startServer(definition: AppDefinition, options: TestServer
       if (!options.database) await database.drop();
     },
   };
+  listening.set(started.url, started);
+  return started;
 }

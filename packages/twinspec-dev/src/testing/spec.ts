@@ -12,6 +12,7 @@ import type { OperationSpec } from "twinspec/internals";
 import { projectFile } from "twinspec/internals";
 import { call } from "./client.js";
 import { asking } from "./coverage.js";
+import { testServerAt, type TestServer } from "./server.js";
 
 /** One operation of the specs, as the kit reads it: the runtime's OperationSpec. */
 export type Operation = OperationSpec;
@@ -85,8 +86,10 @@ export function fieldCall(
 }
 
 /**
- * Polls a status monitor (a job) until its representation stops changing (the same ETag five reads running, 50 ms
- * apart), with the admin token; resolves to its last body, or rejects when it still changes after `timeoutMs`.
+ * Polls a status monitor (a job) until it is settled, with the admin token; resolves to its last body, or rejects
+ * when it still changes after `timeoutMs`. Settled: on a test server of this process (`startServer`), once its job
+ * queue holds no job waiting or running; elsewhere, once its representation stops changing (the same ETag five reads
+ * running, 50 ms apart).
  *
  * @param base - the server's URL
  * @param url - the monitor's path (a 202's Location)
@@ -94,17 +97,30 @@ export function fieldCall(
  */
 export async function settle(base: string, url: string, timeoutMs = 10_000) {
   const until = Date.now() + timeoutMs;
+  const server = testServerAt(base);
   let last = "";
   let same = 0;
   for (;;) {
+    const busy = server && (await jobsInHand(server));
     const res = await call(`${base}${url}`);
+    if (busy === 0) return res.json;
     const tag = res.headers.get("etag") ?? res.text;
     same = tag === last ? same + 1 : 0;
     if (same >= 4) return res.json;
     last = tag;
     if (Date.now() > until) throw new Error(`${url} still changes`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, busy === undefined ? 50 : 5));
   }
+}
+
+/** How many jobs of a test server's queue are waiting or running (twinspec's `jobs` table). */
+async function jobsInHand({ store }: TestServer): Promise<number> {
+  const { count } = await store.db
+    .selectFrom("jobs")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("status", "in", ["PENDING", "RUNNING"])
+    .executeTakeFirstOrThrow();
+  return Number(count);
 }
 
 /** One live instance of every resource, made over the API (`Spec.newWorld`). */
