@@ -1,4 +1,4 @@
-// The durable job queue with several workers: a job whose worker died is taken over after its lease; on PostgreSQL a claim skips rows other workers hold (SKIP LOCKED) and a
+// The durable job queue: what it has in hand (waiting or running); with several workers, a job whose worker died is taken over after its lease; on PostgreSQL a claim skips rows other workers hold (SKIP LOCKED) and a
 // worker whose lease was taken over cannot also complete the job (its transaction rolls back).
 import assert from "node:assert/strict";
 import pino from "pino";
@@ -67,6 +67,32 @@ describe(`job queue on ${testDatabaseKind()}`, function () {
     assert.deepEqual(ran, [job.jobId]);
     const row = await store.db.selectFrom("jobs").selectAll().where("job_id", "=", job.jobId).executeTakeFirstOrThrow();
     assert.equal(row.attempts, 2);
+  });
+
+  it("inHand counts the jobs that wait or run, and none once they ended, succeeded or failed", async () => {
+    const store = await open();
+    const handler: JobHandler = async (_trx, jobId) => {
+      if (jobId === failing.jobId) throw new Error("fails for good");
+      return { result: {} };
+    };
+    const queue = queueOf(store, handler, { pollMs: 20, maxAttempts: 1 });
+    assert.equal(await queue.inHand(), 0);
+    const running = await enqueue(store, "probe");
+    const failing = await enqueue(store, "probe");
+    await enqueue(store, "probe");
+    // A job another worker holds, as the first test leaves one: its lease ran out, so this queue takes it over.
+    await store.db
+      .updateTable("jobs")
+      .set({ status: "RUNNING", attempts: 0, lease_until: new Date(Date.now() - 1).toISOString() })
+      .where("job_id", "=", running.jobId)
+      .execute();
+    assert.equal(await queue.inHand(), 3, "one RUNNING, two PENDING");
+    queue.start();
+    await until(
+      async () => (await count(store, "SUCCEEDED")) === 2 && (await count(store, "FAILED")) === 1,
+      "two jobs to succeed and one to fail",
+    );
+    assert.equal(await queue.inHand(), 0);
   });
 
   (postgres ? it : it.skip)(

@@ -107,6 +107,8 @@ export interface App<Services = any> extends Pick<Transports, "callback" | "arou
   stopJobs(): Promise<void>;
   /** resumes the job queue `stopJobs` paused */
   resumeJobs(): void;
+  /** how many jobs wait or run (any instance's): 0 once every job asked for has ended */
+  jobsInHand(): Promise<number>;
   /** ends subscriptions (WebSocket and SSE) and stops background work; the caller closes the store afterwards */
   close(): Promise<void>;
 }
@@ -238,6 +240,7 @@ export function buildApp<Services>({
     start: async () => void (await Promise.all([webhooks?.delivery.start(), queue.start()])),
     stopJobs: () => queue.stop(),
     resumeJobs: () => queue.resume(),
+    jobsInHand: () => queue.inHand(),
     close: async () => {
       await http.close();
       await queue.stop();

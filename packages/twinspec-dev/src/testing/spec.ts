@@ -12,7 +12,7 @@ import type { OperationSpec } from "twinspec/internals";
 import { projectFile } from "twinspec/internals";
 import { call } from "./client.js";
 import { asking } from "./coverage.js";
-import { testServerAt, type TestServer } from "./server.js";
+import { testServerAt } from "./server.js";
 
 /** One operation of the specs, as the kit reads it: the runtime's OperationSpec. */
 export type Operation = OperationSpec;
@@ -85,11 +85,14 @@ export function fieldCall(
   };
 }
 
+/** How long a monitor's representation stays the same before `settle` takes it as final. */
+const STEADY_MS = 200;
+
 /**
  * Polls a status monitor (a job) until it is settled, with the admin token; resolves to its last body, or rejects
- * when it still changes after `timeoutMs`. Settled: on a test server of this process (`startServer`), once its job
- * queue holds no job waiting or running; elsewhere, once its representation stops changing (the same ETag five reads
- * running, 50 ms apart).
+ * when it still changes after `timeoutMs`. Settled: its representation (its ETag) unchanged for 200 ms or, on a test
+ * server of this process (`startServer`), its app's job queue holding no job that waits or runs (`jobsInHand`),
+ * which that server is asked every 5 ms.
  *
  * @param base - the server's URL
  * @param url - the monitor's path (a 202's Location)
@@ -97,30 +100,19 @@ export function fieldCall(
  */
 export async function settle(base: string, url: string, timeoutMs = 10_000) {
   const until = Date.now() + timeoutMs;
-  const server = testServerAt(base);
-  let last = "";
-  let same = 0;
+  const app = testServerAt(base)?.app;
+  let last: string | undefined;
+  let since = 0;
   for (;;) {
-    const busy = server && (await jobsInHand(server));
+    const ended = app !== undefined && (await app.jobsInHand()) === 0;
     const res = await call(`${base}${url}`);
-    if (busy === 0) return res.json;
+    if (ended) return res.json;
     const tag = res.headers.get("etag") ?? res.text;
-    same = tag === last ? same + 1 : 0;
-    if (same >= 4) return res.json;
-    last = tag;
+    if (tag !== last) [last, since] = [tag, Date.now()];
+    else if (Date.now() - since >= STEADY_MS) return res.json;
     if (Date.now() > until) throw new Error(`${url} still changes`);
-    await new Promise((r) => setTimeout(r, busy === undefined ? 50 : 5));
+    await new Promise((r) => setTimeout(r, app ? 5 : 50));
   }
-}
-
-/** How many jobs of a test server's queue are waiting or running (twinspec's `jobs` table). */
-async function jobsInHand({ store }: TestServer): Promise<number> {
-  const { count } = await store.db
-    .selectFrom("jobs")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("status", "in", ["PENDING", "RUNNING"])
-    .executeTakeFirstOrThrow();
-  return Number(count);
 }
 
 /** One live instance of every resource, made over the API (`Spec.newWorld`). */

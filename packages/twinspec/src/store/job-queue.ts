@@ -137,6 +137,16 @@ export class JobQueue {
     await this.running;
   }
 
+  /** How many jobs of the `jobs` table, any instance's, wait or run: none once every job asked for has ended. */
+  async inHand(): Promise<number> {
+    const { count } = await this.db
+      .selectFrom("jobs")
+      .select((eb) => eb.fn.countAll<number | string>().as("count"))
+      .where("status", "in", ["PENDING", "RUNNING"])
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  }
+
   /** Starts claiming again after stop(). */
   resume() {
     if (!this.stopped) return;
