@@ -79,12 +79,6 @@ try {
 
 console.log(`\nPostgreSQL pass: database-backed suites on ${describeUrl(url)} (a fresh schema per server)\n`);
 const env = { ...process.env, TEST_DATABASE: "postgres", TEST_POSTGRES_URL: url };
-// `--root`, `--package` and `--library` pick the pass's runs (default all three), so that npm test can run them side by
-// side; files named on the command line run alone (with .mocharc.json's options): mocha adds a config's spec to them.
-const RUNS = ["--root", "--package", "--library"];
-const picked = process.argv.slice(2).filter((arg) => RUNS.includes(arg));
-const files = process.argv.slice(2).filter((arg) => !RUNS.includes(arg));
-const runs = new Set(files.length > 0 || picked.length === 0 ? RUNS : picked);
 /** Runs mocha in a folder, its output passed through as it comes; resolves to its exit code. */
 function mocha(args: string[], cwd?: URL): Promise<number> {
   return new Promise((resolve) => {
@@ -93,27 +87,39 @@ function mocha(args: string[], cwd?: URL): Promise<number> {
     child.on("close", (code) => resolve(code ?? 1));
   });
 }
-let root = 0;
-if (runs.has("--root")) root = await mocha(files.length > 0 ? files : ["--config", ".mocharc.postgres.json"]);
-// The twinspec package's database-backed suites, against its own fixture application: a process of their own, in the
-// package's folder (its .mocharc.postgres.json points the framework at the fixture), unless files were named.
-let pkgCode = 0;
-let libraryCode = 0;
-if (files.length === 0 && runs.has("--package")) {
-  console.log("\nPostgreSQL pass: the twinspec package's database-backed suites (packages/twinspec)\n");
-  pkgCode = await mocha(["--config", ".mocharc.postgres.json"], new URL("../../packages/twinspec/", import.meta.url));
-}
-// The library application's walkApi, which the test kit must pass on both databases (twinspec-dev's own suite runs it
-// on SQLite).
-if (files.length === 0 && runs.has("--library")) {
-  console.log("\nPostgreSQL pass: the library application's walkApi (packages/twinspec-dev/test/apps/library)\n");
-  libraryCode = await mocha(
-    ["test/testing/library-app.test.ts"],
-    new URL("../../packages/twinspec-dev/", import.meta.url),
-  );
+// Files named on the command line run alone, the root's (with .mocharc.json's options: mocha adds a config's spec
+// to them); else the runs `--root`, `--package` and `--library` pick (default all three, one after another), so that
+// npm test can run them side by side.
+const args = process.argv.slice(2);
+const picked = args.filter((arg) => ["--root", "--package", "--library"].includes(arg));
+const files = args.filter((arg) => !picked.includes(arg));
+const RUNS: Record<string, { title?: string; args: string[]; cwd?: URL }> = {
+  "--root": { args: files.length > 0 ? files : ["--config", ".mocharc.postgres.json"] },
+  // The twinspec package's database-backed suites, against its own fixture application, in the package's folder
+  // (its .mocharc.postgres.json points the framework at the fixture).
+  "--package": {
+    title: "the twinspec package's database-backed suites (packages/twinspec)",
+    args: ["--config", ".mocharc.postgres.json"],
+    cwd: new URL("../../packages/twinspec/", import.meta.url),
+  },
+  // The library application's walkApi, which the test kit must pass on both databases (twinspec-dev's own suite runs
+  // it on SQLite).
+  "--library": {
+    title: "the library application's walkApi (packages/twinspec-dev/test/apps/library)",
+    args: ["test/testing/library-app.test.ts"],
+    cwd: new URL("../../packages/twinspec-dev/", import.meta.url),
+  },
+};
+let failed = 0;
+for (const name of files.length > 0 ? ["--root"] : picked.length > 0 ? picked : Object.keys(RUNS)) {
+  const { title, args: mochaArgs, cwd } = RUNS[name];
+  if (title) console.log(`\nPostgreSQL pass: ${title}\n`);
+  // Each run whatever the ones before did.
+  const code = await mocha(mochaArgs, cwd);
+  failed ||= code;
 }
 if (embedded) {
   await embedded.stop();
   console.log(`PostgreSQL pass: the embedded PostgreSQL is stopped and ${embedded.dataDir} removed`);
 }
-process.exit(root || pkgCode || libraryCode);
+process.exit(failed);
