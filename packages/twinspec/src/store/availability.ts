@@ -1,5 +1,6 @@
 // Failing fast while PostgreSQL is away. A probe on a connection of its own asks `select 1` every pingMs; an answer
-// missing after pingTimeoutMs, or a lost connection, marks the database down. While it is down, the guarded pool
+// missing after pingTimeoutMs, or a lost connection, marks the database down (opening the probe's connection may
+// take the connect timeout: a slow start is not an outage). While it is down, the guarded pool
 // refuses at once (DatabaseUnavailableError → 503) instead of letting each request wait for a connection that
 // will not come, and the connections it had are dropped: queries stuck on a dead network end now, and no stale
 // connection is handed out later. The probe keeps trying; its first answer marks the database up, and the next
@@ -28,6 +29,7 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
   private closed = false;
   private readonly pingMs: number;
   private readonly pingTimeoutMs: number;
+  private readonly connectTimeoutMs: number;
 
   constructor(
     private readonly clientConfig: pg.ClientConfig,
@@ -36,6 +38,7 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
     super();
     this.pingMs = options.pingMs ?? 250;
     this.pingTimeoutMs = options.pingTimeoutMs ?? 500;
+    this.connectTimeoutMs = clientConfig.connectionTimeoutMillis ?? 5_000;
   }
 
   /** Why the database counts as down (undefined while up). */
@@ -75,15 +78,19 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
     try {
       if (!this.client) {
         // Named, so an operator can tell it apart in pg_stat_activity.
+        // Opening a connection (a backend started, authentication) may take far longer than a `select 1` on a busy
+        // machine: the probe's connect gets the connect timeout of every connection of ours, so a slow start is not
+        // taken for an outage, and a database slow to accept is still found back. A refused connect fails at once.
+        const connectMs = Math.max(this.pingTimeoutMs, this.connectTimeoutMs);
         const client = new (pgDriver().Client)({
           ...this.clientConfig,
           application_name: "twinspec-probe",
-          connectionTimeoutMillis: this.pingTimeoutMs,
+          connectionTimeoutMillis: connectMs,
           keepAlive: true,
         });
         client.on("error", () => this.dropClient(client)); // found by the next ping; without a listener it would crash
         this.client = client;
-        await deadline(client.connect(), this.pingTimeoutMs);
+        await deadline(client.connect(), connectMs);
       }
       await deadline(this.client.query("select 1"), this.pingTimeoutMs);
     } catch (error) {

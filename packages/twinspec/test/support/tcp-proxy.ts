@@ -12,6 +12,8 @@ export class TcpProxy {
   private server: net.Server;
   private readonly pairs = new Set<[net.Socket, net.Socket]>();
   private mode: "open" | Cut = "open";
+  /** how long a new connection waits before it is forwarded (a database slow to accept, a loaded machine) */
+  connectDelayMs = 0;
   port = 0;
 
   private constructor(private readonly target: { host: string; port: number }) {
@@ -73,18 +75,28 @@ export class TcpProxy {
 
   private listener() {
     return net.createServer((client) => {
-      const upstream = net.connect(this.target.port, this.target.host);
-      const pair: [net.Socket, net.Socket] = [client, upstream];
-      this.pairs.add(pair);
-      const end = () => {
-        this.pairs.delete(pair);
-        client.destroy();
-        upstream.destroy();
-      };
-      for (const s of pair) s.on("error", end).on("close", end);
-      this.pipe(client, upstream);
-      this.pipe(upstream, client);
+      if (this.connectDelayMs > 0) {
+        client.pause();
+        const timer = setTimeout(() => client.closed || (client.resume(), this.forward(client)), this.connectDelayMs);
+        client.on("close", () => clearTimeout(timer)).on("error", () => client.destroy());
+        return;
+      }
+      this.forward(client);
     });
+  }
+
+  private forward(client: net.Socket) {
+    const upstream = net.connect(this.target.port, this.target.host);
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    this.pairs.add(pair);
+    const end = () => {
+      this.pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const s of pair) s.on("error", end).on("close", end);
+    this.pipe(client, upstream);
+    this.pipe(upstream, client);
   }
 
   /** Forwards while open; drops everything while blackholed. */
