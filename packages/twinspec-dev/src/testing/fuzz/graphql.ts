@@ -37,6 +37,7 @@ import {
   idOf,
   mutated as mutatedBy,
   oddString,
+  send,
   settings,
   wrong,
   type Ids,
@@ -465,7 +466,7 @@ export function describeGraphqlFuzz(definition: AppDefinition, options: FuzzOpti
         base,
         request(target.ids),
         async (req) => {
-          const res = await fetch(`${base}${req.url}`, {
+          const res = await send(`${base}${req.url}`, {
             method: req.method,
             headers: req.headers,
             body: req.method === "GET" ? undefined : req.body,

@@ -23,6 +23,7 @@ import {
   idOf,
   mutated as mutatedBy,
   oddString,
+  send,
   settings,
   valid as validBy,
   wrong,
@@ -204,7 +205,7 @@ export function describeRestFuzz(definition: AppDefinition, options: FuzzOptions
         base,
         request(target.ids),
         async (req) => {
-          const res = await fetch(`${base}${req.url}`, {
+          const res = await send(`${base}${req.url}`, {
             method: req.method,
             headers: { ...req.headers, ...luck },
             body: req.body,

@@ -395,8 +395,39 @@ export function fuzzTarget(definition: AppDefinition, bodyLimit: number, options
   return target;
 }
 
+/** A connection that failed before any answer came: reset, closed by the other side, refused. */
+const CONNECTION_FAILED = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE", "ECONNREFUSED"]);
+
+function connectionFailure(error: unknown): string | undefined {
+  const cause =
+    error instanceof TypeError ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code && CONNECTION_FAILED.has(cause.code)
+    ? `${cause.message ?? cause.code} (${cause.code})`
+    : undefined;
+}
+
+/**
+ * fetch, sent a second time when the connection failed before any answer. A keep-alive connection that the server
+ * closed as idle while the fuzzer was busy (building its first values on a loaded machine) fails the request written
+ * on it, which HTTP clients retry (RFC 9112 §9.3.1); a fuzzer judges each answer alone, so a request sent twice
+ * changes no verdict. A second failure is the server's, and names its cause (fetch's own message is "fetch failed").
+ */
+export async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (!connectionFailure(error)) throw error;
+  }
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const failure = connectionFailure(error);
+    throw failure ? new Error(`the connection failed twice, with no answer: ${failure}`, { cause: error }) : error;
+  }
+}
+
 const ready = async (base: string) =>
-  assert.equal((await fetch(`${base}/readyz`)).status, 200, "the server is not ready any more");
+  assert.equal((await send(`${base}/readyz`, {})).status, 200, "the server is not ready any more");
 
 /** Which fuzzer runs, from which test file, and what it met that is still a stub. */
 export interface FuzzRun {
