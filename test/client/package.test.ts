@@ -1,18 +1,18 @@
 // The client package as a caller gets it: `npm pack` in client/ (its prepack builds dist/ and bundles the
-// twinspec-client runtime), installed in an empty project outside this one with TypeScript and nothing else, type-
-// checked under strict, then run against the real server: a burst that meets 429, a create whose answer a proxy
-// loses, every page, a checkout's job.
+// twinspec-client runtime; in a staged copy, test/support/staging.ts, so that nothing beside it sees that happen),
+// installed in an empty project outside this one with TypeScript and nothing else, type-checked under strict, then
+// run against the real server: a burst that meets 429, a create whose answer a proxy loses, every page, a checkout's
+// job.
 import assert from "node:assert/strict";
 import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { proxy } from "../support/http-proxy.js";
+import { stageCheckout } from "../support/staging.js";
 import { perSecond, startServer, type TestServer } from "../support/server.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const npm = (args: string[], cwd: string) =>
   execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
@@ -55,7 +55,8 @@ describe("the client package, packed and installed in an empty project", functio
   let s: TestServer;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "twinspec-client-"));
-    const packed = npm(["pack", "--pack-destination", dir, "--json"], join(ROOT, "client"));
+    const stage = stageCheckout(join(dir, "checkout"), ["client", "packages/twinspec-client"]);
+    const packed = npm(["pack", "--pack-destination", dir, "--json"], join(stage, "client"));
     tarball = join(dir, JSON.parse(packed.slice(packed.indexOf("[")))[0].filename);
     const project = join(dir, "caller");
     execFileSync("mkdir", ["-p", project]);

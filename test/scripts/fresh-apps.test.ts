@@ -8,7 +8,8 @@
 //
 // Kept to about three minutes of npm test (figures in the commit that added it):
 // - The tarballs are packed once (`npm pack -w …`, each package's prepack: build, and twinspec-dev's bundling of
-//   twinspec-client), as create-twinspec's vendor/ is.
+//   twinspec-client), as create-twinspec's vendor/ is, from a staged copy of the packages (test/support/staging.ts),
+//   so that the suites running beside this one never load a dist/ or a node_modules half rebuilt.
 // - `twinspec init` runs from the packed twinspec-dev and twinspec (their files as the tarballs hold them, extracted
 //   into a node_modules of their own), resolving their third-party dependencies, whose versions they pin, through
 //   links to this checkout's node_modules: no install is needed before the first application exists.
@@ -41,6 +42,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { freePort } from "../support/embedded-postgres.js";
+import { stageCheckout } from "../support/staging.js";
 
 const ROOT = process.cwd();
 const LIBRARY = join(ROOT, "packages/twinspec-dev/test/fixtures/library");
@@ -141,7 +143,14 @@ describe("init → npm install → npm test → npm start from the packed tarbal
     mkdirSync(vendor);
     await timed(
       "npm pack",
-      ok("npm", ["pack", "--pack-destination", vendor, ...PACKAGES.flatMap((p) => ["-w", p])], ROOT),
+      ok(
+        "npm",
+        ["pack", "--pack-destination", vendor, ...PACKAGES.flatMap((p) => ["-w", p])],
+        stageCheckout(
+          join(work, "checkout"),
+          PACKAGES.map((p) => `packages/${p}`),
+        ),
+      ),
     );
     const tarball = (name: string) =>
       join(vendor, readdirSync(vendor).find((f) => new RegExp(`^${name}-\\d[^/]*\\.tgz$`).test(f))!);

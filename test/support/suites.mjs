@@ -13,23 +13,23 @@ import { stripVTControlCharacters } from "node:util";
 /**
  * Each part: its name and command, in the order they start, the longest first, so that the short ones fill the gaps
  * at the end. The root's suite on SQLite is three processes, its files split by what they share: the files that pack
- * and install the packages (npm pack rebuilds the packages' dist/, which no other file of the root reads), the
- * real-world documents (generation and type-checking, all CPU), and the rest, which ends with the status-coverage
- * gate over every test server of its own process (test/zz-status-coverage.test.ts).
+ * and install the packages (each packing a staged copy of them, test/support/staging.ts, so that the parts beside
+ * never load a dist/ or a node_modules being rebuilt), the real-world documents (generation and type-checking, all
+ * CPU), and the rest, which ends with the status-coverage gate over every test server of its own process
+ * (test/zz-status-coverage.test.ts).
  */
 const PACKING = ["test/scripts/**/*.test.ts", "test/client/package.test.ts"];
 const CORPUS = "test/codegen/corpus.test.ts";
 const PARTS = [
   ["root, on PostgreSQL", "npm run -s test:postgres -- --root"],
+  [
+    "root's packing and installs (init, npm pack, production install, start), on SQLite",
+    `npx mocha ${PACKING.map((glob) => `'${glob}'`).join(" ")}`,
+  ],
   ["development package's test kit", "cd packages/twinspec-dev && npx mocha 'test/testing/**/*.test.ts'"],
   [
     "root, on SQLite",
     `npx mocha ${[...PACKING, CORPUS].map((glob) => `--ignore '${glob}'`).join(" ")} 'test/**/*.test.ts'`,
-  ],
-  [
-    "root's packing and installs (init, npm pack, production install, start), on SQLite",
-    `npx mocha ${PACKING.map((glob) => `'${glob}'`).join(" ")}`,
-    { alone: true },
   ],
   ["development package's generator, CLI and mock", "npm run -s test -w twinspec-dev -- --ignore 'test/testing/**'"],
   ["runtime package, on SQLite", "npm run -s test:sqlite -w twinspec"],
@@ -91,14 +91,10 @@ function summarize(output) {
 
 console.log(`${clock()} ${parts.length} parts, ${width} at a time`);
 const results = new Array(parts.length);
-// A part marked alone runs before the others, with nothing beside it: npm pack rebuilds the packages' dist/ and swaps
-// the client package's node_modules/twinspec-client, which every other part may be loading at that moment.
-const queue = [...parts.keys()].sort((a, b) => Number(!parts[a][2]?.alone) - Number(!parts[b][2]?.alone));
-const alone = queue.filter((index) => parts[index][2]?.alone).length;
 let next = 0;
-async function worker(last = parts.length) {
-  while (next < last) {
-    const index = queue[next++];
+async function worker() {
+  while (next < parts.length) {
+    const index = next++;
     const [name, command] = parts[index];
     console.log(`${clock()} start: ${name}`);
     const { code, raw, output, seconds } = await run(command);
@@ -112,8 +108,7 @@ async function worker(last = parts.length) {
     console.log(`${clock()} ${failed ? "FAILED" : "ok"}: ${name} (${seconds.toFixed(0)} s)`);
   }
 }
-await worker(alone);
-await Promise.all(Array.from({ length: Math.min(width, parts.length - alone) }, () => worker()));
+await Promise.all(Array.from({ length: Math.min(width, parts.length) }, () => worker()));
 
 const lines = [
   "",
