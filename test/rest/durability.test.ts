@@ -28,6 +28,7 @@ describe("durability across crashes", function () {
     const first = await start();
     const acknowledged: string[] = [];
     let sent = 0;
+    let answered = 0;
     const burst = Array.from({ length: 200 }, async (_, i) => {
       await new Promise((r) => setTimeout(r, i * 2));
       sent++;
@@ -39,11 +40,14 @@ describe("durability across crashes", function () {
         if (res.status === 201) acknowledged.push(res.json.customerId);
       } catch {
         // the connection died with the server: not acknowledged
+      } finally {
+        answered++;
       }
     });
     // Kill once writes are being acknowledged, not at a fixed time: a fresh server's first answers can take longer
-    // than the burst's start on a busy machine (and a new PostgreSQL pool opens its connections first).
-    while (acknowledged.length < 20 && sent < 200) await new Promise((r) => setTimeout(r, 5));
+    // than the whole burst takes to send on a busy machine (and a new PostgreSQL pool opens its connections first),
+    // so the wait is for answers, with every request sent and still in flight meanwhile.
+    while (acknowledged.length < 20 && answered < 200) await new Promise((r) => setTimeout(r, 5));
     first.child.kill("SIGKILL");
     await Promise.all(burst);
     await first.exited;

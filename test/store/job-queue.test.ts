@@ -1,5 +1,6 @@
-// The durable job queue: what it has in hand (waiting or running); with several workers, a job whose worker died is taken over after its lease; on PostgreSQL a claim skips rows other workers hold (SKIP LOCKED) and a
-// worker whose lease was taken over cannot also complete the job (its transaction rolls back).
+// The durable job queue: what it has in hand (waiting or running); with several workers, a job whose worker died is
+// taken over after its lease; on PostgreSQL a claim skips rows other workers hold (SKIP LOCKED) and a worker whose
+// lease was taken over cannot also complete the job (its transaction rolls back).
 import assert from "node:assert/strict";
 import pino from "pino";
 import type { Store } from "../../packages/twinspec/src/store/database.js";
