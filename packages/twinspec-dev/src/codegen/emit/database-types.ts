@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { dirname, join, resolve } from "node:path";
 import { sql, type ColumnMetadata, type Kysely, type TableMetadata } from "kysely";
 import { openStore } from "twinspec";
+import { typescript } from "../load/commonjs.js";
 
 /** Tables a migrations folder leaves (none given: Twinspec's own only), with the primary-key columns of each. */
 async function tablesAfter(migrations: string): Promise<{ tables: TableMetadata[]; keys: Map<string, Set<string>> }> {
@@ -44,7 +45,7 @@ async function importable(folder: string): Promise<string> {
     return folder;
   }
   const cache = join(modules, ".cache");
-  const { default: ts } = await import("typescript");
+  const ts = typescript();
   const compiled = names.map((name) => {
     const text = readFileSync(join(folder, name), "utf8");
     if (!isTypeScript(name)) return { name, text };

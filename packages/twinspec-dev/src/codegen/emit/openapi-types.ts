@@ -1,12 +1,6 @@
 // openapi.ts: openapi-typescript's types for a document loadSpec has already linted and bundled.
-import {
-  astToString,
-  resolveRef,
-  scanDiscriminators,
-  transformSchema,
-  type OpenAPI3,
-  type OpenAPITSOptions,
-} from "openapi-typescript";
+import type { OpenAPI3, OpenAPITSOptions } from "openapi-typescript";
+import { openapiTypescript } from "../load/commonjs.js";
 import type { Warnings } from "../load/diagnostics.js";
 import { at, replaceAt, type JsonObject } from "../load/spec.js";
 
@@ -17,6 +11,7 @@ import { at, replaceAt, type JsonObject } from "../load/spec.js";
  * The context below is openapiTS's own, with its defaults; `components` is there, as the bundle makes it.
  */
 function openapiTypes(doc: OpenAPI3): string {
+  const { astToString, resolveRef, scanDiscriminators, transformSchema } = openapiTypescript();
   const schema = doc.components ? doc : { ...doc, components: {} }; // as the bundle leaves it
   const options: OpenAPITSOptions = { silent: true, emptyObjectsUnknown: true }; // "any object", not "an empty one"
   const ctx = {

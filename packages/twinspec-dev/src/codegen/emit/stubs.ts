@@ -7,10 +7,13 @@
 // NOT_IMPLEMENTED (GraphQL), so the server runs while you fill them in.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import ts from "typescript";
+import type * as TS from "typescript";
+import { typescript } from "../load/commonjs.js";
 import type { Contract, FieldPlan, Resource } from "../model/contract.js";
 import { domainNeeds, tagsWithFiles, type DomainNeed } from "./contract-emitter.js";
 import { deref, isObject, type Json, type JsonObject } from "../load/spec.js";
+
+const ts = typescript();
 
 export interface StubChange {
   file: string;
@@ -111,7 +114,7 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
     for (const [type, list] of group(fields)) {
       const top = exportedObject(file, source, "resolvers");
       const inner = top.properties.find(
-        (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && nameOf(p.name) === type,
+        (p): p is TS.PropertyAssignment => ts.isPropertyAssignment(p) && nameOf(p.name) === type,
       );
       if (!inner) {
         source = insertMembers(source, top, `  ${type}: {\n${list.map((f) => fieldStub(f, "    ")).join("")}  },\n`);
@@ -119,7 +122,7 @@ export function syncStubs(contract: Contract, doc: JsonObject, { check = false, 
         continue;
       }
       if (!ts.isObjectLiteralExpression(inner.initializer)) continue;
-      const missing = list.filter((f) => !propertyNames(inner.initializer as ts.ObjectLiteralExpression).has(f.field));
+      const missing = list.filter((f) => !propertyNames(inner.initializer as TS.ObjectLiteralExpression).has(f.field));
       if (missing.length === 0) continue;
       source = insertMembers(source, inner.initializer, missing.map((f) => fieldStub(f, "    ")).join(""), "    ");
       added.push(...missing.map((f) => f.coordinate));
@@ -184,7 +187,7 @@ function fieldStub(f: FieldPlan, indent: string): string {
   return `${indent}${f.field}: () => ${throwing(f.coordinate, indent)},\n`;
 }
 
-function exportedObject(file: string, source: string, name: string): ts.ObjectLiteralExpression {
+function exportedObject(file: string, source: string, name: string): TS.ObjectLiteralExpression {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   for (const statement of sf.statements) {
     if (!ts.isVariableStatement(statement)) continue;
@@ -201,16 +204,16 @@ function exportedObject(file: string, source: string, name: string): ts.ObjectLi
   );
 }
 
-function nameOf(name: ts.PropertyName): string | undefined {
+function nameOf(name: TS.PropertyName): string | undefined {
   return ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : undefined;
 }
 
-function propertyNames(literal: ts.ObjectLiteralExpression): Set<string> {
+function propertyNames(literal: TS.ObjectLiteralExpression): Set<string> {
   return new Set(literal.properties.flatMap((p) => (p.name ? [nameOf(p.name)].filter((n): n is string => !!n) : [])));
 }
 
 /** `text` (whole lines) inserted before the literal's closing brace, after a comma for the last member if it lacks one. */
-function insertMembers(source: string, literal: ts.ObjectLiteralExpression, text: string, indent = "  "): string {
+function insertMembers(source: string, literal: TS.ObjectLiteralExpression, text: string, indent = "  "): string {
   const close = literal.end - 1;
   const last = literal.properties.at(-1);
   let before = source.slice(0, close);
@@ -228,7 +231,7 @@ function insertMembers(source: string, literal: ts.ObjectLiteralExpression, text
 function ensureImport(file: string, source: string): string {
   if (!/\bnew NotImplementedError\(/.test(source)) return source;
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
-  let twinspec: ts.NamedImports | undefined;
+  let twinspec: TS.NamedImports | undefined;
   for (const statement of sf.statements) {
     if (!ts.isImportDeclaration(statement) || !statement.importClause) continue;
     const { importClause: clause, moduleSpecifier } = statement;
@@ -244,7 +247,7 @@ function ensureImport(file: string, source: string): string {
     )
       twinspec ??= bindings;
   }
-  const declared = (node: ts.Node): boolean =>
+  const declared = (node: TS.Node): boolean =>
     ((ts.isClassDeclaration(node) || ts.isFunctionDeclaration(node)) && node.name?.text === "NotImplementedError") ||
     (ts.isVariableStatement(node) &&
       node.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === "NotImplementedError"));
@@ -268,11 +271,11 @@ function serviceClass(
   file: string,
   source: string,
   resource: Resource,
-): { node?: ts.ClassDeclaration; declared: Set<string> } {
+): { node?: TS.ClassDeclaration; declared: Set<string> } {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
-  let factory: ts.Node | undefined;
-  let returned: ts.Expression | undefined;
-  const visit = (node: ts.Node): void => {
+  let factory: TS.Node | undefined;
+  let returned: TS.Expression | undefined;
+  const visit = (node: TS.Node): void => {
     if (ts.isReturnStatement(node) && node.expression) returned ??= node.expression;
     else if (!ts.isFunctionLike(node) || node === factory) ts.forEachChild(node, visit);
   };
@@ -299,7 +302,7 @@ function serviceClass(
       ? returned.expression.text
       : `${resource.schema}Service`;
   const node = sf.statements.find(
-    (st): st is ts.ClassDeclaration => ts.isClassDeclaration(st) && st.name?.text === name,
+    (st): st is TS.ClassDeclaration => ts.isClassDeclaration(st) && st.name?.text === name,
   );
   if (!node) return { declared: new Set() };
   const extended = node.heritageClauses?.some((h) => h.token === ts.SyntaxKind.ExtendsKeyword);
@@ -307,7 +310,7 @@ function serviceClass(
 }
 
 /** The members a class declares: methods, properties, accessors, and the constructor's parameter properties. */
-function memberNames(node: ts.ClassDeclaration): Set<string> {
+function memberNames(node: TS.ClassDeclaration): Set<string> {
   const names = new Set<string>();
   for (const member of node.members) {
     const name = member.name && nameOf(member.name);
@@ -321,7 +324,7 @@ function memberNames(node: ts.ClassDeclaration): Set<string> {
 }
 
 /** `members` (each whole lines, unterminated) inserted before the class's closing brace, a blank line before each. */
-function insertClassMembers(source: string, node: ts.ClassDeclaration, members: string[]): string {
+function insertClassMembers(source: string, node: TS.ClassDeclaration, members: string[]): string {
   const close = node.end - 1;
   let before = source.slice(0, close).replace(/[ \t]*$/, "");
   if (!before.endsWith("\n")) before += "\n";
