@@ -29,7 +29,12 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
   private closed = false;
   private readonly pingMs: number;
   private readonly pingTimeoutMs: number;
-  private readonly connectTimeoutMs: number;
+  /**
+   * How long the probe's connect may take: the connect timeout of every connection of ours (openPostgres sets it),
+   * never less than a ping. Opening a connection (a backend started, authentication) can take far longer than a
+   * `select 1` on a busy machine; a refused connect still fails at once.
+   */
+  private readonly connectMs: number;
 
   constructor(
     private readonly clientConfig: pg.ClientConfig,
@@ -38,7 +43,7 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
     super();
     this.pingMs = options.pingMs ?? 250;
     this.pingTimeoutMs = options.pingTimeoutMs ?? 500;
-    this.connectTimeoutMs = clientConfig.connectionTimeoutMillis ?? 5_000;
+    this.connectMs = Math.max(this.pingTimeoutMs, clientConfig.connectionTimeoutMillis ?? 0);
   }
 
   /** Why the database counts as down (undefined while up). */
@@ -78,19 +83,15 @@ export class Availability extends EventEmitter<{ down: [DatabaseUnavailableError
     try {
       if (!this.client) {
         // Named, so an operator can tell it apart in pg_stat_activity.
-        // Opening a connection (a backend started, authentication) may take far longer than a `select 1` on a busy
-        // machine: the probe's connect gets the connect timeout of every connection of ours, so a slow start is not
-        // taken for an outage, and a database slow to accept is still found back. A refused connect fails at once.
-        const connectMs = Math.max(this.pingTimeoutMs, this.connectTimeoutMs);
         const client = new (pgDriver().Client)({
           ...this.clientConfig,
           application_name: "twinspec-probe",
-          connectionTimeoutMillis: connectMs,
+          connectionTimeoutMillis: this.connectMs,
           keepAlive: true,
         });
         client.on("error", () => this.dropClient(client)); // found by the next ping; without a listener it would crash
         this.client = client;
-        await deadline(client.connect(), connectMs);
+        await deadline(client.connect(), this.connectMs);
       }
       await deadline(this.client.query("select 1"), this.pingTimeoutMs);
     } catch (error) {
