@@ -11,6 +11,8 @@ export type Cut =
 export class TcpProxy {
   private server: net.Server;
   private readonly pairs = new Set<[net.Socket, net.Socket]>();
+  /** connections still waiting out connectDelayMs, not yet forwarded */
+  private readonly held = new Set<net.Socket>();
   private mode: "open" | Cut = "open";
   /** how long a new connection waits before it is forwarded (a database slow to accept, a loaded machine) */
   connectDelayMs = 0;
@@ -37,11 +39,7 @@ export class TcpProxy {
   async cut(how: Cut): Promise<void> {
     this.mode = how;
     if (how === "refuse") {
-      for (const [a, b] of this.pairs) {
-        a.destroy();
-        b.destroy();
-      }
-      this.pairs.clear();
+      this.dropAll();
       await new Promise((resolve) => this.server.close(resolve));
     }
     // blackhole: each pair stops forwarding (see pipe); sockets stay open.
@@ -56,29 +54,44 @@ export class TcpProxy {
     } else {
       // A partition that heals: what was held back is lost, as a peer that timed out would see it. The pairs
       // held open are closed, so both ends find out.
-      for (const [a, b] of this.pairs) {
-        a.destroy();
-        b.destroy();
-      }
-      this.pairs.clear();
+      this.dropAll();
     }
   }
 
   async close(): Promise<void> {
+    this.dropAll();
+    if (this.server.listening) await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  /** Every connection ends: the forwarded pairs, both sides, and those still held back. */
+  private dropAll() {
+    for (const socket of this.held) socket.destroy();
+    this.held.clear();
     for (const [a, b] of this.pairs) {
       a.destroy();
       b.destroy();
     }
     this.pairs.clear();
-    if (this.server.listening) await new Promise((resolve) => this.server.close(resolve));
   }
 
   private listener() {
     return net.createServer((client) => {
       if (this.connectDelayMs > 0) {
+        // Held, so that a cut or close ends it too (a refused database accepts nothing, and server.close waits).
         client.pause();
-        const timer = setTimeout(() => client.closed || (client.resume(), this.forward(client)), this.connectDelayMs);
-        client.on("close", () => clearTimeout(timer)).on("error", () => client.destroy());
+        this.held.add(client);
+        const timer = setTimeout(() => {
+          this.held.delete(client);
+          if (client.destroyed) return;
+          client.resume();
+          this.forward(client);
+        }, this.connectDelayMs);
+        client
+          .on("close", () => {
+            clearTimeout(timer);
+            this.held.delete(client);
+          })
+          .on("error", () => client.destroy());
         return;
       }
       this.forward(client);
