@@ -65,6 +65,7 @@ export function seededTarget(db, { reuse = false } = {}) {
   const file = data === "sqlite" ? ["--db", db] : [];
   if (data === "postgres" || !(reuse && fs.existsSync(db)))
     run(process.execPath, [path.join(shared, "ours", "seed.mjs"), "--project", project, ...file], { env: dataEnv });
+  if (data === "postgres") analyzeSeed();
   run(process.execPath, [path.join(shared, "ours", "targets.mjs"), "--project", project, ...file], { env: dataEnv });
   // Started as the peers are, `node` and the server's file, not through `npm start`, whose own Node process (about
   // 60 MB) the bench would count as ours; docs/operations.md deploys it the same way.
@@ -73,6 +74,18 @@ export function seededTarget(db, { reuse = false } = {}) {
     target.cmd = target.cmd.replace(/\bnpm start$/, "node node_modules/twinspec/bin/twinspec-app.js start");
   fs.writeFileSync(targetsFile, JSON.stringify(targets, null, 1));
   return targets[0];
+}
+
+/**
+ * The peers' tables are analyzed once filled (the shared bench's lib/pg-data.mjs); ours get the same, or each run's
+ * copy of the seeded database would plan its reads on empty statistics (a sequential scan and sort for the list) that
+ * autovacuum had not yet had time to replace.
+ */
+function analyzeSeed() {
+  const code = `import pg from "pg"; import { PG_ADMIN_DEFAULT, SEED_DB_DEFAULT, databaseUrl } from "./ours/pgdb.mjs";
+    const client = new pg.Client({ connectionString: databaseUrl(process.env.BENCH_PG_URL || PG_ADMIN_DEFAULT, SEED_DB_DEFAULT) });
+    await client.connect(); await client.query("analyze"); await client.end();`;
+  run(process.execPath, ["--input-type=module", "-e", code], { cwd: shared, env: dataEnv });
 }
 
 /**
