@@ -46,7 +46,7 @@ const PEER_HEADERS = { authorization: `Bearer ${token({ secret: BENCH_SECRET, tt
 const work = path.join(os.tmpdir(), "twinspec-profile");
 fs.mkdirSync(work, { recursive: true });
 const seed = path.join(work, "seed.db");
-const target = seededTarget(seed, { reuse: true });
+const target = await seededTarget(seed, { reuse: true });
 execFileSync("taskset", ["-pc", "1", String(process.pid)], { stdio: "ignore" });
 
 const running = new Set();

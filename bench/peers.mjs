@@ -28,7 +28,7 @@ const passThrough = argsWithoutData(process.argv.slice(2));
 preparePeerBench("bench:peers");
 // `npm start` serves dist/: build it from the current sources first.
 run("npm", ["run", "-s", "build"]);
-seededTarget(path.join(fs.mkdtempSync(path.join(os.tmpdir(), "twinspec-peers-")), "seed.db"));
+await seededTarget(path.join(fs.mkdtempSync(path.join(os.tmpdir(), "twinspec-peers-")), "seed.db"));
 fs.mkdirSync(out, { recursive: true });
 const before = new Set(fs.readdirSync(out));
 // By default the peers the goals name and the bare servers that place them; `--only` or `--skip` choose others.

@@ -37,7 +37,7 @@ const autocannon = createRequire(path.join(shared, "package.json"))("autocannon"
 const work = path.join(os.tmpdir(), "twinspec-profile");
 fs.mkdirSync(work, { recursive: true });
 const seed = path.join(work, "seed.db");
-const target = seededTarget(seed, { reuse: true });
+const target = await seededTarget(seed, { reuse: true });
 const database = await freshData(seed, "profile");
 const profiles = path.join(project, "bench", "results", "profile");
 fs.rmSync(profiles, { recursive: true, force: true });

@@ -3,6 +3,7 @@
 // through the REST API, and its description of our server as a target (command, environment, token, queries).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -61,11 +62,11 @@ export function preparePeerBench(command) {
  * Seeds `db` through our REST API (the bench's 1,000 customers × 10 orders) and returns our target as the bench runs it.
  * With `--data postgres` the shared bench seeds its own database (bench_twinspec_seed) instead of the file, every time.
  */
-export function seededTarget(db, { reuse = false } = {}) {
+export async function seededTarget(db, { reuse = false } = {}) {
   const file = data === "sqlite" ? ["--db", db] : [];
   if (data === "postgres" || !(reuse && fs.existsSync(db)))
     run(process.execPath, [path.join(shared, "ours", "seed.mjs"), "--project", project, ...file], { env: dataEnv });
-  if (data === "postgres") analyzeSeed();
+  if (data === "postgres") await analyzeSeed();
   run(process.execPath, [path.join(shared, "ours", "targets.mjs"), "--project", project, ...file], { env: dataEnv });
   // Started as the peers are, `node` and the server's file, not through `npm start`, whose own Node process (about
   // 60 MB) the bench would count as ours; docs/operations.md deploys it the same way.
@@ -76,16 +77,27 @@ export function seededTarget(db, { reuse = false } = {}) {
   return targets[0];
 }
 
+/** The shared bench's PostgreSQL helpers (ours/pgdb.mjs) and the server they administer (BENCH_PG_URL). */
+async function pgAdmin() {
+  const pgdb = await import(pathToFileURL(path.join(shared, "ours", "pgdb.mjs")).href);
+  return { pgdb, admin: process.env.BENCH_PG_URL || pgdb.PG_ADMIN_DEFAULT };
+}
+
 /**
- * The peers' tables are analyzed once filled (the shared bench's lib/pg-data.mjs); ours get the same, or each run's
- * copy of the seeded database would plan its reads on empty statistics (a sequential scan and sort for the list) that
- * autovacuum had not yet had time to replace.
+ * The peers' tables are analyzed once filled (the shared bench's lib/pg-data.mjs); the seeded database gets the same
+ * (its copies inherit the statistics), or each run would plan its reads on empty statistics (a sequential scan and
+ * sort for the list) that autovacuum had not yet had time to replace.
  */
-function analyzeSeed() {
-  const code = `import pg from "pg"; import { PG_ADMIN_DEFAULT, SEED_DB_DEFAULT, databaseUrl } from "./ours/pgdb.mjs";
-    const client = new pg.Client({ connectionString: databaseUrl(process.env.BENCH_PG_URL || PG_ADMIN_DEFAULT, SEED_DB_DEFAULT) });
-    await client.connect(); await client.query("analyze"); await client.end();`;
-  run(process.execPath, ["--input-type=module", "-e", code], { cwd: shared, env: dataEnv });
+async function analyzeSeed() {
+  const { pgdb, admin } = await pgAdmin();
+  const pg = createRequire(path.join(shared, "package.json"))("pg");
+  const client = new pg.Client({ connectionString: pgdb.databaseUrl(admin, pgdb.SEED_DB_DEFAULT) });
+  await client.connect();
+  try {
+    await client.query("analyze");
+  } finally {
+    await client.end();
+  }
 }
 
 /**
@@ -95,8 +107,7 @@ function analyzeSeed() {
  */
 export async function freshData(seed, name) {
   if (data === "postgres") {
-    const pgdb = await import(pathToFileURL(path.join(shared, "ours", "pgdb.mjs")).href);
-    const admin = process.env.BENCH_PG_URL || pgdb.PG_ADMIN_DEFAULT;
+    const { pgdb, admin } = await pgAdmin();
     const database = `bench_twinspec_${name}`;
     await pgdb.recreateDatabase(admin, database, pgdb.SEED_DB_DEFAULT);
     return { DATABASE_URL: pgdb.databaseUrl(admin, database), DATABASE_POOL_MAX: process.env.BENCH_PG_POOL ?? "10" };
