@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADMIN_TOKEN } from "./support/auth.js";
-import { startProcess } from "twinspec-dev/testing";
+import { startProcess } from "./support/process.js";
 import { ada, call } from "./support/server.js";
 
 describe("main.ts process", function () {

@@ -4,7 +4,8 @@
 // bodies nested thousands deep get a coded 400 on every transport; without introspection no error suggests a field.
 import assert from "node:assert/strict";
 import WebSocket from "ws";
-import { startProcess, type ServerProcess } from "twinspec-dev/testing";
+import type { ServerProcess } from "twinspec-dev/testing";
+import { startProcess } from "../support/process.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { ada, call } from "../support/server.js";

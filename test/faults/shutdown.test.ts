@@ -10,7 +10,7 @@ import WebSocket from "ws";
 import { openStore } from "../../packages/twinspec/src/store/database.js";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
-import { startProcess } from "twinspec-dev/testing";
+import { startProcess } from "../support/process.js";
 import { ada, call } from "../support/server.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

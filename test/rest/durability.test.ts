@@ -1,7 +1,8 @@
 // An acknowledged write survives a crash; a checkout interrupted by a crash completes after restart, once.
 import assert from "node:assert/strict";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
-import { startProcess, type ServerProcess } from "twinspec-dev/testing";
+import type { ServerProcess } from "twinspec-dev/testing";
+import { startProcess } from "../support/process.js";
 import { ada, call } from "../support/server.js";
 import { openStore } from "../../packages/twinspec/src/store/database.js";
 import { domainOn } from "../support/services.js";

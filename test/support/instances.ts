@@ -1,7 +1,8 @@
 // Several server processes (src/main.ts, as `npm start` runs it) on one fresh database: what runs behind a load
 // balancer. Only meaningful on PostgreSQL; suites using it run in the PostgreSQL pass of npm test.
 import { freshDatabase, testDatabaseKind, type TestDatabase } from "./database.js";
-import { startProcess, type ServerProcess } from "twinspec-dev/testing";
+import type { ServerProcess } from "twinspec-dev/testing";
+import { startProcess } from "./process.js";
 
 export const onPostgres = testDatabaseKind() === "postgres";
 

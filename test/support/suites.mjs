@@ -89,6 +89,14 @@ function summarize(output) {
   return { counts, failures };
 }
 
+// The suites' servers run the compiled dist/app (test/support/process.ts), and the packing part checks its build:
+// built here when a source is newer, once, before any part can load it.
+const built = await run("node packages/twinspec/bin/twinspec-app.js build --if-stale");
+if (built.code !== 0) {
+  console.log(`${built.raw.trimEnd()}\nnpm run build failed: no part was started`);
+  process.exit(1);
+}
+if (built.output.trim()) console.log(`${clock()} ${built.output.trim()}`);
 console.log(`${clock()} ${parts.length} parts, ${width} at a time`);
 const results = new Array(parts.length);
 let next = 0;
