@@ -2,10 +2,11 @@
 // must not be served, nor run, from dist/.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { removeOrphans } from "../../packages/twinspec/bin/build.mjs";
+import { linkModules } from "../support/staging.js";
 
 describe("npm run build", function () {
   this.timeout(120_000);
@@ -58,11 +59,9 @@ describe("npm run build", function () {
       ])
         cpSync(entry, join(app, entry), { recursive: true });
       const modules = join(app, "node_modules");
+      linkModules(resolve("node_modules"), modules, app, new Set(["twinspec"]));
       const runtime = join(modules, "twinspec");
-      mkdirSync(runtime, { recursive: true });
-      for (const entry of readdirSync("node_modules"))
-        if (!entry.startsWith(".") && entry !== "twinspec")
-          symlinkSync(resolve("node_modules", entry), join(modules, entry));
+      mkdirSync(runtime);
       cpSync("packages/twinspec/package.json", join(runtime, "package.json"));
       cpSync("packages/twinspec/bin", join(runtime, "bin"), { recursive: true });
       symlinkSync(resolve("packages/twinspec/dist"), join(runtime, "dist"));

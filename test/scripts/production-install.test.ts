@@ -7,9 +7,9 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { build, stale } from "../../packages/twinspec/bin/build.mjs";
 import { ADMIN_TOKEN } from "../support/auth.js";
 import { spawnServer, TEST_SECRET, type ServerProcess } from "twinspec-dev/testing";
+import { ensureBuilt } from "../support/process.js";
 import { call, gql } from "../support/server.js";
 import { createClient as createSseClient } from "graphql-sse";
 import { subscriptionExample } from "../../examples/graphql.js";
@@ -72,7 +72,7 @@ describe("a production install (npm ci --omit=dev, dist/ copied, no sources)", f
   let server: ServerProcess | undefined;
 
   before(async () => {
-    if (stale()) build();
+    ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), "twinspec-production-"));
     // The twinspec package as a workspace holds it: its manifest and what it ships ("files": bin/, the compiled
     // dist/, assets/, parts/; node_modules/twinspec links there).

@@ -37,7 +37,12 @@ function sourceFiles(folders: string[]): string[] {
  * when there is one (the workspaces); `.bin`'s entries are links too, mapped the same way; the hidden lockfile and
  * caches are left out, and the entries named in `leaveOut`.
  */
-function linkModules(from: string, into: string, stage: string, leaveOut: ReadonlySet<string> = new Set()): void {
+export function linkModules(
+  from: string,
+  into: string,
+  stage: string,
+  leaveOut: ReadonlySet<string> = new Set(),
+): void {
   mkdirSync(into, { recursive: true });
   const staged = (target: string) => {
     const inside = relative(ROOT, target);

@@ -91,7 +91,7 @@ function summarize(output) {
 
 // The suites' servers run the compiled dist/app (test/support/process.ts), and the packing part checks its build:
 // built here when a source is newer, once, before any part can load it.
-const built = await run("node packages/twinspec/bin/twinspec-app.js build --if-stale");
+const built = await run("npm run -s build -- --if-stale");
 if (built.code !== 0) {
   console.log(`${built.raw.trimEnd()}\nnpm run build failed: no part was started`);
   process.exit(1);
