@@ -91,7 +91,10 @@ describe("bearer tokens", () => {
     for (const sub of ["a", "b", "c"]) await bounded.verify(await token(sub, ""));
     assert.equal((bounded as unknown as { cache: Map<string, unknown> }).cache.size, 2);
     const verifier = new TokenVerifier({ secret: TEST_SECRET });
-    const short = await token("x", "admin", 1);
+    // Signed just after a second begins, with two seconds to live (exp is whole seconds, so a one-second token signed
+    // late in a second could expire before a loaded machine verifies it once).
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000)));
+    const short = await token("x", "admin", 2);
     assert.equal((await verifier.verify(short)).subject, "x");
     // Until its expiry (whole seconds), not a fixed second and more.
     const { exp } = decodeJwt(short);
