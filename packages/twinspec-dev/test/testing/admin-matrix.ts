@@ -4,9 +4,9 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Middleware } from "koa";
-import { describeGraphqlAuthMatrix, describeRestAuthMatrix, token } from "../../src/testing/index.js";
+import { describeGraphqlAuthMatrix, describeRestAuthMatrix, token } from "twinspec-dev/testing";
 
-const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.ts")).href);
+const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.js")).href);
 const admin = await token("ops", "admin");
 
 const grantAll: Middleware = async (ctx, next) => {

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Busboy, type BusboyHeaders } from "@fastify/busboy";
 import type { Middleware } from "koa";
-import { describeAbuseWalk } from "../../src/testing/index.js";
+import { describeAbuseWalk } from "twinspec-dev/testing";
 
-const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.ts")).href);
+const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.js")).href);
 
 const careless: Middleware = async (ctx, next) => {
   if (!ctx.is("multipart/form-data")) return next();

@@ -9,7 +9,7 @@ describe("the library application passes walkApi", function () {
   this.timeout(600_000);
 
   it("every part green, 100 % of its (operation, status) pairs produced on purpose, nothing pending", () => {
-    const { status, output } = runLibrary(LIBRARY);
+    const { status, output } = runLibrary(LIBRARY, { typescript: true });
     assert.equal(status, 0, output);
     assert.match(output, /\(operation, status\) coverage: (\d+)\/\1 = 100\.0%/, output);
     assert.match(output, /✔ lastCopyLent: /, output);

@@ -27,7 +27,7 @@ describe("bugs planted in the library application, each named by the kit", funct
       "return groupBy(memberIds, rows, (r) => r.member_id, toLoan);",
       "return new Map([...groupBy(memberIds, rows, (r) => r.member_id, toLoan)].map(([id, loans]) => [id, loans.slice(0, -1)]));",
     );
-    const { status, output } = runLibrary(app.dir, "^two transports");
+    const { status, output } = runLibrary(app.dir, { grep: "^two transports" });
     assert.notEqual(status, 0, output);
     assert.match(
       output,
@@ -42,7 +42,7 @@ describe("bugs planted in the library application, each named by the kit", funct
     // Both 409 steps of the workflows taken out: returning a loan twice, and borrowing the last copy's book.
     app.edit("workflows.arazzo.yaml", /\n {6}- stepId: returnAgain\n(?: {8}.*\n)+/, "\n");
     app.edit("workflows.arazzo.yaml", /\n {6}- stepId: graceRefused\n(?: {8}.*\n)+/, "\n");
-    const { status, output } = runLibrary(app.dir, "^(declared statuses|scenarios|per-status coverage)");
+    const { status, output } = runLibrary(app.dir, { grep: "^(declared statuses|scenarios|per-status coverage)" });
     assert.notEqual(status, 0, output);
     assert.match(output, /✔ loanReturnedTwice: /, "the workflows still pass");
     assert.match(output, /^returnLoan 409: produced by no test; no step asked for it$/m, output);
@@ -58,7 +58,7 @@ describe("bugs planted in the library application, each named by the kit", funct
   it("an optional field left out of a REST response: the write-read round trip names the operation and the property", () => {
     const app = copy("dropped-field");
     app.edit("src/rest/books.ts", "  ...(b.isbn !== undefined ? { isbn: b.isbn } : {}),\n", "");
-    const { status, output } = runLibrary(app.dir, "round trip");
+    const { status, output } = runLibrary(app.dir, { grep: "round trip" });
     assert.notEqual(status, 0, output);
     assert.match(output, /addBook[\s\S]*isbn|isbn[\s\S]*addBook/, output);
     assert.match(output, /getBook/, output);
@@ -69,7 +69,7 @@ describe("bugs planted in the library application, each named by the kit", funct
   it("an optional input field not stored: the write-read round trip names the operation and the property", () => {
     const app = copy("unstored-input");
     app.edit("src/domain/members.ts", "email: input.email ?? null,", "email: null,");
-    const { status, output } = runLibrary(app.dir, "round trip");
+    const { status, output } = runLibrary(app.dir, { grep: "round trip" });
     assert.notEqual(status, 0, output);
     assert.match(output, /createMember[\s\S]*email|email[\s\S]*createMember/, output);
     assert.match(output, /seed \d+/, output);
@@ -77,9 +77,9 @@ describe("bugs planted in the library application, each named by the kit", funct
   });
 
   it("a test database that cannot be reached: each part's hook says which and why, its causes without a stack", () => {
-    const { status, output } = runLibrary(LIBRARY, "^(declared statuses|REST authorization matrix)", {
-      TEST_DATABASE: "postgres",
-      TEST_POSTGRES_URL: "postgres://127.0.0.1:1/test",
+    const { status, output } = runLibrary(LIBRARY, {
+      grep: "^(declared statuses|REST authorization matrix)",
+      env: { TEST_DATABASE: "postgres", TEST_POSTGRES_URL: "postgres://127.0.0.1:1/test" },
     });
     assert.notEqual(status, 0, output);
     assert.match(
@@ -100,10 +100,11 @@ describe("bugs planted in the library application, each named by the kit", funct
       "  async getBook(req, { services }) {\n",
       '  async getBook(req, { services }) {\n    if (req.params.bookId) throw new Error("the shelf is on fire");\n',
     );
-    const { status, output } = runLibrary(
-      app.dir,
-      "^(the API, walked|REST authorization matrix|declared statuses|fuzz: REST)",
-    );
+    // Through tsx, as its own npm test runs it: the fuzzer's replay names the TypeScript test file.
+    const { status, output } = runLibrary(app.dir, {
+      grep: "^(the API, walked|REST authorization matrix|declared statuses|fuzz: REST)",
+      typescript: true,
+    });
     assert.notEqual(status, 0, output);
     // The API walk: the operation and the request.
     assert.match(output, /getBook failed with 500 \(a server error\): GET \/books\/bok_[\w-]+ → 500 \{/, output);

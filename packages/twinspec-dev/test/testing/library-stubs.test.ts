@@ -89,7 +89,7 @@ describe("an operation added and left a stub is pending everywhere", function ()
     assert.match(generated.stdout, /wrote src\/graphql\/loans\.ts \(stubs: Mutation\.renewLoan\)/);
 
     // A fixed seed: the REST fuzzer meets renewLoan on every run of the same code.
-    const { status, output } = runLibrary(app.dir, undefined, { FUZZ_SEED: "40" });
+    const { status, output } = runLibrary(app.dir, { env: { FUZZ_SEED: "40" } });
     assert.equal(status, 0, output);
     assert.doesNotMatch(output, /^\s+\d+ failing$/m, output);
     assert.doesNotMatch(output, /failed with 501|a 501/, output);

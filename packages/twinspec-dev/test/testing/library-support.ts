@@ -7,14 +7,21 @@ import { childMocha } from "../support/child-mocha.js";
 /** The application, as committed. */
 export const LIBRARY = resolve("test/apps/library");
 
-/** Runs the application's walkApi test (only the tests whose titles match `grep`, if given). */
-export function runLibrary(root: string, grep?: string, env: Record<string, string> = {}) {
+/**
+ * Runs the application's walkApi test: only the tests whose titles match `grep`, if given; compiled, unless
+ * `typescript` (as its own npm test runs it, through tsx: where the output names the test file).
+ */
+export function runLibrary(
+  root: string,
+  { grep, env = {}, typescript }: { grep?: string; env?: Record<string, string>; typescript?: boolean } = {},
+) {
   return childMocha({
     file: join(root, "test/api.test.ts"),
     root,
     cwd: root,
     env,
     grep,
+    typescript,
     testTimeout: 120_000,
     timeout: 540_000,
   });

@@ -3,9 +3,9 @@
 // list under `parent` dropped — what a relation listing one item fewer than its REST collection answers.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describeTransportAgreement } from "../../src/testing/index.js";
+import { describeTransportAgreement } from "twinspec-dev/testing";
 
-const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.ts")).href);
+const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.js")).href);
 
 if (process.env.ONE_FEWER) {
   const real = globalThis.fetch;

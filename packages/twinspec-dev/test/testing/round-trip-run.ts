@@ -2,8 +2,8 @@
 // fixture, or a copy of it with a planted bug).
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describeRoundTrips } from "../../src/testing/index.js";
+import { describeRoundTrips } from "twinspec-dev/testing";
 
-const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.ts")).href);
+const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.js")).href);
 
 describeRoundTrips(definition, { file: "test/testing/round-trip-run.ts" });

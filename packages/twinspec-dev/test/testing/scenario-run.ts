@@ -4,9 +4,9 @@
 import { after } from "mocha";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { coverageOf, describeScenarios } from "../../src/testing/index.js";
+import { coverageOf, describeScenarios } from "twinspec-dev/testing";
 
-const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.ts")).href);
+const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.js")).href);
 
 const plant = process.env.PLANT;
 if (plant) {

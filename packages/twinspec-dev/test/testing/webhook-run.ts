@@ -3,10 +3,10 @@
 // no event is published at all (an operation x-emitted-by names that emits nothing).
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { DurableBus } from "../../../twinspec/src/store/durable-bus.js";
-import { describeWebhookWalk } from "../../src/testing/index.js";
+import { DurableBus } from "twinspec";
+import { describeWebhookWalk } from "twinspec-dev/testing";
 
-const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.ts")).href);
+const { definition } = await import(pathToFileURL(join(process.env.TWINSPEC_ROOT!, "generated/wiring.js")).href);
 
 const publish = DurableBus.prototype.publish;
 if (process.env.DROP_FIELD) {
