@@ -38,13 +38,16 @@ const builtAt = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0
 
 let built = false;
 
+let kitBuilt = false;
+
 /**
- * Builds twinspec's dist/ and twinspec-dev's when a source is newer than the last build (npm test builds twinspec
- * before its parts start; twinspec-dev's build is this package's `npm run build`); once per process.
+ * Builds twinspec's dist/, and twinspec-dev's when `kit`, when a source is newer than the last build (npm test builds
+ * twinspec before its parts start; twinspec-dev's build is this package's `npm run build`); once per process.
  */
-function ensurePackagesBuilt(): void {
-  if (built) return;
-  if (newest(join(RUNTIME, "src")) > builtAt(join(RUNTIME, "dist/index.js"))) buildPackage();
+function ensurePackagesBuilt(kit: boolean): void {
+  if (!built && newest(join(RUNTIME, "src")) > builtAt(join(RUNTIME, "dist/index.js"))) buildPackage();
+  built = true;
+  if (!kit || kitBuilt) return;
   const stamp = join(DEV, "dist/.built");
   const inputs = Math.max(newest(join(DEV, "src")), builtAt(join(DEV, "tsconfig.build.json")));
   if (inputs > builtAt(stamp) || builtAt(join(RUNTIME, "dist/index.js")) > builtAt(stamp)) {
@@ -54,7 +57,7 @@ function ensurePackagesBuilt(): void {
     const now = new Date();
     utimesSync(stamp, now, now);
   }
-  built = true;
+  kitBuilt = true;
 }
 
 /** Compiles each .ts file under `dir` (not .d.ts) to the .js beside it, with an inline source map, and removes it. */
@@ -86,10 +89,11 @@ export interface CompiledCopy {
 
 /**
  * The application at `root` compiled, in a folder of its own under this package's test/.tmp (inside the repository,
- * so that it resolves twinspec and the libraries as the original does); `remove` deletes it.
+ * so that it resolves twinspec and the libraries as the original does); `remove` deletes it. `kit`: it imports
+ * twinspec-dev too (default), so that is built as well.
  */
-export function compiledCopy(root: string): CompiledCopy {
-  ensurePackagesBuilt();
+export function compiledCopy(root: string, kit = true): CompiledCopy {
+  ensurePackagesBuilt(kit);
   const base = join(DEV, "test/.tmp");
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, `compiled-${basename(root)}-`));

@@ -3,8 +3,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { call } from "../support/server.js";
-import { FIXTURE } from "../support/fixture.js";
-import { startProcess, type ServerProcess } from "../support/process.js";
+import { compiledFixture, fixtureArgs, startProcess, type ServerProcess } from "../support/process.js";
 import { clearOfWindowEnd } from "./helpers.js";
 
 describe("rate limits from the environment", function () {
@@ -32,9 +31,14 @@ describe("rate limits from the environment", function () {
   });
 
   it("a budget the specs do not declare stops the start", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--conditions=twinspec-source", "src/main.ts"], {
-      cwd: FIXTURE,
-      env: { ...process.env, DATABASE_URL: "sqlite::memory:", RATE_LIMITS: "everything=5/60" },
+    const run = spawnSync(process.execPath, fixtureArgs(), {
+      cwd: compiledFixture().dir,
+      env: {
+        ...process.env,
+        TWINSPEC_ROOT: compiledFixture().dir,
+        DATABASE_URL: "sqlite::memory:",
+        RATE_LIMITS: "everything=5/60",
+      },
       encoding: "utf8",
       timeout: 30_000,
     });

@@ -3,8 +3,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { tracingFromEnv } from "../../src/telemetry/config.js";
 import { startCollector } from "../support/otlp-collector.js";
-import { FIXTURE } from "../support/fixture.js";
-import { startProcess } from "../support/process.js";
+import { compiledFixture, fixtureArgs, startProcess } from "../support/process.js";
 import { call } from "../support/server.js";
 import { until } from "../support/wait.js";
 
@@ -80,10 +79,11 @@ describe("tracing from OTEL_* variables (main.ts)", function () {
   });
 
   it("refuses to start on a protocol it cannot speak, saying which it can", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--conditions=twinspec-source", "src/main.ts"], {
-      cwd: FIXTURE,
+    const run = spawnSync(process.execPath, fixtureArgs(), {
+      cwd: compiledFixture().dir,
       env: {
         ...process.env,
+        TWINSPEC_ROOT: compiledFixture().dir,
         DATABASE_URL: "sqlite::memory:",
         AUTH_SECRET: "x".repeat(32),
         OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317",
