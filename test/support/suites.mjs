@@ -89,9 +89,13 @@ function summarize(output) {
   return { counts, failures };
 }
 
-// The suites' servers run the compiled dist/app (test/support/process.ts), and the packing part checks its build:
-// built here when a source is newer, once, before any part can load it.
-const built = await run("npm run -s build -- --if-stale");
+// The suites' servers run the compiled dist/app (test/support/process.ts), and the packing part checks its build;
+// the kit's child mochas and the type-checks of init's applications read twinspec-dev's and twinspec-client's dist/
+// (packages/twinspec-dev/test/support/compiled.ts): built here when a source is newer, once, before any part can
+// load them.
+const built = await run(
+  "npm run -s build -- --if-stale && node --import tsx packages/twinspec-dev/test/support/build-packages.ts",
+);
 if (built.code !== 0) {
   console.log(`${built.raw.trimEnd()}\nnpm run build failed: no part was started`);
   process.exit(1);

@@ -36,28 +36,34 @@ function newest(dir: string): number {
 
 const builtAt = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);
 
-let built = false;
+const built = new Set<string>();
 
-let kitBuilt = false;
+/** Builds a workspace package by its `npm run build` when a source is newer than its last build (dist/.built). */
+function buildWhenStale(dir: string, after: number): void {
+  const stamp = join(dir, "dist/.built");
+  const inputs = Math.max(newest(join(dir, "src")), builtAt(join(dir, "tsconfig.build.json")), after);
+  if (inputs <= builtAt(stamp)) return;
+  const run = spawnSync("npm", ["run", "-s", "build"], { cwd: dir, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`${basename(dir)} does not build:\n${run.stdout}${run.stderr}`);
+  writeFileSync(stamp, "");
+  const now = new Date();
+  utimesSync(stamp, now, now);
+}
 
 /**
- * Builds twinspec's dist/, and twinspec-dev's when `kit`, when a source is newer than the last build (npm test builds
- * twinspec before its parts start; twinspec-dev's build is this package's `npm run build`); once per process.
+ * Builds twinspec's dist/, and that of each package of `others` (twinspec-dev, twinspec-client), when a source is
+ * newer than its last build (npm test builds them all before its parts start: test/support/build-packages.ts);
+ * each once per process.
  */
-function ensurePackagesBuilt(kit: boolean): void {
-  if (!built && newest(join(RUNTIME, "src")) > builtAt(join(RUNTIME, "dist/index.js"))) buildPackage();
-  built = true;
-  if (!kit || kitBuilt) return;
-  const stamp = join(DEV, "dist/.built");
-  const inputs = Math.max(newest(join(DEV, "src")), builtAt(join(DEV, "tsconfig.build.json")));
-  if (inputs > builtAt(stamp) || builtAt(join(RUNTIME, "dist/index.js")) > builtAt(stamp)) {
-    const run = spawnSync("npm", ["run", "-s", "build"], { cwd: DEV, encoding: "utf8" });
-    if (run.status !== 0) throw new Error(`twinspec-dev does not build:\n${run.stdout}${run.stderr}`);
-    writeFileSync(stamp, "");
-    const now = new Date();
-    utimesSync(stamp, now, now);
+export function ensurePackagesBuilt(others: ("twinspec-dev" | "twinspec-client")[] = []): void {
+  if (!built.has("twinspec") && newest(join(RUNTIME, "src")) > builtAt(join(RUNTIME, "dist/index.js"))) buildPackage();
+  built.add("twinspec");
+  for (const name of others) {
+    if (built.has(name)) continue;
+    // twinspec-dev's declarations import twinspec's: built again after it.
+    buildWhenStale(resolve(DEV, "..", name), name === "twinspec-dev" ? builtAt(join(RUNTIME, "dist/index.js")) : 0);
+    built.add(name);
   }
-  kitBuilt = true;
 }
 
 /** Compiles each .ts file under `dir` (not .d.ts) to the .js beside it, with an inline source map, and removes it. */
@@ -93,7 +99,7 @@ export interface CompiledCopy {
  * twinspec-dev too (default), so that is built as well.
  */
 export function compiledCopy(root: string, kit = true): CompiledCopy {
-  ensurePackagesBuilt(kit);
+  ensurePackagesBuilt(kit ? ["twinspec-dev"] : []);
   const base = join(DEV, "test/.tmp");
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, `compiled-${basename(root)}-`));
