@@ -7,4 +7,5 @@ export function buildPackage(): void;
 export function removeOrphans(outDir: string, srcDir: string): number;
 export function main(args: string[]): number;
 export function inCheckout(dir: string): boolean;
+export function newest(dir: string): number;
 export function tsc(project: string, what: string, bin?: string): void;

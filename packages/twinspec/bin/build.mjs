@@ -45,7 +45,8 @@ const tscBin = (() => {
   }
 })();
 
-function newest(dir) {
+/** The latest modification time of the files under `dir` (0 when there is none). */
+export function newest(dir) {
   let latest = 0;
   if (!existsSync(dir)) return latest;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -18,21 +18,10 @@ import {
 } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { transformSync } from "esbuild";
-import { buildPackage } from "../../../twinspec/bin/build.mjs";
+import { buildPackage, newest } from "../../../twinspec/bin/build.mjs";
 
 const DEV = resolve(import.meta.dirname, "../..");
 const RUNTIME = resolve(DEV, "../twinspec");
-
-/** The latest modification time of the files under `dir` (0 when there is none). */
-function newest(dir: string): number {
-  let latest = 0;
-  if (!existsSync(dir)) return latest;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
 
 const builtAt = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);
 

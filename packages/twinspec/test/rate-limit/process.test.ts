@@ -1,9 +1,8 @@
 // The rate-limit variables reach a server started as `npm start` starts it: RATE_LIMITS replaces a budget and
 // RATE_LIMIT_FACTOR scales it; a mistake in them stops the start, saying what.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { call } from "../support/server.js";
-import { compiledFixture, fixtureArgs, startProcess, type ServerProcess } from "../support/process.js";
+import { runFixture, startProcess, type ServerProcess } from "../support/process.js";
 import { clearOfWindowEnd } from "./helpers.js";
 
 describe("rate limits from the environment", function () {
@@ -31,17 +30,7 @@ describe("rate limits from the environment", function () {
   });
 
   it("a budget the specs do not declare stops the start", () => {
-    const run = spawnSync(process.execPath, fixtureArgs(), {
-      cwd: compiledFixture().dir,
-      env: {
-        ...process.env,
-        TWINSPEC_ROOT: compiledFixture().dir,
-        DATABASE_URL: "sqlite::memory:",
-        RATE_LIMITS: "everything=5/60",
-      },
-      encoding: "utf8",
-      timeout: 30_000,
-    });
+    const run = runFixture({ RATE_LIMITS: "everything=5/60" });
     assert.equal(run.status, 1);
     assert.match(run.stderr, /twinspec: RATE_LIMITS names everything, which the specs do not declare/);
   });

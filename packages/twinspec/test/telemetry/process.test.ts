@@ -1,9 +1,8 @@
 // Tracing as operators turn it on: the standard OTEL_* variables of the process (main.ts), nothing else.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { tracingFromEnv } from "../../src/telemetry/config.js";
 import { startCollector } from "../support/otlp-collector.js";
-import { compiledFixture, fixtureArgs, startProcess } from "../support/process.js";
+import { runFixture, startProcess } from "../support/process.js";
 import { call } from "../support/server.js";
 import { until } from "../support/wait.js";
 
@@ -79,18 +78,10 @@ describe("tracing from OTEL_* variables (main.ts)", function () {
   });
 
   it("refuses to start on a protocol it cannot speak, saying which it can", () => {
-    const run = spawnSync(process.execPath, fixtureArgs(), {
-      cwd: compiledFixture().dir,
-      env: {
-        ...process.env,
-        TWINSPEC_ROOT: compiledFixture().dir,
-        DATABASE_URL: "sqlite::memory:",
-        AUTH_SECRET: "x".repeat(32),
-        OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317",
-        OTEL_EXPORTER_OTLP_PROTOCOL: "grpc",
-      },
-      encoding: "utf8",
-      timeout: 30_000,
+    const run = runFixture({
+      AUTH_SECRET: "x".repeat(32),
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4317",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "grpc",
     });
     assert.equal(run.status, 1);
     assert.match(run.stderr, /OTEL_EXPORTER_OTLP_PROTOCOL must be "http\/protobuf" or "http\/json"/);
