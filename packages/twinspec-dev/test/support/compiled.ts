@@ -1,8 +1,9 @@
 // An application's TypeScript compiled to JavaScript, for the kit's child mochas: a copy of the application under
 // test/.tmp with each .ts (not .d.ts) turned into the .js its imports already name, and the packages it imports
-// (twinspec, twinspec-dev) built to their dist/, as an installed application has them. Node then runs it with no
-// TypeScript loader: under tsx every module a process loads, node_modules' JavaScript included, makes a round trip to
-// the loader's hooks thread, and the kit's tests start many short processes.
+// (twinspec, twinspec-dev; twinspec-client for the type-checks of init's applications) built to their dist/, as an
+// installed application has them. Node then runs it with no TypeScript loader: under tsx every module a process
+// loads, node_modules' JavaScript included, makes a round trip to the loader's hooks thread, and the kit's tests
+// start many short processes.
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -13,62 +14,76 @@ import {
   readFileSync,
   rmSync,
   statSync,
-  utimesSync,
   writeFileSync,
 } from "node:fs";
-import { basename, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { transformSync } from "esbuild";
 import { buildPackage, newest } from "../../../twinspec/bin/build.mjs";
 
 const DEV = resolve(import.meta.dirname, "../..");
-const RUNTIME = resolve(DEV, "../twinspec");
+const PACKAGES = resolve(DEV, "..");
 
 const builtAt = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);
 
-const built = new Set<string>();
-
-/** Builds a workspace package by its `npm run build` when a source is newer than its last build (dist/.built). */
-function buildWhenStale(dir: string, after: number): void {
-  const stamp = join(dir, "dist/.built");
-  const inputs = Math.max(newest(join(dir, "src")), builtAt(join(dir, "tsconfig.build.json")), after);
-  if (inputs <= builtAt(stamp)) return;
+/** Runs a workspace package's `npm run build`, then marks its dist/ built. */
+function npmBuild(dir: string): void {
   const run = spawnSync("npm", ["run", "-s", "build"], { cwd: dir, encoding: "utf8" });
   if (run.status !== 0) throw new Error(`${basename(dir)} does not build:\n${run.stdout}${run.stderr}`);
-  writeFileSync(stamp, "");
-  const now = new Date();
-  utimesSync(stamp, now, now);
+  writeFileSync(join(dir, "dist/.built"), "");
 }
 
 /**
- * Builds twinspec's dist/, and that of each package of `others` (twinspec-dev, twinspec-client), when a source is
- * newer than its last build (npm test builds them all before its parts start: test/support/build-packages.ts);
- * each once per process.
+ * Each package: the file its every build writes last (twinspec's is also built by the application's build, which
+ * writes its bundle), how to build it, and the packages whose declarations it reads.
  */
-export function ensurePackagesBuilt(others: ("twinspec-dev" | "twinspec-client")[] = []): void {
-  if (!built.has("twinspec") && newest(join(RUNTIME, "src")) > builtAt(join(RUNTIME, "dist/index.js"))) buildPackage();
-  built.add("twinspec");
-  for (const name of others) {
+const BUILDS = {
+  twinspec: { stamp: "dist/index.js", build: () => buildPackage(), after: [] },
+  "twinspec-client": { stamp: "dist/.built", build: npmBuild, after: [] },
+  "twinspec-dev": { stamp: "dist/.built", build: npmBuild, after: ["twinspec"] },
+} as const;
+
+type Package = keyof typeof BUILDS;
+const built = new Set<Package>();
+
+/**
+ * Builds each package of `names` (and twinspec, which they all read) when a source or its tsconfig.build.json is
+ * newer than its last build, or a package it reads was built since; each once per process (npm test builds them
+ * all before its parts start: test/support/build-packages.ts).
+ */
+export function ensurePackagesBuilt(names: Exclude<Package, "twinspec">[] = []): void {
+  for (const name of ["twinspec", ...names] as Package[]) {
     if (built.has(name)) continue;
-    // twinspec-dev's declarations import twinspec's: built again after it.
-    buildWhenStale(resolve(DEV, "..", name), name === "twinspec-dev" ? builtAt(join(RUNTIME, "dist/index.js")) : 0);
+    const { stamp, build, after } = BUILDS[name];
+    const dir = join(PACKAGES, name);
+    const inputs = Math.max(
+      newest(join(dir, "src")),
+      builtAt(join(dir, "tsconfig.build.json")),
+      ...after.map((other) => builtAt(join(PACKAGES, other, BUILDS[other].stamp))),
+    );
+    if (inputs > builtAt(join(dir, stamp))) build(dir);
     built.add(name);
   }
 }
 
-/** Compiles each .ts file under `dir` (not .d.ts) to the .js beside it, with an inline source map, and removes it. */
-function compileTree(dir: string): void {
+/** `source` compiled to `target`, with an inline source map naming `original` (the file the test author wrote). */
+function compileFile(source: string, target: string, original: string): void {
+  const { code } = transformSync(readFileSync(source, "utf8"), {
+    loader: "ts",
+    format: "esm",
+    target: "node20",
+    sourcemap: "inline",
+    sourcefile: original,
+  });
+  writeFileSync(target, code);
+}
+
+/** Compiles each .ts file under `dir` (a copy of `from`; not .d.ts) to the .js beside it, and removes it. */
+function compileTree(dir: string, from: string): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) compileTree(path);
+    if (entry.isDirectory()) compileTree(path, join(from, entry.name));
     else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) {
-      const { code } = transformSync(readFileSync(path, "utf8"), {
-        loader: "ts",
-        format: "esm",
-        target: "node20",
-        sourcemap: "inline",
-        sourcefile: path,
-      });
-      writeFileSync(path.replace(/\.ts$/, ".js"), code);
+      compileFile(path, path.replace(/\.ts$/, ".js"), join(from, entry.name));
       rmSync(path);
     }
   }
@@ -96,7 +111,7 @@ export function compiledCopy(root: string, kit = true): CompiledCopy {
     recursive: true,
     filter: (from) => !/[/\\](node_modules|data|dist|\.tsbuildinfo)$/.test(from),
   });
-  compileTree(dir);
+  compileTree(dir, root);
   return {
     dir,
     file(file) {
@@ -104,11 +119,10 @@ export function compiledCopy(root: string, kit = true): CompiledCopy {
       const inside = relative(root, path);
       if (!inside.startsWith("..")) return join(dir, inside).replace(/\.ts$/, ".js");
       // A spec file of this package: compiled into the copy, beside nothing it imports relatively.
-      const runner = join(dir, ".runner", relative(DEV, path));
-      mkdirSync(join(runner, ".."), { recursive: true });
-      cpSync(path, runner);
-      compileTree(join(runner, ".."));
-      return runner.replace(/\.ts$/, ".js");
+      const runner = join(dir, ".runner", relative(DEV, path)).replace(/\.ts$/, ".js");
+      mkdirSync(dirname(runner), { recursive: true });
+      compileFile(path, runner, path);
+      return runner;
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
