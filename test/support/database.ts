@@ -1,7 +1,6 @@
 // A fresh, empty database for one test server: the kit's (twinspec/testing), which every test server uses.
 export {
   freshDatabase,
-  SCHEMA_PREFIX,
   testDatabaseKind,
   testPostgresUrl,
   type TestDatabase,

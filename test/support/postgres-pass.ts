@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import pg from "pg";
 import { describeUrl } from "../../packages/twinspec/src/store/postgres.js";
-import { SCHEMA_PREFIX, testPostgresUrl } from "./database.js";
+import { SCHEMA_PREFIX, testPostgresUrl } from "../../packages/twinspec-dev/src/testing/database.js";
 import { listening, startEmbeddedPostgres, type EmbeddedServer } from "./embedded-postgres.js";
 
 const banner = (lines: string[]) => {
